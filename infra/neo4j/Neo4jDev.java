@@ -1,0 +1,32 @@
+// Runs Neo4j Community embedded, with Bolt and the HTTP server (Neo4j Browser), for the embedded default.
+import java.nio.file.Path;
+import java.time.Duration;
+import org.neo4j.configuration.GraphDatabaseSettings;
+import org.neo4j.configuration.connectors.BoltConnector;
+import org.neo4j.configuration.connectors.HttpConnector;
+import org.neo4j.configuration.connectors.HttpsConnector;
+import org.neo4j.configuration.helpers.SocketAddress;
+import org.neo4j.dbms.api.DatabaseManagementServiceBuilder;
+import org.neo4j.io.ByteUnit;
+
+public final class Neo4jDev {
+  public static void main(String[] args) throws Exception {
+    Path home = Path.of(args.length > 0 ? args[0] : ".data/neo4j").toAbsolutePath();
+    int bolt = args.length > 1 ? Integer.parseInt(args[1]) : 7687;
+    int http = args.length > 2 ? Integer.parseInt(args[2]) : 7474;
+    String host = System.getProperty("neo4j.host", "127.0.0.1");
+    var dbms = new DatabaseManagementServiceBuilder(home)
+        .setConfig(GraphDatabaseSettings.auth_enabled, false)
+        .setConfig(GraphDatabaseSettings.pagecache_memory, ByteUnit.mebiBytes(256))
+        .setConfig(GraphDatabaseSettings.shutdown_transaction_end_timeout, Duration.ofSeconds(2))
+        .setConfig(BoltConnector.enabled, true)
+        .setConfig(BoltConnector.listen_address, new SocketAddress(host, bolt))
+        .setConfig(HttpConnector.enabled, true)
+        .setConfig(HttpConnector.listen_address, new SocketAddress(host, http))
+        .setConfig(HttpsConnector.enabled, false)
+        .build();
+    Runtime.getRuntime().addShutdownHook(new Thread(dbms::shutdown));
+    System.out.println("NEO4J_READY bolt://" + host + ":" + bolt + " http://" + host + ":" + http + "/browser/");
+    new java.util.concurrent.CountDownLatch(1).await();
+  }
+}

@@ -1,0 +1,153 @@
+// Builds (once, cached under .cache/) and starts the local Redis, FerretDB and Neo4j servers.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const CACHE = join(ROOT, '.cache');
+const NEO4J_LIB = join(CACHE, 'neo4j-lib');
+const FERRET_BIN = join(CACHE, 'bin', 'ferretdb-dev');
+
+export interface StackPorts {
+  redis: number;
+  mongo: number;
+  bolt: number;
+  http: number;
+}
+
+export interface StartedStack {
+  urls: { MONGO_URL: string; NEO4J_URI: string; REDIS_URL: string };
+  started: string[];
+  stop(): Promise<void>;
+}
+
+type Log = (line: string) => void;
+
+function run(cmd: string, args: string[], cwd: string, log: Log): void {
+  log(`$ ${cmd} ${args.join(' ')}`);
+  const r = spawnSync(cmd, args, { cwd, stdio: ['ignore', 'inherit', 'inherit'] });
+  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed with exit code ${r.status}`);
+}
+
+const has = (cmd: string) => spawnSync('sh', ['-c', `command -v ${cmd}`]).status === 0;
+
+/** Installs or builds whatever is missing; a no-op on a warm machine. */
+export function prepare(needs: { redis: boolean; mongo: boolean; neo4j: boolean }, log: Log): void {
+  if (needs.redis && !has('redis-server')) {
+    log('installing redis-server (Debian package)');
+    run('sh', ['-c', 'apt-get install -y redis-server || (apt-get update && apt-get install -y redis-server)'], ROOT, log);
+  }
+  if (needs.mongo) {
+    const src = join(ROOT, 'infra', 'ferretdb');
+    const newest = Math.max(...['main.go', 'go.mod', 'go.sum'].map((f) => statSync(join(src, f)).mtimeMs));
+    if (!existsSync(FERRET_BIN) || statSync(FERRET_BIN).mtimeMs < newest) {
+      log('building FerretDB v1 (Go module proxy; first time only)');
+      run('go', ['build', '-o', FERRET_BIN, '.'], src, log);
+    }
+  }
+  if (needs.neo4j) {
+    const pom = join(ROOT, 'infra', 'neo4j', 'pom.xml');
+    const stamp = join(NEO4J_LIB, '.pom');
+    const wanted = readFileSync(pom, 'utf8');
+    if (!existsSync(stamp) || readFileSync(stamp, 'utf8') !== wanted) {
+      log('fetching Neo4j Community jars from Maven Central (first time only, ~140 MB)');
+      run('mvn', ['-q', '-B', '-f', pom, 'dependency:copy-dependencies', `-DoutputDirectory=${NEO4J_LIB}`,
+        '-DincludeScope=runtime', '-Dmdep.overWriteReleases=true'], ROOT, log);
+      writeFileSync(stamp, wanted);
+    }
+  }
+}
+
+export function portOpen(port: number, host = '127.0.0.1'): Promise<boolean> {
+  return new Promise((res) => {
+    const s = connect({ port, host });
+    s.once('connect', () => { s.destroy(); res(true); });
+    s.once('error', () => res(false));
+  });
+}
+
+async function waitForPort(port: number, child: ChildProcess, name: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`${name} exited with code ${child.exitCode} before listening on ${port}`);
+    if (await portOpen(port)) return;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`${name} did not listen on port ${port} within ${timeoutMs / 1000} s`);
+}
+
+function launch(name: string, cmd: string, args: string[], logFile: string): ChildProcess {
+  mkdirSync(dirname(logFile), { recursive: true });
+  const child = spawn('sh', ['-c', `exec "$0" "$@" >>"${logFile}" 2>&1`, cmd, ...args], {
+    cwd: ROOT, stdio: 'ignore', detached: false,
+  });
+  child.on('error', (e) => console.error(`${name}: ${e.message}`));
+  return child;
+}
+
+function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((res) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), 15000);
+    child.once('exit', () => { clearTimeout(timer); res(); });
+    child.kill('SIGTERM');
+  });
+}
+
+/**
+ * Starts each server whose URL is not given in `env`, with data under `dataDir`.
+ * A server already listening on its port is reused rather than started twice.
+ */
+export async function startStack(opts: { dataDir: string; ports: StackPorts; env: NodeJS.ProcessEnv; log: Log })
+  : Promise<StartedStack> {
+  const { dataDir, ports, env, log } = opts;
+  const urls = {
+    MONGO_URL: env.MONGO_URL ?? `mongodb://127.0.0.1:${ports.mongo}/authz`,
+    NEO4J_URI: env.NEO4J_URI ?? `bolt://127.0.0.1:${ports.bolt}`,
+    REDIS_URL: env.REDIS_URL ?? `redis://127.0.0.1:${ports.redis}`,
+  };
+  const want = {
+    redis: !env.REDIS_URL && !(await portOpen(ports.redis)),
+    mongo: !env.MONGO_URL && !(await portOpen(ports.mongo)),
+    neo4j: !env.NEO4J_URI && !(await portOpen(ports.bolt)),
+  };
+  prepare(want, log);
+  const children: Array<[string, ChildProcess]> = [];
+  const logs = join(dataDir, 'logs');
+  const waits: Promise<void>[] = [];
+  if (want.redis) {
+    const dir = join(dataDir, 'redis');
+    mkdirSync(dir, { recursive: true });
+    const c = launch('redis', 'redis-server', ['--port', String(ports.redis), '--bind', '127.0.0.1', '--dir', dir,
+      '--appendonly', 'yes', '--save', '', '--maxmemory-policy', 'noeviction'], join(logs, 'redis.log'));
+    children.push(['redis', c]);
+    waits.push(waitForPort(ports.redis, c, 'redis', 20000));
+  }
+  if (want.mongo) {
+    const c = launch('ferretdb', FERRET_BIN, ['-listen-addr', `127.0.0.1:${ports.mongo}`, '-dir', join(dataDir, 'ferretdb')],
+      join(logs, 'ferretdb.log'));
+    children.push(['ferretdb', c]);
+    waits.push(waitForPort(ports.mongo, c, 'ferretdb', 30000));
+  }
+  if (want.neo4j) {
+    const c = launch('neo4j', 'java', ['-Xmx1g', '-XX:+UseG1GC', '--add-opens=java.base/java.nio=ALL-UNNAMED',
+      '--add-opens=java.base/java.io=ALL-UNNAMED', '--add-opens=java.base/sun.nio.ch=ALL-UNNAMED',
+      '-Dio.netty.tryReflectionSetAccessible=true', '-Djdk.nio.maxCachedBufferSize=1024',
+      '-cp', `${NEO4J_LIB}/*`, join(ROOT, 'infra', 'neo4j', 'Neo4jDev.java'), join(dataDir, 'neo4j'),
+      String(ports.bolt), String(ports.http)], join(logs, 'neo4j.log'));
+    children.push(['neo4j', c]);
+    waits.push(waitForPort(ports.bolt, c, 'neo4j', 180000));
+  }
+  const stop = async () => {
+    await Promise.all(children.map(([, c]) => stopChild(c)));
+  };
+  try {
+    await Promise.all(waits);
+  } catch (e) {
+    await stop();
+    throw new Error(`${(e as Error).message}; see the logs under ${logs}`);
+  }
+  return { urls, started: children.map(([n]) => n), stop };
+}

@@ -1,0 +1,40 @@
+// Reads the service configuration from the environment, with the defaults of DESIGN.md section 3.
+import { z } from 'zod';
+
+const port = (d: number) => z.coerce.number().int().min(0).max(65535).default(d);
+const flag = z.string().optional().transform((v) => v !== undefined && v !== '' && v !== '0' && v !== 'false');
+
+const schema = z.object({
+  CLIENT_PORT: port(3000),
+  ADMIN_PORT: port(3030),
+  HOST: z.string().default('127.0.0.1'),
+  MONGO_URL: z.string().default('mongodb://127.0.0.1:27017/authz'),
+  NEO4J_URI: z.string().default('bolt://127.0.0.1:7687'),
+  NEO4J_USER: z.string().default('neo4j'),
+  NEO4J_PASSWORD: z.string().default(''),
+  REDIS_URL: z.string().default('redis://127.0.0.1:6379'),
+  REDIS_PREFIX: z.string().default('authz'),
+  MASTER_KEY: z.string().min(16, 'MASTER_KEY must be at least 16 characters'),
+  ADMIN_USERNAME: z.string().min(1).default('admin'),
+  ADMIN_PASSWORD: z.string().min(8, 'ADMIN_PASSWORD must be at least 8 characters'),
+  ADMIN_JWT_SECRET: z.string().min(32, 'ADMIN_JWT_SECRET must be at least 32 characters'),
+  CLIENT_JWT_SECRET: z.string().min(32, 'CLIENT_JWT_SECRET must be at least 32 characters'),
+  ADMIN_JWT_TTL_SECONDS: z.coerce.number().int().positive().default(12 * 3600),
+  READY_CHECK_REDIS: flag,
+  READY_REQUIRED_MODULES: z.string().default('').transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean)),
+  BODY_LIMIT: z.string().default('1mb'),
+  WORKER_ONLY: flag,
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export type Config = z.infer<typeof schema>;
+
+/** Parses `env`; throws one readable error listing every bad variable (never echoing values). */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = schema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new Error(`invalid configuration:\n${lines.join('\n')}`);
+  }
+  return parsed.data;
+}

@@ -1,0 +1,33 @@
+// Object and tuple identifiers: `Type:id` and `S#rel@O`, parsed strictly per DESIGN.md section 4.
+
+export const NAME_RE = /^[A-Za-z][A-Za-z0-9_]*$/;
+
+export interface ObjectRef { type: string; id: string }
+export interface Tuple { subject: string; relation: string; resource: string }
+
+/** `Type:id` -> parts, or null. The id is everything after the first `:`. */
+export function parseObject(text: unknown): ObjectRef | null {
+  if (typeof text !== 'string') return null;
+  const colon = text.indexOf(':');
+  if (colon < 0) return null;
+  const type = text.slice(0, colon);
+  const id = text.slice(colon + 1);
+  if (!NAME_RE.test(type) || id === '' || /[#@\s]/.test(id)) return null;
+  return { type, id };
+}
+
+export const typeOf = (object: string): string => object.slice(0, object.indexOf(':'));
+
+/** `S#r@O` -> parts, or null. */
+export function parseTupleText(text: string): Tuple | null {
+  const hash = text.indexOf('#');
+  const at = text.indexOf('@', hash + 1);
+  if (hash < 0 || at < 0) return null;
+  const t = { subject: text.slice(0, hash), relation: text.slice(hash + 1, at), resource: text.slice(at + 1) };
+  return isWellFormed(t) ? t : null;
+}
+
+export const isWellFormed = (t: Tuple): boolean =>
+  parseObject(t.subject) !== null && parseObject(t.resource) !== null && NAME_RE.test(t.relation);
+
+export const tupleText = (t: Tuple): string => `${t.subject}#${t.relation}@${t.resource}`;

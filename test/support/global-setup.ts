@@ -1,0 +1,2 @@
+// Jest global setup: placeholder replaced below.
+export default async function setup() {}
