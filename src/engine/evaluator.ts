@@ -93,7 +93,7 @@ export class Evaluator {
     if (subject === resource) return [];
     interface Link { cost: number; prev: string | null; via: string | null }
     const best = new Map<string, Link>([[`${action}@${resource}`, { cost: 0, prev: null, via: null }]]);
-    let done: Link | null = null;
+    let done = null as Link | null;
     let level: Array<[string, string]> = [[action, resource]];
     for (let cost = 0; level.length; cost++) {
       const next: Array<[string, string]> = [];

@@ -1,0 +1,79 @@
+// The composition root: connects the stores, builds the services and the two HTTP surfaces. No singletons.
+import type { Server } from 'node:http';
+import bcrypt from 'bcrypt';
+import type { Config } from './config.js';
+import { createLogger, type Logger } from './log.js';
+import { AdminAuth } from './services/admin-auth.js';
+import { ApiTokens } from './services/api-tokens.js';
+import { Health } from './services/health.js';
+import { connectMongo, pingMongo } from './stores/mongo/connection.js';
+import { mongoAdminStore } from './stores/mongo/admins.js';
+import { mongoApiTokenStore } from './stores/mongo/api-tokens.js';
+import { connectNeo4j, pingNeo4j } from './stores/neo4j/connection.js';
+import { connectRedis, pingRedis } from './stores/redis/connection.js';
+import { createHttpApp } from './surfaces/http/express-adapter.js';
+import type { Route } from './surfaces/registry.js';
+import { coreRoutes } from './surfaces/routes/core.js';
+
+export interface App {
+  routes: Route[];
+  log: Logger;
+  listen(): Promise<{ admin: number; client: number }>;
+  close(): Promise<void>;
+}
+
+export async function createApp(config: Config, log: Logger = createLogger(config.LOG_LEVEL)): Promise<App> {
+  const { client: mongo, db } = await connectMongo(config.MONGO_URL);
+  const neo = await connectNeo4j(config.NEO4J_URI, config.NEO4J_USER, config.NEO4J_PASSWORD);
+  const redis = connectRedis(config.REDIS_URL);
+  redis.on('error', (err) => log.warn({ err: err.message }, 'redis connection error'));
+
+  const admins = mongoAdminStore(db);
+  const bootstrap = await admins.upsert(config.ADMIN_USERNAME,
+    await (async () => {
+      const existing = await admins.findByUsername(config.ADMIN_USERNAME);
+      if (existing && await bcrypt.compare(config.ADMIN_PASSWORD, existing.passwordHash)) return existing.passwordHash;
+      return bcrypt.hash(config.ADMIN_PASSWORD, 10);
+    })());
+  const tokenStore = mongoApiTokenStore(db);
+  const auth = new AdminAuth({
+    admins, tokens: tokenStore, masterKey: config.MASTER_KEY, jwtSecret: config.ADMIN_JWT_SECRET,
+    jwtTtlSeconds: config.ADMIN_JWT_TTL_SECONDS, bootstrapAdminId: () => bootstrap._id,
+  });
+  const tokens = new ApiTokens(tokenStore);
+
+  const probes: Record<string, () => Promise<void>> = { mongo: () => pingMongo(db), neo4j: () => pingNeo4j(neo) };
+  if (config.READY_CHECK_REDIS) probes.redis = () => pingRedis(redis);
+  const routes: Route[] = [];
+  const modules = () => [...new Set(routes.map((r) => r.module))];
+  const health = new Health(probes, config.READY_REQUIRED_MODULES, modules);
+  routes.push(...coreRoutes({ health, auth, tokens }));
+
+  const http = { auth, log, bodyLimit: config.BODY_LIMIT };
+  const adminApp = createHttpApp('admin', routes, http);
+  const clientApp = createHttpApp('client', routes, http);
+  const servers: Server[] = [];
+
+  const listenOn = (app: typeof adminApp, port: number) => new Promise<number>((resolve, reject) => {
+    const server = app.listen(port, config.HOST, (err?: Error) => {
+      if (err) return reject(err);
+      const addr = server.address();
+      resolve(typeof addr === 'object' && addr ? addr.port : port);
+    });
+    servers.push(server);
+  });
+
+  return {
+    routes,
+    log,
+    async listen() {
+      const admin = await listenOn(adminApp, config.ADMIN_PORT);
+      const client = await listenOn(clientApp, config.CLIENT_PORT);
+      return { admin, client };
+    },
+    async close() {
+      await Promise.all(servers.map((s) => new Promise<void>((r) => { s.closeAllConnections(); s.close(() => r()); })));
+      await Promise.allSettled([mongo.close(), neo.close(), redis.quit()]);
+    },
+  };
+}

@@ -1,0 +1,27 @@
+// Process entry: read the configuration, start the surfaces, stop cleanly on SIGINT/SIGTERM.
+import { createApp } from './app.js';
+import { loadConfig } from './config.js';
+import { createLogger } from './log.js';
+
+async function main() {
+  const config = loadConfig();
+  const log = createLogger(config.LOG_LEVEL);
+  const app = await createApp(config, log);
+  const ports = await app.listen();
+  log.info({ admin: `http://${config.HOST}:${ports.admin}`, client: `http://${config.HOST}:${ports.client}` }, 'listening');
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'stopping');
+    await app.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+}
+
+main().catch((e: Error) => {
+  console.error(e.message);
+  process.exit(1);
+});

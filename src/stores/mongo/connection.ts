@@ -1,0 +1,43 @@
+// Connects to a MongoDB-wire server and creates the indexes the stores rely on (FerretDB v1 compatible).
+import { MongoClient, type Db } from 'mongodb';
+
+export const COLLECTIONS = {
+  admins: 'admins',
+  apiTokens: 'api_tokens',
+  definitions: 'resource_definitions',
+  relations: 'relationships',
+  grants: 'direct_grants',
+  changes: 'change_log',
+  counters: 'counters',
+} as const;
+
+export async function connectMongo(url: string): Promise<{ client: MongoClient; db: Db }> {
+  const client = new MongoClient(url, { serverSelectionTimeoutMS: 10000, ignoreUndefined: true });
+  await client.connect();
+  const db = client.db();
+  await ensureIndexes(db);
+  return { client, db };
+}
+
+async function ensureIndexes(db: Db): Promise<void> {
+  const c = COLLECTIONS;
+  await Promise.all([
+    db.collection(c.admins).createIndex({ username: 1 }, { unique: true }),
+    db.collection(c.apiTokens).createIndex({ tokenPrefix: 1 }),
+    db.collection(c.apiTokens).createIndex({ adminId: 1 }),
+    db.collection(c.definitions).createIndex({ name: 1 }, { unique: true }),
+    db.collection(c.relations).createIndex({ computedTuple: 1 }, { unique: true }),
+    db.collection(c.relations).createIndex({ subject: 1 }),
+    db.collection(c.relations).createIndex({ resource: 1, relation: 1 }),
+    db.collection(c.relations).createIndex({ resourceType: 1 }),
+    db.collection(c.relations).createIndex({ subjectType: 1 }),
+    db.collection(c.grants).createIndex({ computedTuple: 1 }, { unique: true }),
+    db.collection(c.grants).createIndex({ subject: 1 }),
+    db.collection(c.grants).createIndex({ resource: 1 }),
+    db.collection(c.changes).createIndex({ revision: 1 }, { unique: true }),
+  ]);
+}
+
+export async function pingMongo(db: Db): Promise<void> {
+  await db.command({ ping: 1 });
+}

@@ -1,0 +1,31 @@
+// Connects to Neo4j and applies the constraint and index statements of cypher/schema.cypher.
+import { readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import neo4j, { type Driver } from 'neo4j-driver';
+
+export const CYPHER_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../../cypher');
+
+/** A named statement from a .cypher file: blocks start with `// name: <name>`. */
+export function loadCypher(file: string): Map<string, string> {
+  const text = readFileSync(join(CYPHER_DIR, file), 'utf8');
+  const out = new Map<string, string>();
+  for (const block of text.split(/^\/\/ name: /m).slice(1)) {
+    const nl = block.indexOf('\n');
+    out.set(block.slice(0, nl).trim(), block.slice(nl + 1).trim().replace(/;\s*$/, ''));
+  }
+  return out;
+}
+
+export async function connectNeo4j(uri: string, user: string, password: string): Promise<Driver> {
+  const driver = neo4j.driver(uri, password ? neo4j.auth.basic(user, password) : undefined, {
+    disableLosslessIntegers: true, maxConnectionPoolSize: 50, connectionAcquisitionTimeout: 10000,
+  });
+  await driver.verifyConnectivity();
+  for (const statement of loadCypher('schema.cypher').values()) await driver.executeQuery(statement);
+  return driver;
+}
+
+export async function pingNeo4j(driver: Driver): Promise<void> {
+  await driver.executeQuery('RETURN 1');
+}

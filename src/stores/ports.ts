@@ -1,0 +1,67 @@
+// Store ports: what services need from storage, independent of MongoDB, Neo4j or Redis.
+import type { Definition } from '../engine/model.js';
+import type { Tuple } from '../engine/ids.js';
+
+export interface AdminRecord { _id: string; username: string; passwordHash: string; createdAt: Date }
+export interface AdminStore {
+  findByUsername(username: string): Promise<AdminRecord | null>;
+  findById(id: string): Promise<AdminRecord | null>;
+  /** Creates the admin, or resets its password hash: the environment is authoritative. */
+  upsert(username: string, passwordHash: string): Promise<AdminRecord>;
+}
+
+export interface ApiTokenRecord {
+  _id: string; name: string; tokenPrefix: string; hash: string; adminId: string;
+  createdAt: Date; expiresAt: Date; lastUsedAt: Date | null;
+}
+export interface ApiTokenStore {
+  insert(record: Omit<ApiTokenRecord, '_id'>): Promise<ApiTokenRecord>;
+  findByPrefix(prefix: string): Promise<ApiTokenRecord[]>;
+  listByAdmin(adminId: string): Promise<ApiTokenRecord[]>;
+  findById(id: string): Promise<ApiTokenRecord | null>;
+  delete(id: string): Promise<boolean>;
+  touch(id: string, at: Date): Promise<void>;
+}
+
+export interface RelationRecord {
+  _id: string; subject: string; relation: string; resource: string; computedTuple: string;
+  subjectType: string; subjectId: string; resourceType: string; resourceId: string; createdAt: Date; revision: number;
+}
+export interface DefinitionRecord extends Definition { _id: string; version: number; createdAt: Date; updatedAt: Date }
+export interface ListQuery { skip: number; limit: number; sort?: string; search?: string }
+export interface Page<T> { items: T[]; count: number }
+
+export interface ChangeEntry { revision: number; kind: 'tuple' | 'grant' | 'definition'; op: 'add' | 'delete' | 'define'; key: string; at: Date }
+
+export interface AuthzStore {
+  nextRevision(entry: Omit<ChangeEntry, 'revision' | 'at'>): Promise<number>;
+  currentRevision(): Promise<number>;
+  changesSince(revision: number): Promise<ChangeEntry[]>;
+
+  definitions(): Promise<DefinitionRecord[]>;
+  findDefinition(idOrName: string): Promise<DefinitionRecord | null>;
+  listDefinitions(q: ListQuery): Promise<Page<DefinitionRecord>>;
+  /** Writes version `version` only if the stored one is lower (or absent): returns the stored record. */
+  saveDefinition(def: Definition, version: number): Promise<{ record: DefinitionRecord; written: boolean }>;
+  deleteDefinition(name: string): Promise<DefinitionRecord | null>;
+
+  /** Idempotent: returns the record and whether it was created now. */
+  putTuple(t: Tuple, revision: number): Promise<{ record: RelationRecord; created: boolean }>;
+  findTuple(id: string): Promise<RelationRecord | null>;
+  findTupleByText(text: string): Promise<RelationRecord | null>;
+  deleteTuple(id: string): Promise<RelationRecord | null>;
+  listTuples(q: ListQuery & { subjectType?: string; resourceType?: string }): Promise<Page<RelationRecord>>;
+  tuplesOfSubject(subject: string): Promise<Tuple[]>;
+  tuplesOnResource(resource: string, relation?: string): Promise<Tuple[]>;
+  tuplesOfType(type: string, side: 'subject' | 'resource'): Promise<Tuple[]>;
+  /** Every tuple, in batches of `batch`, grouped by resource type. */
+  scanTuples(batch: number): AsyncIterable<Tuple[]>;
+  countTuples(): Promise<number>;
+
+  putGrant(g: Tuple, revision: number): Promise<{ created: boolean }>;
+  deleteGrant(g: Tuple): Promise<boolean>;
+  grantsOfSubject(subject: string): Promise<Tuple[]>;
+  grantsOnResource(resource: string): Promise<Tuple[]>;
+  grantsOfType(type: string): Promise<Tuple[]>;
+  scanGrants(batch: number): AsyncIterable<Tuple[]>;
+}

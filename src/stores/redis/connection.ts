@@ -1,0 +1,16 @@
+// Redis connections: one for commands, and BullMQ-style ones (maxRetriesPerRequest: null) for workers.
+import { Redis } from 'ioredis';
+
+export function connectRedis(url: string, forWorkers = false): Redis {
+  return new Redis(url, {
+    lazyConnect: false,
+    maxRetriesPerRequest: forWorkers ? null : 2,
+    enableOfflineQueue: forWorkers,
+    connectTimeout: 5000,
+  });
+}
+
+export async function pingRedis(redis: Redis): Promise<void> {
+  const answer = await redis.ping();
+  if (answer !== 'PONG') throw new Error(`unexpected PING answer ${answer}`);
+}

@@ -1,0 +1,72 @@
+// Mounts registry routes on an express app: auth, strict zod parsing, the error catalog, JSON 404.
+import express, { type ErrorRequestHandler, type Express, type Request, type Response } from 'express';
+import { z } from 'zod';
+import { AppError, adminErrorBody, clientErrorBody } from '../../errors.js';
+import type { Logger } from '../../log.js';
+import type { AdminAuth } from '../../services/admin-auth.js';
+import type { Route, Surface } from '../registry.js';
+
+export interface HttpDeps { auth: AdminAuth; log: Logger; bodyLimit: string }
+
+function parse<T>(schema: z.ZodType<T> | undefined, value: unknown, where: string): T {
+  if (!schema) {
+    if (value && typeof value === 'object' && Object.keys(value).length > 0) {
+      throw new AppError('VALIDATION_FAILED', `This route takes no ${where}`, Object.keys(value).map((k) => ({ path: `${where}.${k}`, message: 'unknown field' })));
+    }
+    return {} as T;
+  }
+  const r = schema.safeParse(value ?? {});
+  if (r.success) return r.data;
+  throw new AppError('VALIDATION_FAILED', `Invalid ${where}`,
+    r.error.issues.map((i) => ({ path: [where, ...i.path.map(String)].join('.'), message: i.message })));
+}
+
+const header = (req: Request, name: string) => {
+  const v = req.headers[name];
+  return Array.isArray(v) ? v[0] : v;
+};
+
+export function createHttpApp(surface: Surface, routes: Route[], deps: HttpDeps): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('query parser', 'simple');
+  app.use(express.json({ limit: deps.bodyLimit }));
+  const errorBody = surface === 'admin' ? adminErrorBody : clientErrorBody;
+  const sendError = (res: Response, e: AppError) => res.status(e.status).json(errorBody(e));
+
+  for (const r of routes.filter((x) => x.surface === surface)) {
+    app[r.method](r.path, async (req: Request, res: Response) => {
+      try {
+        const principal = r.auth === 'admin'
+          ? await deps.auth.authenticate({ masterkey: header(req, 'masterkey'), authorization: header(req, 'authorization') })
+          : null;
+        const params = parse(r.params, req.params, 'params');
+        const query = parse(r.query, req.query, 'query');
+        const body = parse(r.body, req.body, 'body');
+        const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v[0] : v]));
+        const reply = await r.handle({ params, query, body, principal, headers });
+        for (const [k, v] of Object.entries(reply.headers ?? {})) res.setHeader(k, v);
+        res.status(reply.status ?? 200);
+        if (reply.text !== undefined) res.type('text/plain').send(reply.text);
+        else res.json(reply.body ?? {});
+      } catch (e) {
+        if (e instanceof AppError) return void sendError(res, e);
+        deps.log.error({ err: e, route: `${r.method.toUpperCase()} ${r.path}` }, 'unhandled error');
+        sendError(res, new AppError('INTERNAL'));
+      }
+    });
+  }
+  app.use((req, res) => sendError(res, new AppError('ROUTE_NOT_FOUND', `No route ${req.method} ${req.path}`)));
+  const onError: ErrorRequestHandler = (err, _req, res, _next) => {
+    const type = (err as { type?: string }).type;
+    if (type === 'entity.too.large') return void sendError(res, new AppError('PAYLOAD_TOO_LARGE', `The body exceeds ${deps.bodyLimit}`));
+    if (type === 'entity.parse.failed') return void sendError(res, new AppError('BAD_REQUEST', 'The body is not valid JSON'));
+    if (typeof (err as { status?: number }).status === 'number' && (err as { status: number }).status < 500) {
+      return void sendError(res, new AppError('BAD_REQUEST', (err as Error).message));
+    }
+    deps.log.error({ err }, 'unhandled error');
+    sendError(res, new AppError('INTERNAL'));
+  };
+  app.use(onError);
+  return app;
+}

@@ -1,0 +1,38 @@
+// The route registry: one description per route feeds REST, MCP tool names and docs.
+import type { z } from 'zod';
+import type { AdminPrincipal } from '../services/admin-auth.js';
+
+export type Surface = 'admin' | 'client';
+export type Method = 'get' | 'post' | 'patch' | 'put' | 'delete';
+/** none: open; admin: masterkey, admin JWT or API token. */
+export type AuthMode = 'none' | 'admin';
+
+export interface Reply { status?: number; body?: unknown; text?: string; headers?: Record<string, string> }
+
+export interface HandlerInput<P, Q, B> {
+  params: P; query: Q; body: B; principal: AdminPrincipal | null; headers: Record<string, string | undefined>;
+}
+
+export interface Route<P = any, Q = any, B = any> { // eslint-disable-line @typescript-eslint/no-explicit-any
+  surface: Surface;
+  method: Method;
+  path: string;
+  module: string;
+  summary: string;
+  auth: AuthMode;
+  /** false keeps the route out of the MCP tool list. */
+  mcp?: boolean;
+  params?: z.ZodType<P>;
+  query?: z.ZodType<Q>;
+  body?: z.ZodType<B>;
+  handle(input: HandlerInput<P, Q, B>): Promise<Reply>;
+}
+
+export const route = <P, Q, B>(r: Route<P, Q, B>): Route<P, Q, B> => r;
+
+/** Tool name per contract section 4.4: `get_authorization_permissions_can` from GET /authorization/permissions/can. */
+export function toolName(method: Method, path: string): string {
+  const segments = path.replace(/^\/admin\//, '/').split('/').filter(Boolean)
+    .map((s) => (s.startsWith(':') ? s.slice(1) : s).toLowerCase().replace(/[^a-z0-9]/g, ''));
+  return [method, ...segments].join('_');
+}
