@@ -10,7 +10,7 @@ import { connectMongo, pingMongo } from './stores/mongo/connection.js';
 import { mongoAdminStore } from './stores/mongo/admins.js';
 import { mongoApiTokenStore } from './stores/mongo/api-tokens.js';
 import { connectNeo4j, pingNeo4j } from './stores/neo4j/connection.js';
-import { connectRedis, pingRedis } from './stores/redis/connection.js';
+import { closeRedis, connectRedis, pingRedis } from './stores/redis/connection.js';
 import { createHttpApp } from './surfaces/http/express-adapter.js';
 import type { Route } from './surfaces/registry.js';
 import { coreRoutes } from './surfaces/routes/core.js';
@@ -26,7 +26,9 @@ export async function createApp(config: Config, log: Logger = createLogger(confi
   const { client: mongo, db } = await connectMongo(config.MONGO_URL);
   const neo = await connectNeo4j(config.NEO4J_URI, config.NEO4J_USER, config.NEO4J_PASSWORD);
   const redis = connectRedis(config.REDIS_URL);
-  redis.on('error', (err) => log.warn({ err: err.message }, 'redis connection error'));
+  let redisDown = false;
+  redis.on('error', (err) => { if (!redisDown) log.warn({ err: err.message }, 'redis connection error'); redisDown = true; });
+  redis.on('ready', () => { if (redisDown) log.info('redis connection restored'); redisDown = false; });
 
   const admins = mongoAdminStore(db);
   const bootstrap = await admins.upsert(config.ADMIN_USERNAME,
@@ -73,7 +75,7 @@ export async function createApp(config: Config, log: Logger = createLogger(confi
     },
     async close() {
       await Promise.all(servers.map((s) => new Promise<void>((r) => { s.closeAllConnections(); s.close(() => r()); })));
-      await Promise.allSettled([mongo.close(), neo.close(), redis.quit()]);
+      await Promise.allSettled([mongo.close(), neo.close(), closeRedis(redis)]);
     },
   };
 }

@@ -10,6 +10,12 @@ export function connectRedis(url: string, forWorkers = false): Redis {
   });
 }
 
+/** Closes politely when connected; drops the socket (and its reconnect loop) otherwise. */
+export async function closeRedis(redis: Redis): Promise<void> {
+  if (redis.status === 'ready') await redis.quit().catch(() => redis.disconnect());
+  else redis.disconnect();
+}
+
 export async function pingRedis(redis: Redis): Promise<void> {
   const answer = await redis.ping();
   if (answer !== 'PONG') throw new Error(`unexpected PING answer ${answer}`);

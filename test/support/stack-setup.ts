@@ -5,7 +5,7 @@ import { ROOT, startStack, type StartedStack } from '../../infra/stack.js';
 import { startContainers } from './containers.js';
 
 declare global {
-  var __AUTHZ_STACK__: StartedStack | undefined; // eslint-disable-line no-var
+  var __AUTHZ_STACK__: StartedStack | undefined;
 }
 
 export const TEST_PORTS = { redis: 16379, mongo: 27117, bolt: 17687, http: 17474 };

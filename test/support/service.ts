@@ -1,0 +1,62 @@
+// Starts the real service in-process against the test stack, on free ports, with a fresh database.
+import { randomBytes } from 'node:crypto';
+import { MongoClient } from 'mongodb';
+import neo4j from 'neo4j-driver';
+import { Redis } from 'ioredis';
+import { createApp, type App } from '../../src/app.js';
+import { loadConfig, type Config } from '../../src/config.js';
+import { createLogger } from '../../src/log.js';
+
+export interface TestService {
+  app: App; config: Config; admin: string; client: string;
+  http(method: string, path: string, opts?: { body?: unknown; headers?: Record<string, string>; raw?: string }): Promise<{ status: number; body: any; text: string; headers: Headers }>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  asAdmin: Record<string, string>;
+  stop(): Promise<void>;
+}
+
+/** Empties the shared servers: each test file starts from nothing. */
+export async function wipe(urls: { MONGO_URL: string; NEO4J_URI: string; REDIS_URL: string }) {
+  const mongo = new MongoClient(urls.MONGO_URL);
+  await mongo.connect();
+  await mongo.db().dropDatabase();
+  await mongo.close();
+  const driver = neo4j.driver(urls.NEO4J_URI);
+  let deleted = 1;
+  while (deleted > 0) {
+    const r = await driver.executeQuery('MATCH (n) WITH n LIMIT 10000 DETACH DELETE n RETURN count(*) AS c');
+    deleted = Number(r.records[0]!.get('c'));
+  }
+  await driver.close();
+  const redis = new Redis(urls.REDIS_URL);
+  await redis.flushdb();
+  redis.disconnect();
+}
+
+export async function startService(env: Record<string, string> = {}, opts: { wipe?: boolean } = {}): Promise<TestService> {
+  const urls = { MONGO_URL: process.env.MONGO_URL!, NEO4J_URI: process.env.NEO4J_URI!, REDIS_URL: process.env.REDIS_URL! };
+  if (opts.wipe !== false) await wipe(urls);
+  const config = loadConfig({
+    ...urls, ADMIN_PORT: '0', CLIENT_PORT: '0', MASTER_KEY: randomBytes(24).toString('hex'), ADMIN_PASSWORD: 'test-admin-password',
+    ADMIN_JWT_SECRET: randomBytes(32).toString('hex'), CLIENT_JWT_SECRET: randomBytes(32).toString('hex'), LOG_LEVEL: 'warn', ...env,
+  });
+  const app = await createApp(config, createLogger(config.LOG_LEVEL));
+  const ports = await app.listen();
+  const admin = `http://127.0.0.1:${ports.admin}`;
+  const client = `http://127.0.0.1:${ports.client}`;
+  const asAdmin = { masterkey: config.MASTER_KEY };
+  return {
+    app, config, admin, client, asAdmin,
+    async http(method, path, o = {}) {
+      const base = path.startsWith('http') ? '' : admin;
+      const res = await fetch(base + path, {
+        method, headers: { ...(o.body !== undefined || o.raw ? { 'content-type': 'application/json' } : {}), ...(o.headers ?? asAdmin) },
+        body: o.raw ?? (o.body === undefined ? undefined : JSON.stringify(o.body)),
+      });
+      const text = await res.text();
+      let body: unknown = null;
+      try { body = JSON.parse(text); } catch { /* text reply */ }
+      return { status: res.status, body, text, headers: res.headers };
+    },
+    stop: () => app.close(),
+  };
+}
