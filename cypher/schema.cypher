@@ -9,8 +9,8 @@ CREATE CONSTRAINT tuple_key IF NOT EXISTS FOR ()-[t:TUPLE]-() REQUIRE t.key IS U
 // name: row-id
 CREATE CONSTRAINT row_id IF NOT EXISTS FOR (r:IndexRow) REQUIRE r.id IS UNIQUE;
 
-// name: row-lookup
-CREATE INDEX row_lookup IF NOT EXISTS FOR (r:IndexRow) ON (r.gen, r.type, r.action);
+// name: row-public
+CREATE INDEX row_public IF NOT EXISTS FOR (r:IndexRow) ON (r.gen, r.type, r.action, r.public);
 
 // name: flat-id
 CREATE CONSTRAINT flat_id IF NOT EXISTS FOR (f:IndexFlat) REQUIRE f.id IS UNIQUE;
@@ -23,3 +23,12 @@ CREATE CONSTRAINT actor_id IF NOT EXISTS FOR (a:Actor) REQUIRE a.id IS UNIQUE;
 
 // name: meta-id
 CREATE CONSTRAINT meta_id IF NOT EXISTS FOR (m:IndexMeta) REQUIRE m.id IS UNIQUE;
+
+// name: row-object
+CREATE INDEX row_object IF NOT EXISTS FOR (r:IndexRow) ON (r.gen, r.obj);
+
+// name: actor-subject
+CREATE INDEX actor_gen IF NOT EXISTS FOR (a:Actor) ON (a.gen);
+
+// name: flat-public
+CREATE INDEX flat_public IF NOT EXISTS FOR (f:IndexFlat) ON (f.gen, f.public);

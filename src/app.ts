@@ -14,6 +14,18 @@ import { closeRedis, connectRedis, pingRedis } from './stores/redis/connection.j
 import { createHttpApp } from './surfaces/http/express-adapter.js';
 import type { Route } from './surfaces/registry.js';
 import { coreRoutes } from './surfaces/routes/core.js';
+import { authorizationRoutes } from './surfaces/routes/authorization.js';
+import { IndexJobs } from './jobs/index-jobs.js';
+import { Checks } from './services/authorization/checks.js';
+import { DecisionCache } from './services/authorization/decision-cache.js';
+import { Definitions } from './services/authorization/definitions.js';
+import { Indexer } from './services/authorization/indexer.js';
+import { ModelSource } from './services/authorization/model-source.js';
+import { Relations } from './services/authorization/relations.js';
+import { Revisions } from './services/authorization/revisions.js';
+import { mongoAuthzStore } from './stores/mongo/authz.js';
+import { neo4jGraphStore } from './stores/neo4j/graph.js';
+import { neo4jIndexStore } from './stores/neo4j/index-store.js';
 
 export interface App {
   routes: Route[];
@@ -51,6 +63,38 @@ export async function createApp(config: Config, log: Logger = createLogger(confi
   const health = new Health(probes, config.READY_REQUIRED_MODULES, modules);
   routes.push(...coreRoutes({ health, auth, tokens }));
 
+  const store = mongoAuthzStore(db);
+  const index = neo4jIndexStore(neo);
+  const graph = neo4jGraphStore(neo);
+  await index.meta();
+  const models = new ModelSource(store);
+  const cache = new DecisionCache(redis, config.REDIS_PREFIX);
+  const revisions = new Revisions(redis, config.REDIS_PREFIX, () => store.currentRevision());
+  const indexer = new Indexer(store, index, models, cache, log);
+  const jobs = new IndexJobs({ connection: redis, prefix: config.REDIS_PREFIX, indexer, index, store, revisions, log });
+  const workerRedis = connectRedis(config.REDIS_URL, true);
+  workerRedis.on('error', () => undefined);
+  jobs.start(workerRedis);
+  const definitions = new Definitions(store, models, jobs);
+  await definitions.seedBuiltins();
+  const relations = new Relations(store, graph, indexer, models, revisions, jobs);
+  const checks = new Checks(store, index, graph, models, cache, revisions);
+  routes.push(...authorizationRoutes({
+    definitions, relations, checks,
+    indexer: {
+      async reconstruct(soft) {
+        const revision = await store.nextRevision({ kind: 'definition', op: 'define', key: soft ? '~reconstruct-soft' : '~reconstruct-hard' });
+        await jobs.reconstruct(soft, revision);
+        return revision;
+      },
+      async status() {
+        const meta = await index.meta();
+        return { ...(await jobs.counts()), appliedRevision: await revisions.applied(), revision: await store.currentRevision(),
+          generation: meta.gen, building: meta.building };
+      },
+    },
+  }));
+
   const http = { auth, log, bodyLimit: config.BODY_LIMIT };
   const adminApp = createHttpApp('admin', routes, http);
   const clientApp = createHttpApp('client', routes, http);
@@ -75,7 +119,8 @@ export async function createApp(config: Config, log: Logger = createLogger(confi
     },
     async close() {
       await Promise.all(servers.map((s) => new Promise<void>((r) => { s.closeAllConnections(); s.close(() => r()); })));
-      await Promise.allSettled([mongo.close(), neo.close(), closeRedis(redis)]);
+      await jobs.close().catch(() => undefined);
+      await Promise.allSettled([mongo.close(), neo.close(), closeRedis(redis), closeRedis(workerRedis)]);
     },
   };
 }

@@ -65,3 +65,37 @@ export interface AuthzStore {
   grantsOfType(type: string): Promise<Tuple[]>;
   scanGrants(batch: number): AsyncIterable<Tuple[]>;
 }
+
+export interface RowRecord { action: string; public: boolean; keys: string[]; refs: string[] }
+export interface ObjectRows { obj: string; type: string; rows: RowRecord[] }
+export interface FlatRecord { id: string; public: boolean; keys: string[]; hash: string }
+export interface IndexRecords {
+  gen: number;
+  objectIndex: { id: string; public: boolean; keys: string[]; refs: Array<{ id: string; public: boolean; keys: string[] }> } | null;
+  subjectIndex: { subject: string; keys: string[] } | null;
+}
+
+/** The precomputed index, by generation. */
+export interface IndexStore {
+  meta(): Promise<{ gen: number; building: number | null }>;
+  setBuilding(gen: number | null): Promise<void>;
+  switchGeneration(gen: number): Promise<void>;
+  check(subject: string, object: string, action: string): Promise<{ rowExists: boolean; allowed: boolean }>;
+  records(subject: string, object: string, action: string): Promise<IndexRecords>;
+  putRows(gen: number, objects: ObjectRows[]): Promise<void>;
+  deleteRows(gen: number, objects: string[]): Promise<void>;
+  /** Returns how many flats changed content. */
+  putFlats(gen: number, flats: FlatRecord[]): Promise<number>;
+  putActors(gen: number, actors: Array<{ subject: string; keys: string[] }>): Promise<void>;
+  listObjects(subject: string, action: string, type: string, skip: number, limit: number): Promise<{ objects: string[]; count: number }>;
+  listSubjects(object: string, action: string, subjectType: string): Promise<{ subjects: string[]; public: boolean }>;
+  dropGeneration(gen: number): Promise<number>;
+}
+
+/** The tuple graph projected into Neo4j. */
+export interface GraphStore {
+  putTuple(t: Tuple): Promise<void>;
+  deleteTuple(t: Tuple): Promise<void>;
+  /** Tuples on paths from subject to resource (bounded), for explanations. */
+  tuplesBetween(subject: string, resource: string): Promise<Tuple[]>;
+}

@@ -1,0 +1,24 @@
+// The tuple graph: one node per object (labelled with its type), one TUPLE edge per tuple.
+// Labels are spliced in by the adapter after checking them against the type-name pattern.
+
+// name: put-tuple
+MERGE (s:Object {key: $subject}) ON CREATE SET s:__SUBJECT_LABEL__, s.type = $subjectType, s.id = $subjectId
+MERGE (o:Object {key: $resource}) ON CREATE SET o:__RESOURCE_LABEL__, o.type = $resourceType, o.id = $resourceId
+MERGE (s)-[t:TUPLE {key: $key}]->(o) ON CREATE SET t.relation = $relation;
+
+// name: delete-tuple
+MATCH ()-[t:TUPLE {key: $key}]->() DELETE t;
+
+// name: tuples-between
+// Edges on some path from the subject to the resource, for /evaluate (bounded depth).
+MATCH (s:Object {key: $subject})
+OPTIONAL MATCH (s)-[:TUPLE]->{0,10}(x:Object)
+WITH collect(DISTINCT x) + s AS forward
+MATCH (o:Object {key: $resource})
+OPTIONAL MATCH (y:Object)-[:TUPLE]->{0,10}(o)
+WITH forward, collect(DISTINCT y) + o AS backward
+WITH [n IN forward WHERE n IN backward] AS between
+UNWIND between AS a
+MATCH (a)-[t:TUPLE]->(b:Object) WHERE b IN between
+RETURN DISTINCT a.key AS subject, t.relation AS relation, b.key AS resource
+LIMIT 10000;

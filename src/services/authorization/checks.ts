@@ -1,0 +1,97 @@
+// Decisions: can (cache, then one index query), evaluate (index records plus a Cypher path), list objects and subjects.
+import { Evaluator } from '../../engine/evaluator.js';
+import { typeOf } from '../../engine/ids.js';
+import { objectRow } from '../../engine/index-math.js';
+import type { AuthzStore, GraphStore, IndexStore } from '../../stores/ports.js';
+import type { DecisionCache } from './decision-cache.js';
+import type { ModelSource } from './model-source.js';
+import type { Revisions } from './revisions.js';
+
+export type Consistency = 'minimize_latency' | 'at_least_as_fresh' | 'fully_consistent';
+export interface ReadOptions { consistency?: Consistency; revision?: number }
+
+const noTuples = { subjects: async () => [] as string[] };
+
+export class Checks {
+  constructor(private readonly store: AuthzStore, private readonly index: IndexStore, private readonly graph: GraphStore,
+    private readonly models: ModelSource, private readonly cache: DecisionCache, private readonly revisions: Revisions) {}
+
+  private async settle(opts: ReadOptions) {
+    if (opts.consistency === 'at_least_as_fresh' || opts.revision !== undefined) {
+      await this.revisions.waitFor(opts.revision ?? (await this.store.currentRevision()));
+    } else if (opts.consistency === 'fully_consistent') {
+      await this.revisions.waitFor(await this.store.currentRevision());
+    }
+  }
+
+  /** can(S, a, O) from the index; objects without rows (no tuples) can still be public by definition. */
+  async can(subject: string, action: string, resource: string, opts: ReadOptions = {}): Promise<boolean> {
+    if (subject === resource) return true;
+    await this.settle(opts);
+    const useCache = opts.consistency !== 'fully_consistent';
+    const cached = useCache ? await this.cache.lookup(subject, action, resource) : null;
+    if (cached?.hit != null) return cached.hit;
+    const { rowExists, allowed } = await this.index.check(subject, resource, action);
+    const answer = rowExists ? allowed : await this.publicWithoutTuples(resource, action);
+    if (cached) await this.cache.store(subject, action, resource, answer, cached.stamp);
+    return answer;
+  }
+
+  private async publicWithoutTuples(resource: string, action: string): Promise<boolean> {
+    const model = await this.models.get();
+    if (!model.get(typeOf(resource))) return false;
+    return (await objectRow(model, noTuples, resource, action)).public;
+  }
+
+  /** Admin scope rule: the subject needs a direct tuple or grant on the scope. */
+  async hasDirectOn(subject: string, scope: string): Promise<boolean> {
+    const model = await this.models.get();
+    const tuples = (await this.store.tuplesOnResource(scope)).filter((t) => t.subject === subject && model.isValid(t));
+    if (tuples.length) return true;
+    return (await this.store.grantsOnResource(scope)).some((g) => g.subject === subject && model.isValidGrant(g));
+  }
+
+  async evaluate(subject: string, action: string, resource: string, opts: ReadOptions = {}) {
+    await this.settle(opts);
+    const model = await this.models.get();
+    if (subject === resource) return { allowed: true, assigned: true, reason: 'self-access: the subject is the resource' };
+    const grants = await this.store.grantsOfSubject(subject);
+    if (grants.some((g) => g.resource === resource && g.relation === action && model.isValidGrant(g))) {
+      return { allowed: true, assigned: true, reason: `direct grant ${subject}#${action}@${resource}` };
+    }
+    const allowed = await this.can(subject, action, resource, { consistency: 'fully_consistent' });
+    const records = await this.index.records(subject, resource, action);
+    const out: Record<string, unknown> = { allowed, subjectIndex: records.subjectIndex, objectIndex: records.objectIndex };
+    const type = model.get(typeOf(resource));
+    if (!type) out.reason = `no definition for type ${typeOf(resource)}`;
+    else if (!type.permissions.has(action) && !type.relations.has(action)) out.reason = `${type.name} has no permission or relation ${action}`;
+    if (allowed) {
+      const tuples = await this.graph.tuplesBetween(subject, resource);
+      const chain = new Evaluator(model, tuples, grants).explain(subject, action, resource);
+      out.paths = chain ?? [];
+      if (chain && chain.length === 0) out.reason = 'public';
+    }
+    return out;
+  }
+
+  async listObjects(subject: string, action: string, type: string, skip: number, limit: number, opts: ReadOptions = {}) {
+    await this.settle(opts);
+    if (typeOf(subject) !== type) return this.index.listObjects(subject, action, type, skip, limit);
+    // Self-access adds the subject itself, so this page is merged here.
+    const page = await this.index.listObjects(subject, action, type, 0, Number.MAX_SAFE_INTEGER);
+    const all = new Set(page.objects);
+    if (typeOf(subject) === type) all.add(subject);
+    const sorted = [...all].sort();
+    return { objects: sorted.slice(skip, skip + limit), count: sorted.length };
+  }
+
+  async listSubjects(action: string, resource: string, subjectType: string, skip: number, limit: number, opts: ReadOptions = {}) {
+    await this.settle(opts);
+    const found = await this.index.listSubjects(resource, action, subjectType);
+    const all = new Set(found.subjects);
+    if (typeOf(resource) === subjectType) all.add(resource);
+    const isPublic = found.public || await this.publicWithoutTuples(resource, action);
+    const sorted = [...all].sort();
+    return { subjects: sorted.slice(skip, skip + limit), public: isPublic, count: sorted.length };
+  }
+}

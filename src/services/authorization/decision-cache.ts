@@ -1,0 +1,41 @@
+// Decision cache in Redis, validated by epochs: a decision stored before a write that could change it is never served after.
+import type { Redis } from 'ioredis';
+
+const TTL_SECONDS = 300;
+
+/**
+ * An entry records the epochs of its subject, its object and the index structure it was computed under.
+ * Writers bump those epochs after the index is updated and before the write returns; readers read the
+ * epochs before asking the index. So an entry computed from an old index carries an old epoch and misses.
+ */
+export class DecisionCache {
+  constructor(private readonly redis: Redis, private readonly prefix: string) {}
+
+  private key = (s: string, a: string, o: string) => `${this.prefix}:dc:${s}|${a}|${o}`;
+  private epoch = (what: string) => `${this.prefix}:ep:${what}`;
+  private readonly struct = () => `${this.prefix}:ep:~structure`;
+
+  /** Returns the cached decision (or null) and a stamp to store a fresh one with. */
+  async lookup(s: string, a: string, o: string): Promise<{ hit: boolean | null; stamp: string } | null> {
+    try {
+      const [value, es, eo, est] = await this.redis.mget(this.key(s, a, o), this.epoch(s), this.epoch(o), this.struct());
+      const stamp = `${es ?? 0}:${eo ?? 0}:${est ?? 0}`;
+      if (value && value.slice(2) === stamp) return { hit: value[0] === '1', stamp };
+      return { hit: null, stamp };
+    } catch {
+      return null;
+    }
+  }
+
+  async store(s: string, a: string, o: string, allowed: boolean, stamp: string): Promise<void> {
+    await this.redis.set(this.key(s, a, o), `${allowed ? 1 : 0}:${stamp}`, 'EX', TTL_SECONDS).catch(() => undefined);
+  }
+
+  /** Invalidates decisions about these subjects and objects, and all of them when the structure changed. */
+  async bump(objects: Iterable<string>, structure: boolean): Promise<void> {
+    const multi = this.redis.multi();
+    for (const o of new Set(objects)) multi.incr(this.epoch(o));
+    if (structure) multi.incr(this.struct());
+    await multi.exec();
+  }
+}

@@ -1,0 +1,79 @@
+// Resource definitions: validation, version semantics (DESIGN.md section 6) and re-indexing what they affect.
+import { BUILTINS, BUILTIN_NAMES, Model, validateDefinition, type Definition } from '../../engine/model.js';
+import { AppError } from '../../errors.js';
+import type { AuthzStore, DefinitionRecord, ListQuery } from '../../stores/ports.js';
+import type { ModelSource } from './model-source.js';
+
+export type DefinitionStatus = 'processed' | 'acknowledged' | 'ignored';
+export interface Reindex { type(type: string, revision: number): Promise<void> }
+
+const sameContent = (a: Definition, b: Definition) =>
+  JSON.stringify([a.relations, a.permissions]) === JSON.stringify([b.relations, b.permissions]);
+
+export const definitionView = (r: DefinitionRecord) => ({
+  _id: r._id, name: r.name, relations: r.relations, permissions: r.permissions, version: r.version,
+  createdAt: r.createdAt, updatedAt: r.updatedAt,
+});
+
+export class Definitions {
+  constructor(private readonly store: AuthzStore, private readonly models: ModelSource, private readonly reindex: Reindex) {}
+
+  private async validate(def: Definition) {
+    const stored = await this.store.definitions();
+    const known = new Set([...new Model(stored).types.keys(), def.name]);
+    const problems = validateDefinition(def, known);
+    if (problems.length) throw new AppError('INVALID_DEFINITION', problems[0]!.message, problems);
+  }
+
+  /** Create or replace; `version` absent means "next version". */
+  async put(def: Definition, version: number | undefined, mustExist = false) {
+    await this.validate(def);
+    const existing = await this.store.findDefinition(def.name);
+    if (mustExist && !existing) throw new AppError('NOT_FOUND', `No resource definition ${def.name}`);
+    if (existing && version !== undefined) {
+      if (version === existing.version) {
+        if (sameContent(existing, def)) return { status: 'acknowledged' as const, resourceDefinition: definitionView(existing) };
+        throw new AppError('VERSION_CONFLICT', `Version ${version} of ${def.name} exists with different content`);
+      }
+      if (version < existing.version) return { status: 'ignored' as const, resourceDefinition: definitionView(existing) };
+    }
+    const target = version ?? (existing ? existing.version + 1 : 0);
+    const { record, written } = await this.store.saveDefinition(def, target);
+    if (!written) {
+      if (record.version === target && sameContent(record, def)) return { status: 'acknowledged' as const, resourceDefinition: definitionView(record) };
+      throw new AppError('VERSION_CONFLICT', `A concurrent write stored version ${record.version} of ${def.name}`);
+    }
+    const revision = await this.store.nextRevision({ kind: 'definition', op: 'define', key: def.name });
+    await this.models.reload();
+    await this.reindex.type(def.name, revision);
+    return { status: 'processed' as const, resourceDefinition: definitionView(record), revision };
+  }
+
+  /** Stores the built-ins at startup when absent, so they can be read and patched like any other. */
+  async seedBuiltins() {
+    for (const def of BUILTINS) await this.store.saveDefinition(def, 0);
+    await this.models.reload();
+  }
+
+  async get(idOrName: string) {
+    const r = await this.store.findDefinition(idOrName);
+    if (!r) throw new AppError('NOT_FOUND', `No resource definition ${idOrName}`);
+    return r;
+  }
+
+  async list(q: ListQuery) {
+    const page = await this.store.listDefinitions(q);
+    return { resources: page.items.map(definitionView), count: page.count };
+  }
+
+  async remove(idOrName: string) {
+    const found = await this.get(idOrName);
+    if (BUILTIN_NAMES.has(found.name)) throw new AppError('BUILTIN_DEFINITION', `${found.name} is built in; patch it instead`);
+    const deleted = await this.store.deleteDefinition(found.name);
+    if (!deleted) throw new AppError('NOT_FOUND', `No resource definition ${idOrName}`);
+    const revision = await this.store.nextRevision({ kind: 'definition', op: 'delete', key: found.name });
+    await this.models.reload();
+    await this.reindex.type(found.name, revision);
+    return { deleted: definitionView(deleted), revision };
+  }
+}

@@ -1,0 +1,67 @@
+// The precomputed index in Neo4j: rows, flats, actors and keys, each id prefixed with its generation.
+import type { Driver } from 'neo4j-driver';
+import type { IndexStore } from '../ports.js';
+import { loadCypher } from './connection.js';
+
+const CHUNK = 500;
+const chunks = <T>(list: T[]) => Array.from({ length: Math.ceil(list.length / CHUNK) }, (_, i) => list.slice(i * CHUNK, (i + 1) * CHUNK));
+
+export function neo4jIndexStore(driver: Driver): IndexStore {
+  const q = loadCypher('index.cypher');
+  const stmt = (name: string) => q.get(name)!;
+  const write = (name: string, params: Record<string, unknown>) => driver.executeQuery(stmt(name), params);
+  const read = (name: string, params: Record<string, unknown>) => driver.executeQuery(stmt(name), params, { routing: 'READ' });
+
+  return {
+    async meta() {
+      const r = await write('meta', {});
+      return { gen: r.records[0]!.get('gen') as number, building: (r.records[0]!.get('building') as number | null) ?? null };
+    },
+    async setBuilding(gen) { await write('set-building', { building: gen }); },
+    async switchGeneration(gen) { await write('switch-generation', { gen }); },
+    async check(subject, object, action) {
+      const r = await read('check', { row: `${object}#${action}`, subject });
+      const rec = r.records[0];
+      return rec ? { rowExists: rec.get('rowExists') as boolean, allowed: rec.get('allowed') as boolean } : { rowExists: false, allowed: false };
+    },
+    async records(subject, object, action) {
+      const r = await read('records', { row: `${object}#${action}`, subject });
+      const rec = r.records[0];
+      return rec
+        ? { gen: rec.get('gen'), objectIndex: rec.get('objectIndex'), subjectIndex: rec.get('subjectIndex') }
+        : { gen: 0, objectIndex: null, subjectIndex: null };
+    },
+    async putRows(gen, objects) {
+      for (const part of chunks(objects)) await write('put-rows', { gen, objects: part });
+    },
+    async deleteRows(gen, objects) {
+      for (const part of chunks(objects)) await write('delete-rows', { gen, objects: part });
+    },
+    async putFlats(gen, flats) {
+      let changed = 0;
+      for (const part of chunks(flats)) changed += Number((await write('put-flats', { gen, flats: part })).records[0]?.get('changed') ?? 0);
+      return changed;
+    },
+    async putActors(gen, actors) {
+      for (const part of chunks(actors)) await write('put-actors', { gen, actors: part });
+    },
+    async listObjects(subject, action, type, skip, limit) {
+      const r = await read('list-objects', { subject, action, type, skip, limit });
+      const rec = r.records[0];
+      return { objects: (rec?.get('objects') as string[]) ?? [], count: Number(rec?.get('count') ?? 0) };
+    },
+    async listSubjects(object, action, subjectType) {
+      const r = await read('list-subjects', { row: `${object}#${action}`, typePrefix: `${subjectType}:` });
+      const rec = r.records[0];
+      return { subjects: ((rec?.get('subjects') as string[]) ?? []).sort(), public: Boolean(rec?.get('public')) };
+    },
+    async dropGeneration(gen) {
+      let total = 0;
+      for (;;) {
+        const n = Number((await write('drop-generation', { gen })).records[0]?.get('deleted') ?? 0);
+        total += n;
+        if (n === 0) return total;
+      }
+    },
+  };
+}

@@ -1,0 +1,156 @@
+// Admin authorization routes (contract section 4.2 plus grants and list routes): thin adapters over the services.
+import { z } from 'zod';
+import { NAME_RE, parseObject } from '../../engine/ids.js';
+import type { Checks, ReadOptions } from '../../services/authorization/checks.js';
+import { definitionView, type Definitions } from '../../services/authorization/definitions.js';
+import { relationView, type Relations } from '../../services/authorization/relations.js';
+import { route, type Reply, type Route } from '../registry.js';
+
+export interface IndexerControl {
+  reconstruct(soft: boolean): Promise<number>;
+  status(): Promise<Record<string, unknown>>;
+}
+
+const object = z.string().refine((s) => parseObject(s) !== null, { message: 'must be Type:id (id without #, @ or whitespace)' });
+const name = z.string().regex(NAME_RE, 'must match ^[A-Za-z][A-Za-z0-9_]*$');
+const listQuery = {
+  skip: z.coerce.number().int().min(0).default(0),
+  limit: z.coerce.number().int().min(1).max(1000).default(25),
+  sort: z.string().regex(/^-?[A-Za-z_]+$/).optional(),
+  search: z.string().max(200).optional(),
+};
+const consistency = {
+  consistency: z.enum(['minimize_latency', 'at_least_as_fresh', 'fully_consistent']).optional(),
+  revision: z.coerce.number().int().min(0).optional(),
+};
+const definitionBody = {
+  relations: z.record(z.string(), z.array(z.string())).default({}),
+  permissions: z.record(z.string(), z.array(z.string())).default({}),
+  version: z.number().int().min(0).optional(),
+};
+const tupleBody = z.strictObject({ subject: z.string(), relation: z.string(), resource: z.string() });
+const grantBody = z.strictObject({ subject: object, permission: name, resource: object });
+const idParam = z.strictObject({ id: z.string().min(1) });
+
+const withRevision = <T extends { revision?: number }>(body: T, status = 200): Reply =>
+  ({ status, body, headers: body.revision === undefined ? {} : { 'X-Authz-Revision': String(body.revision) } });
+const read = (q: { consistency?: ReadOptions['consistency']; revision?: number }): ReadOptions =>
+  ({ consistency: q.consistency, revision: q.revision });
+
+export function authorizationRoutes(deps: { definitions: Definitions; relations: Relations; checks: Checks; indexer: IndexerControl }): Route[] {
+  const { definitions, relations, checks, indexer } = deps;
+  const admin = { surface: 'admin' as const, module: 'authorization', auth: 'admin' as const };
+  return [
+    route({
+      ...admin, method: 'post', path: '/authorization/resources', summary: 'Create or replace a resource definition',
+      body: z.strictObject({ name, ...definitionBody }),
+      handle: async ({ body }) => withRevision(await definitions.put(
+        { name: body.name, relations: body.relations, permissions: body.permissions }, body.version)),
+    }),
+    route({
+      ...admin, method: 'get', path: '/authorization/resources', summary: 'List resource definitions',
+      query: z.strictObject(listQuery), handle: async ({ query }) => ({ body: await definitions.list(query) }),
+    }),
+    route({
+      ...admin, method: 'get', path: '/authorization/resources/:id', summary: 'One definition, by id or name',
+      params: idParam,
+      handle: async ({ params }) => ({ body: definitionView(await definitions.get(params.id)) }),
+    }),
+    route({
+      ...admin, method: 'patch', path: '/authorization/resources/:id', summary: 'Replace relations and permissions; re-indexes the type',
+      params: idParam, body: z.strictObject(definitionBody),
+      handle: async ({ params, body }) => {
+        const found = await definitions.get(params.id);
+        return withRevision(await definitions.put(
+          { name: found.name, relations: body.relations, permissions: body.permissions }, body.version, true));
+      },
+    }),
+    route({
+      ...admin, method: 'delete', path: '/authorization/resources/:id', summary: 'Delete a definition and its index data',
+      params: idParam, handle: async ({ params }) => withRevision(await definitions.remove(params.id)),
+    }),
+
+    route({
+      ...admin, method: 'post', path: '/authorization/relations', summary: 'Write one tuple, indexed before the answer',
+      body: tupleBody,
+      handle: async ({ body }) => {
+        const r = await relations.create(body);
+        return withRevision({ ...relationView(r.record), revision: r.revision }, r.created ? 201 : 200);
+      },
+    }),
+    route({
+      ...admin, method: 'post', path: '/authorization/relations/many', summary: 'Grant one relation on many resources; indexed by jobs',
+      body: z.strictObject({ subject: z.string(), relation: z.string(), resources: z.array(z.string()).min(1).max(1000) }),
+      handle: async ({ body }) => withRevision(await relations.createMany(body.subject, body.relation, body.resources)),
+    }),
+    route({
+      ...admin, method: 'get', path: '/authorization/relations', summary: 'List and filter tuples',
+      query: z.strictObject({ ...listQuery, subjectType: name.optional(), resourceType: name.optional() }),
+      handle: async ({ query }) => ({ body: await relations.list(query) }),
+    }),
+    route({
+      ...admin, method: 'get', path: '/authorization/relations/:id', summary: 'One tuple by id',
+      params: idParam, handle: async ({ params }) => ({ body: await relations.get(params.id) }),
+    }),
+    route({
+      ...admin, method: 'delete', path: '/authorization/relations/:id', summary: 'Delete a tuple, re-indexed before the answer',
+      params: idParam, handle: async ({ params }) => withRevision(await relations.remove(params.id)),
+    }),
+
+    route({
+      ...admin, method: 'post', path: '/authorization/permissions/grant', summary: 'Direct grant subject#permission@resource',
+      body: grantBody,
+      handle: async ({ body }) => {
+        const r = await relations.grant({ subject: body.subject, relation: body.permission, resource: body.resource });
+        return withRevision(r, r.created ? 201 : 200);
+      },
+    }),
+    route({
+      ...admin, method: 'delete', path: '/authorization/permissions/grant', summary: 'Revoke a direct grant',
+      body: grantBody,
+      handle: async ({ body }) => withRevision(await relations.revoke({ subject: body.subject, relation: body.permission, resource: body.resource })),
+    }),
+    route({
+      ...admin, method: 'get', path: '/authorization/permissions/can', summary: 'Decide subject, permission, resource',
+      query: z.strictObject({ subject: object, permission: name, resource: object, scope: object.optional(), ...consistency }),
+      handle: async ({ query }) => {
+        if (query.scope && !(await checks.hasDirectOn(query.subject, query.scope))) return { body: { allowed: false } };
+        return { body: { allowed: await checks.can(query.scope ?? query.subject, query.permission, query.resource, read(query)) } };
+      },
+    }),
+    route({
+      ...admin, method: 'get', path: '/authorization/permissions/evaluate', summary: 'Explain a decision: paths and raw index records',
+      query: z.strictObject({ subject: object, permission: name, resource: object, scope: object.optional(), ...consistency }),
+      handle: async ({ query }) => {
+        if (query.scope && !(await checks.hasDirectOn(query.subject, query.scope))) {
+          return { body: { allowed: false, reason: `${query.subject} has no direct tuple or grant on the scope ${query.scope}` } };
+        }
+        return { body: await checks.evaluate(query.scope ?? query.subject, query.permission, query.resource, read(query)) };
+      },
+    }),
+    route({
+      ...admin, method: 'get', path: '/authorization/permissions/objects', summary: 'Objects of a type the subject may act on, paged',
+      query: z.strictObject({ subject: object, permission: name, resourceType: name, skip: listQuery.skip, limit: listQuery.limit, ...consistency }),
+      handle: async ({ query }) => ({
+        body: await checks.listObjects(query.subject, query.permission, query.resourceType, query.skip, query.limit, read(query)),
+      }),
+    }),
+    route({
+      ...admin, method: 'get', path: '/authorization/permissions/subjects', summary: 'Subjects of a type that may act on a resource, paged',
+      query: z.strictObject({ permission: name, resource: object, subjectType: name, skip: listQuery.skip, limit: listQuery.limit, ...consistency }),
+      handle: async ({ query }) => ({
+        body: await checks.listSubjects(query.permission, query.resource, query.subjectType, query.skip, query.limit, read(query)),
+      }),
+    }),
+
+    route({
+      ...admin, method: 'post', path: '/authorization/indexer/reconstruct', summary: 'Rebuild the index in the background (soft or hard)',
+      body: z.strictObject({ soft: z.boolean().optional() }),
+      handle: async ({ body }) => withRevision({ result: 'ok', revision: await indexer.reconstruct(body.soft ?? false) }),
+    }),
+    route({
+      ...admin, method: 'get', path: '/authorization/indexer/status', summary: 'Index jobs and the applied revision',
+      handle: async () => ({ body: await indexer.status() }),
+    }),
+  ];
+}
