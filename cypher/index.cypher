@@ -117,8 +117,8 @@ CALL (gen, g) {
   RETURN r.obj AS obj
 }
 WITH DISTINCT obj ORDER BY obj
-WITH collect(obj) AS all
-RETURN size(all) AS count, all[$skip..$skip + $limit] AS objects;
+WITH collect(obj) AS found
+RETURN size(found) AS count, found[$skip..$skip + $limit] AS objects;
 
 // name: list-subjects
 // Subjects holding a key that gives $action on $resource, and whether the decision is public.

@@ -134,10 +134,11 @@ export class Model {
     }
     return null;
   }
-  /** Why a tuple may not be written: it must count, and its subject type must be defined too. */
+  /**
+   * Why a tuple may not be written: exactly when it would not count. An undefined subject type is
+   * accepted (as the reference evaluator does) when the relation allows it, e.g. through `*`.
+   */
   writeProblem(t: Tuple): ReturnType<Model['tupleProblem']> {
-    const subjectType = typeOf(t.subject);
-    if (!this.types.has(subjectType)) return { code: 'UNKNOWN_TYPE', message: `no definition for type ${subjectType}` };
     return this.tupleProblem(t);
   }
   isValid = (t: Tuple): boolean => this.tupleProblem(t) === null;

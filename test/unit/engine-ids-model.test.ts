@@ -39,7 +39,7 @@ describe('definition validation', () => {
     expect(m.tupleProblem({ subject: 'Team:t', relation: 'owner', resource: 'Doc:d' })?.code).toBe('RELATION_NOT_ALLOWED');
     expect(m.tupleProblem({ subject: 'User:u', relation: 'nope', resource: 'Doc:d' })?.code).toBe('RELATION_NOT_DEFINED');
     expect(m.tupleProblem({ subject: 'User:u', relation: 'owner', resource: 'Nope:d' })?.code).toBe('UNKNOWN_TYPE');
-    expect(m.writeProblem({ subject: 'Robot:r', relation: 'any', resource: 'Doc:d' })?.code).toBe('UNKNOWN_TYPE');
+    expect(m.writeProblem({ subject: 'Robot:r', relation: 'owner', resource: 'Doc:d' })?.code).toBe('RELATION_NOT_ALLOWED');
     expect(m.tupleProblem({ subject: 'Robot:r', relation: 'any', resource: 'Doc:d' })).toBeNull();
   });
 });

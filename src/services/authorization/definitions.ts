@@ -1,5 +1,5 @@
 // Resource definitions: validation, version semantics (DESIGN.md section 6) and re-indexing what they affect.
-import { BUILTINS, BUILTIN_NAMES, Model, validateDefinition, type Definition } from '../../engine/model.js';
+import { BUILTINS, BUILTIN_NAMES, validateDefinition, type Definition } from '../../engine/model.js';
 import { AppError } from '../../errors.js';
 import type { AuthzStore, DefinitionRecord, ListQuery } from '../../stores/ports.js';
 import type { ModelSource } from './model-source.js';
@@ -18,16 +18,15 @@ export const definitionView = (r: DefinitionRecord) => ({
 export class Definitions {
   constructor(private readonly store: AuthzStore, private readonly models: ModelSource, private readonly reindex: Reindex) {}
 
-  private async validate(def: Definition) {
-    const stored = await this.store.definitions();
-    const known = new Set([...new Model(stored).types.keys(), def.name]);
-    const problems = validateDefinition(def, known);
+  /** Allowed subject types may name types defined later (definitions refer to each other), so they are not looked up. */
+  private validate(def: Definition) {
+    const problems = validateDefinition(def);
     if (problems.length) throw new AppError('INVALID_DEFINITION', problems[0]!.message, problems);
   }
 
   /** Create or replace; `version` absent means "next version". */
   async put(def: Definition, version: number | undefined, mustExist = false) {
-    await this.validate(def);
+    this.validate(def);
     const existing = await this.store.findDefinition(def.name);
     if (mustExist && !existing) throw new AppError('NOT_FOUND', `No resource definition ${def.name}`);
     if (existing && version !== undefined) {

@@ -109,7 +109,8 @@ export class Indexer {
     return { all, referenced };
   }
 
-  private async apply(gens: number[], snap: Snapshot, work: { rows?: Iterable<string>; actors?: Iterable<string>; flatsFrom?: Iterable<string> }) {
+  private async apply(gens: number[], snap: Snapshot,
+    work: { rows?: Iterable<string>; actors?: Iterable<string>; flatsFrom?: Iterable<string>; structural?: boolean }) {
     const rows = await this.rowsOf(snap, work.rows ?? []);
     const actors = await this.actorsOf(snap, work.actors ?? []);
     const up = await this.upward(snap, work.flatsFrom ?? []);
@@ -121,7 +122,8 @@ export class Indexer {
       if (rows.gone.length) await this.index.deleteRows(gen, rows.gone);
       await this.index.putActors(gen, actors);
     }
-    await this.cache.bump([...rows.put.map((r) => r.obj), ...rows.gone, ...actors.map((a) => a.subject)], changedFlats > 0);
+    await this.cache.bump([...rows.put.map((r) => r.obj), ...rows.gone, ...actors.map((a) => a.subject)],
+      changedFlats > 0 || work.structural === true);
   }
 
   /** After a tuple was written or deleted (the store already reflects it). */
@@ -152,7 +154,8 @@ export class Indexer {
     const grants = await this.store.grantsOfType(type);
     const objects = new Set<string>();
     for (const t of [...onType, ...asSubject, ...grants]) { objects.add(t.subject); objects.add(t.resource); }
-    await this.apply(await this.gens(), snap, { rows: objects, actors: objects, flatsFrom: objects });
+    // A definition change can alter decisions on objects with no records at all (public entries): invalidate all.
+    await this.apply(await this.gens(), snap, { rows: objects, actors: objects, flatsFrom: objects, structural: true });
     });
   }
 

@@ -14,13 +14,15 @@ export class ModelSource {
     return this.reload();
   }
 
-  /** Loads now; concurrent callers share one load. */
+  /** Loads now. A load already in flight may have read before the caller's write, so a new one starts after it. */
   reload(): Promise<Model> {
-    this.loading ??= this.store.definitions().then((defs) => {
+    const load = (this.loading ?? Promise.resolve()).catch(() => undefined).then(() => this.store.definitions()).then((defs) => {
       const model = new Model(defs.map((d) => ({ name: d.name, relations: d.relations, permissions: d.permissions })));
       this.cached = { model, at: Date.now() };
       return model;
-    }).finally(() => { this.loading = null; });
-    return this.loading;
+    });
+    this.loading = load;
+    void load.finally(() => { if (this.loading === load) this.loading = null; }).catch(() => undefined);
+    return load;
   }
 }

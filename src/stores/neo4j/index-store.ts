@@ -1,5 +1,5 @@
 // The precomputed index in Neo4j: rows, flats, actors and keys, each id prefixed with its generation.
-import type { Driver } from 'neo4j-driver';
+import neo4j, { type Driver } from 'neo4j-driver';
 import type { IndexStore } from '../ports.js';
 import { loadCypher } from './connection.js';
 
@@ -9,7 +9,10 @@ const chunks = <T>(list: T[]) => Array.from({ length: Math.ceil(list.length / CH
 export function neo4jIndexStore(driver: Driver): IndexStore {
   const q = loadCypher('index.cypher');
   const stmt = (name: string) => q.get(name)!;
-  const write = (name: string, params: Record<string, unknown>) => driver.executeQuery(stmt(name), params);
+  // Generations are integers in Neo4j; a JS number would arrive as a float and print as "1.0" in ids.
+  const asInt = (params: Record<string, unknown>) =>
+    Object.fromEntries(Object.entries(params).map(([k, v]) => [k, (k === 'gen' || k === 'building') && typeof v === 'number' ? neo4j.int(v) : v]));
+  const write = (name: string, params: Record<string, unknown>) => driver.executeQuery(stmt(name), asInt(params));
   const read = (name: string, params: Record<string, unknown>) => driver.executeQuery(stmt(name), params, { routing: 'READ' });
 
   return {
@@ -46,7 +49,7 @@ export function neo4jIndexStore(driver: Driver): IndexStore {
       for (const part of chunks(actors)) await write('put-actors', { gen, actors: part });
     },
     async listObjects(subject, action, type, skip, limit) {
-      const r = await read('list-objects', { subject, action, type, skip, limit });
+      const r = await read('list-objects', { subject, action, type, skip: neo4j.int(skip), limit: neo4j.int(limit) });
       const rec = r.records[0];
       return { objects: (rec?.get('objects') as string[]) ?? [], count: Number(rec?.get('count') ?? 0) };
     },

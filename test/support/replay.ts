@@ -1,0 +1,143 @@
+// Replays a scenario through the admin HTTP API in a shuffled write order and reports every disagreement.
+import { parseTupleText } from '../../src/engine/ids.js';
+import { rng } from './random.js';
+import { expand, stepsOf, type RawDefinition, type Scenario } from './scenarios.js';
+import type { TestService } from './service.js';
+
+const BUILTIN = new Set(['User', 'Team']);
+
+/** Per-case names: types get a prefix, and so do the ids of User and Team (shared, never redefined). */
+export function prefixer(p: string) {
+  const type = (t: string) => (BUILTIN.has(t) || t === '*' ? t : `${p}${t}`);
+  const object = (o: string) => {
+    const colon = o.indexOf(':');
+    if (colon < 0) return o;
+    const t = o.slice(0, colon);
+    if (colon === o.length - 1) return `${type(t)}:`;
+    return `${type(t)}:${BUILTIN.has(t) ? p : ''}${o.slice(colon + 1)}`;
+  };
+  const id = (t: string, i: string) => (BUILTIN.has(t) ? `${p}${i}` : i);
+  const tuple = (s: string) => {
+    const t = parseTupleText(s);
+    if (!t) return s;
+    return `${object(t.subject)}#${t.relation}@${object(t.resource)}`;
+  };
+  const definition = (d: RawDefinition) => {
+    const e = expand(d);
+    return {
+      name: type(e.name),
+      relations: Object.fromEntries(Object.entries(e.relations).map(([r, ts]) => [r, ts.map(type)])),
+      permissions: e.permissions,
+    };
+  };
+  return { type, object, id, tuple, definition };
+}
+
+export interface ReplayStats { checks: number; lists: number; writes: number; problems: string[] }
+
+export async function replay(svc: TestService, sc: Scenario, prefix: string, seed: number): Promise<ReplayStats> {
+  const r = rng(seed);
+  const px = prefixer(prefix);
+  const stats: ReplayStats = { checks: 0, lists: 0, writes: 0, problems: [] };
+  const ids = new Map<string, string>();
+  const versions = new Map<string, number>();
+  let revision = 0;
+  const note = (label: string, msg: string) => stats.problems.push(`${sc.name} [${label}, seed ${seed}]: ${msg}`);
+  const track = (res: { body: { revision?: number } }) => { if (typeof res.body?.revision === 'number') revision = Math.max(revision, res.body.revision); };
+  const fresh = () => `consistency=at_least_as_fresh&revision=${revision}`;
+
+  for (const [i, step] of stepsOf(sc).entries()) {
+    const label = i === 0 ? 'initial' : `step ${i} ${step.op}`;
+    for (const d of r.shuffle(step.definitions ?? [])) {
+      const def = px.definition(d);
+      const known = versions.get(def.name);
+      const res = known === undefined
+        ? await svc.http('POST', '/authorization/resources', { body: def })
+        : await svc.http('PATCH', `/authorization/resources/${def.name}`, { body: { relations: def.relations, permissions: def.permissions, version: known + 1 } });
+      if (res.status >= 300) note(label, `define ${def.name}: ${res.status} ${res.text}`);
+      versions.set(def.name, res.body?.resourceDefinition?.version ?? 0);
+      track(res);
+    }
+    const writes: Array<() => Promise<void>> = [];
+    for (const text of step.tuples ?? []) {
+      const t = parseTupleText(px.tuple(text))!;
+      writes.push(async () => {
+        if (step.op === 'delete') {
+          const id = ids.get(px.tuple(text));
+          const res = await svc.http('DELETE', `/authorization/relations/${id}`);
+          if (res.status !== 200) note(label, `delete ${text}: ${res.status} ${res.text}`);
+          track(res);
+        } else {
+          const res = await svc.http('POST', '/authorization/relations', { body: t });
+          if (res.status !== 201 && res.status !== 200) note(label, `write ${text}: ${res.status} ${res.text}`);
+          else ids.set(px.tuple(text), res.body._id);
+          track(res);
+        }
+        stats.writes++;
+      });
+    }
+    for (const text of step.grants ?? []) {
+      const g = parseTupleText(px.tuple(text))!;
+      writes.push(async () => {
+        const res = await svc.http(step.op === 'delete' ? 'DELETE' : 'POST', '/authorization/permissions/grant',
+          { body: { subject: g.subject, permission: g.relation, resource: g.resource } });
+        if (res.status >= 300) note(label, `grant ${step.op} ${text}: ${res.status} ${res.text}`);
+        track(res);
+        stats.writes++;
+      });
+    }
+    for (const w of r.shuffle(writes)) await w();
+
+    for (const bad of step.invalidTuples ?? []) {
+      const body = typeof bad === 'string'
+        ? (() => { const t = parseTupleText(px.tuple(bad)); return t ?? { subject: bad, relation: 'x', resource: bad }; })()
+        : { subject: typeof bad.subject === 'string' ? px.object(bad.subject) : bad.subject, relation: bad.relation,
+          resource: typeof bad.resource === 'string' ? px.object(bad.resource) : bad.resource };
+      const res = await svc.http('POST', '/authorization/relations', { body });
+      if (res.status < 400 || res.status >= 500) note(label, `invalid tuple ${JSON.stringify(bad)} got ${res.status}`);
+      if (typeof bad === 'string' && parseTupleText(px.tuple(bad))) {
+        const found = await svc.http('GET', `/authorization/relations?search=${encodeURIComponent(px.tuple(bad))}`);
+        if (found.body.count !== 0) note(label, `invalid tuple ${bad} was stored`);
+      }
+    }
+
+    for (const c of step.checks ?? []) {
+      const q = new URLSearchParams({ subject: px.object(c.subject), permission: c.action, resource: px.object(c.resource) });
+      const res = await svc.http('GET', `/authorization/permissions/can?${q}&${fresh()}`);
+      stats.checks++;
+      if (res.status !== 200 || res.body.allowed !== c.expect) {
+        note(label, `can(${c.subject}, ${c.action}, ${c.resource}) expected ${c.expect}, got ${res.status} ${res.text}`);
+      }
+    }
+    for (const l of step.listObjects ?? []) {
+      const got: string[] = [];
+      let count = -1;
+      for (let skip = 0; ; skip += 2) {
+        const q = new URLSearchParams({ subject: px.object(l.subject), permission: l.action, resourceType: px.type(l.type), skip: String(skip), limit: '2' });
+        const res = await svc.http('GET', `/authorization/permissions/objects?${q}&${fresh()}`);
+        if (res.status !== 200) { note(label, `listObjects ${res.status} ${res.text}`); break; }
+        count = res.body.count;
+        got.push(...res.body.objects.map((o: string) => o.slice(o.indexOf(':') + 1)));
+        if (res.body.objects.length < 2) break;
+      }
+      stats.lists++;
+      const expected = l.expect.map((id) => px.id(l.type, id)).sort();
+      if (JSON.stringify(got.sort()) !== JSON.stringify(expected) || count !== expected.length) {
+        note(label, `listObjects(${l.subject}, ${l.action}, ${l.type}) expected ${JSON.stringify(expected)}, got ${JSON.stringify(got)} count ${count}`);
+      }
+    }
+    for (const l of step.listSubjects ?? []) {
+      const q = new URLSearchParams({ permission: l.action, resource: px.object(l.resource), subjectType: px.type(l.subjectType), limit: '1000' });
+      const res = await svc.http('GET', `/authorization/permissions/subjects?${q}&${fresh()}`);
+      stats.lists++;
+      if (res.status !== 200) { note(label, `listSubjects ${res.status} ${res.text}`); continue; }
+      if (res.body.public) continue;
+      const got = res.body.subjects.map((o: string) => o.slice(o.indexOf(':') + 1)).sort();
+      const expected = l.expect.map((id) => px.id(l.subjectType, id)).sort();
+      if (JSON.stringify(got) !== JSON.stringify(expected)) {
+        note(label, `listSubjects(${l.action}, ${l.resource}, ${l.subjectType}) expected ${JSON.stringify(expected)}, got ${JSON.stringify(got)}`);
+      }
+    }
+  }
+  return stats;
+}
