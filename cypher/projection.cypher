@@ -10,13 +10,10 @@ MERGE (s)-[t:TUPLE {key: $key}]->(o) ON CREATE SET t.relation = $relation;
 MATCH ()-[t:TUPLE {key: $key}]->() DELETE t;
 
 // name: tuples-between
-// Edges on some path from the subject to the resource, for /evaluate (bounded depth).
-MATCH (s:Object {key: $subject})
-OPTIONAL MATCH (s)-[:TUPLE]->{0,10}(x:Object)
-WITH collect(DISTINCT x) + s AS forward
-MATCH (o:Object {key: $resource})
-OPTIONAL MATCH (y:Object)-[:TUPLE]->{0,10}(o)
-WITH forward, collect(DISTINCT y) + o AS backward
+// Edges on some path from the subject to the resource (depth-bounded), for /evaluate.
+MATCH (s:Object {key: $subject}), (o:Object {key: $resource})
+CALL (s) { MATCH (s)-[:TUPLE]->{1,10}(x:Object) RETURN collect(DISTINCT x) + [s] AS forward }
+CALL (o) { MATCH (y:Object)-[:TUPLE]->{1,10}(o) RETURN collect(DISTINCT y) + [o] AS backward }
 WITH [n IN forward WHERE n IN backward] AS between
 UNWIND between AS a
 MATCH (a)-[t:TUPLE]->(b:Object) WHERE b IN between

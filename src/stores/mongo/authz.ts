@@ -57,16 +57,21 @@ export function mongoAuthzStore(db: Db): AuthzStore {
     },
     async saveDefinition(def: Definition, version: number) {
       const now = new Date();
-      const doc = { name: def.name, relations: def.relations, permissions: def.permissions, version, updatedAt: now };
-      // Conditional upsert: the version only moves forward; a duplicate-key error means a newer one won.
-      try {
-        const r = await defs.updateOne({ name: def.name, version: { $lt: version } },
-          { $set: doc, $setOnInsert: { _id: randomUUID(), createdAt: now } }, { upsert: true });
-        return { record: (await defs.findOne({ name: def.name }))!, written: r.modifiedCount + r.upsertedCount > 0 };
-      } catch (e) {
-        if ((e as { code?: number }).code !== 11000) throw e;
-        return { record: (await defs.findOne({ name: def.name }))!, written: false };
+      const existing = await defs.findOne({ name: def.name });
+      const doc = { name: def.name, relations: def.relations, permissions: def.permissions, version, updatedAt: now,
+        createdAt: existing?.createdAt ?? now };
+      // Whole-document replace: FerretDB v1 does not replace an embedded document holding arrays under $set.
+      // The version filter makes it conditional; the unique name index settles concurrent first writes.
+      const replaced = await defs.replaceOne({ name: def.name, version: { $lt: version } }, doc);
+      if (replaced.matchedCount === 0) {
+        try {
+          await defs.insertOne({ _id: randomUUID(), ...doc });
+        } catch (e) {
+          if ((e as { code?: number }).code !== 11000) throw e;
+          return { record: (await defs.findOne({ name: def.name }))!, written: false };
+        }
       }
+      return { record: (await defs.findOne({ name: def.name }))!, written: true };
     },
     async deleteDefinition(name) {
       const found = await defs.findOne({ name });
