@@ -12,8 +12,8 @@ MATCH ()-[t:TUPLE {key: $key}]->() DELETE t;
 // name: tuples-between
 // Edges on some path from the subject to the resource (depth-bounded), for /evaluate.
 MATCH (s:Object {key: $subject}), (o:Object {key: $resource})
-CALL (s) { MATCH (s)-[:TUPLE]->{1,10}(x:Object) RETURN collect(DISTINCT x) + [s] AS forward }
-CALL (o) { MATCH (y:Object)-[:TUPLE]->{1,10}(o) RETURN collect(DISTINCT y) + [o] AS backward }
+CALL (s) { MATCH (s)-[:TUPLE]->{1,10}(x:Object) WITH collect(DISTINCT x) AS xs RETURN xs + [s] AS forward }
+CALL (o) { MATCH (y:Object)-[:TUPLE]->{1,10}(o) WITH collect(DISTINCT y) AS ys RETURN ys + [o] AS backward }
 WITH [n IN forward WHERE n IN backward] AS between
 UNWIND between AS a
 MATCH (a)-[t:TUPLE]->(b:Object) WHERE b IN between

@@ -25,7 +25,7 @@ export function rng(seed: number) {
 const TEAM_RELS: Record<string, string[]> = { member: ['User'], owner: ['User', 'Team'], readAll: ['User', 'Team'], editAll: ['User', 'Team'] };
 
 /** A random model over Doc/Folder/Group plus the built-ins, random tuples, then delete steps. */
-export function randomScenario(seed: number, nTuples = 30): Scenario {
+export function randomScenario(seed: number, nTuples = 30, nChecks = 40): Scenario {
   const r = rng(seed);
   const types = ['Doc', 'Folder', 'Group'];
   const defs: RawDefinition[] = types.map((name) => ({ name, relations: {}, permissions: {} }));
@@ -69,7 +69,7 @@ export function randomScenario(seed: number, nTuples = 30): Scenario {
     const t = r.pick(types);
     grants.add(`${r.pick(objects(r.pick(['User', 'Team'])))}#${r.pick(permsOf.get(t)!)}@${r.pick(objects(t))}`);
   }
-  const checks = (): Check[] => Array.from({ length: 40 }, () => ({
+  const checks = (): Check[] => Array.from({ length: nChecks }, () => ({
     subject: r.pick(objects(r.pick(allTypes))),
     action: r.pick(['view', 'edit', 'share', 'read', 'owner', 'parent', 'member']),
     resource: r.pick(objects(r.pick(allTypes))),

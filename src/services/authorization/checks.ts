@@ -10,6 +10,8 @@ import type { Revisions } from './revisions.js';
 export type Consistency = 'minimize_latency' | 'at_least_as_fresh' | 'fully_consistent';
 export interface ReadOptions { consistency?: Consistency; revision?: number }
 
+// Cypher list slices take 32-bit bounds.
+const ALL = 2_000_000_000;
 const noTuples = { subjects: async () => [] as string[] };
 
 export class Checks {
@@ -78,7 +80,7 @@ export class Checks {
     await this.settle(opts);
     if (typeOf(subject) !== type) return this.index.listObjects(subject, action, type, skip, limit);
     // Self-access adds the subject itself, so this page is merged here.
-    const page = await this.index.listObjects(subject, action, type, 0, Number.MAX_SAFE_INTEGER);
+    const page = await this.index.listObjects(subject, action, type, 0, ALL);
     const all = new Set(page.objects);
     if (typeOf(subject) === type) all.add(subject);
     const sorted = [...all].sort();
