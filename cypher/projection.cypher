@@ -6,6 +6,22 @@ MERGE (s:Object {key: $subject}) ON CREATE SET s:__SUBJECT_LABEL__, s.type = $su
 MERGE (o:Object {key: $resource}) ON CREATE SET o:__RESOURCE_LABEL__, o.type = $resourceType, o.id = $resourceId
 MERGE (s)-[t:TUPLE {key: $key}]->(o) ON CREATE SET t.relation = $relation;
 
+// name: put-tuples
+UNWIND $rows AS row
+MERGE (s:Object {key: row.subject}) ON CREATE SET s:__SUBJECT_LABEL__, s.type = row.subjectType, s.id = row.subjectId
+MERGE (o:Object {key: row.resource}) ON CREATE SET o:__RESOURCE_LABEL__, o.type = row.resourceType, o.id = row.resourceId
+MERGE (s)-[t:TUPLE {key: row.key}]->(o) ON CREATE SET t.relation = row.relation;
+
+// name: tuples-on
+UNWIND $keys AS key
+MATCH (s:Object)-[t:TUPLE]->(o:Object {key: key})
+RETURN s.key AS subject, t.relation AS relation, o.key AS resource;
+
+// name: tuples-of
+UNWIND $keys AS key
+MATCH (s:Object {key: key})-[t:TUPLE]->(o:Object)
+RETURN s.key AS subject, t.relation AS relation, o.key AS resource;
+
 // name: delete-tuple
 MATCH ()-[t:TUPLE {key: $key}]->() DELETE t;
 

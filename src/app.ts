@@ -70,7 +70,7 @@ export async function createApp(config: Config, log: Logger = createLogger(confi
   const models = new ModelSource(store);
   const cache = new DecisionCache(redis, config.REDIS_PREFIX);
   const revisions = new Revisions(redis, config.REDIS_PREFIX, () => store.currentRevision());
-  const indexer = new Indexer(store, index, models, cache, log);
+  const indexer = new Indexer(store, index, graph, models, cache, log);
   const jobs = new IndexJobs({ connection: redis, prefix: config.REDIS_PREFIX, indexer, index, store, revisions, log });
   const workerRedis = connectRedis(config.REDIS_URL, true);
   workerRedis.on('error', () => undefined);

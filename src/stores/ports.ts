@@ -54,6 +54,10 @@ export interface AuthzStore {
   tuplesOfSubject(subject: string): Promise<Tuple[]>;
   tuplesOnResource(resource: string, relation?: string): Promise<Tuple[]>;
   tuplesOfType(type: string, side: 'subject' | 'resource'): Promise<Tuple[]>;
+  /** Bulk forms for rebuilds: every tuple on (or of) any of the objects, and every grant touching them. */
+  tuplesOnResources(objects: string[]): Promise<Tuple[]>;
+  tuplesOfSubjects(objects: string[]): Promise<Tuple[]>;
+  grantsTouching(objects: string[]): Promise<Tuple[]>;
   /** Every tuple, in batches of `batch`, grouped by resource type. */
   scanTuples(batch: number): AsyncIterable<Tuple[]>;
   countTuples(): Promise<number>;
@@ -95,7 +99,12 @@ export interface IndexStore {
 /** The tuple graph projected into Neo4j. */
 export interface GraphStore {
   putTuple(t: Tuple): Promise<void>;
+  /** Re-projects many tuples at once (reconstruct). */
+  putTuples(tuples: Tuple[]): Promise<void>;
   deleteTuple(t: Tuple): Promise<void>;
+  /** Every projected tuple on any of the resources, or of any of the subjects (indexed reads for the indexer). */
+  tuplesOnResources(objects: string[]): Promise<Tuple[]>;
+  tuplesOfSubjects(objects: string[]): Promise<Tuple[]>;
   /** Tuples on paths from subject to resource (bounded), for explanations. */
   tuplesBetween(subject: string, resource: string): Promise<Tuple[]>;
 }

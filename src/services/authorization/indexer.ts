@@ -4,25 +4,50 @@ import { typeOf, type Tuple } from '../../engine/ids.js';
 import { actorKeys, flatSet, isArrowRelation, objectRow, type ArrowReader } from '../../engine/index-math.js';
 import type { Model } from '../../engine/model.js';
 import type { Logger } from '../../log.js';
-import type { AuthzStore, FlatRecord, IndexStore, ObjectRows } from '../../stores/ports.js';
+import type { AuthzStore, FlatRecord, GraphStore, IndexStore, ObjectRows } from '../../stores/ports.js';
 import type { DecisionCache } from './decision-cache.js';
 import type { ModelSource } from './model-source.js';
 
 export const REBUILD_BATCH = 1000;
 
-/** Memoised tuple reads for one unit of index work. */
+/**
+ * Memoised tuple reads for one unit of index work. Tuples are read from the Neo4j projection, which every
+ * write updates before indexing (indexed lookups; FerretDB v1 scans collections for non-_id filters);
+ * grants, which have no projection, come from MongoDB.
+ */
 class Snapshot implements ArrowReader {
   private readonly onResource = new Map<string, Promise<Tuple[]>>();
   private readonly ofSubject = new Map<string, Promise<Tuple[]>>();
-  constructor(private readonly store: AuthzStore, readonly model: Model) {}
+  private readonly grantsOf = new Map<string, Tuple[]>();
+  constructor(private readonly store: AuthzStore, private readonly graph: GraphStore, readonly model: Model) {}
+
+  /** Loads the tuples and grants of many objects in three queries (rebuild batches). */
+  async prefetch(objects: string[]) {
+    const [on, of, grants] = await Promise.all([
+      this.graph.tuplesOnResources(objects), this.graph.tuplesOfSubjects(objects), this.store.grantsTouching(objects)]);
+    const group = (list: Tuple[], key: (t: Tuple) => string) => {
+      const m = new Map<string, Tuple[]>(objects.map((o) => [o, []]));
+      for (const t of list) m.get(key(t))?.push(t);
+      return m;
+    };
+    for (const [o, ts] of group(on, (t) => t.resource)) this.onResource.set(o, Promise.resolve(ts.filter(this.model.isValid)));
+    for (const [o, ts] of group(of, (t) => t.subject)) this.ofSubject.set(o, Promise.resolve(ts.filter(this.model.isValid)));
+    for (const o of objects) this.grantsOf.set(o, []);
+    for (const g of grants) {
+      this.grantsOf.get(g.subject)?.push(g);
+      if (g.resource !== g.subject) this.grantsOf.get(g.resource)?.push(g);
+    }
+  }
+  /** Grants with `o` as subject or resource, when prefetched. */
+  prefetchedGrants(o: string) { return this.grantsOf.get(o); }
   tuplesOn(o: string) {
     let p = this.onResource.get(o);
-    if (!p) { p = this.store.tuplesOnResource(o).then((ts) => ts.filter(this.model.isValid)); this.onResource.set(o, p); }
+    if (!p) { p = this.graph.tuplesOnResources([o]).then((ts) => ts.filter(this.model.isValid)); this.onResource.set(o, p); }
     return p;
   }
   tuplesOf(s: string) {
     let p = this.ofSubject.get(s);
-    if (!p) { p = this.store.tuplesOfSubject(s).then((ts) => ts.filter(this.model.isValid)); this.ofSubject.set(s, p); }
+    if (!p) { p = this.graph.tuplesOfSubjects([s]).then((ts) => ts.filter(this.model.isValid)); this.ofSubject.set(s, p); }
     return p;
   }
   async subjects(object: string, relation: string) {
@@ -45,7 +70,8 @@ export class Indexer {
     return run;
   }
 
-  constructor(private readonly store: AuthzStore, private readonly index: IndexStore, private readonly models: ModelSource,
+  constructor(private readonly store: AuthzStore, private readonly index: IndexStore, private readonly graph: GraphStore,
+    private readonly models: ModelSource,
     private readonly cache: DecisionCache, private readonly log: Logger) {}
 
   private async gens(): Promise<number[]> {
@@ -53,7 +79,7 @@ export class Indexer {
     return m.building ? [m.gen, m.building] : [m.gen];
   }
 
-  private async snapshot() { return new Snapshot(this.store, await this.models.get()); }
+  private async snapshot() { return new Snapshot(this.store, this.graph, await this.models.get()); }
 
   private async rowsOf(snap: Snapshot, objects: Iterable<string>): Promise<{ put: ObjectRows[]; gone: string[] }> {
     const put: ObjectRows[] = [];
@@ -71,14 +97,15 @@ export class Indexer {
   /** Objects named by a valid tuple or grant get rows; others have none (and can still be public). */
   private async named(snap: Snapshot, obj: string): Promise<boolean> {
     if ((await snap.tuplesOn(obj)).length || (await snap.tuplesOf(obj)).length) return true;
-    const grants = [...await this.store.grantsOnResource(obj), ...await this.store.grantsOfSubject(obj)];
+    const grants = snap.prefetchedGrants(obj) ?? [...await this.store.grantsOnResource(obj), ...await this.store.grantsOfSubject(obj)];
     return grants.some(snap.model.isValidGrant);
   }
 
   private async actorsOf(snap: Snapshot, subjects: Iterable<string>) {
     const out = [];
     for (const subject of new Set(subjects)) {
-      out.push({ subject, keys: actorKeys(snap.model, await snap.tuplesOf(subject), await this.store.grantsOfSubject(subject)) });
+      const grants = snap.prefetchedGrants(subject)?.filter((g) => g.subject === subject) ?? await this.store.grantsOfSubject(subject);
+      out.push({ subject, keys: actorKeys(snap.model, await snap.tuplesOf(subject), grants) });
     }
     return out;
   }
@@ -163,12 +190,19 @@ export class Indexer {
   async rebuild(gen: number, progress: (done: number, total: number) => void): Promise<void> {
     const total = await this.store.countTuples();
     let done = 0;
+    // Pass 1: the projection, which pass 2 reads (it converges by MERGE, and mends a Neo4j that lost data).
+    for await (const batch of this.store.scanTuples(REBUILD_BATCH)) {
+      await this.graph.putTuples(batch);
+      done += batch.length;
+      progress(done, total * 2);
+    }
     const seen = new Set<string>();
     for await (const batch of this.store.scanTuples(REBUILD_BATCH)) {
       const fresh = [...new Set(batch.flatMap((t) => [t.subject, t.resource]))].filter((o) => !seen.has(o));
       fresh.forEach((o) => seen.add(o));
       await this.exclusive(async () => {
         const snap = await this.snapshot();
+        await snap.prefetch(fresh);
         const rows = await this.rowsOf(snap, fresh);
         const actors = await this.actorsOf(snap, fresh);
         const referenced = [];
@@ -178,13 +212,14 @@ export class Indexer {
         await this.index.putActors(gen, actors.filter((a) => a.keys.length));
       });
       done += batch.length;
-      progress(done, total);
+      progress(done, total * 2);
     }
     for await (const batch of this.store.scanGrants(REBUILD_BATCH)) {
       const fresh = [...new Set(batch.flatMap((g) => [g.subject, g.resource]))].filter((o) => !seen.has(o));
       fresh.forEach((o) => seen.add(o));
       await this.exclusive(async () => {
         const snap = await this.snapshot();
+        await snap.prefetch(fresh);
         await this.index.putRows(gen, (await this.rowsOf(snap, fresh)).put);
         await this.index.putActors(gen, (await this.actorsOf(snap, fresh)).filter((a) => a.keys.length));
       });

@@ -1,5 +1,5 @@
 // Definitions, relationships, direct grants and the change log in MongoDB: idempotent by unique keys and upserts.
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { Db, Filter, Sort } from 'mongodb';
 import { parseObject, tupleText, type Tuple } from '../../engine/ids.js';
 import type { Definition } from '../../engine/model.js';
@@ -7,6 +7,12 @@ import type { AuthzStore, ChangeEntry, DefinitionRecord, ListQuery, Page, Relati
 import { COLLECTIONS } from './connection.js';
 
 interface GrantDoc { _id: string; subject: string; permission: string; resource: string; computedTuple: string; resourceType: string; revision: number; createdAt: Date }
+
+/**
+ * Relationship and grant ids derive from the tuple text, so the unique key is `_id` itself: lookups by
+ * tuple are `_id` lookups (FerretDB v1 pushes down only those) and a repeated insert fails on `_id`.
+ */
+export const tupleId = (text: string) => createHash('sha256').update(text).digest('base64url').slice(0, 32);
 
 const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const sortOf = (sort: string | undefined, fallback: string): Sort => {
@@ -83,19 +89,18 @@ export function mongoAuthzStore(db: Db): AuthzStore {
       const s = parseObject(t.subject)!;
       const o = parseObject(t.resource)!;
       const computedTuple = tupleText(t);
-      const r = await rels.updateOne({ computedTuple }, {
-        $setOnInsert: {
-          _id: randomUUID(), subject: t.subject, relation: t.relation, resource: t.resource, computedTuple,
-          subjectType: s.type, subjectId: s.id, resourceType: o.type, resourceId: o.id, createdAt: new Date(), revision,
-        },
-      }, { upsert: true }).catch(async (e) => {
-        if ((e as { code?: number }).code === 11000) return { upsertedCount: 0 };
-        throw e;
-      });
-      return { record: (await rels.findOne({ computedTuple }))!, created: r.upsertedCount === 1 };
+      const _id = tupleId(computedTuple);
+      try {
+        await rels.insertOne({ _id, subject: t.subject, relation: t.relation, resource: t.resource, computedTuple,
+          subjectType: s.type, subjectId: s.id, resourceType: o.type, resourceId: o.id, createdAt: new Date(), revision });
+        return { record: (await rels.findOne({ _id }))!, created: true };
+      } catch (e) {
+        if ((e as { code?: number }).code !== 11000) throw e;
+        return { record: (await rels.findOne({ _id }))!, created: false };
+      }
     },
     findTuple: (id) => rels.findOne({ _id: id }),
-    findTupleByText: (text) => rels.findOne({ computedTuple: text }),
+    findTupleByText: (text) => rels.findOne({ _id: tupleId(text) }),
     async deleteTuple(id) {
       const found = await rels.findOne({ _id: id });
       if (!found) return null;
@@ -120,35 +125,44 @@ export function mongoAuthzStore(db: Db): AuthzStore {
       const filter: Filter<RelationRecord> = side === 'subject' ? { subjectType: type } : { resourceType: type };
       return (await rels.find(filter, { projection: { subject: 1, relation: 1, resource: 1 } }).toArray()).map(asTuple);
     },
+    async tuplesOnResources(objects) {
+      return (await rels.find({ resource: { $in: objects } }, { projection: { subject: 1, relation: 1, resource: 1 } }).toArray()).map(asTuple);
+    },
+    async tuplesOfSubjects(objects) {
+      return (await rels.find({ subject: { $in: objects } }, { projection: { subject: 1, relation: 1, resource: 1 } }).toArray()).map(asTuple);
+    },
+    async grantsTouching(objects) {
+      const found = await grants.find({ $or: [{ subject: { $in: objects } }, { resource: { $in: objects } }] }).toArray();
+      return found.map(grantTuple);
+    },
     async *scanTuples(batch) {
+      // One streaming cursor per resource type (a filtered find per batch would rescan on FerretDB v1).
       const types = (await rels.distinct('resourceType')) as string[];
       for (const type of types.sort()) {
-        let last = '';
-        for (;;) {
-          const rows = await rels.find({ resourceType: type, computedTuple: { $gt: last } }, { projection: { subject: 1, relation: 1, resource: 1, computedTuple: 1 } })
-            .sort({ computedTuple: 1 }).limit(batch).toArray();
-          if (rows.length === 0) break;
-          last = rows[rows.length - 1]!.computedTuple;
-          yield rows.map(asTuple);
-          if (rows.length < batch) break;
+        const cursor = rels.find({ resourceType: type }, { projection: { subject: 1, relation: 1, resource: 1 }, batchSize: batch });
+        let chunk: Tuple[] = [];
+        for await (const row of cursor) {
+          chunk.push(asTuple(row));
+          if (chunk.length === batch) { yield chunk; chunk = []; }
         }
+        if (chunk.length) yield chunk;
       }
     },
     countTuples: () => rels.estimatedDocumentCount(),
 
     async putGrant(g, revision) {
       const computedTuple = tupleText(g);
-      const r = await grants.updateOne({ computedTuple }, {
-        $setOnInsert: { _id: randomUUID(), subject: g.subject, permission: g.relation, resource: g.resource, computedTuple,
-          resourceType: parseObject(g.resource)!.type, revision, createdAt: new Date() },
-      }, { upsert: true }).catch((e) => {
-        if ((e as { code?: number }).code === 11000) return { upsertedCount: 0 };
-        throw e;
-      });
-      return { created: r.upsertedCount === 1 };
+      try {
+        await grants.insertOne({ _id: tupleId(computedTuple), subject: g.subject, permission: g.relation, resource: g.resource,
+          computedTuple, resourceType: parseObject(g.resource)!.type, revision, createdAt: new Date() });
+        return { created: true };
+      } catch (e) {
+        if ((e as { code?: number }).code !== 11000) throw e;
+        return { created: false };
+      }
     },
     async deleteGrant(g) {
-      return (await grants.deleteOne({ computedTuple: tupleText(g) })).deletedCount === 1;
+      return (await grants.deleteOne({ _id: tupleId(tupleText(g)) })).deletedCount === 1;
     },
     async grantsOfSubject(subject) { return (await grants.find({ subject }).toArray()).map(grantTuple); },
     async grantsOnResource(resource) { return (await grants.find({ resource }).toArray()).map(grantTuple); },
