@@ -60,6 +60,8 @@ export class Relations {
         records.push(r.record);
         if (r.created) { created++; fresh.push(t); }
       }
+      // The projection is part of the write (one batched statement); the index jobs read it.
+      if (fresh.length) await this.graph.putTuples(fresh);
       await this.queue.enqueue(fresh, revision);
     } catch (e) {
       await this.revisions.end(revision);
