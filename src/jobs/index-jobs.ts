@@ -74,16 +74,19 @@ export class IndexJobs {
     const d = job.data;
     if (d.kind === 'tuple') await this.deps.indexer.tupleChanged(d.tuple);
     else if (d.kind === 'type') await this.deps.indexer.typeChanged(d.type);
-    else await this.rebuild(d.soft);
+    else await this.rebuild(d.soft, d.revision);
     await this.finish(d);
   }
 
-  private async rebuild(soft: boolean): Promise<void> {
-    const { index, indexer, store, log } = this.deps;
+  private async rebuild(soft: boolean, revision: number): Promise<void> {
+    const { index, indexer, store, log, revisions } = this.deps;
     const meta = await index.meta();
     const started = Date.now();
     let lastLog = 0;
+    let lastBeat = Date.now();
     const progress = (done: number, total: number) => {
+      // Pending entries expire (a crashed process must not hold readers forever), so a long rebuild renews its own.
+      if (Date.now() - lastBeat > 30_000) { lastBeat = Date.now(); void revisions.begin(revision); }
       if (Date.now() - lastLog < 2000 && done < total) return;
       lastLog = Date.now();
       log.info({ done, total, soft, seconds: Math.round((Date.now() - started) / 1000) }, 'index rebuild progress');
