@@ -51,12 +51,9 @@ export interface AuthzStore {
   findTupleByText(text: string): Promise<RelationRecord | null>;
   deleteTuple(id: string): Promise<RelationRecord | null>;
   listTuples(q: ListQuery & { subjectType?: string; resourceType?: string }): Promise<Page<RelationRecord>>;
-  tuplesOfSubject(subject: string): Promise<Tuple[]>;
   tuplesOnResource(resource: string, relation?: string): Promise<Tuple[]>;
   tuplesOfType(type: string, side: 'subject' | 'resource'): Promise<Tuple[]>;
-  /** Bulk forms for rebuilds: every tuple on (or of) any of the objects, and every grant touching them. */
-  tuplesOnResources(objects: string[]): Promise<Tuple[]>;
-  tuplesOfSubjects(objects: string[]): Promise<Tuple[]>;
+  /** Every grant with any of the objects as subject or resource (rebuild batches). */
   grantsTouching(objects: string[]): Promise<Tuple[]>;
   /** Every tuple, in batches of `batch`, grouped by resource type. */
   scanTuples(batch: number): AsyncIterable<Tuple[]>;

@@ -1,5 +1,5 @@
 // Tuples and direct grants: validate, store in MongoDB, project into Neo4j, index (sync or queued).
-import { parseObject, tupleText, isWellFormed, type Tuple } from '../../engine/ids.js';
+import { tupleText, isWellFormed, type Tuple } from '../../engine/ids.js';
 import { AppError } from '../../errors.js';
 import type { AuthzStore, GraphStore, ListQuery, RelationRecord } from '../../stores/ports.js';
 import type { Indexer } from './indexer.js';
@@ -100,7 +100,6 @@ export class Relations {
 
   async grant(g: Tuple) {
     if (!isWellFormed(g)) throw new AppError('VALIDATION_FAILED', 'subject and resource must be Type:id and permission a name', [{ grant: g }]);
-    if (!parseObject(g.subject)) throw new AppError('VALIDATION_FAILED', 'bad subject');
     const problem = (await this.models.get()).grantProblem(g);
     if (problem) throw new AppError(problem.code, problem.message, [{ grant: tupleText(g) }]);
     const revision = await this.store.nextRevision({ kind: 'grant', op: 'add', key: tupleText(g) });

@@ -114,9 +114,6 @@ export function mongoAuthzStore(db: Db): AuthzStore {
       if (q.resourceType) filter.resourceType = q.resourceType;
       return page<RelationRecord>(rels, filter, q, 'createdAt');
     },
-    async tuplesOfSubject(subject) {
-      return (await rels.find({ subject }, { projection: { subject: 1, relation: 1, resource: 1 } }).toArray()).map(asTuple);
-    },
     async tuplesOnResource(resource, relation) {
       const filter: Filter<RelationRecord> = relation ? { resource, relation } : { resource };
       return (await rels.find(filter, { projection: { subject: 1, relation: 1, resource: 1 } }).toArray()).map(asTuple);
@@ -124,12 +121,6 @@ export function mongoAuthzStore(db: Db): AuthzStore {
     async tuplesOfType(type, side) {
       const filter: Filter<RelationRecord> = side === 'subject' ? { subjectType: type } : { resourceType: type };
       return (await rels.find(filter, { projection: { subject: 1, relation: 1, resource: 1 } }).toArray()).map(asTuple);
-    },
-    async tuplesOnResources(objects) {
-      return (await rels.find({ resource: { $in: objects } }, { projection: { subject: 1, relation: 1, resource: 1 } }).toArray()).map(asTuple);
-    },
-    async tuplesOfSubjects(objects) {
-      return (await rels.find({ subject: { $in: objects } }, { projection: { subject: 1, relation: 1, resource: 1 } }).toArray()).map(asTuple);
     },
     async grantsTouching(objects) {
       const found = await grants.find({ $or: [{ subject: { $in: objects } }, { resource: { $in: objects } }] }).toArray();
