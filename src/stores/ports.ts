@@ -51,7 +51,6 @@ export interface AuthzStore {
   findTupleByText(text: string): Promise<RelationRecord | null>;
   deleteTuple(id: string): Promise<RelationRecord | null>;
   listTuples(q: ListQuery & { subjectType?: string; resourceType?: string }): Promise<Page<RelationRecord>>;
-  tuplesOnResource(resource: string, relation?: string): Promise<Tuple[]>;
   tuplesOfType(type: string, side: 'subject' | 'resource'): Promise<Tuple[]>;
   /** Every grant with any of the objects as subject or resource (rebuild batches). */
   grantsTouching(objects: string[]): Promise<Tuple[]>;

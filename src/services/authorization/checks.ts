@@ -48,7 +48,7 @@ export class Checks {
   /** Admin scope rule: the subject needs a direct tuple or grant on the scope. */
   async hasDirectOn(subject: string, scope: string): Promise<boolean> {
     const model = await this.models.get();
-    const tuples = (await this.store.tuplesOnResource(scope)).filter((t) => t.subject === subject && model.isValid(t));
+    const tuples = (await this.graph.tuplesOnResources([scope])).filter((t) => t.subject === subject && model.isValid(t));
     if (tuples.length) return true;
     return (await this.store.grantsOnResource(scope)).some((g) => g.subject === subject && model.isValidGrant(g));
   }

@@ -114,10 +114,6 @@ export function mongoAuthzStore(db: Db): AuthzStore {
       if (q.resourceType) filter.resourceType = q.resourceType;
       return page<RelationRecord>(rels, filter, q, 'createdAt');
     },
-    async tuplesOnResource(resource, relation) {
-      const filter: Filter<RelationRecord> = relation ? { resource, relation } : { resource };
-      return (await rels.find(filter, { projection: { subject: 1, relation: 1, resource: 1 } }).toArray()).map(asTuple);
-    },
     async tuplesOfType(type, side) {
       const filter: Filter<RelationRecord> = side === 'subject' ? { subjectType: type } : { resourceType: type };
       return (await rels.find(filter, { projection: { subject: 1, relation: 1, resource: 1 } }).toArray()).map(asTuple);
