@@ -18,8 +18,8 @@ OPTIONAL MATCH (r:IndexRow {id: g + $row})
 OPTIONAL MATCH (a:Actor {id: g + $subject})
 RETURN r IS NOT NULL AS rowExists,
   r IS NOT NULL AND (
-    r.public
-    OR EXISTS { MATCH (r)-[:REF]->(f:IndexFlat) WHERE f.public }
+    coalesce(r.public, false)
+    OR EXISTS { MATCH (r)-[:REF]->(f:IndexFlat) WHERE f.public = true }
     OR (a IS NOT NULL AND (
       EXISTS { MATCH (a)-[:HOLDS]->(:IndexKey)<-[:GIVES]-(r) }
       OR EXISTS { MATCH (a)-[:HOLDS]->(:IndexKey)<-[:GIVES]-(:IndexFlat)<-[:REF]-(r) }))
@@ -40,25 +40,30 @@ RETURN gen,
   CASE WHEN a IS NULL THEN null ELSE { subject: $subject, keys: [(a)-[:HOLDS]->(k) | k.key] } END AS subjectIndex;
 
 // name: put-rows
-// Replaces every row of each object: rows = [{obj, type, rows: [{action, public, keys, refs}]}].
+// Replaces the rows of each object whose hash changed: objects = [{obj, type, hash, rows: [{action, public, keys, refs}]}].
 UNWIND $objects AS o
 OPTIONAL MATCH (old:IndexRow {gen: $gen, obj: o.obj})
-DETACH DELETE old
-WITH DISTINCT o
-UNWIND o.rows AS row
-CREATE (r:IndexRow {id: toString($gen) + '|' + o.obj + '#' + row.action, gen: $gen, obj: o.obj, type: o.type,
-                    action: row.action, public: row.public})
-WITH r, row
-CALL (r, row) {
-  UNWIND row.keys AS key
-  MERGE (k:IndexKey {id: toString($gen) + '|' + key}) ON CREATE SET k.key = key, k.gen = $gen
-  CREATE (r)-[:GIVES]->(k)
+WITH o, collect(old) AS olds
+WITH o, olds WHERE size(olds) <> size(o.rows) OR any(x IN olds WHERE x.hash IS NULL OR x.hash <> o.hash)
+FOREACH (x IN olds | DETACH DELETE x)
+WITH o
+CALL (o) {
+  UNWIND o.rows AS row
+  CREATE (r:IndexRow {id: toString($gen) + '|' + o.obj + '#' + row.action, gen: $gen, obj: o.obj, type: o.type,
+                      action: row.action, public: row.public, hash: o.hash})
+  WITH r, row
+  CALL (r, row) {
+    UNWIND row.keys AS key
+    MERGE (k:IndexKey {id: toString($gen) + '|' + key}) ON CREATE SET k.key = key, k.gen = $gen
+    CREATE (r)-[:GIVES]->(k)
+  }
+  CALL (r, row) {
+    UNWIND row.refs AS ref
+    MERGE (f:IndexFlat {id: toString($gen) + '|' + ref}) ON CREATE SET f.gen = $gen, f.public = false, f.hash = ''
+    CREATE (r)-[:REF]->(f)
+  }
 }
-CALL (r, row) {
-  UNWIND row.refs AS ref
-  MERGE (f:IndexFlat {id: toString($gen) + '|' + ref}) ON CREATE SET f.gen = $gen, f.public = false, f.hash = ''
-  CREATE (r)-[:REF]->(f)
-};
+RETURN o.obj AS obj;
 
 // name: delete-rows
 UNWIND $objects AS obj
@@ -66,38 +71,59 @@ MATCH (old:IndexRow {gen: $gen, obj: obj})
 DETACH DELETE old;
 
 // name: put-flats
-// flats = [{id, public, keys, hash}]; returns how many changed content.
+// flats = [{id, obj, public, keys, deps, hash}]; writes those whose hash changed and returns how many did.
 UNWIND $flats AS fl
 MERGE (f:IndexFlat {id: toString($gen) + '|' + fl.id}) ON CREATE SET f.gen = $gen, f.hash = ''
 WITH f, fl, f.hash <> fl.hash AS changed
 CALL (f, fl, changed) {
   WITH f, fl, changed WHERE changed
-  OPTIONAL MATCH (f)-[g:GIVES]->()
+  OPTIONAL MATCH (f)-[g:GIVES|DEPENDS]->()
   DELETE g
   WITH DISTINCT f, fl
-  SET f.public = fl.public, f.hash = fl.hash
+  SET f.public = fl.public, f.hash = fl.hash, f.obj = fl.obj
   WITH f, fl
-  UNWIND fl.keys AS key
-  MERGE (k:IndexKey {id: toString($gen) + '|' + key}) ON CREATE SET k.key = key, k.gen = $gen
-  CREATE (f)-[:GIVES]->(k)
+  CALL (f, fl) {
+    UNWIND fl.keys AS key
+    MERGE (k:IndexKey {id: toString($gen) + '|' + key}) ON CREATE SET k.key = key, k.gen = $gen
+    CREATE (f)-[:GIVES]->(k)
+  }
+  CALL (f, fl) {
+    UNWIND fl.deps AS dep
+    MERGE (d:IndexDep {id: toString($gen) + '|' + dep}) ON CREATE SET d.obj = dep, d.gen = $gen
+    CREATE (f)-[:DEPENDS]->(d)
+  }
 }
 RETURN sum(CASE WHEN changed THEN 1 ELSE 0 END) AS changed;
 
-// name: put-actors
-// actors = [{subject, keys}]; an actor with no keys is removed.
-UNWIND $actors AS ac
-MERGE (a:Actor {id: toString($gen) + '|' + ac.subject}) ON CREATE SET a.gen = $gen, a.subject = ac.subject
-WITH a, ac
-OPTIONAL MATCH (a)-[h:HOLDS]->()
-DELETE h
-WITH DISTINCT a, ac
-CALL (a, ac) {
-  UNWIND ac.keys AS key
-  MERGE (k:IndexKey {id: toString($gen) + '|' + key}) ON CREATE SET k.key = key, k.gen = $gen
-  CREATE (a)-[:HOLDS]->(k)
+// name: flats-depending-on
+// Owners of flats computed from tuples on any of $objects: what a change on those objects can alter.
+UNWIND $objects AS o
+MATCH (:IndexDep {id: toString($gen) + '|' + o})<-[:DEPENDS]-(f:IndexFlat)
+RETURN DISTINCT f.obj AS obj;
+
+// name: flattened
+UNWIND $objects AS o
+MATCH (f:IndexFlat {gen: $gen, obj: o})
+RETURN DISTINCT o AS obj;
+
+// name: flat-owners
+MATCH (f:IndexFlat {gen: $gen}) WHERE f.obj > $after
+RETURN DISTINCT f.obj AS obj ORDER BY obj LIMIT $limit;
+
+// name: sync-holds
+// items = [{subject, key, present}]: the key a subject holds through one tuple or grant, added or removed.
+UNWIND $items AS it
+CALL (it) {
+  WITH it WHERE it.present
+  MERGE (a:Actor {id: toString($gen) + '|' + it.subject}) ON CREATE SET a.gen = $gen, a.subject = it.subject
+  MERGE (k:IndexKey {id: toString($gen) + '|' + it.key}) ON CREATE SET k.key = it.key, k.gen = $gen
+  MERGE (a)-[:HOLDS]->(k)
 }
-WITH a, ac WHERE size(ac.keys) = 0
-DELETE a;
+CALL (it) {
+  WITH it WHERE NOT it.present
+  MATCH (:Actor {id: toString($gen) + '|' + it.subject})-[h:HOLDS]->(:IndexKey {id: toString($gen) + '|' + it.key})
+  DELETE h
+};
 
 // name: list-objects
 // Objects of $type on which $subject has $action: the check's join read from the actor side.
@@ -136,8 +162,8 @@ WITH r, flatPublic, collect(DISTINCT a.subject) AS subjects
 RETURN coalesce(r.public, false) OR flatPublic AS public, subjects;
 
 // name: drop-generation
-// Deletes one generation's index nodes in batches.
-MATCH (n) WHERE (n:IndexRow OR n:IndexFlat OR n:IndexKey OR n:Actor) AND n.gen = $gen
+// Deletes up to 5000 of one generation's index nodes with one label (spliced in; each label has a gen index).
+MATCH (n:__LABEL__ {gen: $gen})
 WITH n LIMIT 5000
 DETACH DELETE n
 RETURN count(*) AS deleted;

@@ -1,29 +1,45 @@
-// The tuple graph: one node per object (labelled with its type), one TUPLE edge per tuple.
+// The tuple graph: one node per object (labelled with its type), a TUPLE edge per tuple, a GRANT edge per direct grant.
 // Labels are spliced in by the adapter after checking them against the type-name pattern.
 
-// name: put-tuple
-MERGE (s:Object {key: $subject}) ON CREATE SET s:__SUBJECT_LABEL__, s.type = $subjectType, s.id = $subjectId
-MERGE (o:Object {key: $resource}) ON CREATE SET o:__RESOURCE_LABEL__, o.type = $resourceType, o.id = $resourceId
-MERGE (s)-[t:TUPLE {key: $key}]->(o) ON CREATE SET t.relation = $relation;
-
-// name: put-tuples
+// name: put-edges
+// rows = [{subject, subjectType, subjectId, resource, resourceType, resourceId, key, name}]; one label pair per call.
 UNWIND $rows AS row
 MERGE (s:Object {key: row.subject}) ON CREATE SET s:__SUBJECT_LABEL__, s.type = row.subjectType, s.id = row.subjectId
 MERGE (o:Object {key: row.resource}) ON CREATE SET o:__RESOURCE_LABEL__, o.type = row.resourceType, o.id = row.resourceId
-MERGE (s)-[t:TUPLE {key: row.key}]->(o) ON CREATE SET t.relation = row.relation;
+MERGE (s)-[t:__EDGE__ {key: row.key}]->(o) ON CREATE SET t.__NAME_PROPERTY__ = row.name
+SET t.mark = $mark;
 
-// name: tuples-on
+// name: delete-tuples
 UNWIND $keys AS key
-MATCH (s:Object)-[t:TUPLE]->(o:Object {key: key})
-RETURN s.key AS subject, t.relation AS relation, o.key AS resource;
+MATCH ()-[t:TUPLE {key: key}]->() DELETE t;
 
-// name: tuples-of
+// name: delete-grants
 UNWIND $keys AS key
-MATCH (s:Object {key: key})-[t:TUPLE]->(o:Object)
-RETURN s.key AS subject, t.relation AS relation, o.key AS resource;
+MATCH ()-[g:GRANT {key: key}]->() DELETE g;
 
-// name: delete-tuple
-MATCH ()-[t:TUPLE {key: $key}]->() DELETE t;
+// name: on
+UNWIND $keys AS key
+MATCH (s:Object)-[t:TUPLE|GRANT]->(o:Object {key: key})
+RETURN s.key AS subject, coalesce(t.relation, t.permission) AS name, o.key AS resource, type(t) = 'GRANT' AS grant;
+
+// name: direct
+MATCH (s:Object {key: $subject})-[t:TUPLE|GRANT]->(o:Object {key: $resource})
+RETURN s.key AS subject, coalesce(t.relation, t.permission) AS name, o.key AS resource, type(t) = 'GRANT' AS grant;
+
+// name: touching-type
+MATCH (s:Object)-[t:TUPLE|GRANT]->(o:__TYPE_LABEL__)
+RETURN s.key AS subject, coalesce(t.relation, t.permission) AS name, o.key AS resource, type(t) = 'GRANT' AS grant
+UNION
+MATCH (s:__TYPE_LABEL__)-[t:TUPLE]->(o:Object)
+RETURN s.key AS subject, t.relation AS name, o.key AS resource, false AS grant;
+
+// name: tuples-after
+MATCH ()-[t:TUPLE]->() WHERE t.key > $after
+RETURN t.key AS key, coalesce(t.mark = $mark, false) AS marked ORDER BY key LIMIT $limit;
+
+// name: grants-after
+MATCH ()-[g:GRANT]->() WHERE g.key > $after
+RETURN g.key AS key, coalesce(g.mark = $mark, false) AS marked ORDER BY key LIMIT $limit;
 
 // name: tuples-between
 // Edges on some path from the subject to the resource (depth-bounded), for /evaluate.

@@ -6,6 +6,9 @@ CREATE CONSTRAINT object_key IF NOT EXISTS FOR (o:Object) REQUIRE o.key IS UNIQU
 // name: tuple-key
 CREATE CONSTRAINT tuple_key IF NOT EXISTS FOR ()-[t:TUPLE]-() REQUIRE t.key IS UNIQUE;
 
+// name: grant-key
+CREATE CONSTRAINT grant_key IF NOT EXISTS FOR ()-[g:GRANT]-() REQUIRE g.key IS UNIQUE;
+
 // name: row-id
 CREATE CONSTRAINT row_id IF NOT EXISTS FOR (r:IndexRow) REQUIRE r.id IS UNIQUE;
 
@@ -32,3 +35,21 @@ CREATE INDEX actor_gen IF NOT EXISTS FOR (a:Actor) ON (a.gen);
 
 // name: flat-public
 CREATE INDEX flat_public IF NOT EXISTS FOR (f:IndexFlat) ON (f.gen, f.public);
+
+// name: dep-id
+CREATE CONSTRAINT dep_id IF NOT EXISTS FOR (d:IndexDep) REQUIRE d.id IS UNIQUE;
+
+// name: flat-object
+CREATE INDEX flat_object IF NOT EXISTS FOR (f:IndexFlat) ON (f.gen, f.obj);
+
+// name: key-gen
+CREATE INDEX key_gen IF NOT EXISTS FOR (k:IndexKey) ON (k.gen);
+
+// name: dep-gen
+CREATE INDEX dep_gen IF NOT EXISTS FOR (d:IndexDep) ON (d.gen);
+
+// name: row-gen
+CREATE INDEX row_gen IF NOT EXISTS FOR (r:IndexRow) ON (r.gen);
+
+// name: flat-gen
+CREATE INDEX flat_gen IF NOT EXISTS FOR (f:IndexFlat) ON (f.gen);

@@ -15,15 +15,22 @@ import { createHttpApp } from './surfaces/http/express-adapter.js';
 import type { Route } from './surfaces/registry.js';
 import { coreRoutes } from './surfaces/routes/core.js';
 import { authorizationRoutes } from './surfaces/routes/authorization.js';
-import { IndexJobs } from './jobs/index-jobs.js';
+import { randomUUID } from 'node:crypto';
+import { Applier } from './services/authorization/applier.js';
 import { Checks } from './services/authorization/checks.js';
 import { DecisionCache } from './services/authorization/decision-cache.js';
 import { Definitions } from './services/authorization/definitions.js';
-import { Indexer } from './services/authorization/indexer.js';
+import { IndexBatch } from './services/authorization/index-batch.js';
 import { ModelSource } from './services/authorization/model-source.js';
+import { Rebuilds } from './services/authorization/rebuilds.js';
 import { Relations } from './services/authorization/relations.js';
 import { Revisions } from './services/authorization/revisions.js';
 import { mongoAuthzStore } from './stores/mongo/authz.js';
+import { mongoChangeLog, seedRevisions } from './stores/mongo/change-log.js';
+import { mongoRebuildState } from './stores/mongo/index-state.js';
+import { redisDeletionHints } from './stores/redis/deletion-hints.js';
+import { Heartbeat, Lease } from './stores/redis/lease.js';
+import { redisRevisionCounter } from './stores/redis/revision-counter.js';
 import { neo4jGraphStore } from './stores/neo4j/graph.js';
 import { neo4jIndexStore } from './stores/neo4j/index-store.js';
 
@@ -67,30 +74,43 @@ export async function createApp(config: Config, log: Logger = createLogger(confi
   const index = neo4jIndexStore(neo);
   const graph = neo4jGraphStore(neo);
   await index.meta();
+  const prefix = config.REDIS_PREFIX;
+  const counter = redisRevisionCounter(redis, prefix);
+  await seedRevisions(db, counter);
+  const changeLog = mongoChangeLog(db, counter);
+  const hints = redisDeletionHints(redis, prefix);
   const models = new ModelSource(store);
-  const cache = new DecisionCache(redis, config.REDIS_PREFIX);
-  const revisions = new Revisions(redis, config.REDIS_PREFIX, () => store.currentRevision());
-  const indexer = new Indexer(store, index, graph, models, cache, log);
-  const jobs = new IndexJobs({ connection: redis, prefix: config.REDIS_PREFIX, indexer, index, store, revisions, log });
-  const workerRedis = connectRedis(config.REDIS_URL, true);
-  workerRedis.on('error', () => undefined);
-  jobs.start(workerRedis);
-  const definitions = new Definitions(store, models, jobs);
+  const cache = new DecisionCache(redis, prefix);
+  const revisions = new Revisions(changeLog);
+  const heartbeat = new Heartbeat(redis, prefix, randomUUID());
+  const batch = new IndexBatch(store, graph, index, hints);
+  const applier = new Applier({
+    log: changeLog, lease: new Lease(redis, `${prefix}:lease:index`), heartbeat, batch, index, graph, models, cache, logger: log,
+  });
+  const rebuilds = new Rebuilds({
+    state: mongoRebuildState(db), stateLease: new Lease(redis, `${prefix}:lease:rebuild-state`, 5000),
+    runLease: new Lease(redis, `${prefix}:lease:rebuild`, 30_000), heartbeat, applier, store, graph, index, batch, models, cache, logger: log,
+  });
+  const definitions = new Definitions(store, models, changeLog, applier);
   await definitions.seedBuiltins();
-  const relations = new Relations(store, graph, indexer, models, revisions, jobs);
-  const checks = new Checks(store, index, graph, models, cache, revisions);
+  const relations = new Relations(store, changeLog, applier, models, hints);
+  const checks = new Checks(index, graph, models, cache, revisions);
+  applier.start();
+  rebuilds.start();
   routes.push(...authorizationRoutes({
     definitions, relations, checks,
     indexer: {
       async reconstruct(soft) {
-        const revision = await store.nextRevision({ kind: 'definition', op: 'define', key: soft ? '~reconstruct-soft' : '~reconstruct-hard' });
-        await jobs.reconstruct(soft, revision);
+        // Logged for the record, not pending: rebuilds are tracked on their own, so reads never wait on one.
+        const revision = await changeLog.commit({ kind: 'reconstruct', op: soft ? 'soft' : 'hard' }, heartbeat.owner, { pending: false });
+        await rebuilds.request(soft, revision);
         return revision;
       },
       async status() {
         const meta = await index.meta();
-        return { ...(await jobs.counts()), appliedRevision: await revisions.applied(), revision: await store.currentRevision(),
-          generation: meta.gen, building: meta.building };
+        const pending = await changeLog.pending();
+        return { pending: pending.length, appliedRevision: await revisions.applied(), revision: await revisions.latest(),
+          generation: meta.gen, building: meta.building, ...(await rebuilds.status()) };
       },
     },
   }));
@@ -119,8 +139,9 @@ export async function createApp(config: Config, log: Logger = createLogger(confi
     },
     async close() {
       await Promise.all(servers.map((s) => new Promise<void>((r) => { s.closeAllConnections(); s.close(() => r()); })));
-      await jobs.close().catch(() => undefined);
-      await Promise.allSettled([mongo.close(), neo.close(), closeRedis(redis), closeRedis(workerRedis)]);
+      await rebuilds.stop();
+      await applier.stop();
+      await Promise.allSettled([mongo.close(), neo.close(), closeRedis(redis)]);
     },
   };
 }

@@ -1,4 +1,4 @@
-// Command ferretdb-dev runs FerretDB v1 embedded, SQLite storage, for the service's embedded default.
+// Command ferretdb-dev runs FerretDB v1 embedded, for the service's embedded default: PostgreSQL or SQLite storage.
 package main
 
 import (
@@ -14,16 +14,18 @@ import (
 
 func main() {
 	addr := flag.String("listen-addr", "127.0.0.1:27017", "TCP address to listen on")
-	dir := flag.String("dir", ".data/ferretdb", "directory for the SQLite databases")
+	dir := flag.String("dir", ".data/ferretdb", "directory for the SQLite databases (SQLite storage)")
+	pg := flag.String("postgresql-url", "", "PostgreSQL URL; when set, FerretDB stores in PostgreSQL instead of SQLite")
 	flag.Parse()
 
-	if err := os.MkdirAll(*dir, 0o755); err != nil {
-		log.Fatal(err)
-	}
-	cfg := &ferretdb.Config{
-		Listener:  ferretdb.ListenerConfig{TCP: *addr},
-		Handler:   "sqlite",
-		SQLiteURL: "file:" + *dir + "/",
+	cfg := &ferretdb.Config{Listener: ferretdb.ListenerConfig{TCP: *addr}}
+	if *pg != "" {
+		cfg.Handler, cfg.PostgreSQLURL = "postgresql", *pg
+	} else {
+		if err := os.MkdirAll(*dir, 0o755); err != nil {
+			log.Fatal(err)
+		}
+		cfg.Handler, cfg.SQLiteURL = "sqlite", "file:"+*dir+"/"
 	}
 	f, err := ferretdb.New(cfg)
 	if err != nil {

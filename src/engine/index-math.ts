@@ -1,4 +1,4 @@
-// Index maths (DESIGN.md section 5): actor keys, object rows with references, flattened key sets.
+// Index maths (DESIGN.md section 5): actor keys, object rows with references, flattened key sets. Pure and synchronous.
 import { typeOf, type Tuple } from './ids.js';
 import type { Model } from './model.js';
 
@@ -13,17 +13,26 @@ export const grantKey = (object: string, permission: string) => `${object}#${per
 
 export interface KeySet { keys: string[]; public: boolean }
 export interface ObjectRow extends KeySet { refs: string[] }
+/** A flattened set and the objects whose tuples it was computed from (a change on any of them changes it). */
+export interface FlatSet extends KeySet { deps: string[] }
 
-/** Subjects of the valid tuples `X#relation@object` (the reader filters by the model). */
-export interface ArrowReader {
-  subjects(object: string, relation: string): Promise<string[]>;
+/**
+ * Subjects of the valid tuples `X#relation@object`, from tuples the caller has already loaded. The service
+ * fetches them in batches (see `arrowSources`), so computing never waits on a store.
+ */
+export interface TupleView {
+  subjects(object: string, relation: string): string[];
 }
+
+/** The key a tuple gives its subject, or null when the model does not count the tuple. */
+export const tupleKey = (model: Model, t: Tuple): string | null => (model.isValid(t) ? relationKey(t.resource, t.relation) : null);
+export const grantKeyOf = (model: Model, g: Tuple): string | null => (model.isValidGrant(g) ? grantKey(g.resource, g.relation) : null);
 
 /** AI(S): the keys S holds, from its valid tuples and grants. */
 export function actorKeys(model: Model, tuples: Tuple[], grants: Tuple[]): string[] {
   const keys = new Set<string>();
-  for (const t of tuples) if (model.isValid(t)) keys.add(relationKey(t.resource, t.relation));
-  for (const g of grants) if (model.isValidGrant(g)) keys.add(grantKey(g.resource, g.relation));
+  for (const t of tuples) { const k = tupleKey(model, t); if (k) keys.add(k); }
+  for (const g of grants) { const k = grantKeyOf(model, g); if (k) keys.add(k); }
   return [...keys].sort();
 }
 
@@ -34,8 +43,8 @@ interface Expansion {
   hops: Array<[string, string]>;
 }
 
-/** The same-object closure of (O, a): own keys, public flag and arrow hops. */
-async function expand(model: Model, reader: ArrowReader, object: string, action: string): Promise<Expansion> {
+/** The same-object closure of (O, a): own keys, public flag and arrow hops. Reads only tuples on O. */
+function expand(model: Model, view: TupleView, object: string, action: string): Expansion {
   const out: Expansion = { keys: new Set(), public: false, hops: [] };
   const type = model.get(typeOf(object));
   if (!type) return out;
@@ -51,7 +60,7 @@ async function expand(model: Model, reader: ArrowReader, object: string, action:
       else if (e.kind === 'rel') out.keys.add(relationKey(object, e.rel));
       else if (e.kind === 'perm') { if (!seen.has(e.perm)) { seen.add(e.perm); todo.push(e.perm); } }
       else {
-        for (const x of await reader.subjects(object, e.rel)) {
+        for (const x of view.subjects(object, e.rel)) {
           const xType = model.get(typeOf(x));
           if (xType?.permissions.has(e.target)) out.hops.push([x, e.target]);
           else if (xType?.relations.has(e.target)) out.keys.add(relationKey(x, e.target));
@@ -63,21 +72,23 @@ async function expand(model: Model, reader: ArrowReader, object: string, action:
 }
 
 /** OI(O,a) as stored for a plain object: own keys plus references to flat sets. */
-export async function objectRow(model: Model, reader: ArrowReader, object: string, action: string): Promise<ObjectRow> {
-  const e = await expand(model, reader, object, action);
+export function objectRow(model: Model, view: TupleView, object: string, action: string): ObjectRow {
+  const e = expand(model, view, object, action);
   const refs = [...new Set(e.hops.map(([x, b]) => relationKey(x, b)))].sort();
   return { keys: [...e.keys].sort(), public: e.public, refs };
 }
 
 /** The fully flattened OI(X,b): the least fixed point, for objects that others inherit from. */
-export async function flatSet(model: Model, reader: ArrowReader, object: string, action: string): Promise<KeySet> {
+export function flatSet(model: Model, view: TupleView, object: string, action: string): FlatSet {
   const keys = new Set<string>();
+  const deps = new Set<string>();
   let isPublic = false;
   const seen = new Set([relationKey(object, action)]);
   const todo: Array<[string, string]> = [[object, action]];
   while (todo.length) {
     const [o, a] = todo.pop()!;
-    const e = await expand(model, reader, o, a);
+    deps.add(o);
+    const e = expand(model, view, o, a);
     e.keys.forEach((k) => keys.add(k));
     isPublic ||= e.public;
     for (const [x, b] of e.hops) {
@@ -85,7 +96,34 @@ export async function flatSet(model: Model, reader: ArrowReader, object: string,
       if (!seen.has(id)) { seen.add(id); todo.push([x, b]); }
     }
   }
-  return { keys: [...keys].sort(), public: isPublic };
+  return { keys: [...keys].sort(), public: isPublic, deps: [...deps].sort() };
+}
+
+/**
+ * Objects whose tuples a flat set of `object` may read next: the subjects of its arrow-relation tuples.
+ * The service loads a closure level by level with this, one batched query per level.
+ */
+export function arrowSources(model: Model, view: TupleView, object: string): string[] {
+  const type = model.get(typeOf(object));
+  if (!type) return [];
+  const out: string[] = [];
+  for (const rel of type.arrowRelations) out.push(...view.subjects(object, rel));
+  return out;
+}
+
+/**
+ * Whether other objects can inherit through `object` (it is the subject X of a valid X#r@O whose arrow
+ * `r->b` names a permission b of type(X)): then it needs flattened sets.
+ */
+export function isFlatSource(model: Model, t: Tuple): boolean {
+  if (!model.isValid(t)) return false;
+  const on = model.get(typeOf(t.resource));
+  const x = model.get(typeOf(t.subject));
+  if (!on || !x) return false;
+  for (const entries of on.permissions.values()) {
+    for (const e of entries) if (e.kind === 'arrow' && e.rel === t.relation && x.permissions.has(e.target)) return true;
+  }
+  return false;
 }
 
 /** The decision from index records alone (what the Cypher check computes). */
@@ -99,3 +137,19 @@ export function decide(actor: Iterable<string>, row: ObjectRow | null, flats: Ar
 /** Whether `relation` on `resourceType` feeds some arrow, so its tuples shape object rows. */
 export const isArrowRelation = (model: Model, resourceType: string, relation: string) =>
   model.get(resourceType)?.arrowRelations.has(relation) ?? false;
+
+/** A TupleView over tuples in memory (valid ones only), indexed by `object#relation`. */
+export function tupleView(model: Model, tuples: Iterable<Tuple>): TupleView & { add(t: Tuple): void } {
+  const by = new Map<string, string[]>();
+  const seen = new Set<string>();
+  const add = (t: Tuple) => {
+    const text = `${t.subject}#${t.relation}@${t.resource}`;
+    if (seen.has(text) || !model.isValid(t)) return;
+    seen.add(text);
+    const k = relationKey(t.resource, t.relation);
+    const list = by.get(k);
+    if (list) list.push(t.subject); else by.set(k, [t.subject]);
+  };
+  for (const t of tuples) add(t);
+  return { add, subjects: (object, relation) => by.get(relationKey(object, relation)) ?? [] };
+}

@@ -31,13 +31,49 @@ export interface DefinitionRecord extends Definition { _id: string; version: num
 export interface ListQuery { skip: number; limit: number; sort?: string; search?: string }
 export interface Page<T> { items: T[]; count: number }
 
-export interface ChangeEntry { revision: number; kind: 'tuple' | 'grant' | 'definition'; op: 'add' | 'delete' | 'define'; key: string; at: Date }
+/**
+ * One committed write. It names everything its appliers need (DESIGN.md section 5, write pipeline): the
+ * tuples or grants it touched, or the type whose definition changed. Appliers derive the projection and
+ * the index from MongoDB's current state for those names, so replaying an entry is always safe.
+ */
+export interface ChangeEntry {
+  revision: number;
+  kind: 'tuples' | 'grants' | 'definition' | 'reconstruct';
+  op: 'add' | 'delete' | 'define' | 'remove' | 'soft' | 'hard';
+  /** Tuple texts `S#r@O` (kind tuples or grants). */
+  tuples?: string[];
+  /** The definition's type name (kind definition). */
+  type?: string;
+  at: Date;
+}
+/** A committed entry that its appliers have not finished; `owner` is the process that wrote it. */
+export interface PendingRecord { revision: number; owner: string; at: Date }
+
+/** The change log and its outbox of pending entries. */
+export interface ChangeLog {
+  /**
+   * Takes a fresh revision and records the entry: the commit point. Pending until `done`, so a crash
+   * at any later step leaves the entry for the recovery loop. `pending: false` records history only.
+   */
+  commit(entry: Omit<ChangeEntry, 'revision' | 'at'>, owner: string, opts?: { pending?: boolean }): Promise<number>;
+  entries(revisions: number[]): Promise<ChangeEntry[]>;
+  pending(): Promise<PendingRecord[]>;
+  /** The lowest pending revision, or null when every committed entry has been applied. */
+  oldestPending(): Promise<number | null>;
+  done(revisions: number[]): Promise<void>;
+  /** The highest revision taken so far. */
+  latest(): Promise<number>;
+}
+
+/** Hands out revisions; the change log's unique `_id` is the final word, so a lost counter only costs a retry. */
+export interface RevisionCounter {
+  next(): Promise<number>;
+  /** Raises the counter to at least `floor` (after a restart or a lost Redis). */
+  raise(floor: number): Promise<void>;
+  current(): Promise<number>;
+}
 
 export interface AuthzStore {
-  nextRevision(entry: Omit<ChangeEntry, 'revision' | 'at'>): Promise<number>;
-  currentRevision(): Promise<number>;
-  changesSince(revision: number): Promise<ChangeEntry[]>;
-
   definitions(): Promise<DefinitionRecord[]>;
   findDefinition(idOrName: string): Promise<DefinitionRecord | null>;
   listDefinitions(q: ListQuery): Promise<Page<DefinitionRecord>>;
@@ -45,62 +81,95 @@ export interface AuthzStore {
   saveDefinition(def: Definition, version: number): Promise<{ record: DefinitionRecord; written: boolean }>;
   deleteDefinition(name: string): Promise<DefinitionRecord | null>;
 
-  /** Idempotent: returns the record and whether it was created now. */
-  putTuple(t: Tuple, revision: number): Promise<{ record: RelationRecord; created: boolean }>;
+  /** Unordered bulk insert, idempotent per tuple: the records (new or existing) and which were created now. */
+  insertTuples(tuples: Tuple[], revision: number): Promise<{ records: RelationRecord[]; created: Set<string> }>;
   findTuple(id: string): Promise<RelationRecord | null>;
-  findTupleByText(text: string): Promise<RelationRecord | null>;
   deleteTuple(id: string): Promise<RelationRecord | null>;
   listTuples(q: ListQuery & { subjectType?: string; resourceType?: string }): Promise<Page<RelationRecord>>;
-  tuplesOfType(type: string, side: 'subject' | 'resource'): Promise<Tuple[]>;
-  /** Every grant with any of the objects as subject or resource (rebuild batches). */
-  grantsTouching(objects: string[]): Promise<Tuple[]>;
+  /** Which of these tuple texts are stored now (by `_id`, so one indexed lookup per batch). */
+  presentTuples(texts: string[]): Promise<Set<string>>;
   /** Every tuple, in batches of `batch`, grouped by resource type. */
   scanTuples(batch: number): AsyncIterable<Tuple[]>;
   countTuples(): Promise<number>;
 
   putGrant(g: Tuple, revision: number): Promise<{ created: boolean }>;
   deleteGrant(g: Tuple): Promise<boolean>;
-  grantsOfSubject(subject: string): Promise<Tuple[]>;
-  grantsOnResource(resource: string): Promise<Tuple[]>;
-  grantsOfType(type: string): Promise<Tuple[]>;
+  presentGrants(texts: string[]): Promise<Set<string>>;
   scanGrants(batch: number): AsyncIterable<Tuple[]>;
+  countGrants(): Promise<number>;
 }
 
 export interface RowRecord { action: string; public: boolean; keys: string[]; refs: string[] }
-export interface ObjectRows { obj: string; type: string; rows: RowRecord[] }
-export interface FlatRecord { id: string; public: boolean; keys: string[]; hash: string }
+export interface ObjectRows { obj: string; type: string; rows: RowRecord[]; hash: string }
+export interface FlatRecord { id: string; obj: string; public: boolean; keys: string[]; deps: string[]; hash: string }
 export interface IndexRecords {
   gen: number;
   objectIndex: { id: string; public: boolean; keys: string[]; refs: Array<{ id: string; public: boolean; keys: string[] }> } | null;
   subjectIndex: { subject: string; keys: string[] } | null;
 }
 
-/** The precomputed index, by generation. */
+/** The precomputed index, by generation. Every write names its generation; `gen` 0 never exists. */
 export interface IndexStore {
   meta(): Promise<{ gen: number; building: number | null }>;
   setBuilding(gen: number | null): Promise<void>;
   switchGeneration(gen: number): Promise<void>;
   check(subject: string, object: string, action: string): Promise<{ rowExists: boolean; allowed: boolean }>;
   records(subject: string, object: string, action: string): Promise<IndexRecords>;
-  putRows(gen: number, objects: ObjectRows[]): Promise<void>;
+  /** Replaces the rows of each object whose content hash changed; returns the objects that changed. */
+  putRows(gen: number, objects: ObjectRows[]): Promise<string[]>;
   deleteRows(gen: number, objects: string[]): Promise<void>;
-  /** Returns how many flats changed content. */
+  /** Writes flats whose content hash changed, with their dependencies; returns how many changed. */
   putFlats(gen: number, flats: FlatRecord[]): Promise<number>;
-  putActors(gen: number, actors: Array<{ subject: string; keys: string[] }>): Promise<void>;
+  /** Objects owning a flat that depends on any of `objects` (including the objects themselves). */
+  flatsDependingOn(gen: number, objects: string[]): Promise<string[]>;
+  /** Which of `objects` already have flats. */
+  flattened(gen: number, objects: string[]): Promise<Set<string>>;
+  /** Every object that owns flats, in pages. */
+  flatOwners(gen: number, after: string, limit: number): Promise<string[]>;
+  /** Adds (present) or removes the key a subject holds through one tuple or grant. */
+  syncHolds(gen: number, items: HoldChange[]): Promise<void>;
   listObjects(subject: string, action: string, type: string, skip: number, limit: number): Promise<{ objects: string[]; count: number }>;
   listSubjects(object: string, action: string, subjectType: string): Promise<{ subjects: string[]; public: boolean }>;
   dropGeneration(gen: number): Promise<number>;
 }
+export interface HoldChange { subject: string; key: string; present: boolean }
 
-/** The tuple graph projected into Neo4j. */
+/** One tuple or grant edge of the projection, with whether MongoDB has it now. */
+export interface EdgeChange { tuple: Tuple; grant: boolean; present: boolean }
+
+/** The tuple graph projected into Neo4j: TUPLE edges for tuples, GRANT edges for direct grants. */
 export interface GraphStore {
-  putTuple(t: Tuple): Promise<void>;
-  /** Re-projects many tuples at once (reconstruct). */
-  putTuples(tuples: Tuple[]): Promise<void>;
-  deleteTuple(t: Tuple): Promise<void>;
-  /** Every projected tuple on any of the resources, or of any of the subjects (indexed reads for the indexer). */
-  tuplesOnResources(objects: string[]): Promise<Tuple[]>;
-  tuplesOfSubjects(objects: string[]): Promise<Tuple[]>;
+  /** MERGEs present edges and deletes absent ones; `mark` tags the edges a rebuild has seen. */
+  sync(changes: EdgeChange[], mark?: string): Promise<void>;
+  /** Tuples and grants on any of the resources. */
+  on(objects: string[]): Promise<{ tuples: Tuple[]; grants: Tuple[] }>;
+  /** Tuples and grants whose resource or subject has this type (definition changes). */
+  touchingType(type: string): Promise<{ tuples: Tuple[]; grants: Tuple[] }>;
+  /** TUPLE (or GRANT) edges after `after` in key order, with whether a rebuild tagged them with `mark` (sweeps). */
+  edgesAfter(grant: boolean, after: string, limit: number, mark: string): Promise<Array<{ key: string; marked: boolean }>>;
   /** Tuples on paths from subject to resource (bounded), for explanations. */
   tuplesBetween(subject: string, resource: string): Promise<Tuple[]>;
+  /** Valid direct tuples or grants of `subject` on `resource` (admin scope rule, evaluate). */
+  direct(subject: string, resource: string): Promise<{ tuples: Tuple[]; grants: Tuple[] }>;
+}
+
+/** What a rebuild request asks for, and how far a running one has got. */
+export interface RebuildRequest { soft: boolean; revision: number; at: Date }
+export interface RebuildRun extends RebuildRequest {
+  owner: string; gen: number; startedAt: Date; phase: string; done: number; total: number;
+}
+export interface RebuildState { requested: RebuildRequest | null; running: RebuildRun | null }
+export interface RebuildStateStore {
+  get(): Promise<RebuildState>;
+  put(state: RebuildState): Promise<void>;
+}
+
+/**
+ * Tuples and grants deleted lately. Adds are applied as "stored" without reading MongoDB back, which is
+ * right unless a delete of the same tuple raced with the add; a delete marks its tuple here before it is
+ * applied, so the applier reads MongoDB for exactly those.
+ */
+export interface DeletionHints {
+  mark(texts: string[]): Promise<void>;
+  hinted(texts: string[]): Promise<Set<string>>;
 }

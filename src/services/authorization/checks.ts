@@ -2,7 +2,7 @@
 import { Evaluator } from '../../engine/evaluator.js';
 import { typeOf } from '../../engine/ids.js';
 import { objectRow } from '../../engine/index-math.js';
-import type { AuthzStore, GraphStore, IndexStore } from '../../stores/ports.js';
+import type { GraphStore, IndexStore } from '../../stores/ports.js';
 import type { DecisionCache } from './decision-cache.js';
 import type { ModelSource } from './model-source.js';
 import type { Revisions } from './revisions.js';
@@ -12,17 +12,17 @@ export interface ReadOptions { consistency?: Consistency; revision?: number }
 
 // Cypher list slices take 32-bit bounds.
 const ALL = 2_000_000_000;
-const noTuples = { subjects: async () => [] as string[] };
+const noTuples = { subjects: () => [] as string[] };
 
 export class Checks {
-  constructor(private readonly store: AuthzStore, private readonly index: IndexStore, private readonly graph: GraphStore,
+  constructor(private readonly index: IndexStore, private readonly graph: GraphStore,
     private readonly models: ModelSource, private readonly cache: DecisionCache, private readonly revisions: Revisions) {}
 
   private async settle(opts: ReadOptions) {
     if (opts.consistency === 'at_least_as_fresh' || opts.revision !== undefined) {
-      await this.revisions.waitFor(opts.revision ?? (await this.store.currentRevision()));
+      await this.revisions.waitFor(opts.revision ?? (await this.revisions.latest()));
     } else if (opts.consistency === 'fully_consistent') {
-      await this.revisions.waitFor(await this.store.currentRevision());
+      await this.revisions.waitFor(await this.revisions.latest());
     }
   }
 
@@ -30,6 +30,8 @@ export class Checks {
   async can(subject: string, action: string, resource: string, opts: ReadOptions = {}): Promise<boolean> {
     if (subject === resource) return true;
     await this.settle(opts);
+    // A type without a definition grants nothing, even before its index rows are gone.
+    if (!(await this.models.get()).get(typeOf(resource))) return false;
     const useCache = opts.consistency !== 'fully_consistent';
     const cached = useCache ? await this.cache.lookup(subject, action, resource) : null;
     if (cached?.hit != null) return cached.hit;
@@ -42,23 +44,22 @@ export class Checks {
   private async publicWithoutTuples(resource: string, action: string): Promise<boolean> {
     const model = await this.models.get();
     if (!model.get(typeOf(resource))) return false;
-    return (await objectRow(model, noTuples, resource, action)).public;
+    return objectRow(model, noTuples, resource, action).public;
   }
 
   /** Admin scope rule: the subject needs a direct tuple or grant on the scope. */
   async hasDirectOn(subject: string, scope: string): Promise<boolean> {
     const model = await this.models.get();
-    const tuples = (await this.graph.tuplesOnResources([scope])).filter((t) => t.subject === subject && model.isValid(t));
-    if (tuples.length) return true;
-    return (await this.store.grantsOnResource(scope)).some((g) => g.subject === subject && model.isValidGrant(g));
+    const direct = await this.graph.direct(subject, scope);
+    return direct.tuples.some(model.isValid) || direct.grants.some(model.isValidGrant);
   }
 
   async evaluate(subject: string, action: string, resource: string, opts: ReadOptions = {}) {
     await this.settle(opts);
     const model = await this.models.get();
     if (subject === resource) return { allowed: true, assigned: true, reason: 'self-access: the subject is the resource' };
-    const grants = await this.store.grantsOfSubject(subject);
-    if (grants.some((g) => g.resource === resource && g.relation === action && model.isValidGrant(g))) {
+    const grants = (await this.graph.direct(subject, resource)).grants;
+    if (grants.some((g) => g.relation === action && model.isValidGrant(g))) {
       return { allowed: true, assigned: true, reason: `direct grant ${subject}#${action}@${resource}` };
     }
     const allowed = await this.can(subject, action, resource, { consistency: 'fully_consistent' });

@@ -1,11 +1,11 @@
 // Resource definitions: validation, version semantics (DESIGN.md section 6) and re-indexing what they affect.
 import { BUILTINS, BUILTIN_NAMES, validateDefinition, type Definition } from '../../engine/model.js';
 import { AppError } from '../../errors.js';
-import type { AuthzStore, DefinitionRecord, ListQuery } from '../../stores/ports.js';
+import type { AuthzStore, ChangeEntry, ChangeLog, DefinitionRecord, ListQuery } from '../../stores/ports.js';
+import type { Applier } from './applier.js';
 import type { ModelSource } from './model-source.js';
 
 export type DefinitionStatus = 'processed' | 'acknowledged' | 'ignored';
-export interface Reindex { type(type: string, revision: number): Promise<void> }
 
 const sameContent = (a: Definition, b: Definition) =>
   JSON.stringify([a.relations, a.permissions]) === JSON.stringify([b.relations, b.permissions]);
@@ -16,7 +16,15 @@ export const definitionView = (r: DefinitionRecord) => ({
 });
 
 export class Definitions {
-  constructor(private readonly store: AuthzStore, private readonly models: ModelSource, private readonly reindex: Reindex) {}
+  constructor(private readonly store: AuthzStore, private readonly models: ModelSource, private readonly log: ChangeLog,
+    private readonly applier: Applier) {}
+
+  /** Logs the change first (the commit point), so a crash after the save still re-indexes the type. */
+  private async commit(op: 'define' | 'remove', type: string): Promise<ChangeEntry> {
+    const entry = { kind: 'definition' as const, op, type };
+    const revision = await this.log.commit(entry, this.applier.owner);
+    return { ...entry, revision, at: new Date() };
+  }
 
   /** Allowed subject types may name types defined later (definitions refer to each other), so they are not looked up. */
   private validate(def: Definition) {
@@ -37,15 +45,16 @@ export class Definitions {
       if (version < existing.version) return { status: 'ignored' as const, resourceDefinition: definitionView(existing) };
     }
     const target = version ?? (existing ? existing.version + 1 : 0);
+    const entry = await this.commit('define', def.name);
     const { record, written } = await this.store.saveDefinition(def, target);
+    // Applied either way: when a concurrent write won, re-indexing under its content is what is needed.
+    await this.models.reload();
+    this.applier.submit(entry);
     if (!written) {
       if (record.version === target && sameContent(record, def)) return { status: 'acknowledged' as const, resourceDefinition: definitionView(record) };
       throw new AppError('VERSION_CONFLICT', `A concurrent write stored version ${record.version} of ${def.name}`);
     }
-    const revision = await this.store.nextRevision({ kind: 'definition', op: 'define', key: def.name });
-    await this.models.reload();
-    await this.reindex.type(def.name, revision);
-    return { status: 'processed' as const, resourceDefinition: definitionView(record), revision };
+    return { status: 'processed' as const, resourceDefinition: definitionView(record), revision: entry.revision };
   }
 
   /** Stores the built-ins at startup when absent, so they can be read and patched like any other. */
@@ -68,11 +77,11 @@ export class Definitions {
   async remove(idOrName: string) {
     const found = await this.get(idOrName);
     if (BUILTIN_NAMES.has(found.name)) throw new AppError('BUILTIN_DEFINITION', `${found.name} is built in; patch it instead`);
+    const entry = await this.commit('remove', found.name);
     const deleted = await this.store.deleteDefinition(found.name);
-    if (!deleted) throw new AppError('NOT_FOUND', `No resource definition ${idOrName}`);
-    const revision = await this.store.nextRevision({ kind: 'definition', op: 'delete', key: found.name });
     await this.models.reload();
-    await this.reindex.type(found.name, revision);
-    return { deleted: definitionView(deleted), revision };
+    this.applier.submit(entry);
+    if (!deleted) throw new AppError('NOT_FOUND', `No resource definition ${idOrName}`);
+    return { deleted: definitionView(deleted), revision: entry.revision };
   }
 }

@@ -1,12 +1,9 @@
-// Tuples and direct grants: validate, store in MongoDB, project into Neo4j, index (sync or queued).
+// Tuples and direct grants: validate, commit to the change log, store in MongoDB, apply (inline or queued).
 import { tupleText, isWellFormed, type Tuple } from '../../engine/ids.js';
 import { AppError } from '../../errors.js';
-import type { AuthzStore, GraphStore, ListQuery, RelationRecord } from '../../stores/ports.js';
-import type { Indexer } from './indexer.js';
+import type { AuthzStore, ChangeEntry, ChangeLog, DeletionHints, ListQuery, RelationRecord } from '../../stores/ports.js';
+import type { Applier } from './applier.js';
 import type { ModelSource } from './model-source.js';
-import type { Revisions } from './revisions.js';
-
-export interface TupleQueue { enqueue(tuples: Tuple[], revision: number): Promise<void> }
 
 export const relationView = (r: RelationRecord) => ({
   _id: r._id, subject: r.subject, relation: r.relation, resource: r.resource, computedTuple: r.computedTuple,
@@ -14,9 +11,15 @@ export const relationView = (r: RelationRecord) => ({
   createdAt: r.createdAt, revision: r.revision,
 });
 
+/**
+ * Every write follows the pipeline of DESIGN.md section 5: take a revision and log the entry (the commit
+ * point), make the MongoDB change, then apply the entry: inline for single writes (the answer waits for
+ * the index), queued and coalesced for `/relations/many`. A repeated write runs the same steps, so a
+ * retry repairs whatever its failed attempt left behind.
+ */
 export class Relations {
-  constructor(private readonly store: AuthzStore, private readonly graph: GraphStore, private readonly indexer: Indexer,
-    private readonly models: ModelSource, private readonly revisions: Revisions, private readonly queue: TupleQueue) {}
+  constructor(private readonly store: AuthzStore, private readonly log: ChangeLog, private readonly applier: Applier,
+    private readonly models: ModelSource, private readonly hints: DeletionHints) {}
 
   /** Contract rules (a)-(c): well-formed, declared relation, allowed subject type. */
   private async check(t: Tuple, index?: number) {
@@ -28,63 +31,44 @@ export class Relations {
     if (problem) throw new AppError(problem.code, problem.message, [{ ...at, tuple: tupleText(t) }]);
   }
 
+  private async commit(kind: ChangeEntry['kind'], op: ChangeEntry['op'], tuples: Tuple[]): Promise<ChangeEntry> {
+    const entry = { kind, op, tuples: tuples.map(tupleText) };
+    const revision = await this.log.commit(entry, this.applier.owner);
+    return { ...entry, revision, at: new Date() };
+  }
+
   /** Writes one tuple and indexes everything inherited through it before returning. */
   async create(t: Tuple) {
     await this.check(t);
-    const existing = await this.store.findTupleByText(tupleText(t));
-    if (existing) return { record: existing, created: false, revision: await this.store.currentRevision() };
-    const revision = await this.store.nextRevision({ kind: 'tuple', op: 'add', key: tupleText(t) });
-    await this.revisions.begin(revision);
-    try {
-      const { record, created } = await this.store.putTuple(t, revision);
-      await this.graph.putTuple(t);
-      await this.indexer.tupleChanged(t);
-      return { record, created, revision };
-    } finally {
-      await this.revisions.end(revision);
-    }
+    const entry = await this.commit('tuples', 'add', [t]);
+    const { records, created } = await this.store.insertTuples([t], entry.revision);
+    await this.applier.apply(entry);
+    return { record: records[0]!, created: created.size === 1, revision: entry.revision };
   }
 
-  /** Validates every tuple first (one bad tuple: nothing stored), writes all, then queues index jobs. */
+  /** Validates every tuple first (one bad tuple: nothing stored), writes all in bulk, then queues the index work. */
   async createMany(subject: string, relation: string, resources: string[]) {
-    const tuples = resources.map((resource) => ({ subject, relation, resource }));
+    const tuples = [...new Map(resources.map((resource) => {
+      const t = { subject, relation, resource };
+      return [tupleText(t), t] as const;
+    })).values()];
     for (const [i, t] of tuples.entries()) await this.check(t, i);
-    const revision = await this.store.nextRevision({ kind: 'tuple', op: 'add', key: `${subject}#${relation}@*${resources.length}` });
-    await this.revisions.begin(revision);
-    const records: RelationRecord[] = [];
-    let created = 0;
-    const fresh: Tuple[] = [];
-    try {
-      for (const t of tuples) {
-        const r = await this.store.putTuple(t, revision);
-        records.push(r.record);
-        if (r.created) { created++; fresh.push(t); }
-      }
-      // The projection is part of the write (one batched statement); the index jobs read it.
-      if (fresh.length) await this.graph.putTuples(fresh);
-      await this.queue.enqueue(fresh, revision);
-    } catch (e) {
-      await this.revisions.end(revision);
-      throw e;
-    }
-    return { relations: records.map(relationView), created, existing: tuples.length - created, revision };
+    const entry = await this.commit('tuples', 'add', tuples);
+    const { records, created } = await this.store.insertTuples(tuples, entry.revision);
+    this.applier.submit(entry);
+    return { relations: records.map(relationView), created: created.size, existing: tuples.length - created.size, revision: entry.revision };
   }
 
   async remove(id: string) {
     const found = await this.store.findTuple(id);
     if (!found) throw new AppError('NOT_FOUND', `No relation ${id}`);
     const t = { subject: found.subject, relation: found.relation, resource: found.resource };
-    const revision = await this.store.nextRevision({ kind: 'tuple', op: 'delete', key: found.computedTuple });
-    await this.revisions.begin(revision);
-    try {
-      const deleted = await this.store.deleteTuple(id);
-      if (!deleted) throw new AppError('NOT_FOUND', `No relation ${id}`);
-      await this.graph.deleteTuple(t);
-      await this.indexer.tupleChanged(t);
-      return { deleted: relationView(deleted), revision };
-    } finally {
-      await this.revisions.end(revision);
-    }
+    const entry = await this.commit('tuples', 'delete', [t]);
+    const deleted = await this.store.deleteTuple(id);
+    await this.hints.mark([found.computedTuple]);
+    await this.applier.apply(entry);
+    if (!deleted) throw new AppError('NOT_FOUND', `No relation ${id}`);
+    return { deleted: relationView(deleted), revision: entry.revision };
   }
 
   async get(id: string) {
@@ -98,31 +82,28 @@ export class Relations {
     return { relations: page.items.map(relationView), count: page.count };
   }
 
-  async grant(g: Tuple) {
+  private validGrant(g: Tuple) {
     if (!isWellFormed(g)) throw new AppError('VALIDATION_FAILED', 'subject and resource must be Type:id and permission a name', [{ grant: g }]);
+  }
+
+  async grant(g: Tuple) {
+    this.validGrant(g);
     const problem = (await this.models.get()).grantProblem(g);
     if (problem) throw new AppError(problem.code, problem.message, [{ grant: tupleText(g) }]);
-    const revision = await this.store.nextRevision({ kind: 'grant', op: 'add', key: tupleText(g) });
-    await this.revisions.begin(revision);
-    try {
-      const { created } = await this.store.putGrant(g, revision);
-      await this.indexer.grantChanged(g);
-      return { grant: { subject: g.subject, permission: g.relation, resource: g.resource }, created, revision };
-    } finally {
-      await this.revisions.end(revision);
-    }
+    const entry = await this.commit('grants', 'add', [g]);
+    const { created } = await this.store.putGrant(g, entry.revision);
+    await this.applier.apply(entry);
+    return { grant: { subject: g.subject, permission: g.relation, resource: g.resource }, created, revision: entry.revision };
   }
 
   async revoke(g: Tuple) {
-    if (!isWellFormed(g)) throw new AppError('VALIDATION_FAILED', 'subject and resource must be Type:id and permission a name', [{ grant: g }]);
-    const revision = await this.store.nextRevision({ kind: 'grant', op: 'delete', key: tupleText(g) });
-    await this.revisions.begin(revision);
-    try {
-      if (!(await this.store.deleteGrant(g))) throw new AppError('NOT_FOUND', `No grant ${tupleText(g)}`);
-      await this.indexer.grantChanged(g);
-      return { deleted: { subject: g.subject, permission: g.relation, resource: g.resource }, revision };
-    } finally {
-      await this.revisions.end(revision);
-    }
+    this.validGrant(g);
+    if (!(await this.store.presentGrants([tupleText(g)])).size) throw new AppError('NOT_FOUND', `No grant ${tupleText(g)}`);
+    const entry = await this.commit('grants', 'delete', [g]);
+    const deleted = await this.store.deleteGrant(g);
+    await this.hints.mark([tupleText(g)]);
+    await this.applier.apply(entry);
+    if (!deleted) throw new AppError('NOT_FOUND', `No grant ${tupleText(g)}`);
+    return { deleted: { subject: g.subject, permission: g.relation, resource: g.resource }, revision: entry.revision };
   }
 }

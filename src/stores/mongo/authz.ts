@@ -1,9 +1,9 @@
 // Definitions, relationships, direct grants and the change log in MongoDB: idempotent by unique keys and upserts.
 import { createHash, randomUUID } from 'node:crypto';
-import type { Db, Filter, Sort } from 'mongodb';
+import type { Collection, Db, Filter, Sort } from 'mongodb';
 import { parseObject, tupleText, type Tuple } from '../../engine/ids.js';
 import type { Definition } from '../../engine/model.js';
-import type { AuthzStore, ChangeEntry, DefinitionRecord, ListQuery, Page, RelationRecord } from '../ports.js';
+import type { AuthzStore, DefinitionRecord, ListQuery, Page, RelationRecord } from '../ports.js';
 import { COLLECTIONS } from './connection.js';
 
 interface GrantDoc { _id: string; subject: string; permission: string; resource: string; computedTuple: string; resourceType: string; revision: number; createdAt: Date }
@@ -23,12 +23,28 @@ const asTuple = (r: { subject: string; relation: string; resource: string }): Tu
   ({ subject: r.subject, relation: r.relation, resource: r.resource });
 const grantTuple = (g: GrantDoc): Tuple => ({ subject: g.subject, relation: g.permission, resource: g.resource });
 
+/**
+ * Which tuple texts have a document in `col`. One `_id` lookup each, a few at a time: FerretDB v1 answers
+ * `_id` equality from its index but scans the collection for `_id: {$in: [...]}` (measured: 3 ms against
+ * 2.4 s at 100k documents on SQLite), so many point reads beat one `$in`.
+ */
+async function present(col: Collection<{ _id: string; computedTuple: string }>, texts: string[]): Promise<Set<string>> {
+  const out = new Set<string>();
+  let next = 0;
+  const worker = async () => {
+    while (next < texts.length) {
+      const text = texts[next++]!;
+      if (await col.findOne({ _id: tupleId(text) }, { projection: { _id: 1 } })) out.add(text);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(16, texts.length) }, worker));
+  return out;
+}
+
 export function mongoAuthzStore(db: Db): AuthzStore {
   const defs = db.collection<DefinitionRecord>(COLLECTIONS.definitions);
   const rels = db.collection<RelationRecord>(COLLECTIONS.relations);
   const grants = db.collection<GrantDoc>(COLLECTIONS.grants);
-  const changes = db.collection<ChangeEntry & { _id: number }>(COLLECTIONS.changes);
-  const counters = db.collection<{ _id: string; value: number }>(COLLECTIONS.counters);
 
   async function page<T extends { _id: string }>(col: typeof rels | typeof defs, filter: Filter<T>, q: ListQuery, fallback: string): Promise<Page<T>> {
     const c = col as unknown as import('mongodb').Collection<T>;
@@ -40,19 +56,6 @@ export function mongoAuthzStore(db: Db): AuthzStore {
   }
 
   return {
-    async nextRevision(entry) {
-      const r = await counters.findOneAndUpdate({ _id: 'revision' }, { $inc: { value: 1 } }, { upsert: true, returnDocument: 'after' });
-      const revision = r!.value;
-      await changes.insertOne({ _id: revision, revision, ...entry, at: new Date() });
-      return revision;
-    },
-    async currentRevision() {
-      return (await counters.findOne({ _id: 'revision' }))?.value ?? 0;
-    },
-    async changesSince(revision) {
-      return changes.find({ revision: { $gt: revision } }).sort({ revision: 1 }).toArray();
-    },
-
     definitions: () => defs.find({}).toArray(),
     async findDefinition(idOrName) {
       return (await defs.findOne({ name: idOrName })) ?? defs.findOne({ _id: idOrName });
@@ -85,22 +88,31 @@ export function mongoAuthzStore(db: Db): AuthzStore {
       return found;
     },
 
-    async putTuple(t, revision) {
-      const s = parseObject(t.subject)!;
-      const o = parseObject(t.resource)!;
-      const computedTuple = tupleText(t);
-      const _id = tupleId(computedTuple);
+    async insertTuples(tuples, revision) {
+      const createdAt = new Date();
+      const docs = tuples.map((t) => {
+        const s = parseObject(t.subject)!;
+        const o = parseObject(t.resource)!;
+        const computedTuple = tupleText(t);
+        return { _id: tupleId(computedTuple), subject: t.subject, relation: t.relation, resource: t.resource, computedTuple,
+          subjectType: s.type, subjectId: s.id, resourceType: o.type, resourceId: o.id, createdAt, revision };
+      });
+      const failed = new Set<number>();
       try {
-        await rels.insertOne({ _id, subject: t.subject, relation: t.relation, resource: t.resource, computedTuple,
-          subjectType: s.type, subjectId: s.id, resourceType: o.type, resourceId: o.id, createdAt: new Date(), revision });
-        return { record: (await rels.findOne({ _id }))!, created: true };
+        await rels.insertMany(docs, { ordered: false });
       } catch (e) {
-        if ((e as { code?: number }).code !== 11000) throw e;
-        return { record: (await rels.findOne({ _id }))!, created: false };
+        // Existing tuples fail on `_id` and the rest are inserted (unordered); anything else is a real error.
+        const errors = (e as { writeErrors?: Array<{ index: number; code: number }> | { index: number; code: number } }).writeErrors;
+        const list = errors === undefined ? [] : Array.isArray(errors) ? errors : [errors];
+        if (list.length === 0 || list.some((w) => w.code !== 11000)) throw e;
+        for (const w of list) failed.add(w.index);
       }
+      const created = new Set(docs.filter((_, i) => !failed.has(i)).map((d) => d.computedTuple));
+      const existing = await Promise.all(docs.filter((_, i) => failed.has(i)).map((d) => rels.findOne({ _id: d._id })));
+      const byId = new Map(existing.filter((r) => r !== null).map((r) => [r._id, r]));
+      return { records: docs.map((d) => byId.get(d._id) ?? d), created };
     },
     findTuple: (id) => rels.findOne({ _id: id }),
-    findTupleByText: (text) => rels.findOne({ _id: tupleId(text) }),
     async deleteTuple(id) {
       const found = await rels.findOne({ _id: id });
       if (!found) return null;
@@ -114,13 +126,8 @@ export function mongoAuthzStore(db: Db): AuthzStore {
       if (q.resourceType) filter.resourceType = q.resourceType;
       return page<RelationRecord>(rels, filter, q, 'createdAt');
     },
-    async tuplesOfType(type, side) {
-      const filter: Filter<RelationRecord> = side === 'subject' ? { subjectType: type } : { resourceType: type };
-      return (await rels.find(filter, { projection: { subject: 1, relation: 1, resource: 1 } }).toArray()).map(asTuple);
-    },
-    async grantsTouching(objects) {
-      const found = await grants.find({ $or: [{ subject: { $in: objects } }, { resource: { $in: objects } }] }).toArray();
-      return found.map(grantTuple);
+    async presentTuples(texts) {
+      return present(rels as unknown as Collection<{ _id: string; computedTuple: string }>, texts);
     },
     async *scanTuples(batch) {
       // One streaming cursor per resource type (a filtered find per batch would rescan on FerretDB v1).
@@ -151,18 +158,17 @@ export function mongoAuthzStore(db: Db): AuthzStore {
     async deleteGrant(g) {
       return (await grants.deleteOne({ _id: tupleId(tupleText(g)) })).deletedCount === 1;
     },
-    async grantsOfSubject(subject) { return (await grants.find({ subject }).toArray()).map(grantTuple); },
-    async grantsOnResource(resource) { return (await grants.find({ resource }).toArray()).map(grantTuple); },
-    async grantsOfType(type) { return (await grants.find({ resourceType: type }).toArray()).map(grantTuple); },
+    async presentGrants(texts) {
+      return present(grants as unknown as Collection<{ _id: string; computedTuple: string }>, texts);
+    },
+    countGrants: () => grants.estimatedDocumentCount(),
     async *scanGrants(batch) {
-      let last = '';
-      for (;;) {
-        const rows = await grants.find({ computedTuple: { $gt: last } }).sort({ computedTuple: 1 }).limit(batch).toArray();
-        if (rows.length === 0) break;
-        last = rows[rows.length - 1]!.computedTuple;
-        yield rows.map(grantTuple);
-        if (rows.length < batch) break;
+      let chunk: Tuple[] = [];
+      for await (const row of grants.find({}, { batchSize: batch })) {
+        chunk.push(grantTuple(row));
+        if (chunk.length === batch) { yield chunk; chunk = []; }
       }
+      if (chunk.length) yield chunk;
     },
   };
 }

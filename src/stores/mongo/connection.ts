@@ -8,7 +8,8 @@ export const COLLECTIONS = {
   relations: 'relationships',
   grants: 'direct_grants',
   changes: 'change_log',
-  counters: 'counters',
+  pending: 'pending_changes',
+  indexState: 'index_state',
 } as const;
 
 export async function connectMongo(url: string): Promise<{ client: MongoClient; db: Db }> {
@@ -23,7 +24,6 @@ async function ensureIndexes(db: Db): Promise<void> {
   const c = COLLECTIONS;
   await Promise.all([
     db.collection(c.admins).createIndex({ username: 1 }, { unique: true }),
-    db.collection(c.apiTokens).createIndex({ tokenPrefix: 1 }),
     db.collection(c.apiTokens).createIndex({ adminId: 1 }),
     db.collection(c.definitions).createIndex({ name: 1 }, { unique: true }),
     db.collection(c.relations).createIndex({ computedTuple: 1 }, { unique: true }),
@@ -34,7 +34,6 @@ async function ensureIndexes(db: Db): Promise<void> {
     db.collection(c.grants).createIndex({ computedTuple: 1 }, { unique: true }),
     db.collection(c.grants).createIndex({ subject: 1 }),
     db.collection(c.grants).createIndex({ resource: 1 }),
-    db.collection(c.changes).createIndex({ revision: 1 }, { unique: true }),
   ]);
 }
 

@@ -1,7 +1,7 @@
-// The tuple graph in Neo4j: MERGE-based, so replaying any tuple converges.
-import type { Driver } from 'neo4j-driver';
+// The tuple graph in Neo4j: MERGE and DELETE by edge key, so replaying any change converges.
+import neo4j, { type Driver } from 'neo4j-driver';
 import { NAME_RE, parseObject, tupleText, type Tuple } from '../../engine/ids.js';
-import type { GraphStore } from '../ports.js';
+import type { EdgeChange, GraphStore } from '../ports.js';
 import { loadCypher } from './connection.js';
 
 const label = (type: string) => {
@@ -9,51 +9,64 @@ const label = (type: string) => {
   return `\`${type}\``;
 };
 
+type Rec = { get(k: string): unknown };
+const split = (records: Rec[]) => {
+  const tuples: Tuple[] = [];
+  const grants: Tuple[] = [];
+  for (const r of records) {
+    const t = { subject: r.get('subject') as string, relation: r.get('name') as string, resource: r.get('resource') as string };
+    (r.get('grant') ? grants : tuples).push(t);
+  }
+  return { tuples, grants };
+};
+
 export function neo4jGraphStore(driver: Driver): GraphStore {
   const q = loadCypher('projection.cypher');
-  const put = q.get('put-tuple')!;
+  const stmt = (name: string) => q.get(name)!;
+  const read = (name: string, params: Record<string, unknown>) => driver.executeQuery(stmt(name), params, { routing: 'READ' });
+
   return {
-    async putTuple(t) {
-      const s = parseObject(t.subject)!;
-      const o = parseObject(t.resource)!;
-      const statement = put.replace('__SUBJECT_LABEL__', label(s.type)).replace('__RESOURCE_LABEL__', label(o.type));
-      await driver.executeQuery(statement, {
-        subject: t.subject, subjectType: s.type, subjectId: s.id, resource: t.resource, resourceType: o.type, resourceId: o.id,
-        key: tupleText(t), relation: t.relation,
-      });
-    },
-    async putTuples(tuples) {
-      // Grouped by label pair, since labels cannot be parameters.
-      const groups = new Map<string, Tuple[]>();
-      for (const t of tuples) {
-        const k = `${parseObject(t.subject)!.type} ${parseObject(t.resource)!.type}`;
-        if (!groups.has(k)) groups.set(k, []);
-        groups.get(k)!.push(t);
+    async sync(changes, mark = '') {
+      // Creates are grouped by edge kind and label pair, since labels cannot be parameters.
+      const groups = new Map<string, EdgeChange[]>();
+      const gone = { tuples: [] as string[], grants: [] as string[] };
+      for (const c of changes) {
+        if (!c.present) { (c.grant ? gone.grants : gone.tuples).push(tupleText(c.tuple)); continue; }
+        const k = `${c.grant ? 'GRANT' : 'TUPLE'} ${parseObject(c.tuple.subject)!.type} ${parseObject(c.tuple.resource)!.type}`;
+        const list = groups.get(k);
+        if (list) list.push(c); else groups.set(k, [c]);
       }
       for (const [k, list] of groups) {
-        const [st, rt] = k.split(' ') as [string, string];
-        const statement = q.get('put-tuples')!.replace('__SUBJECT_LABEL__', label(st)).replace('__RESOURCE_LABEL__', label(rt));
-        await driver.executeQuery(statement, { rows: list.map((t) => {
+        const [edge, st, rt] = k.split(' ') as [string, string, string];
+        const statement = stmt('put-edges').replace('__SUBJECT_LABEL__', label(st)).replace('__RESOURCE_LABEL__', label(rt))
+          .replace('__EDGE__', edge).replace('__NAME_PROPERTY__', edge === 'GRANT' ? 'permission' : 'relation');
+        await driver.executeQuery(statement, { mark, rows: list.map(({ tuple: t }) => {
           const s = parseObject(t.subject)!;
           const o = parseObject(t.resource)!;
           return { subject: t.subject, subjectType: s.type, subjectId: s.id, resource: t.resource, resourceType: o.type,
-            resourceId: o.id, key: tupleText(t), relation: t.relation };
+            resourceId: o.id, key: tupleText(t), name: t.relation };
         }) });
       }
+      if (gone.tuples.length) await driver.executeQuery(stmt('delete-tuples'), { keys: gone.tuples });
+      if (gone.grants.length) await driver.executeQuery(stmt('delete-grants'), { keys: gone.grants });
     },
-    async deleteTuple(t) {
-      await driver.executeQuery(q.get('delete-tuple')!, { key: tupleText(t) });
+    async on(objects) {
+      if (objects.length === 0) return { tuples: [], grants: [] };
+      return split((await read('on', { keys: objects })).records);
     },
-    async tuplesOnResources(keys) {
-      const r = await driver.executeQuery(q.get('tuples-on')!, { keys }, { routing: 'READ' });
-      return r.records.map((rec) => ({ subject: rec.get('subject'), relation: rec.get('relation'), resource: rec.get('resource') }));
+    async direct(subject, resource) {
+      return split((await read('direct', { subject, resource })).records);
     },
-    async tuplesOfSubjects(keys) {
-      const r = await driver.executeQuery(q.get('tuples-of')!, { keys }, { routing: 'READ' });
-      return r.records.map((rec) => ({ subject: rec.get('subject'), relation: rec.get('relation'), resource: rec.get('resource') }));
+    async touchingType(type) {
+      const r = await driver.executeQuery(stmt('touching-type').replaceAll('__TYPE_LABEL__', label(type)), {}, { routing: 'READ' });
+      return split(r.records);
+    },
+    async edgesAfter(grant, after, limit, mark) {
+      const r = await read(grant ? 'grants-after' : 'tuples-after', { after, mark, limit: neo4j.int(limit) });
+      return r.records.map((rec) => ({ key: rec.get('key') as string, marked: rec.get('marked') as boolean }));
     },
     async tuplesBetween(subject, resource) {
-      const r = await driver.executeQuery(q.get('tuples-between')!, { subject, resource });
+      const r = await driver.executeQuery(stmt('tuples-between'), { subject, resource });
       return r.records.map((rec) => ({ subject: rec.get('subject'), relation: rec.get('relation'), resource: rec.get('resource') }));
     },
   };

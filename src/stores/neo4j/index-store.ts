@@ -35,7 +35,11 @@ export function neo4jIndexStore(driver: Driver): IndexStore {
         : { gen: 0, objectIndex: null, subjectIndex: null };
     },
     async putRows(gen, objects) {
-      for (const part of chunks(objects)) await write('put-rows', { gen, objects: part });
+      const changed: string[] = [];
+      for (const part of chunks(objects)) {
+        for (const rec of (await write('put-rows', { gen, objects: part })).records) changed.push(rec.get('obj') as string);
+      }
+      return changed;
     },
     async deleteRows(gen, objects) {
       for (const part of chunks(objects)) await write('delete-rows', { gen, objects: part });
@@ -45,8 +49,26 @@ export function neo4jIndexStore(driver: Driver): IndexStore {
       for (const part of chunks(flats)) changed += Number((await write('put-flats', { gen, flats: part })).records[0]?.get('changed') ?? 0);
       return changed;
     },
-    async putActors(gen, actors) {
-      for (const part of chunks(actors)) await write('put-actors', { gen, actors: part });
+    async flatsDependingOn(gen, objects) {
+      const out = new Set<string>();
+      for (const part of chunks(objects)) {
+        for (const rec of (await read('flats-depending-on', { gen: neo4j.int(gen), objects: part })).records) out.add(rec.get('obj') as string);
+      }
+      return [...out];
+    },
+    async flattened(gen, objects) {
+      const out = new Set<string>();
+      for (const part of chunks(objects)) {
+        for (const rec of (await read('flattened', { gen: neo4j.int(gen), objects: part })).records) out.add(rec.get('obj') as string);
+      }
+      return out;
+    },
+    async flatOwners(gen, after, limit) {
+      const r = await read('flat-owners', { gen: neo4j.int(gen), after, limit: neo4j.int(limit) });
+      return r.records.map((rec) => rec.get('obj') as string);
+    },
+    async syncHolds(gen, items) {
+      for (const part of chunks(items)) await write('sync-holds', { gen, items: part });
     },
     async listObjects(subject, action, type, skip, limit) {
       const r = await read('list-objects', { subject, action, type, skip: neo4j.int(skip), limit: neo4j.int(limit) });
@@ -60,11 +82,15 @@ export function neo4jIndexStore(driver: Driver): IndexStore {
     },
     async dropGeneration(gen) {
       let total = 0;
-      for (;;) {
-        const n = Number((await write('drop-generation', { gen })).records[0]?.get('deleted') ?? 0);
-        total += n;
-        if (n === 0) return total;
+      for (const label of ['IndexRow', 'IndexFlat', 'IndexDep', 'Actor', 'IndexKey']) {
+        const statement = stmt('drop-generation').replace('__LABEL__', label);
+        for (;;) {
+          const n = Number((await driver.executeQuery(statement, { gen: neo4j.int(gen) })).records[0]?.get('deleted') ?? 0);
+          total += n;
+          if (n === 0) break;
+        }
       }
+      return total;
     },
   };
 }

@@ -1,0 +1,231 @@
+// The appliers of the change log: coalesce committed entries into batches, apply them under one lease, recover the rest.
+import { parseTupleText, type Tuple } from '../../engine/ids.js';
+import type { Logger } from '../../log.js';
+import type { Heartbeat, Lease } from '../../stores/redis/lease.js';
+import type { ChangeEntry, ChangeLog, GraphStore, IndexStore } from '../../stores/ports.js';
+import type { DecisionCache } from './decision-cache.js';
+import { Loaded, type IndexBatch } from './index-batch.js';
+import type { ModelSource } from './model-source.js';
+
+/** Tuples in one coalesced batch; a larger backlog is split. */
+export const BATCH_TUPLES = 2000;
+const RECOVER_EVERY_MS = 1000;
+/** A writer applies its own entry right after its MongoDB change; only older ones of its own are recovered. */
+const OWN_GRACE_MS = 30_000;
+const LEASE_WAIT_MS = 10_000;
+
+interface Waiter { entry: ChangeEntry; resolve(): void; reject(e: unknown): void; sync: boolean; verify: boolean }
+
+const tuplesOf = (e: ChangeEntry): Tuple[] => (e.tuples ?? []).map((t) => parseTupleText(t)).filter((t): t is Tuple => t !== null);
+
+/**
+ * Every committed entry stays in the outbox (`pending`) until an applier has brought the projection and
+ * the index in line with MongoDB for what it names. Index work from all processes runs under one Redis
+ * lease, so work on one object is never interleaved across processes, and each unit recomputes from
+ * the state it reads inside the lease. Within a process, waiting entries are coalesced: the single
+ * writes first, then queued `/relations/many` entries up to BATCH_TUPLES tuples. Entries whose writer
+ * died (its heartbeat expired) or whose application failed are picked up again by the recovery loop.
+ */
+export class Applier {
+  private tail: Promise<unknown> = Promise.resolve();
+  private readonly waiting: Waiter[] = [];
+  private readonly inFlight = new Set<number>();
+  /** This process's entries whose application failed: retried by the next recovery pass. */
+  private readonly failed = new Set<number>();
+  private draining = false;
+  private timer: NodeJS.Timeout | null = null;
+  private stopped = false;
+  private readonly definitionWork: DefinitionApplier;
+
+  constructor(private readonly deps: {
+    log: ChangeLog; lease: Lease; heartbeat: Heartbeat; batch: IndexBatch; index: IndexStore; graph: GraphStore;
+    models: ModelSource; cache: DecisionCache; logger: Logger;
+  }) {
+    this.definitionWork = new DefinitionApplier(this, deps);
+  }
+
+  get owner() { return this.deps.heartbeat.owner; }
+
+  /** Runs `work` alone: after this process's earlier work, and holding the lease shared by all processes. */
+  exclusive<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.tail.then(async () => {
+      await this.deps.lease.acquire(LEASE_WAIT_MS);
+      try { return await work(); } finally { await this.deps.lease.release(); }
+    });
+    this.tail = run.catch(() => undefined);
+    return run;
+  }
+
+  /** The live generation, and the one being built if any: every unit of work writes both. */
+  async gens(): Promise<number[]> {
+    const m = await this.deps.index.meta();
+    return m.building ? [m.gen, m.building] : [m.gen];
+  }
+
+  /** Applies a committed entry and resolves when it is done (single writes). */
+  apply(entry: ChangeEntry): Promise<void> {
+    return this.enqueue(entry, true, false);
+  }
+
+  /** Queues a committed entry (`/relations/many`); failures stay pending for the recovery loop. */
+  submit(entry: ChangeEntry, verify = false): void {
+    this.enqueue(entry, false, verify).catch((e: Error) => this.deps.logger.warn({ revision: entry.revision, err: e.message }, 'apply failed; will retry'));
+  }
+
+  private enqueue(entry: ChangeEntry, sync: boolean, verify: boolean): Promise<void> {
+    if (this.inFlight.has(entry.revision)) return Promise.resolve();
+    this.inFlight.add(entry.revision);
+    if (entry.kind === 'definition') {
+      return this.definitionWork.run(entry).then(() => { this.failed.delete(entry.revision); }, (e: unknown) => {
+        this.failed.add(entry.revision);
+        throw e;
+      }).finally(() => this.inFlight.delete(entry.revision));
+    }
+    return new Promise<void>((resolve, reject) => {
+      // Deletes, and entries of writers that may have died before their MongoDB change, read MongoDB back.
+      this.waiting.push({ entry, resolve, reject, sync, verify: verify || entry.op === 'delete' });
+      void this.drain();
+    });
+  }
+
+  private take(): Waiter[] {
+    this.waiting.sort((a, b) => Number(b.sync) - Number(a.sync) || a.entry.revision - b.entry.revision);
+    const out: Waiter[] = [];
+    let n = 0;
+    while (this.waiting.length && (out.length === 0 || n + (this.waiting[0]!.entry.tuples?.length ?? 0) <= BATCH_TUPLES)) {
+      const w = this.waiting.shift()!;
+      n += w.entry.tuples?.length ?? 0;
+      out.push(w);
+    }
+    return out;
+  }
+
+  private async drain(): Promise<void> {
+    if (this.draining) return;
+    this.draining = true;
+    try {
+      while (this.waiting.length) {
+        const batch = this.take();
+        try {
+          await this.exclusive(async () => {
+            await this.applyEntries(batch.filter((w) => w.verify).map((w) => w.entry), false);
+            await this.applyEntries(batch.filter((w) => !w.verify).map((w) => w.entry), true);
+          });
+          await this.deps.log.done(batch.map((w) => w.entry.revision));
+          batch.forEach((w) => { this.failed.delete(w.entry.revision); w.resolve(); });
+        } catch (e) {
+          batch.forEach((w) => { this.failed.add(w.entry.revision); w.reject(e); });
+        } finally {
+          batch.forEach((w) => this.inFlight.delete(w.entry.revision));
+        }
+      }
+    } finally {
+      this.draining = false;
+    }
+  }
+
+  /** One unit of work for tuple and grant entries (call inside `exclusive`). */
+  private async applyEntries(entries: ChangeEntry[], assumeStored: boolean): Promise<void> {
+    const tuples: Tuple[] = [];
+    const grants: Tuple[] = [];
+    for (const e of entries) (e.kind === 'grants' ? grants : tuples).push(...tuplesOf(e));
+    if (tuples.length === 0 && grants.length === 0) return;
+    const model = await this.deps.models.reload();
+    const result = await this.deps.batch.apply({ tuples, grants, gens: await this.gens(), model, assumeStored });
+    await this.deps.cache.bump(result.touched, result.structure);
+  }
+
+  /** Starts the recovery loop: entries of dead writers, and this process's entries whose application failed. */
+  start(): void {
+    this.deps.heartbeat.start();
+    const tick = async () => {
+      if (this.stopped) return;
+      try { await this.recover(); } catch (e) {
+        this.deps.logger.debug({ err: (e as Error).message }, 'recovery pass failed');
+      }
+      if (!this.stopped) this.timer = setTimeout(() => void tick(), RECOVER_EVERY_MS);
+    };
+    void tick();
+  }
+
+  /** One recovery pass; returns how many entries it picked up. */
+  async recover(): Promise<number> {
+    const pending = (await this.deps.log.pending()).filter((p) => !this.inFlight.has(p.revision));
+    if (pending.length === 0) return 0;
+    const alive = await this.deps.heartbeat.alive([...new Set(pending.map((p) => p.owner))].filter((o) => o !== this.owner));
+    const now = Date.now();
+    const mine = pending.filter((p) => (p.owner === this.owner
+      ? this.failed.has(p.revision) || now - p.at.getTime() > OWN_GRACE_MS
+      : !alive.has(p.owner)));
+    if (mine.length === 0) return 0;
+    const entries = await this.deps.log.entries(mine.map((p) => p.revision));
+    const logged = new Set(entries.map((e) => e.revision));
+    // A pending marker without a log entry: its writer died before the commit point, so nothing was acknowledged.
+    const orphans = mine.filter((p) => !logged.has(p.revision) && (p.owner !== this.owner || now - p.at.getTime() > OWN_GRACE_MS));
+    if (orphans.length) await this.deps.log.done(orphans.map((p) => p.revision));
+    for (const e of entries) this.submit(e, true);
+    if (entries.length) this.deps.logger.info({ entries: entries.length, first: entries[0]!.revision }, 'recovering pending changes');
+    return entries.length;
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.definitionWork.stop();
+    await this.tail.catch(() => undefined);
+    await this.deps.heartbeat.stop();
+  }
+}
+
+/** Definition changes: every tuple and grant touching the type, in batches, then every flat (the model changed). */
+class DefinitionApplier {
+  private chain: Promise<unknown> = Promise.resolve();
+  private stopped = false;
+  constructor(private readonly applier: Applier, private readonly deps: ConstructorParameters<typeof Applier>[0]) {}
+
+  run(entry: ChangeEntry): Promise<void> {
+    const run = this.chain.then(() => this.reindex(entry));
+    this.chain = run.catch(() => undefined);
+    return run;
+  }
+
+  stop() { this.stopped = true; }
+
+  private async reindex(entry: ChangeEntry): Promise<void> {
+    const { graph, batch, cache, log, logger, index } = this.deps;
+    const type = entry.type!;
+    const started = Date.now();
+    const { tuples, grants } = await graph.touchingType(type);
+    const all = [...tuples.map((t) => ({ t, grant: false })), ...grants.map((t) => ({ t, grant: true }))];
+    for (let i = 0; i < all.length || i === 0; i += BATCH_TUPLES) {
+      if (this.stopped) throw new Error('stopped');
+      const part = all.slice(i, i + BATCH_TUPLES);
+      await this.applier.exclusive(async () => {
+        const model = await this.deps.models.reload();
+        const r = await batch.apply({
+          tuples: part.filter((p) => !p.grant).map((p) => p.t), grants: part.filter((p) => p.grant).map((p) => p.t),
+          gens: await this.applier.gens(), model, skipProjection: true, modelChanged: true,
+        });
+        await cache.bump(r.touched, true);
+      });
+    }
+    // Any flat may read the changed type; recompute them all, a page at a time.
+    for (const gen of await this.applier.gens()) {
+      let after = '';
+      for (;;) {
+        if (this.stopped) throw new Error('stopped');
+        const owners = await index.flatOwners(gen, after, 500);
+        if (owners.length === 0) break;
+        after = owners[owners.length - 1]!;
+        await this.applier.exclusive(async () => {
+          const model = await this.deps.models.reload();
+          const flats = await batch.flats(model, new Loaded(graph, model), owners);
+          if (flats.length) await index.putFlats(gen, flats);
+        });
+      }
+    }
+    await cache.bump([], true);
+    await log.done([entry.revision]);
+    logger.info({ type, tuples: tuples.length, grants: grants.length, seconds: (Date.now() - started) / 1000 }, 're-indexed a changed definition');
+  }
+}

@@ -1,0 +1,171 @@
+// One unit of index work: bring the projection and the index in line with MongoDB for a batch of tuples and grants.
+import { createHash } from 'node:crypto';
+import { typeOf, tupleText, type Tuple } from '../../engine/ids.js';
+import {
+  arrowSources, flatSet, grantKey, isArrowRelation, isFlatSource, objectRow, relationKey, tupleView, type TupleView,
+} from '../../engine/index-math.js';
+import type { Model } from '../../engine/model.js';
+import type { AuthzStore, DeletionHints, FlatRecord, GraphStore, IndexStore, ObjectRows } from '../../stores/ports.js';
+
+const hashOf = (v: unknown) => createHash('sha1').update(JSON.stringify(v)).digest('base64url');
+
+export interface BatchInput {
+  tuples: Tuple[];
+  grants: Tuple[];
+  /** Index generations to write (the live one, and the one a hard rebuild is building). */
+  gens: number[];
+  model: Model;
+  /**
+   * Added by their writer (or read from MongoDB by a rebuild): taken as stored, except those a recent
+   * delete marked, which are read back. Otherwise every one is read from MongoDB. The projection is then
+   * synced to what MongoDB has. `skipProjection` trusts the projection as it is (definition changes).
+   */
+  assumeStored?: boolean;
+  skipProjection?: boolean;
+  /** The model changed: every resource in the batch may have other rows and flats. */
+  modelChanged?: boolean;
+  /** Tag for the edges a rebuild has seen. */
+  mark?: string;
+}
+
+export interface BatchResult {
+  /** Subjects and objects whose decisions may have changed. */
+  touched: string[];
+  /** Whether a flattened set changed (decisions about any object inheriting from it may change). */
+  structure: boolean;
+}
+
+/**
+ * The steps, each one batched query or a few: read what MongoDB has; MERGE or DELETE the projection
+ * edges; add or remove the keys subjects hold; recompute the rows of every resource in the batch from
+ * its tuples; recompute the flattened sets that depend on a resource whose arrow tuples changed, and
+ * create them for subjects that others now inherit from. Everything is recomputed from the stored
+ * state, never patched, so the result is the same whatever the order or the number of replays.
+ */
+export class IndexBatch {
+  constructor(private readonly store: AuthzStore, private readonly graph: GraphStore, private readonly index: IndexStore,
+    private readonly hints: DeletionHints) {}
+
+  async apply(input: BatchInput): Promise<BatchResult> {
+    const { model, gens } = input;
+    const tuples = dedupe(input.tuples);
+    const grants = dedupe(input.grants);
+    const present = {
+      tuples: await this.stored(tuples.map(tupleText), false, input),
+      grants: await this.stored(grants.map(tupleText), true, input),
+    };
+    const has = (t: Tuple, grant: boolean) => (grant ? present.grants : present.tuples).has(tupleText(t));
+
+    if (!input.skipProjection) {
+      await this.graph.sync([
+        ...tuples.map((tuple) => ({ tuple, grant: false, present: has(tuple, false) })),
+        ...grants.map((tuple) => ({ tuple, grant: true, present: has(tuple, true) })),
+      ], input.mark);
+    }
+
+    const holds = [
+      ...tuples.map((t) => ({ subject: t.subject, key: relationKey(t.resource, t.relation), present: has(t, false) && model.isValid(t) })),
+      ...grants.map((g) => ({ subject: g.subject, key: grantKey(g.resource, g.relation), present: has(g, true) && model.isValidGrant(g) })),
+    ];
+
+    const resources = [...new Set([...tuples, ...grants].map((t) => t.resource))];
+    const loaded = new Loaded(this.graph, model);
+    await loaded.load(resources);
+    const rows = this.rows(model, loaded, resources);
+
+    // Flats: those computed from a resource whose arrow tuples changed, and those of new inheritance sources.
+    const arrowResources = input.modelChanged ? resources
+      : [...new Set(tuples.filter((t) => isArrowRelation(model, typeOf(t.resource), t.relation)).map((t) => t.resource))];
+    const sources = [...new Set(tuples.filter((t) => has(t, false) && isFlatSource(model, t)).map((t) => t.subject))];
+    const toFlatten = new Set<string>();
+    for (const gen of gens) {
+      if (arrowResources.length) for (const o of await this.index.flatsDependingOn(gen, arrowResources)) toFlatten.add(o);
+      if (sources.length) {
+        const done = await this.index.flattened(gen, sources);
+        for (const s of sources) if (!done.has(s)) toFlatten.add(s);
+      }
+    }
+    const flats = await this.flats(model, loaded, [...toFlatten]);
+
+    let structure = input.modelChanged === true;
+    for (const gen of gens) {
+      if (flats.length && (await this.index.putFlats(gen, flats)) > 0) structure = true;
+      await this.index.syncHolds(gen, holds);
+      if (rows.put.length) await this.index.putRows(gen, rows.put);
+      if (rows.gone.length) await this.index.deleteRows(gen, rows.gone);
+    }
+    return { touched: [...new Set([...tuples, ...grants].map((t) => t.subject)), ...resources], structure };
+  }
+
+  private async stored(texts: string[], grant: boolean, input: BatchInput): Promise<Set<string>> {
+    if (input.skipProjection) return new Set(texts);
+    const read = (list: string[]) => (grant ? this.store.presentGrants(list) : this.store.presentTuples(list));
+    if (!input.assumeStored) return read(texts);
+    const hinted = await this.hints.hinted(texts);
+    if (hinted.size === 0) return new Set(texts);
+    const back = await read([...hinted]);
+    return new Set(texts.filter((t) => !hinted.has(t) || back.has(t)));
+  }
+
+  /** Every flat of these objects, from the closure of tuples below them (loaded level by level). */
+  async flats(model: Model, loaded: Loaded, objects: string[]): Promise<FlatRecord[]> {
+    await loaded.closure(objects);
+    const out: FlatRecord[] = [];
+    for (const obj of objects) {
+      for (const perm of model.get(typeOf(obj))?.permissions.keys() ?? []) {
+        const f = flatSet(model, loaded.view, obj, perm);
+        out.push({ id: relationKey(obj, perm), obj, public: f.public, keys: f.keys, deps: f.deps, hash: hashOf(f) });
+      }
+    }
+    return out;
+  }
+
+  /** Rows of objects named by a valid tuple or grant on them; the others lose theirs (and may still be public). */
+  private rows(model: Model, loaded: Loaded, objects: string[]): { put: ObjectRows[]; gone: string[] } {
+    const put: ObjectRows[] = [];
+    const gone: string[] = [];
+    for (const obj of objects) {
+      const type = typeOf(obj);
+      if (!model.get(type) || !loaded.named(obj)) { gone.push(obj); continue; }
+      const rows = model.actionsOf(type).map((action) => ({ action, ...objectRow(model, loaded.view, obj, action) }));
+      put.push({ obj, type, rows, hash: hashOf(rows) });
+    }
+    return { put, gone };
+  }
+}
+
+const dedupe = (list: Tuple[]) => [...new Map(list.map((t) => [tupleText(t), t])).values()];
+
+/** Tuples and grants on objects, read from the projection in batched queries and kept for one unit of work. */
+export class Loaded {
+  readonly view: TupleView & { add(t: Tuple): void };
+  private readonly done = new Set<string>();
+  private readonly namedBy = new Set<string>();
+  constructor(private readonly graph: GraphStore, private readonly model: Model) {
+    this.view = tupleView(model, []);
+  }
+
+  async load(objects: string[]): Promise<void> {
+    const fresh = objects.filter((o) => !this.done.has(o));
+    if (fresh.length === 0) return;
+    fresh.forEach((o) => this.done.add(o));
+    for (let i = 0; i < fresh.length; i += 2000) {
+      const { tuples, grants } = await this.graph.on(fresh.slice(i, i + 2000));
+      for (const t of tuples) { this.view.add(t); if (this.model.isValid(t)) this.namedBy.add(t.resource); }
+      for (const g of grants) if (this.model.isValidGrant(g)) this.namedBy.add(g.resource);
+    }
+  }
+
+  /** Loads every object a flat of `objects` can reach, one query per level. */
+  async closure(objects: string[]): Promise<void> {
+    let frontier = objects;
+    while (frontier.length) {
+      await this.load(frontier);
+      const next = new Set<string>();
+      for (const o of frontier) for (const x of arrowSources(this.model, this.view, o)) if (!this.done.has(x)) next.add(x);
+      frontier = [...next];
+    }
+  }
+
+  named(obj: string): boolean { return this.namedBy.has(obj); }
+}

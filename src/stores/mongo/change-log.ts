@@ -1,0 +1,69 @@
+// The change log and its outbox in MongoDB: `change_log` keeps every entry, `pending` the ones not applied yet.
+import type { Db } from 'mongodb';
+import type { ChangeEntry, ChangeLog, PendingRecord, RevisionCounter } from '../ports.js';
+import { COLLECTIONS } from './connection.js';
+
+const DUPLICATE = 11000;
+const isDuplicate = (e: unknown) => (e as { code?: number }).code === DUPLICATE;
+const MAX_TRIES = 50;
+
+/**
+ * Revisions come from a shared counter (Redis INCR: one atomic round trip, whatever the number of writers
+ * and processes) and are claimed by inserting `pending` with `_id: revision`. FerretDB v1 has no atomic
+ * findAndModify (FerretDB issue 3040), but a unique `_id` insert is atomic everywhere, so a revision is
+ * never used twice even if the counter is lost or lags: a duplicate raises the counter past the highest
+ * revision stored and takes the next one. Revisions only grow, because the counter only ever rises.
+ */
+export function mongoChangeLog(db: Db, counter: RevisionCounter): ChangeLog {
+  const log = db.collection<ChangeEntry & { _id: number }>(COLLECTIONS.changes);
+  const pending = db.collection<{ _id: number; owner: string; at: Date }>(COLLECTIONS.pending);
+
+  return {
+    async commit(entry, owner, opts = {}) {
+      const keepPending = opts.pending !== false;
+      for (let attempt = 0; attempt < MAX_TRIES; attempt++) {
+        const revision = await counter.next();
+        const at = new Date();
+        try {
+          // The pending marker goes first: any entry in the log is pending until its appliers finish.
+          if (keepPending) await pending.insertOne({ _id: revision, owner, at });
+          await log.insertOne({ _id: revision, revision, ...entry, at });
+          return revision;
+        } catch (e) {
+          if (!isDuplicate(e)) throw e;
+          await counter.raise(await highestStored(db));
+        }
+      }
+      throw new Error('could not take a revision: the counter keeps colliding with stored revisions');
+    },
+    async entries(revisions) {
+      if (revisions.length === 0) return [];
+      return (await log.find({ _id: { $in: revisions } }).toArray()).map(({ _id, ...e }) => ({ ...e, revision: _id }));
+    },
+    async pending() {
+      return (await pending.find({}).sort({ _id: 1 }).toArray()).map((p): PendingRecord => ({ revision: p._id, owner: p.owner, at: p.at }));
+    },
+    async oldestPending() {
+      const first = await pending.find({}, { projection: { _id: 1 } }).sort({ _id: 1 }).limit(1).toArray();
+      return first[0]?._id ?? null;
+    },
+    async done(revisions) {
+      if (revisions.length) await pending.deleteMany({ _id: { $in: revisions } });
+    },
+    async latest() {
+      return counter.current();
+    },
+  };
+}
+
+/** The highest revision MongoDB holds, logged or pending. */
+async function highestStored(db: Db): Promise<number> {
+  const last = (name: string) => db.collection<{ _id: number }>(name).find({}, { projection: { _id: 1 } }).sort({ _id: -1 }).limit(1).toArray();
+  const [a, b] = await Promise.all([last(COLLECTIONS.changes), last(COLLECTIONS.pending)]);
+  return Math.max(a[0]?._id ?? 0, b[0]?._id ?? 0);
+}
+
+/** Seeds the counter from what MongoDB holds, so a fresh or wiped Redis never hands out a used revision. */
+export async function seedRevisions(db: Db, counter: RevisionCounter): Promise<void> {
+  await counter.raise(await highestStored(db));
+}

@@ -1,0 +1,71 @@
+// Leases in Redis: a named lock held by one process at a time, renewed while held, and process heartbeats.
+import { randomUUID } from 'node:crypto';
+import type { Redis } from 'ioredis';
+
+const RELEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
+const RENEW = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return 0`;
+
+/**
+ * A lock shared by every process on the same Redis. The holder renews it every third of its time to live;
+ * a holder that dies stops renewing, so the lock frees itself after `ttlMs`.
+ */
+export class Lease {
+  private token: string | null = null;
+  private renewer: NodeJS.Timeout | null = null;
+  constructor(private readonly redis: Redis, readonly key: string, private readonly ttlMs = 15_000) {}
+
+  /** One attempt; true when this process now holds the lease. */
+  async tryAcquire(): Promise<boolean> {
+    const token = randomUUID();
+    if ((await this.redis.set(this.key, token, 'PX', this.ttlMs, 'NX')) !== 'OK') return false;
+    this.token = token;
+    this.renewer = setInterval(() => {
+      void this.redis.eval(RENEW, 1, this.key, token, String(this.ttlMs)).catch(() => undefined);
+    }, Math.floor(this.ttlMs / 3));
+    this.renewer.unref();
+    return true;
+  }
+
+  /** Waits for the lease, polling; gives up after `timeoutMs`. */
+  async acquire(timeoutMs: number, signal?: AbortSignal): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    let pause = 2;
+    while (!(await this.tryAcquire())) {
+      if (signal?.aborted) throw new Error('stopped while waiting for the lease');
+      if (Date.now() > deadline) throw new Error(`the lease ${this.key} stayed taken for ${timeoutMs} ms`);
+      await new Promise((r) => setTimeout(r, pause));
+      pause = Math.min(pause * 2, 50);
+    }
+  }
+
+  async release(): Promise<void> {
+    if (this.renewer) clearInterval(this.renewer);
+    this.renewer = null;
+    const token = this.token;
+    this.token = null;
+    if (token) await this.redis.eval(RELEASE, 1, this.key, token).catch(() => undefined);
+  }
+}
+
+/** Marks a process alive while it runs, so others can tell its pending work from a dead process's. */
+export class Heartbeat {
+  private timer: NodeJS.Timeout | null = null;
+  constructor(private readonly redis: Redis, private readonly prefix: string, readonly owner: string, private readonly ttlMs = 10_000) {}
+  private key = (owner: string) => `${this.prefix}:alive:${owner}`;
+
+  start(): void {
+    const beat = () => void this.redis.set(this.key(this.owner), '1', 'PX', this.ttlMs).catch(() => undefined);
+    beat();
+    this.timer = setInterval(beat, Math.floor(this.ttlMs / 4));
+    this.timer.unref();
+  }
+  async alive(owners: string[]): Promise<Set<string>> {
+    if (owners.length === 0) return new Set();
+    const values = await this.redis.mget(...owners.map(this.key));
+    return new Set(owners.filter((_, i) => values[i] !== null));
+  }
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    await this.redis.del(this.key(this.owner)).catch(() => undefined);
+  }
+}
