@@ -51,3 +51,12 @@ UNWIND between AS a
 MATCH (a)-[t:TUPLE]->(b:Object) WHERE b IN between
 RETURN DISTINCT a.key AS subject, t.relation AS relation, b.key AS resource
 LIMIT 10000;
+
+// name: named-as-subject
+// Objects that are the subject of at least one valid tuple or grant; items = [{key, tuples: ["Type#rel"], grants: ["Type#perm"]}]
+// list the resource types and names under which the object's type is allowed.
+UNWIND $items AS it
+MATCH (o:Object {key: it.key})
+WHERE EXISTS { MATCH (o)-[t:TUPLE]->(x:Object) WHERE x.type + '#' + t.relation IN it.tuples }
+   OR EXISTS { MATCH (o)-[g:GRANT]->(x:Object) WHERE x.type + '#' + g.permission IN it.grants }
+RETURN o.key AS key;

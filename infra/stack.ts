@@ -80,8 +80,9 @@ async function waitForPort(port: number, child: ChildProcess, name: string, time
 
 function launch(name: string, cmd: string, args: string[], logFile: string): ChildProcess {
   mkdirSync(dirname(logFile), { recursive: true });
+  // Its own process group: Ctrl-C in the terminal reaches the service, which stops first; the servers after it.
   const child = spawn('sh', ['-c', `exec "$0" "$@" >>"${logFile}" 2>&1`, cmd, ...args], {
-    cwd: ROOT, stdio: 'ignore', detached: false,
+    cwd: ROOT, stdio: 'ignore', detached: true,
   });
   child.on('error', (e) => console.error(`${name}: ${e.message}`));
   return child;

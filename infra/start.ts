@@ -1,6 +1,7 @@
-// `npm start`: the embedded default. Starts Redis, FerretDB and Neo4j (unless their URLs are set), then the service.
+// `npm start`: the embedded default. Starts Redis, FerretDB and Neo4j (unless their URLs are set), then the
+// service as a child process; when the service exits, for whatever reason, the servers it started are stopped.
+import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { createApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { devSecrets } from './secrets.js';
 import { ROOT, startStack } from './stack.js';
@@ -17,39 +18,41 @@ async function main() {
   });
   say(`  servers up in ${((Date.now() - t0) / 1000).toFixed(1)} s (started: ${stack.started.join(', ') || 'none, all reused'})`);
   const { secrets, generated } = devSecrets(join(dataDir, 'secrets.json'), process.env);
-  // Redis carries the queues and the decision cache, so the embedded default checks it by default.
+  // Redis carries the locks and the decision cache, so the embedded default checks it by default.
   const env = { READY_CHECK_REDIS: '1', ...process.env, ...stack.urls, ...secrets };
   const config = loadConfig(env);
-  let app: Awaited<ReturnType<typeof createApp>> | undefined;
-  const stop = async () => {
-    say('\nstopping');
-    await app?.close();
-    await stack.stop();
-    process.exit(0);
+  const origin = (p: number) => `http://${config.HOST}:${p}`;
+  say('');
+  say(`  admin surface   ${origin(config.ADMIN_PORT)}   (health: ${origin(config.ADMIN_PORT)}/ready)`);
+  say(`  client surface  ${origin(config.CLIENT_PORT)}`);
+  say(`  Neo4j Browser   http://127.0.0.1:7474/browser/   (bolt ${stack.urls.NEO4J_URI}, no auth)`);
+  say(`  MongoDB         ${stack.urls.MONGO_URL}`);
+  say(`  Redis           ${stack.urls.REDIS_URL}`);
+  say('');
+  const from = generated.length ? 'generated now, kept in .data/secrets.json' : 'from the environment or .data/secrets.json';
+  say(`  masterkey       ${config.MASTER_KEY}   (${from})`);
+  say(`  admin login     ${config.ADMIN_USERNAME} / ${config.ADMIN_PASSWORD}`);
+  say('');
+  say('Ctrl-C stops the service and the servers it started.');
+
+  const service = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src', 'main.ts')], { cwd: ROOT, env, stdio: 'inherit' });
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals) => {
+    // Ctrl-C reaches the service too (same process group); the servers run in their own groups and wait for it.
+    if (stopping) { service.kill('SIGKILL'); return; }
+    stopping = true;
+    say(`\nstopping (${signal}): the service finishes its requests, then the servers stop`);
+    if (service.exitCode === null) service.kill('SIGTERM');
   };
-  process.on('SIGINT', () => void stop());
-  process.on('SIGTERM', () => void stop());
-  try {
-    app = await createApp(config);
-    const ports = await app.listen();
-    const origin = (p: number) => `http://${config.HOST}:${p}`;
-    say('');
-    say(`  admin surface   ${origin(ports.admin)}   (health: ${origin(ports.admin)}/ready)`);
-    say(`  client surface  ${origin(ports.client)}`);
-    say(`  Neo4j Browser   http://127.0.0.1:7474/browser/   (bolt ${stack.urls.NEO4J_URI}, no auth)`);
-    say(`  MongoDB         ${stack.urls.MONGO_URL}`);
-    say(`  Redis           ${stack.urls.REDIS_URL}`);
-    say('');
-    const origin_ = generated.length ? 'generated now, kept in .data/secrets.json' : 'from the environment or .data/secrets.json';
-    say(`  masterkey       ${config.MASTER_KEY}   (${origin_})`);
-    say(`  admin login     ${config.ADMIN_USERNAME} / ${config.ADMIN_PASSWORD}`);
-    say('');
-    say('Ctrl-C stops the service and the servers it started.');
-  } catch (e) {
-    console.error(`failed to start: ${(e as Error).message}`);
-    await stack.stop();
-    process.exit(1);
-  }
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  service.on('exit', (code, signal) => {
+    if (!stopping) say(`the service exited (${signal ?? `code ${code}`}); stopping the servers it used`);
+    void stack.stop().then(() => process.exit(stopping ? 0 : (code ?? 1)));
+  });
 }
 
-void main();
+main().catch((e: Error) => {
+  console.error(`failed to start: ${e.message}`);
+  process.exit(1);
+});

@@ -26,7 +26,7 @@ import { Rebuilds } from './services/authorization/rebuilds.js';
 import { Relations } from './services/authorization/relations.js';
 import { Revisions } from './services/authorization/revisions.js';
 import { mongoAuthzStore } from './stores/mongo/authz.js';
-import { mongoChangeLog, seedRevisions } from './stores/mongo/change-log.js';
+import { mongoChangeLog } from './stores/mongo/change-log.js';
 import { mongoRebuildState } from './stores/mongo/index-state.js';
 import { redisDeletionHints } from './stores/redis/deletion-hints.js';
 import { Heartbeat, Lease } from './stores/redis/lease.js';
@@ -76,7 +76,6 @@ export async function createApp(config: Config, log: Logger = createLogger(confi
   await index.meta();
   const prefix = config.REDIS_PREFIX;
   const counter = redisRevisionCounter(redis, prefix);
-  await seedRevisions(db, counter);
   const changeLog = mongoChangeLog(db, counter);
   const hints = redisDeletionHints(redis, prefix);
   const models = new ModelSource(store);
@@ -138,7 +137,13 @@ export async function createApp(config: Config, log: Logger = createLogger(confi
       return { admin, client };
     },
     async close() {
-      await Promise.all(servers.map((s) => new Promise<void>((r) => { s.closeAllConnections(); s.close(() => r()); })));
+      // Stop taking connections and let requests in flight finish (bounded), then stop the background work;
+      // what is left in the outbox is applied at the next start.
+      await Promise.all(servers.map((s) => new Promise<void>((r) => {
+        s.close(() => r());
+        s.closeIdleConnections();
+        setTimeout(() => s.closeAllConnections(), 5000).unref();
+      })));
       await rebuilds.stop();
       await applier.stop();
       await Promise.allSettled([mongo.close(), neo.close(), closeRedis(redis)]);

@@ -19,6 +19,7 @@ export const CATALOG = {
   BUILTIN_DEFINITION: [422, 'Built-in definitions cannot be deleted'],
   RATE_LIMITED: [429, 'Too many requests'],
   NOT_READY: [503, 'The service is not ready'],
+  STORE_UNAVAILABLE: [503, 'A store the service needs is unavailable; retry shortly'],
   INDEX_BEHIND: [503, 'The index has not reached the requested revision'],
   INTERNAL: [500, 'Internal error'],
 } as const satisfies Record<string, readonly [number, string]>;

@@ -150,6 +150,17 @@ export class Model {
     return def ? [...def.relations.keys(), ...def.permissions.keys()] : [];
   }
 
+  /** Where subjects of `type` count: `Type#relation` of every relation that allows them, and `Type#permission` for grants. */
+  subjectSlots(type: string): { tuples: string[]; grants: string[] } {
+    const tuples: string[] = [];
+    const grants: string[] = [];
+    for (const def of this.types.values()) {
+      for (const [rel, allowed] of def.relations) if (allowed.includes('*') || allowed.includes(type)) tuples.push(`${def.name}#${rel}`);
+      for (const perm of def.permissions.keys()) grants.push(`${def.name}#${perm}`);
+    }
+    return { tuples, grants };
+  }
+
   grantProblem(t: Tuple): { code: 'UNKNOWN_TYPE' | 'PERMISSION_NOT_DEFINED'; message: string } | null {
     const def = this.types.get(typeOf(t.resource));
     if (!def) return { code: 'UNKNOWN_TYPE', message: `no definition for type ${typeOf(t.resource)}` };

@@ -143,6 +143,8 @@ export interface GraphStore {
   sync(changes: EdgeChange[], mark?: string): Promise<void>;
   /** Tuples and grants on any of the resources. */
   on(objects: string[]): Promise<{ tuples: Tuple[]; grants: Tuple[] }>;
+  /** Which objects are the subject of a tuple or grant whose `Type#name` is in their item's lists. */
+  namedAsSubject(items: Array<{ key: string; tuples: string[]; grants: string[] }>): Promise<Set<string>>;
   /** Tuples and grants whose resource or subject has this type (definition changes). */
   touchingType(type: string): Promise<{ tuples: Tuple[]; grants: Tuple[] }>;
   /** TUPLE (or GRANT) edges after `after` in key order, with whether a rebuild tagged them with `mark` (sweeps). */

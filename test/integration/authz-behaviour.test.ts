@@ -155,7 +155,7 @@ describe('reconstruct', () => {
   it('hard: builds a new generation and switches; no wrong answer during the rebuild', async () => {
     const before = (await svc.http('GET', '/authorization/indexer/status')).body.generation;
     const { wrong, total } = await checkerDuring(async () => {
-      const r = await svc.http('POST', '/authorization/indexer/reconstruct', { body: {} });
+      await svc.http('POST', '/authorization/indexer/reconstruct', { body: {} });
       await waitIdle();
     });
     expect(total).toBeGreaterThan(0);

@@ -104,7 +104,7 @@ export class Applier {
     if (this.draining) return;
     this.draining = true;
     try {
-      while (this.waiting.length) {
+      while (this.waiting.length && !this.stopped) {
         const batch = this.take();
         try {
           await this.exclusive(async () => {

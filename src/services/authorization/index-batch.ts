@@ -69,9 +69,13 @@ export class IndexBatch {
     ];
 
     const resources = [...new Set([...tuples, ...grants].map((t) => t.resource))];
+    // Subjects are objects too: any object named by a valid tuple or grant gets rows (and shows in lists).
+    const objects = [...new Set([...resources, ...[...tuples, ...grants].map((t) => t.subject)])]
+      .filter((o) => model.actionsOf(typeOf(o)).length > 0);
     const loaded = new Loaded(this.graph, model);
-    await loaded.load(resources);
-    const rows = this.rows(model, loaded, resources);
+    await loaded.load(objects);
+    await loaded.loadSubjectNames(objects);
+    const rows = this.rows(model, loaded, [...new Set([...resources, ...objects])]);
 
     // Flats: those computed from a resource whose arrow tuples changed, and those of new inheritance sources.
     const arrowResources = input.modelChanged ? resources
@@ -165,6 +169,19 @@ export class Loaded {
       for (const o of frontier) for (const x of arrowSources(this.model, this.view, o)) if (!this.done.has(x)) next.add(x);
       frontier = [...next];
     }
+  }
+
+  /** Marks which of `objects` are the subject of a valid tuple or grant (one query). */
+  async loadSubjectNames(objects: string[]): Promise<void> {
+    const pending = objects.filter((o) => !this.namedBy.has(o));
+    if (pending.length === 0) return;
+    const slots = new Map<string, { tuples: string[]; grants: string[] }>();
+    const items = pending.map((key) => {
+      const type = typeOf(key);
+      if (!slots.has(type)) slots.set(type, this.model.subjectSlots(type));
+      return { key, ...slots.get(type)! };
+    });
+    for (const o of await this.graph.namedAsSubject(items)) this.namedBy.add(o);
   }
 
   named(obj: string): boolean { return this.namedBy.has(obj); }

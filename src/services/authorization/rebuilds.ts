@@ -1,7 +1,6 @@
 // Index rebuilds: coalesced requests, run in batches between other index work, resumed after a crash or a stop.
 import { randomUUID } from 'node:crypto';
-import { tupleText, type Tuple } from '../../engine/ids.js';
-import { parseTupleText } from '../../engine/ids.js';
+import { parseTupleText, tupleText, type Tuple } from '../../engine/ids.js';
 import type { Logger } from '../../log.js';
 import type { Heartbeat, Lease } from '../../stores/redis/lease.js';
 import type { AuthzStore, GraphStore, IndexStore, RebuildRun, RebuildState, RebuildStateStore } from '../../stores/ports.js';
@@ -106,7 +105,7 @@ export class Rebuilds {
   }
 
   private async run(run: RebuildRun): Promise<void> {
-    const { store, graph, index, batch, applier, models, cache, logger } = this.deps;
+    const { store, index, batch, applier, models, cache, logger } = this.deps;
     const started = Date.now();
     const mark = randomUUID();
     const meta = await index.meta();
@@ -147,7 +146,6 @@ export class Rebuilds {
     }
     await progress('done', 0);
     logger.info({ soft: run.soft, objects: run.done, seconds: (Date.now() - started) / 1000 }, 'index rebuild done');
-    void graph;
   }
 
   /** Removes projection edges MongoDB no longer has: every edge the rebuild did not see is read back. */

@@ -15,12 +15,16 @@ const MAX_TRIES = 50;
  * revision stored and takes the next one. Revisions only grow, because the counter only ever rises.
  */
 export function mongoChangeLog(db: Db, counter: RevisionCounter): ChangeLog {
+  // Seeded on first use, so the service starts (and reports not ready) while Redis is down.
+  let seeded: Promise<void> | null = null;
+  const seed = () => (seeded ??= seedRevisions(db, counter).catch((e: unknown) => { seeded = null; throw e; }));
   const log = db.collection<ChangeEntry & { _id: number }>(COLLECTIONS.changes);
   const pending = db.collection<{ _id: number; owner: string; at: Date }>(COLLECTIONS.pending);
 
   return {
     async commit(entry, owner, opts = {}) {
       const keepPending = opts.pending !== false;
+      await seed();
       for (let attempt = 0; attempt < MAX_TRIES; attempt++) {
         const revision = await counter.next();
         const at = new Date();
@@ -51,6 +55,7 @@ export function mongoChangeLog(db: Db, counter: RevisionCounter): ChangeLog {
       if (revisions.length) await pending.deleteMany({ _id: { $in: revisions } });
     },
     async latest() {
+      await seed();
       return counter.current();
     },
   };

@@ -54,6 +54,13 @@ export function neo4jGraphStore(driver: Driver): GraphStore {
       if (objects.length === 0) return { tuples: [], grants: [] };
       return split((await read('on', { keys: objects })).records);
     },
+    async namedAsSubject(items) {
+      const out = new Set<string>();
+      for (let i = 0; i < items.length; i += 1000) {
+        for (const r of (await read('named-as-subject', { items: items.slice(i, i + 1000) })).records) out.add(r.get('key') as string);
+      }
+      return out;
+    },
     async direct(subject, resource) {
       return split((await read('direct', { subject, resource })).records);
     },

@@ -5,6 +5,7 @@ import { AppError, adminErrorBody, clientErrorBody } from '../../errors.js';
 import type { Logger } from '../../log.js';
 import type { AdminAuth } from '../../services/admin-auth.js';
 import type { Route, Surface } from '../registry.js';
+import { storeUnavailable } from '../../stores/unavailable.js';
 
 export interface HttpDeps { auth: AdminAuth; log: Logger; bodyLimit: string }
 
@@ -51,6 +52,12 @@ export function createHttpApp(surface: Surface, routes: Route[], deps: HttpDeps)
         else res.json(reply.body ?? {});
       } catch (e) {
         if (e instanceof AppError) return void sendError(res, e);
+        const store = storeUnavailable(e);
+        if (store) {
+          deps.log.warn({ err: (e as Error).message, route: `${r.method.toUpperCase()} ${r.path}` }, `${store} unavailable`);
+          // A write may have been committed before the outage hit; retrying it is safe (writes are idempotent).
+          return void sendError(res, new AppError('STORE_UNAVAILABLE', `${store} is unavailable; retry shortly (writes are safe to retry)`));
+        }
         deps.log.error({ err: e, route: `${r.method.toUpperCase()} ${r.path}` }, 'unhandled error');
         sendError(res, new AppError('INTERNAL'));
       }
