@@ -4,7 +4,7 @@ import type { Logger } from '../../log.js';
 import type { Heartbeat, Lease } from '../../stores/redis/lease.js';
 import type { ChangeEntry, ChangeLog, GraphStore, IndexStore } from '../../stores/ports.js';
 import type { DecisionCache } from './decision-cache.js';
-import { Loaded, type IndexBatch } from './index-batch.js';
+import type { IndexBatch } from './index-batch.js';
 import type { ModelSource } from './model-source.js';
 
 /** Tuples in one coalesced batch; a larger backlog is split. */
@@ -177,7 +177,10 @@ export class Applier {
   }
 }
 
-/** Definition changes: every tuple and grant touching the type, in batches, then every flat (the model changed). */
+/**
+ * Definition changes: every tuple and grant touching the type, in batches, under the new model. Flats
+ * that read any object of those tuples are recomputed with them (their dependencies say which).
+ */
 class DefinitionApplier {
   private chain: Promise<unknown> = Promise.resolve();
   private stopped = false;
@@ -192,7 +195,7 @@ class DefinitionApplier {
   stop() { this.stopped = true; }
 
   private async reindex(entry: ChangeEntry): Promise<void> {
-    const { graph, batch, cache, log, logger, index } = this.deps;
+    const { graph, batch, cache, log, logger } = this.deps;
     const type = entry.type!;
     const started = Date.now();
     const { tuples, grants } = await graph.touchingType(type);
@@ -208,21 +211,6 @@ class DefinitionApplier {
         });
         await cache.bump(r.touched, true);
       });
-    }
-    // Any flat may read the changed type; recompute them all, a page at a time.
-    for (const gen of await this.applier.gens()) {
-      let after = '';
-      for (;;) {
-        if (this.stopped) throw new Error('stopped');
-        const owners = await index.flatOwners(gen, after, 500);
-        if (owners.length === 0) break;
-        after = owners[owners.length - 1]!;
-        await this.applier.exclusive(async () => {
-          const model = await this.deps.models.reload();
-          const flats = await batch.flats(model, new Loaded(graph, model), owners);
-          if (flats.length) await index.putFlats(gen, flats);
-        });
-      }
     }
     await cache.bump([], true);
     await log.done([entry.revision]);

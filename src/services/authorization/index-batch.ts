@@ -78,7 +78,8 @@ export class IndexBatch {
     const rows = this.rows(model, loaded, [...new Set([...resources, ...objects])]);
 
     // Flats: those computed from a resource whose arrow tuples changed, and those of new inheritance sources.
-    const arrowResources = input.modelChanged ? resources
+    // After a model change any flat whose closure visited one of the batch's objects may differ.
+    const arrowResources = input.modelChanged ? [...new Set([...tuples, ...grants].flatMap((t) => [t.subject, t.resource]))]
       : [...new Set(tuples.filter((t) => isArrowRelation(model, typeOf(t.resource), t.relation)).map((t) => t.resource))];
     const sources = [...new Set(tuples.filter((t) => has(t, false) && isFlatSource(model, t)).map((t) => t.subject))];
     const toFlatten = new Set<string>();
@@ -162,11 +163,14 @@ export class Loaded {
 
   /** Loads every object a flat of `objects` can reach, one query per level. */
   async closure(objects: string[]): Promise<void> {
-    let frontier = objects;
+    // Expanded apart from loaded: an object loaded for its rows still has to lead on to its own sources.
+    const expanded = new Set<string>();
+    let frontier = [...new Set(objects)];
     while (frontier.length) {
       await this.load(frontier);
+      frontier.forEach((o) => expanded.add(o));
       const next = new Set<string>();
-      for (const o of frontier) for (const x of arrowSources(this.model, this.view, o)) if (!this.done.has(x)) next.add(x);
+      for (const o of frontier) for (const x of arrowSources(this.model, this.view, o)) if (!expanded.has(x)) next.add(x);
       frontier = [...next];
     }
   }

@@ -1,0 +1,60 @@
+// The service as a separate process (what a crash test kills with SIGKILL), against the test stack.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { ROOT } from '../../infra/stack.js';
+
+const freePort = () => new Promise<number>((resolve) => {
+  const s = createServer();
+  s.listen(0, '127.0.0.1', () => { const p = (s.address() as { port: number }).port; s.close(() => resolve(p)); });
+});
+
+export interface ChildService {
+  admin: string;
+  masterKey: string;
+  http(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  start(): Promise<void>;
+  kill(signal?: NodeJS.Signals): Promise<void>;
+}
+
+export async function childService(env: Record<string, string> = {}): Promise<ChildService> {
+  const port = await freePort();
+  const masterKey = randomBytes(24).toString('hex');
+  const fullEnv = {
+    ...process.env, ADMIN_PORT: String(port), CLIENT_PORT: String(await freePort()), MASTER_KEY: masterKey,
+    ADMIN_PASSWORD: 'test-admin-password', ADMIN_JWT_SECRET: randomBytes(32).toString('hex'),
+    CLIENT_JWT_SECRET: randomBytes(32).toString('hex'), LOG_LEVEL: 'warn', ...env,
+  };
+  const admin = `http://127.0.0.1:${port}`;
+  let child: ChildProcess | null = null;
+  const http = async (method: string, path: string, body?: unknown) => {
+    const res = await fetch(admin + path, {
+      method, headers: { masterkey: masterKey, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.text();
+    let parsed: unknown = null;
+    try { parsed = JSON.parse(text); } catch { /* plain text */ }
+    return { status: res.status, body: parsed as any }; // eslint-disable-line @typescript-eslint/no-explicit-any
+  };
+  return {
+    admin, masterKey, http,
+    async start() {
+      child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src', 'main.ts')], { cwd: ROOT, env: fullEnv, stdio: ['ignore', 'ignore', 'inherit'] });
+      const deadline = Date.now() + 60_000;
+      for (;;) {
+        if (child.exitCode !== null) throw new Error(`the service exited with ${child.exitCode}`);
+        const ok = await fetch(`${admin}/live`).then((r) => r.ok, () => false);
+        if (ok) return;
+        if (Date.now() > deadline) throw new Error('the service did not start within 60 s');
+        await new Promise((r) => setTimeout(r, 200));
+      }
+    },
+    async kill(signal = 'SIGKILL') {
+      const c = child;
+      if (!c || c.exitCode !== null || c.signalCode !== null) return;
+      await new Promise<void>((resolve) => { c.once('exit', () => resolve()); c.kill(signal); });
+    },
+  };
+}

@@ -1,0 +1,66 @@
+// Compares a running service with the engine's evaluator over what MongoDB holds: the test of convergence.
+import { MongoClient } from 'mongodb';
+import { Evaluator } from '../../src/engine/evaluator.js';
+import { Model } from '../../src/engine/model.js';
+import type { Tuple } from '../../src/engine/ids.js';
+import { COLLECTIONS } from '../../src/stores/mongo/connection.js';
+
+type Http = (method: string, path: string) => Promise<{ status: number; body: any }>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+export interface MongoState { model: Model; tuples: Tuple[]; grants: Tuple[]; texts: Set<string> }
+
+export async function readMongo(url: string): Promise<MongoState> {
+  const client = new MongoClient(url);
+  await client.connect();
+  try {
+    const db = client.db();
+    const defs = await db.collection(COLLECTIONS.definitions).find({}).toArray();
+    const tuples = (await db.collection(COLLECTIONS.relations).find({}).toArray())
+      .map((r) => ({ subject: r.subject as string, relation: r.relation as string, resource: r.resource as string }));
+    const grants = (await db.collection(COLLECTIONS.grants).find({}).toArray())
+      .map((g) => ({ subject: g.subject as string, relation: g.permission as string, resource: g.resource as string }));
+    const model = new Model(defs.map((d) => ({ name: d.name as string, relations: d.relations, permissions: d.permissions })));
+    return { model, tuples, grants, texts: new Set(tuples.map((t) => `${t.subject}#${t.relation}@${t.resource}`)) };
+  } finally {
+    await client.close();
+  }
+}
+
+/** Waits until the outbox is empty and no rebuild runs (at most `ms`). */
+export async function waitIdle(http: Http, ms = 120_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const s = await http('GET', '/authorization/indexer/status').catch(() => null);
+    if (s?.status === 200 && s.body.pending === 0 && s.body.rebuild === null && s.body.rebuildRequested === null) return;
+    if (Date.now() > deadline) throw new Error(`not idle after ${ms} ms: ${JSON.stringify(s?.body)}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/** Every disagreement between the service and the evaluator, over checks among `objects` and list queries of `types`. */
+export async function disagreements(http: Http, state: MongoState, opts: { subjects: string[]; resources: string[]; types: string[] })
+  : Promise<string[]> {
+  const ev = new Evaluator(state.model, state.tuples, state.grants);
+  const problems: string[] = [];
+  const actionsOf = (o: string) => state.model.actionsOf(o.slice(0, o.indexOf(':')));
+  for (const s of opts.subjects) {
+    for (const o of opts.resources) {
+      for (const a of actionsOf(o)) {
+        const q = new URLSearchParams({ subject: s, permission: a, resource: o, consistency: 'fully_consistent' });
+        const r = await http('GET', `/authorization/permissions/can?${q}`);
+        const want = ev.can(s, a, o);
+        if (r.status !== 200 || r.body.allowed !== want) problems.push(`can(${s}, ${a}, ${o}): want ${want}, got ${r.status} ${JSON.stringify(r.body)}`);
+      }
+    }
+    for (const type of opts.types) {
+      for (const a of state.model.actionsOf(type)) {
+        const q = new URLSearchParams({ subject: s, permission: a, resourceType: type, limit: '1000', consistency: 'fully_consistent' });
+        const r = await http('GET', `/authorization/permissions/objects?${q}`);
+        const want = ev.listObjects(s, a, type).sort();
+        const got = r.status === 200 ? [...r.body.objects].sort() : null;
+        if (JSON.stringify(got) !== JSON.stringify(want)) problems.push(`listObjects(${s}, ${a}, ${type}): want ${want.length}, got ${got?.length ?? r.status}`);
+      }
+    }
+  }
+  return problems;
+}
