@@ -21,6 +21,8 @@ export interface StartedStack {
   urls: { MONGO_URL: string; NEO4J_URI: string; REDIS_URL: string };
   started: string[];
   stop(): Promise<void>;
+  /** Kills one server this call started (fault tests); `startStack` again brings it back on the same port. */
+  kill(name: string, signal?: NodeJS.Signals): Promise<void>;
 }
 
 type Log = (line: string) => void;
@@ -150,5 +152,10 @@ export async function startStack(opts: { dataDir: string; ports: StackPorts; env
     await stop();
     throw new Error(`${(e as Error).message}; see the logs under ${logs}`);
   }
-  return { urls, started: children.map(([n]) => n), stop };
+  const kill = async (name: string, signal: NodeJS.Signals = 'SIGKILL') => {
+    const found = children.find(([n]) => n === name)?.[1];
+    if (!found || found.exitCode !== null || found.signalCode !== null) return;
+    await new Promise<void>((res) => { found.once('exit', () => res()); found.kill(signal); });
+  };
+  return { urls, started: children.map(([n]) => n), stop, kill };
 }

@@ -34,5 +34,6 @@ export async function startContainers(log: (l: string) => void): Promise<Started
     },
     started: ['mongo (container)', 'neo4j (container)', 'redis (container)'],
     stop: async () => { await Promise.all([mongo.stop(), neo4j.stop(), redis.stop()]); },
+    kill: async () => { throw new Error('killing a container is not supported'); },
   };
 }
