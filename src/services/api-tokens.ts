@@ -17,13 +17,15 @@ export class ApiTokens {
 
   async create(by: AdminPrincipal, name: string, expiresInDays = DEFAULT_EXPIRY_DAYS) {
     if (by.via === 'apiToken') throw new AppError('FORBIDDEN', 'API tokens are created with an admin JWT or the masterkey');
-    const token = API_TOKEN_PREFIX + randomBytes(32).toString('base64url');
     const now = new Date();
-    const record = await this.store.insert({
-      name, tokenPrefix: token.slice(0, TOKEN_PREFIX_LENGTH), hash: await bcrypt.hash(token, 10), adminId: by.adminId,
-      createdAt: now, expiresAt: new Date(now.getTime() + expiresInDays * DAY_MS), lastUsedAt: null,
-    });
-    return { token, tokenPrefix: record.tokenPrefix, id: record._id, name: record.name, expiresAt: record.expiresAt };
+    for (;;) {
+      const token = API_TOKEN_PREFIX + randomBytes(32).toString('base64url');
+      const record = await this.store.insert({
+        name, tokenPrefix: token.slice(0, TOKEN_PREFIX_LENGTH), hash: await bcrypt.hash(token, 10), adminId: by.adminId,
+        createdAt: now, expiresAt: new Date(now.getTime() + expiresInDays * DAY_MS), lastUsedAt: null,
+      });
+      if (record) return { token, tokenPrefix: record.tokenPrefix, id: record._id, name: record.name, expiresAt: record.expiresAt };
+    }
   }
 
   async list(by: AdminPrincipal) {

@@ -15,7 +15,8 @@ export interface ApiTokenRecord {
   createdAt: Date; expiresAt: Date; lastUsedAt: Date | null;
 }
 export interface ApiTokenStore {
-  insert(record: Omit<ApiTokenRecord, '_id'>): Promise<ApiTokenRecord>;
+  /** Null when the prefix is taken already (48 random bits: the caller draws another token). */
+  insert(record: Omit<ApiTokenRecord, '_id'>): Promise<ApiTokenRecord | null>;
   findByPrefix(prefix: string): Promise<ApiTokenRecord[]>;
   listByAdmin(adminId: string): Promise<ApiTokenRecord[]>;
   findById(id: string): Promise<ApiTokenRecord | null>;

@@ -1,5 +1,4 @@
 // API token metadata and bcrypt hashes in MongoDB.
-import { randomUUID } from 'node:crypto';
 import type { Db } from 'mongodb';
 import type { ApiTokenRecord, ApiTokenStore } from '../ports.js';
 import { COLLECTIONS } from './connection.js';
@@ -8,11 +7,20 @@ export function mongoApiTokenStore(db: Db): ApiTokenStore {
   const col = db.collection<ApiTokenRecord>(COLLECTIONS.apiTokens);
   return {
     async insert(record) {
-      const doc = { ...record, _id: randomUUID() };
-      await col.insertOne(doc);
+      // The public prefix is the key, so authentication is one `_id` lookup (FerretDB v1 scans other filters).
+      const doc = { ...record, _id: record.tokenPrefix };
+      try {
+        await col.insertOne(doc);
+      } catch (e) {
+        if ((e as { code?: number }).code === 11000) return null;
+        throw e;
+      }
       return doc;
     },
-    findByPrefix: (tokenPrefix) => col.find({ tokenPrefix }).toArray(),
+    async findByPrefix(tokenPrefix) {
+      const found = await col.findOne({ _id: tokenPrefix });
+      return found ? [found] : [];
+    },
     listByAdmin: (adminId) => col.find({ adminId }).sort({ createdAt: 1 }).toArray(),
     findById: (id) => col.findOne({ _id: id }),
     async delete(id) { return (await col.deleteOne({ _id: id })).deletedCount === 1; },
