@@ -1,11 +1,11 @@
-// Redis connections: one for commands, and BullMQ-style ones (maxRetriesPerRequest: null) for workers.
+// The Redis connection: commands fail fast while Redis is down (no offline queue), so callers answer 503.
 import { Redis } from 'ioredis';
 
-export function connectRedis(url: string, forWorkers = false): Redis {
+export function connectRedis(url: string): Redis {
   return new Redis(url, {
     lazyConnect: false,
-    maxRetriesPerRequest: forWorkers ? null : 2,
-    enableOfflineQueue: forWorkers,
+    maxRetriesPerRequest: 2,
+    enableOfflineQueue: false,
     connectTimeout: 5000,
   });
 }
