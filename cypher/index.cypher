@@ -106,10 +106,6 @@ UNWIND $objects AS o
 MATCH (f:IndexFlat {gen: $gen, obj: o})
 RETURN DISTINCT o AS obj;
 
-// name: flat-owners
-MATCH (f:IndexFlat {gen: $gen}) WHERE f.obj > $after
-RETURN DISTINCT f.obj AS obj ORDER BY obj LIMIT $limit;
-
 // name: sync-holds
 // items = [{subject, key, present}]: the key a subject holds through one tuple or grant, added or removed.
 UNWIND $items AS it

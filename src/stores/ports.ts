@@ -125,8 +125,6 @@ export interface IndexStore {
   flatsDependingOn(gen: number, objects: string[]): Promise<string[]>;
   /** Which of `objects` already have flats. */
   flattened(gen: number, objects: string[]): Promise<Set<string>>;
-  /** Every object that owns flats, in pages. */
-  flatOwners(gen: number, after: string, limit: number): Promise<string[]>;
   /** Adds (present) or removes the key a subject holds through one tuple or grant. */
   syncHolds(gen: number, items: HoldChange[]): Promise<void>;
   listObjects(subject: string, action: string, type: string, skip: number, limit: number): Promise<{ objects: string[]; count: number }>;

@@ -113,7 +113,7 @@ export class IndexBatch {
   }
 
   /** Every flat of these objects, from the closure of tuples below them (loaded level by level). */
-  async flats(model: Model, loaded: Loaded, objects: string[]): Promise<FlatRecord[]> {
+  private async flats(model: Model, loaded: Loaded, objects: string[]): Promise<FlatRecord[]> {
     await loaded.closure(objects);
     const out: FlatRecord[] = [];
     for (const obj of objects) {
@@ -142,7 +142,7 @@ export class IndexBatch {
 const dedupe = (list: Tuple[]) => [...new Map(list.map((t) => [tupleText(t), t])).values()];
 
 /** Tuples and grants on objects, read from the projection in batched queries and kept for one unit of work. */
-export class Loaded {
+class Loaded {
   readonly view: TupleView & { add(t: Tuple): void };
   private readonly done = new Set<string>();
   private readonly namedBy = new Set<string>();

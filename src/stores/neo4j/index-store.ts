@@ -63,10 +63,6 @@ export function neo4jIndexStore(driver: Driver): IndexStore {
       }
       return out;
     },
-    async flatOwners(gen, after, limit) {
-      const r = await read('flat-owners', { gen: neo4j.int(gen), after, limit: neo4j.int(limit) });
-      return r.records.map((rec) => rec.get('obj') as string);
-    },
     async syncHolds(gen, items) {
       for (const part of chunks(items)) await write('sync-holds', { gen, items: part });
     },
