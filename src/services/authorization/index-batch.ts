@@ -50,7 +50,15 @@ export class IndexBatch {
     const { model, gens } = input;
     const tuples = dedupe(input.tuples);
     const grants = dedupe(input.grants);
-    const present = {
+    const resources = [...new Set([...tuples, ...grants].map((t) => t.resource))];
+    // Subjects are objects too: any object named by a valid tuple or grant gets rows (and shows in lists).
+    const objects = [...new Set([...resources, ...[...tuples, ...grants].map((t) => t.subject)])]
+      .filter((o) => model.actionsOf(typeOf(o)).length > 0);
+    const loaded = new Loaded(this.graph, model);
+    if (input.skipProjection) await loaded.load(objects);
+    // Without a projection sync (definition changes), what counts is the projection as read now, inside the
+    // lease: a tuple deleted since the caller listed it must not get its key back.
+    const present = input.skipProjection ? loaded.edges : {
       tuples: await this.stored(tuples.map(tupleText), false, input),
       grants: await this.stored(grants.map(tupleText), true, input),
     };
@@ -68,11 +76,6 @@ export class IndexBatch {
       ...grants.map((g) => ({ subject: g.subject, key: grantKey(g.resource, g.relation), present: has(g, true) && model.isValidGrant(g) })),
     ];
 
-    const resources = [...new Set([...tuples, ...grants].map((t) => t.resource))];
-    // Subjects are objects too: any object named by a valid tuple or grant gets rows (and shows in lists).
-    const objects = [...new Set([...resources, ...[...tuples, ...grants].map((t) => t.subject)])]
-      .filter((o) => model.actionsOf(typeOf(o)).length > 0);
-    const loaded = new Loaded(this.graph, model);
     await loaded.load(objects);
     await loaded.loadSubjectNames(objects);
     const rows = this.rows(model, loaded, [...new Set([...resources, ...objects])]);
@@ -103,7 +106,6 @@ export class IndexBatch {
   }
 
   private async stored(texts: string[], grant: boolean, input: BatchInput): Promise<Set<string>> {
-    if (input.skipProjection) return new Set(texts);
     const read = (list: string[]) => (grant ? this.store.presentGrants(list) : this.store.presentTuples(list));
     if (!input.assumeStored) return read(texts);
     const hinted = await this.hints.hinted(texts);
@@ -146,6 +148,8 @@ class Loaded {
   readonly view: TupleView & { add(t: Tuple): void };
   private readonly done = new Set<string>();
   private readonly namedBy = new Set<string>();
+  /** Every edge read, valid or not, by tuple text. */
+  readonly edges = { tuples: new Set<string>(), grants: new Set<string>() };
   constructor(private readonly graph: GraphStore, private readonly model: Model) {
     this.view = tupleView(model, []);
   }
@@ -156,8 +160,15 @@ class Loaded {
     fresh.forEach((o) => this.done.add(o));
     for (let i = 0; i < fresh.length; i += 2000) {
       const { tuples, grants } = await this.graph.on(fresh.slice(i, i + 2000));
-      for (const t of tuples) { this.view.add(t); if (this.model.isValid(t)) this.namedBy.add(t.resource); }
-      for (const g of grants) if (this.model.isValidGrant(g)) this.namedBy.add(g.resource);
+      for (const t of tuples) {
+        this.edges.tuples.add(tupleText(t));
+        this.view.add(t);
+        if (this.model.isValid(t)) this.namedBy.add(t.resource);
+      }
+      for (const g of grants) {
+        this.edges.grants.add(tupleText(g));
+        if (this.model.isValidGrant(g)) this.namedBy.add(g.resource);
+      }
     }
   }
 
