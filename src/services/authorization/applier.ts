@@ -12,7 +12,8 @@ export const BATCH_TUPLES = 2000;
 const RECOVER_EVERY_MS = 1000;
 /** A writer applies its own entry right after its MongoDB change; only older ones of its own are recovered. */
 const OWN_GRACE_MS = 30_000;
-const LEASE_WAIT_MS = 10_000;
+// Waiting on other processes' units (one may be a large rebuild batch); Redis being down fails at once instead.
+const LEASE_WAIT_MS = 30_000;
 
 interface Waiter { entry: ChangeEntry; resolve(): void; reject(e: unknown): void; sync: boolean; verify: boolean }
 
