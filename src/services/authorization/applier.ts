@@ -162,7 +162,7 @@ export class Applier {
     const entries = await this.deps.log.entries(mine.map((p) => p.revision));
     const logged = new Set(entries.map((e) => e.revision));
     // A pending marker without a log entry: its writer died before the commit point, so nothing was acknowledged.
-    const orphans = mine.filter((p) => !logged.has(p.revision) && (p.owner !== this.owner || now - p.at.getTime() > OWN_GRACE_MS));
+    const orphans = mine.filter((p) => !logged.has(p.revision) && now - p.at.getTime() > OWN_GRACE_MS);
     if (orphans.length) await this.deps.log.done(orphans.map((p) => p.revision));
     for (const e of entries) this.submit(e, true);
     if (entries.length) this.deps.logger.info({ entries: entries.length, first: entries[0]!.revision }, 'recovering pending changes');
@@ -199,7 +199,8 @@ class DefinitionApplier {
     const { graph, batch, cache, log, logger } = this.deps;
     const type = entry.type!;
     const started = Date.now();
-    const { tuples, grants } = await graph.touchingType(type);
+    // Listed under the lease: a unit that wrote before this read is listed, one after it reloads the new model.
+    const { tuples, grants } = await this.applier.exclusive(() => graph.touchingType(type));
     const all = [...tuples.map((t) => ({ t, grant: false })), ...grants.map((t) => ({ t, grant: true }))];
     for (let i = 0; i < all.length || i === 0; i += BATCH_TUPLES) {
       if (this.stopped) throw new Error('stopped');

@@ -64,8 +64,9 @@ export class Relations {
     if (!found) throw new AppError('NOT_FOUND', `No relation ${id}`);
     const t = { subject: found.subject, relation: found.relation, resource: found.resource };
     const entry = await this.commit('tuples', 'delete', [t]);
-    const deleted = await this.store.deleteTuple(id);
+    // Marked before the delete: an add applied later as "stored" reads this tuple back from MongoDB.
     await this.hints.mark([found.computedTuple]);
+    const deleted = await this.store.deleteTuple(id);
     await this.applier.apply(entry);
     if (!deleted) throw new AppError('NOT_FOUND', `No relation ${id}`);
     return { deleted: relationView(deleted), revision: entry.revision };
@@ -100,8 +101,8 @@ export class Relations {
     this.validGrant(g);
     if (!(await this.store.presentGrants([tupleText(g)])).size) throw new AppError('NOT_FOUND', `No grant ${tupleText(g)}`);
     const entry = await this.commit('grants', 'delete', [g]);
-    const deleted = await this.store.deleteGrant(g);
     await this.hints.mark([tupleText(g)]);
+    const deleted = await this.store.deleteGrant(g);
     await this.applier.apply(entry);
     if (!deleted) throw new AppError('NOT_FOUND', `No grant ${tupleText(g)}`);
     return { deleted: { subject: g.subject, permission: g.relation, resource: g.resource }, revision: entry.revision };

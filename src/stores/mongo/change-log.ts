@@ -28,13 +28,16 @@ export function mongoChangeLog(db: Db, counter: RevisionCounter): ChangeLog {
       for (let attempt = 0; attempt < MAX_TRIES; attempt++) {
         const revision = await counter.next();
         const at = new Date();
+        let claimed = false;
         try {
           // The pending marker goes first: any entry in the log is pending until its appliers finish.
-          if (keepPending) await pending.insertOne({ _id: revision, owner, at });
+          if (keepPending) { await pending.insertOne({ _id: revision, owner, at }); claimed = true; }
           await log.insertOne({ _id: revision, revision, ...entry, at });
           return revision;
         } catch (e) {
           if (!isDuplicate(e)) throw e;
+          // Our marker for a revision the log already holds (a counter that went back) must not linger.
+          if (claimed) await pending.deleteOne({ _id: revision });
           await counter.raise(await highestStored(db));
         }
       }
@@ -55,6 +58,11 @@ export function mongoChangeLog(db: Db, counter: RevisionCounter): ChangeLog {
       if (revisions.length) await pending.deleteMany({ _id: { $in: revisions } });
     },
     async latest() {
+      await seed();
+      const current = await counter.current();
+      if (current > 0) return current;
+      // Redis lost the counter: seed it again, or reads waiting for earlier revisions would wait in vain.
+      seeded = null;
       await seed();
       return counter.current();
     },

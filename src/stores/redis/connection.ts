@@ -7,6 +7,8 @@ export function connectRedis(url: string): Redis {
     maxRetriesPerRequest: 2,
     enableOfflineQueue: false,
     connectTimeout: 5000,
+    // A half-open connection must not hang a request (or the index lease) forever.
+    commandTimeout: 5000,
   });
 }
 
