@@ -1,5 +1,6 @@
 // `npm run bench [-- --tuples 100000 --loaders 1 --concurrency 16 --checks 4000]`: generates users, nested teams and documents,
 // loads them through /relations/many, rebuilds the index, then prints load rate, check and list latency and write-to-visible.
+// Each bulk phase also prints where the CPU went (per server process); `--profile` adds a CPU profile of the Node process.
 import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -10,10 +11,12 @@ import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/log.js';
 import { neo4jIndexStore } from '../src/stores/neo4j/index-store.js';
 import { ROOT, startStack } from '../infra/stack.js';
+import { cpuSeconds, cpuShares } from './cpu.js';
+import { startProfile, summarise } from './profile.js';
 
 const { values: args } = parseArgs({ options: {
   tuples: { type: 'string', default: '100000' }, concurrency: { type: 'string', default: '16' }, checks: { type: 'string', default: '4000' },
-  loaders: { type: 'string', default: '1' },
+  loaders: { type: 'string', default: '1' }, profile: { type: 'boolean', default: false },
 } });
 const N = Number(args.tuples);
 const C = Number(args.concurrency);
@@ -26,7 +29,7 @@ const fmt = (xs: number[]) => `p50 ${pct(xs, 0.5).toFixed(2)} ms  p95 ${pct(xs, 
 async function main() {
   const dataDir = join(ROOT, '.data', 'bench');
   rmSync(dataDir, { recursive: true, force: true });
-  const stack = await startStack({ dataDir, env: process.env, log: (l) => say(`  ${l}`), ports: { redis: 26379, mongo: 27217, bolt: 27687, http: 27474 } });
+  const stack = await startStack({ dataDir, env: process.env, log: (l) => say(`  ${l}`), ports: { redis: 26379, mongo: 27217, postgres: 27232, bolt: 27687, http: 27474 } });
   const config = loadConfig({ ...stack.urls, ADMIN_PORT: '0', CLIENT_PORT: '0', MASTER_KEY: randomUUID(), ADMIN_PASSWORD: 'bench-password',
     ADMIN_JWT_SECRET: randomUUID() + randomUUID(), CLIENT_JWT_SECRET: randomUUID() + randomUUID(), LOG_LEVEL: 'warn' });
   // The servers run in their own process groups: Ctrl-C must stop them too.
@@ -69,7 +72,20 @@ async function main() {
       const [subject, relation] = k.split(' ') as [string, string];
       for (let i = 0; i < resources.length; i += 100) calls.push({ subject, relation, resources: resources.slice(i, i + 100) });
     }
+    const roots = { ...(stack.pids ?? {}), node: process.pid };
+    const cores = (await import('node:os')).availableParallelism();
+    // Reports a phase's CPU split across the servers and, with --profile, what the Node process spent it on.
+    const measure = async (label: string) => {
+      const c0 = cpuSeconds(roots);
+      const t = Date.now();
+      const stop = args.profile ? await startProfile() : undefined;
+      return async () => {
+        say(`  cpu during ${label}: ${cpuShares(c0, cpuSeconds(roots), (Date.now() - t) / 1000, cores)}`);
+        if (stop) for (const l of summarise(await stop(), join(dataDir, `${label.replace(/\W+/g, '-')}.cpuprofile`))) say(l);
+      };
+    };
     let t0 = Date.now();
+    let phaseDone = await measure('load');
     let next = 0;
     let loaded = 0;
     let lastSay = Date.now();
@@ -94,11 +110,14 @@ async function main() {
     await idle();
     const visibleSeconds = (Date.now() - t0) / 1000;
     say(`  index caught up ${(visibleSeconds - ackSeconds).toFixed(1)} s after the last call: ${(tuples.length / visibleSeconds).toFixed(0)} tuples/s until visible`);
+    await phaseDone();
+    phaseDone = await measure('rebuild');
     t0 = Date.now();
     await call('POST', '/authorization/indexer/reconstruct', {});
     await idle();
     const rebuildSeconds = (Date.now() - t0) / 1000;
     say(`hard rebuild (projection sweep + new index generation): ${rebuildSeconds.toFixed(1)} s, ${(tuples.length / rebuildSeconds).toFixed(0)} tuples/s`);
+    await phaseDone();
 
     const pairs = Array.from({ length: CHECKS }, (_, i) => [`User:u${(i * 31) % users}`, `Document:d${(i * 97) % docs}`] as const);
     const run = async (suffix: string) => {

@@ -1,9 +1,10 @@
-// Builds (once, cached under .cache/) and starts the local Redis, FerretDB and Neo4j servers.
+// Builds (once, cached under .cache/) and starts the local Redis, FerretDB (on PostgreSQL) and Neo4j servers.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { installPostgres, postgresCommand } from './postgres.js';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const CACHE = join(ROOT, '.cache');
@@ -13,6 +14,8 @@ const FERRET_BIN = join(CACHE, 'bin', 'ferretdb-dev');
 export interface StackPorts {
   redis: number;
   mongo: number;
+  /** PostgreSQL, FerretDB's storage (not started when the storage is SQLite). */
+  postgres: number;
   bolt: number;
   http: number;
 }
@@ -23,6 +26,8 @@ export interface StartedStack {
   stop(): Promise<void>;
   /** Kills one server this call started (fault tests); `startStack` again brings it back on the same port. */
   kill(name: string, signal?: NodeJS.Signals): Promise<void>;
+  /** Process ids of the servers this call started (the bench reads their CPU time). */
+  pids?: Record<string, number>;
 }
 
 type Log = (line: string) => void;
@@ -36,11 +41,12 @@ function run(cmd: string, args: string[], cwd: string, log: Log): void {
 const has = (cmd: string) => spawnSync('sh', ['-c', `command -v ${cmd}`]).status === 0;
 
 /** Installs or builds whatever is missing; a no-op on a warm machine. */
-export function prepare(needs: { redis: boolean; mongo: boolean; neo4j: boolean }, log: Log): void {
+export function prepare(needs: { redis: boolean; mongo: boolean; neo4j: boolean; postgres: boolean }, log: Log): void {
   if (needs.redis && !has('redis-server')) {
     log('installing redis-server (Debian package)');
     run('sh', ['-c', 'apt-get install -y redis-server || (apt-get update && apt-get install -y redis-server)'], ROOT, log);
   }
+  if (needs.postgres) installPostgres(log);
   if (needs.mongo) {
     const src = join(ROOT, 'infra', 'ferretdb');
     const newest = Math.max(...['main.go', 'go.mod', 'go.sum'].map((f) => statSync(join(src, f)).mtimeMs));
@@ -90,13 +96,24 @@ function launch(name: string, cmd: string, args: string[], logFile: string): Chi
   return child;
 }
 
-function stopChild(child: ChildProcess): Promise<void> {
+function stopChild(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((res) => {
     const timer = setTimeout(() => child.kill('SIGKILL'), 15000);
     child.once('exit', () => { clearTimeout(timer); res(); });
-    child.kill('SIGTERM');
+    child.kill(signal);
   });
+}
+
+/**
+ * FerretDB's storage: PostgreSQL unless FERRETDB_STORAGE=sqlite. Measured with `npm run bench`: FerretDB v1 scans a
+ * collection for every filter, `_id` included, and PostgreSQL scans far faster than SQLite; at a few hundred thousand
+ * tuples SQLite's lookups take seconds and the load rate collapses.
+ */
+export function ferretStorage(env: NodeJS.ProcessEnv): 'postgresql' | 'sqlite' {
+  const v = env.FERRETDB_STORAGE ?? 'postgresql';
+  if (v !== 'postgresql' && v !== 'sqlite') throw new Error(`FERRETDB_STORAGE must be postgresql or sqlite, not ${v}`);
+  return v;
 }
 
 /**
@@ -115,7 +132,10 @@ export async function startStack(opts: { dataDir: string; ports: StackPorts; env
     redis: !env.REDIS_URL && !(await portOpen(ports.redis)),
     mongo: !env.MONGO_URL && !(await portOpen(ports.mongo)),
     neo4j: !env.NEO4J_URI && !(await portOpen(ports.bolt)),
+    postgres: false,
   };
+  const storage = ferretStorage(env);
+  want.postgres = want.mongo && storage === 'postgresql' && !(await portOpen(ports.postgres));
   prepare(want, log);
   const children: Array<[string, ChildProcess]> = [];
   const logs = join(dataDir, 'logs');
@@ -128,8 +148,18 @@ export async function startStack(opts: { dataDir: string; ports: StackPorts; env
     children.push(['redis', c]);
     waits.push(waitForPort(ports.redis, c, 'redis', 20000));
   }
+  if (want.postgres) {
+    const [cmd, args] = postgresCommand(join(dataDir, 'postgres'), ports.postgres, log);
+    const c = launch('postgres', cmd, args, join(logs, 'postgres.log'));
+    children.push(['postgres', c]);
+    // FerretDB connects on its first request, but a slow first start is clearer reported here.
+    waits.push(waitForPort(ports.postgres, c, 'postgres', 60000));
+  }
   if (want.mongo) {
-    const c = launch('ferretdb', FERRET_BIN, ['-listen-addr', `127.0.0.1:${ports.mongo}`, '-dir', join(dataDir, 'ferretdb')],
+    const backend = storage === 'postgresql'
+      ? ['-postgresql-url', `postgres://postgres@127.0.0.1:${ports.postgres}/postgres`]
+      : ['-dir', join(dataDir, 'ferretdb')];
+    const c = launch('ferretdb', FERRET_BIN, ['-listen-addr', `127.0.0.1:${ports.mongo}`, ...backend],
       join(logs, 'ferretdb.log'));
     children.push(['ferretdb', c]);
     waits.push(waitForPort(ports.mongo, c, 'ferretdb', 30000));
@@ -144,7 +174,9 @@ export async function startStack(opts: { dataDir: string; ports: StackPorts; env
     waits.push(waitForPort(ports.bolt, c, 'neo4j', 180000));
   }
   const stop = async () => {
-    await Promise.all(children.map(([, c]) => stopChild(c)));
+    // PostgreSQL last, and with SIGINT (fast shutdown): SIGTERM would wait for every client to disconnect.
+    await Promise.all(children.filter(([n]) => n !== 'postgres').map(([, c]) => stopChild(c)));
+    await Promise.all(children.filter(([n]) => n === 'postgres').map(([, c]) => stopChild(c, 'SIGINT')));
   };
   try {
     await Promise.all(waits);
@@ -157,5 +189,6 @@ export async function startStack(opts: { dataDir: string; ports: StackPorts; env
     if (!found || found.exitCode !== null || found.signalCode !== null) return;
     await new Promise<void>((res) => { found.once('exit', () => res()); found.kill(signal); });
   };
-  return { urls, started: children.map(([n]) => n), stop, kill };
+  const pids = Object.fromEntries(children.flatMap(([n, c]) => (c.pid ? [[n, c.pid]] : [])));
+  return { urls, started: children.map(([n]) => n), stop, kill, pids };
 }

@@ -14,7 +14,7 @@ async function main() {
   say('starting the embedded stack (first run builds FerretDB and fetches Neo4j; later runs take seconds)');
   const stack = await startStack({
     dataDir, env: process.env, log: (l) => say(`  ${l}`),
-    ports: { redis: 6379, mongo: 27017, bolt: 7687, http: 7474 },
+    ports: { redis: 6379, mongo: 27017, postgres: 27432, bolt: 7687, http: 7474 },
   });
   say(`  servers up in ${((Date.now() - t0) / 1000).toFixed(1)} s (started: ${stack.started.join(', ') || 'none, all reused'})`);
   const { secrets, generated } = devSecrets(join(dataDir, 'secrets.json'), process.env);

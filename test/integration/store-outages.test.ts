@@ -5,7 +5,7 @@ import { ROOT, startStack, type StartedStack } from '../../infra/stack.js';
 import { disagreements, readMongo, waitIdle } from '../support/converge.js';
 import { startService, type TestService } from '../support/service.js';
 
-const PORTS = { redis: 36379, mongo: 27117, bolt: 37687, http: 37474 };
+const PORTS = { redis: 36379, mongo: 27117, postgres: 27132, bolt: 37687, http: 37474 };
 const dataDir = join(ROOT, '.data', 'test-outages');
 const log = (l: string) => process.stderr.write(`[outage stack] ${l}\n`);
 const own = () => startStack({ dataDir, ports: PORTS, env: { MONGO_URL: process.env.MONGO_URL }, log });

@@ -8,7 +8,7 @@ declare global {
   var __AUTHZ_STACK__: StartedStack | undefined;
 }
 
-export const TEST_PORTS = { redis: 16379, mongo: 27117, bolt: 17687, http: 17474 };
+export const TEST_PORTS = { redis: 16379, mongo: 27117, postgres: 27132, bolt: 17687, http: 17474 };
 
 export default async function setup() {
   const log = (l: string) => process.stderr.write(`[test stack] ${l}\n`);

@@ -1,0 +1,62 @@
+// PostgreSQL for the embedded FerretDB: finds or installs Debian's server, creates a private cluster, builds its command.
+import { spawnSync } from 'node:child_process';
+import { chownSync, existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+
+type Log = (line: string) => void;
+
+/** The bin directory of the newest installed PostgreSQL (Debian keeps them off PATH), or undefined. */
+export function postgresBin(): string | undefined {
+  const base = '/usr/lib/postgresql';
+  if (!existsSync(base)) return undefined;
+  const versions = readdirSync(base).filter((v) => existsSync(join(base, v, 'bin', 'postgres')))
+    .sort((a, b) => Number(b) - Number(a));
+  return versions.length ? join(base, versions[0]!, 'bin') : undefined;
+}
+
+export function installPostgres(log: Log): void {
+  if (postgresBin()) return;
+  log('installing postgresql-15 (Debian package; first time only)');
+  const cmd = 'apt-get install -y --no-install-recommends postgresql-15 '
+    + '|| (apt-get update && apt-get install -y --no-install-recommends postgresql-15)';
+  const r = spawnSync('sh', ['-c', cmd], { stdio: ['ignore', 'inherit', 'inherit'] });
+  if (r.status !== 0 || !postgresBin()) throw new Error('could not install postgresql-15; install it, or set MONGO_URL');
+}
+
+/** PostgreSQL refuses to run as root, so as root the cluster belongs to the `postgres` account the package creates. */
+function account(): { uid: number; gid: number; name: string } | undefined {
+  if (process.getuid?.() !== 0) return undefined;
+  const id = (flag: string) => Number(spawnSync('id', [flag, 'postgres'], { encoding: 'utf8' }).stdout.trim());
+  const uid = id('-u');
+  if (!Number.isInteger(uid) || uid <= 0) throw new Error('running as root, but there is no `postgres` account to run PostgreSQL');
+  return { uid, gid: id('-g'), name: 'postgres' };
+}
+
+/** Prefixes a command so it runs as the cluster's owner; `setpriv` execs, so signals reach PostgreSQL itself. */
+function asOwner(cmd: string, args: string[]): [string, string[]] {
+  const owner = account();
+  if (!owner) return [cmd, args];
+  return ['setpriv', [`--reuid=${owner.uid}`, `--regid=${owner.gid}`, '--init-groups', '--', cmd, ...args]];
+}
+
+/** Creates the cluster under `dir` if it is not there yet; returns the command that serves it on `port`. */
+export function postgresCommand(dir: string, port: number, log: Log): [string, string[]] {
+  const bin = postgresBin();
+  if (!bin) throw new Error('PostgreSQL is not installed');
+  if (!existsSync(join(dir, 'PG_VERSION'))) {
+    mkdirSync(dirname(dir), { recursive: true });
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const owner = account();
+    if (owner) chownSync(dir, owner.uid, owner.gid);
+    log(`creating a PostgreSQL cluster in ${dir}`);
+    // Local trust only: the server listens on 127.0.0.1 and on no Unix socket.
+    const [cmd, args] = asOwner(join(bin, 'initdb'), ['-D', dir, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--no-locale']);
+    const r = spawnSync(cmd, args, { encoding: 'utf8' });
+    if (r.status !== 0) {
+      const hint = owner ? ' (every parent directory must be searchable by the postgres account)' : '';
+      throw new Error(`initdb failed${hint}: ${r.stderr || r.stdout}`);
+    }
+  }
+  return asOwner(join(bin, 'postgres'), ['-D', dir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1',
+    '-c', 'unix_socket_directories=', '-c', 'shared_buffers=256MB', '-c', 'max_wal_size=2GB']);
+}
