@@ -24,7 +24,10 @@ export function cpuSeconds(roots: Record<string, number>): Record<string, number
   const all = stats();
   const children = new Map<number, number[]>();
   for (const [pid, s] of all) children.set(s.ppid, [...(children.get(s.ppid) ?? []), pid]);
-  const tree = (pid: number): number => (all.get(pid)?.ticks ?? 0) + (children.get(pid) ?? []).reduce((a, c) => a + tree(c), 0);
+  // A root's tree stops at the other roots: the servers are children of the Node process that started them.
+  const others = new Set(Object.values(roots));
+  const tree = (pid: number): number => (all.get(pid)?.ticks ?? 0)
+    + (children.get(pid) ?? []).filter((c) => !others.has(c)).reduce((a, c) => a + tree(c), 0);
   return Object.fromEntries(Object.entries(roots).map(([name, pid]) => [name, tree(pid) / TICKS]));
 }
 

@@ -1,7 +1,9 @@
 // PostgreSQL for the embedded FerretDB: finds or installs Debian's server, creates a private cluster, builds its command.
 import { spawnSync } from 'node:child_process';
-import { chownSync, existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { chownSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 type Log = (line: string) => void;
 
@@ -57,6 +59,23 @@ export function postgresCommand(dir: string, port: number, log: Log): [string, s
       throw new Error(`initdb failed${hint}: ${r.stderr || r.stdout}`);
     }
   }
+  setUp(bin, dir, log);
   return asOwner(join(bin, 'postgres'), ['-D', dir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1',
     '-c', 'unix_socket_directories=', '-c', 'shared_buffers=256MB', '-c', 'max_wal_size=2GB']);
+}
+
+const SETUP = join(dirname(fileURLToPath(import.meta.url)), 'postgres-sql', 'ferretdb-gin.sql');
+
+/** Runs the setup SQL in single-user mode (the server is not running yet) when the cluster lacks this version of it. */
+function setUp(bin: string, dir: string, log: Log): void {
+  const sql = readFileSync(SETUP, 'utf8');
+  const stamp = join(dir, 'authz-setup.sha1');
+  const version = createHash('sha1').update(sql).digest('hex');
+  if (existsSync(stamp) && readFileSync(stamp, 'utf8') === version) return;
+  log('indexing FerretDB\'s equality filters in PostgreSQL (setup SQL)');
+  // -j: a statement ends at a semicolon followed by an empty line, so function bodies pass whole.
+  const [cmd, args] = asOwner(join(bin, 'postgres'), ['--single', '-j', '-D', dir, 'postgres']);
+  const r = spawnSync(cmd, args, { input: sql, encoding: 'utf8' });
+  if (r.status !== 0 || /ERROR:/.test(r.stderr + r.stdout)) throw new Error(`PostgreSQL setup failed: ${r.stderr || r.stdout}`);
+  writeFileSync(stamp, version);
 }

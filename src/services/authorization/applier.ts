@@ -2,7 +2,7 @@
 import { parseTupleText, type Tuple } from '../../engine/ids.js';
 import type { Logger } from '../../log.js';
 import type { Heartbeat, Lease } from '../../stores/redis/lease.js';
-import type { ChangeEntry, ChangeLog, GraphStore, IndexStore } from '../../stores/ports.js';
+import type { ChangeEntry, ChangeLog, GraphStore, IndexStore, PendingRecord } from '../../stores/ports.js';
 import type { DecisionCache } from './decision-cache.js';
 import type { IndexBatch } from './index-batch.js';
 import type { ModelSource } from './model-source.js';
@@ -151,13 +151,12 @@ export class Applier {
 
   /** One recovery pass; returns how many entries it picked up. */
   async recover(): Promise<number> {
-    const pending = (await this.deps.log.pending()).filter((p) => !this.inFlight.has(p.revision));
-    if (pending.length === 0) return 0;
-    const alive = await this.deps.heartbeat.alive([...new Set(pending.map((p) => p.owner))].filter((o) => o !== this.owner));
+    const busyBefore = new Set(this.inFlight);
+    const listed = await this.deps.log.pending();
+    const others = [...new Set(listed.map((p) => p.owner))].filter((o) => o !== this.owner);
+    const alive = others.length ? await this.deps.heartbeat.alive(others) : new Set<string>();
     const now = Date.now();
-    const mine = pending.filter((p) => (p.owner === this.owner
-      ? this.failed.has(p.revision) || now - p.at.getTime() > OWN_GRACE_MS
-      : !alive.has(p.owner)));
+    const mine = toRecover(listed, { owner: this.owner, busyBefore, busyNow: this.inFlight, failed: this.failed, alive, now });
     if (mine.length === 0) return 0;
     const entries = await this.deps.log.entries(mine.map((p) => p.revision));
     const logged = new Set(entries.map((e) => e.revision));
@@ -176,6 +175,21 @@ export class Applier {
     await this.tail.catch(() => undefined);
     await this.deps.heartbeat.stop();
   }
+}
+
+/**
+ * Which listed pending entries a recovery pass takes over: those of writers whose heartbeat expired, and
+ * this process's own that failed or were never handed to the applier (older than the grace period).
+ * An entry in flight when the list was read is skipped even if it finished since: the list may predate
+ * its completion, and re-applying it would read every tuple back from MongoDB for nothing.
+ */
+export function toRecover(listed: PendingRecord[], s: {
+  owner: string; busyBefore: ReadonlySet<number>; busyNow: ReadonlySet<number>; failed: ReadonlySet<number>;
+  alive: ReadonlySet<string>; now: number;
+}): PendingRecord[] {
+  return listed.filter((p) => !s.busyBefore.has(p.revision) && !s.busyNow.has(p.revision) && (p.owner === s.owner
+    ? s.failed.has(p.revision) || s.now - p.at.getTime() > OWN_GRACE_MS
+    : !s.alive.has(p.owner)));
 }
 
 /**

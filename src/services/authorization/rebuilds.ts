@@ -8,6 +8,7 @@ import type { Applier } from './applier.js';
 import type { DecisionCache } from './decision-cache.js';
 import type { IndexBatch } from './index-batch.js';
 import type { ModelSource } from './model-source.js';
+import { readAhead } from '../read-ahead.js';
 
 /** Contract section 8: 1000 relations per resource type at a time. */
 export const REBUILD_BATCH = 1000;
@@ -135,8 +136,9 @@ export class Rebuilds {
         if (run.soft) await cache.bump(r.touched, r.structure);
       });
     };
-    for await (const part of store.scanTuples(REBUILD_BATCH)) { await step(part, []); await progress('tuples', part.length); }
-    for await (const part of store.scanGrants(REBUILD_BATCH)) { await step([], part); await progress('grants', part.length); }
+    // The next batch is read from MongoDB while this one is applied in Neo4j.
+    for await (const part of readAhead(store.scanTuples(REBUILD_BATCH))) { await step(part, []); await progress('tuples', part.length); }
+    for await (const part of readAhead(store.scanGrants(REBUILD_BATCH))) { await step([], part); await progress('grants', part.length); }
     await this.sweep(mark);
     if (!run.soft) {
       await applier.exclusive(() => index.switchGeneration(run.gen));
