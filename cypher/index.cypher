@@ -157,8 +157,17 @@ OPTIONAL MATCH (a:Actor)-[:HOLDS]->(k) WHERE a.subject STARTS WITH $typePrefix
 WITH r, flatPublic, collect(DISTINCT a.subject) AS subjects
 RETURN coalesce(r.public, false) OR flatPublic AS public, subjects;
 
+// name: drop-generation-edges
+// Deletes up to 10000 edges of one generation's index nodes with one label (spliced in; each label has a gen index).
+// Edges go first, in bounded batches: a flat of a large team has hundreds of thousands of REF edges, and a
+// DETACH DELETE of a few thousand such nodes would not fit in one transaction's memory.
+MATCH (n:__LABEL__ {gen: $gen})-[r]-()
+WITH DISTINCT r LIMIT 10000
+DELETE r
+RETURN count(*) AS deleted;
+
 // name: drop-generation
-// Deletes up to 5000 of one generation's index nodes with one label (spliced in; each label has a gen index).
+// Deletes up to 5000 of one generation's index nodes with one label, once their edges are gone.
 MATCH (n:__LABEL__ {gen: $gen})
 WITH n LIMIT 5000
 DETACH DELETE n

@@ -33,6 +33,21 @@ import { Heartbeat, Lease } from './stores/redis/lease.js';
 import { redisRevisionCounter } from './stores/redis/revision-counter.js';
 import { neo4jGraphStore } from './stores/neo4j/graph.js';
 import { neo4jIndexStore } from './stores/neo4j/index-store.js';
+import { ClientAuth } from './services/client-auth.js';
+import { Teams } from './services/teams.js';
+import { parseRateLimits, RateLimits } from './services/rate-limits.js';
+import { mongoUserStore } from './stores/mongo/users.js';
+import { mongoRefreshTokenStore } from './stores/mongo/refresh-tokens.js';
+import { mongoTeamStore } from './stores/mongo/teams.js';
+import { redisTokenDenyList } from './stores/redis/token-deny-list.js';
+import { authenticationRoutes } from './surfaces/routes/authentication.js';
+import { clientAuthorizationRoutes } from './surfaces/routes/client-authorization.js';
+import { databaseRoutes } from './surfaces/routes/database.js';
+import { Documents } from './services/database/documents.js';
+import { Schemas } from './services/database/schemas.js';
+import { mongoSchemaStore } from './stores/mongo/schemas.js';
+import { mongoDocumentStore } from './stores/mongo/documents.js';
+import { COLLECTIONS } from './stores/mongo/connection.js';
 
 export interface App {
   routes: Route[];
@@ -114,7 +129,19 @@ export async function createApp(config: Config, log: Logger = createLogger(confi
     },
   }));
 
-  const http = { auth, log, bodyLimit: config.BODY_LIMIT };
+  const users = mongoUserStore(db);
+  const clientAuth = new ClientAuth({
+    users, refresh: mongoRefreshTokenStore(db), deny: redisTokenDenyList(redis, prefix), jwtSecret: config.CLIENT_JWT_SECRET,
+    accessTtlSeconds: config.CLIENT_ACCESS_TTL_SECONDS, refreshTtlSeconds: config.CLIENT_REFRESH_TTL_SECONDS,
+  });
+  const teams = new Teams({ teams: mongoTeamStore(db), users, store, relations, checks });
+  routes.push(...authenticationRoutes({ clientAuth, teams }), ...clientAuthorizationRoutes({ checks }));
+  const docs = mongoDocumentStore(db);
+  const schemas = new Schemas({ schemas: mongoSchemaStore(db), docs, definitions, systemCollections: new Set(Object.values(COLLECTIONS)) });
+  routes.push(...databaseRoutes({ schemas, documents: new Documents({ schemas, docs, relations, checks }) }));
+
+  const limits = new RateLimits(redis, prefix, parseRateLimits(config.ROUTER_RATE_LIMITS));
+  const http = { auth, clientAuth, limits, log, bodyLimit: config.BODY_LIMIT };
   const adminApp = createHttpApp('admin', routes, http);
   const clientApp = createHttpApp('client', routes, http);
   const servers: Server[] = [];

@@ -20,9 +20,13 @@ const schema = z.object({
   ADMIN_JWT_SECRET: z.string().min(32, 'ADMIN_JWT_SECRET must be at least 32 characters'),
   CLIENT_JWT_SECRET: z.string().min(32, 'CLIENT_JWT_SECRET must be at least 32 characters'),
   ADMIN_JWT_TTL_SECONDS: z.coerce.number().int().positive().default(12 * 3600),
+  CLIENT_ACCESS_TTL_SECONDS: z.coerce.number().int().positive().default(15 * 60),
+  CLIENT_REFRESH_TTL_SECONDS: z.coerce.number().int().positive().default(30 * 24 * 3600),
   READY_CHECK_REDIS: flag,
   READY_REQUIRED_MODULES: z.string().default('').transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean)),
   BODY_LIMIT: z.string().default('1mb'),
+  /** JSON of the router's rateLimits (DESIGN.md 6.1), over the defaults. */
+  ROUTER_RATE_LIMITS: z.string().optional(),
   WORKER_ONLY: flag,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });

@@ -9,6 +9,8 @@ export const CATALOG = {
   FORBIDDEN: [403, 'Not allowed'],
   NOT_FOUND: [404, 'Not found'],
   ROUTE_NOT_FOUND: [404, 'No such route'],
+  FUNCTION_NOT_FOUND: [404, 'No such custom function'],
+  SCHEMA_NOT_FOUND: [404, 'No such schema'],
   VERSION_CONFLICT: [409, 'The version exists with different content'],
   ALREADY_EXISTS: [409, 'Already exists'],
   UNKNOWN_TYPE: [422, 'The type has no definition'],
@@ -42,3 +44,10 @@ export const fail = (code: ErrorCode, message?: string, details?: unknown[]): ne
 export const adminErrorBody = (e: AppError) => ({ status: e.status, code: e.code, message: e.message, details: e.details });
 /** Client body: streamlined. */
 export const clientErrorBody = (e: AppError) => ({ code: e.code, message: e.message });
+
+/** 429 with the seconds to wait, sent as Retry-After. */
+export class RateLimited extends AppError {
+  constructor(readonly retryAfterSeconds: number) {
+    super('RATE_LIMITED', `Too many requests; retry in ${retryAfterSeconds} s`);
+  }
+}

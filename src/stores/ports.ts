@@ -87,6 +87,8 @@ export interface AuthzStore {
   findTuple(id: string): Promise<RelationRecord | null>;
   deleteTuple(id: string): Promise<RelationRecord | null>;
   listTuples(q: ListQuery & { subjectType?: string; resourceType?: string }): Promise<Page<RelationRecord>>;
+  /** Every stored tuple on one resource. */
+  tuplesOn(resource: string): Promise<RelationRecord[]>;
   /** Which of these tuple texts are stored now (by `_id`, so one indexed lookup per batch). */
   presentTuples(texts: string[]): Promise<Set<string>>;
   /** Every tuple, in batches of `batch`, grouped by resource type. */
@@ -173,4 +175,78 @@ export interface RebuildStateStore {
 export interface DeletionHints {
   mark(texts: string[]): Promise<void>;
   hinted(texts: string[]): Promise<Set<string>>;
+}
+
+/** Client users (the authentication module). Email is stored lowercased and is unique. */
+export interface UserRecord { _id: string; email: string; passwordHash: string; createdAt: Date }
+export interface UserStore {
+  /** Null when the email is taken. */
+  insert(user: UserRecord): Promise<UserRecord | null>;
+  findByEmail(email: string): Promise<UserRecord | null>;
+  findById(id: string): Promise<UserRecord | null>;
+  findByIds(ids: string[]): Promise<UserRecord[]>;
+}
+
+/** A refresh token, stored by the hash of its value; rotating it marks it used, and every token of a login shares a family. */
+export interface RefreshRecord { _id: string; userId: string; family: string; expiresAt: Date; used: boolean }
+export interface RefreshTokenStore {
+  insert(record: RefreshRecord): Promise<void>;
+  /** Marks a live token used; false when it was used already or does not exist. */
+  use(hash: string): Promise<boolean>;
+  find(hash: string): Promise<RefreshRecord | null>;
+  revokeFamily(family: string): Promise<void>;
+}
+
+/** Access tokens revoked before they expire (logout, refresh-token reuse). */
+export interface TokenDenyList {
+  deny(id: string, until: Date): Promise<void>;
+  denied(id: string): Promise<boolean>;
+}
+
+export interface TeamRecord { _id: string; name: string; parentTeam?: string; createdBy: string; createdAt: Date }
+export interface InvitationRecord { _id: string; teamId: string; email: string; invitedBy: string; expiresAt: Date }
+export interface TeamStore {
+  insert(team: TeamRecord): Promise<void>;
+  findById(id: string): Promise<TeamRecord | null>;
+  findByIds(ids: string[]): Promise<TeamRecord[]>;
+  insertInvitation(inv: InvitationRecord): Promise<void>;
+  findInvitation(hash: string): Promise<InvitationRecord | null>;
+  /** Removes the invitation; false when another use removed it first (an invitation is single use). */
+  deleteInvitation(hash: string): Promise<boolean>;
+}
+
+/** A database schema: its documents live in `collectionName`; `authorization.enabled` registers a definition. */
+export interface SchemaRecord {
+  _id: string; name: string; collectionName: string; fields: import('../engine/schema-fields.js').Fields;
+  serviceOptions: { authorization: { enabled: boolean } }; createdAt: Date; updatedAt: Date;
+}
+/** A collection found by introspection, waiting to be adopted as a schema. */
+export interface IntrospectedRecord { _id: string; collectionName: string; fields: import('../engine/schema-fields.js').Fields; documents: number; foundAt: Date }
+export interface SchemaStore {
+  list(skip: number, limit: number): Promise<Page<SchemaRecord>>;
+  all(): Promise<SchemaRecord[]>;
+  findByName(name: string): Promise<SchemaRecord | null>;
+  /** Null when the name is taken. */
+  insert(s: SchemaRecord): Promise<SchemaRecord | null>;
+  replace(s: SchemaRecord): Promise<void>;
+  /** Every collection in the database (introspection). */
+  collections(): Promise<string[]>;
+  putIntrospected(list: IntrospectedRecord[]): Promise<void>;
+  introspected(): Promise<IntrospectedRecord[]>;
+  dropIntrospected(ids: string[]): Promise<void>;
+}
+
+export type Doc = Record<string, unknown> & { _id: string };
+export interface DocumentStore {
+  insert(collection: string, doc: Doc): Promise<void>;
+  findById(collection: string, id: string): Promise<Doc | null>;
+  findByIds(collection: string, ids: string[]): Promise<Doc[]>;
+  /** Sets fields; the updated document, or null when it is gone. */
+  update(collection: string, id: string, set: Record<string, unknown>): Promise<Doc | null>;
+  delete(collection: string, id: string): Promise<Doc | null>;
+  find(collection: string, filter: Record<string, unknown>, sort: Record<string, 1 | -1>, skip: number, limit: number): Promise<Doc[]>;
+  count(collection: string, filter: Record<string, unknown>): Promise<number>;
+  /** Samples documents (introspection). */
+  sample(collection: string, n: number): Promise<Doc[]>;
+  uniqueIndex(collection: string, field: string): Promise<void>;
 }

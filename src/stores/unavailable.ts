@@ -3,7 +3,7 @@ const NEO4J_CODES = new Set(['ServiceUnavailable', 'SessionExpired']);
 const MONGO_NAMES = new Set(['MongoServerSelectionError', 'MongoNetworkError', 'MongoNetworkTimeoutError', 'MongoNotConnectedError',
   'MongoTopologyClosedError', 'MongoPoolClearedError']);
 const REDIS_MESSAGES = [/Connection is closed/, /Stream isn't writeable/, /Reached the max retries per request limit/, /ECONNREFUSED/,
-  /the lease .* stayed taken/, /Command timed out/];
+  /the lease .* stayed taken/, /the lease .* was lost/, /Command timed out/];
 
 export function storeUnavailable(e: unknown): string | null {
   if (!e || typeof e !== 'object') return null;

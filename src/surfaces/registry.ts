@@ -1,16 +1,18 @@
 // The route registry: one description per route feeds REST, MCP tool names and docs.
 import type { z } from 'zod';
 import type { AdminPrincipal } from '../services/admin-auth.js';
+import type { ClientPrincipal } from '../services/client-auth.js';
 
 export type Surface = 'admin' | 'client';
 export type Method = 'get' | 'post' | 'patch' | 'put' | 'delete';
-/** none: open; admin: masterkey, admin JWT or API token. */
-export type AuthMode = 'none' | 'admin';
+/** none: open; admin: masterkey, admin JWT or API token; user: a client access token (Bearer). */
+export type AuthMode = 'none' | 'admin' | 'user';
 
 export interface Reply { status?: number; body?: unknown; text?: string; headers?: Record<string, string> }
 
 export interface HandlerInput<P, Q, B> {
-  params: P; query: Q; body: B; principal: AdminPrincipal | null; headers: Record<string, string | undefined>;
+  params: P; query: Q; body: B; principal: AdminPrincipal | null; user: ClientPrincipal | null;
+  headers: Record<string, string | undefined>;
 }
 
 export interface Route<P = any, Q = any, B = any> { // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -22,6 +24,8 @@ export interface Route<P = any, Q = any, B = any> { // eslint-disable-line @type
   auth: AuthMode;
   /** false keeps the route out of the MCP tool list. */
   mcp?: boolean;
+  /** A login: rate limited per client IP and account name (every client route is limited per IP anyway). */
+  login?: boolean;
   params?: z.ZodType<P>;
   query?: z.ZodType<Q>;
   body?: z.ZodType<B>;

@@ -51,7 +51,13 @@ export class Applier {
   exclusive<T>(work: () => Promise<T>): Promise<T> {
     const run = this.tail.then(async () => {
       await this.deps.lease.acquire(LEASE_WAIT_MS);
-      try { return await work(); } finally { await this.deps.lease.release(); }
+      try {
+        const result = await work();
+        // Renewals failed for longer than the lease lives: another process may have interleaved its unit with
+        // this one. Failing makes the entries pending again, and their replay recomputes under a fresh lease.
+        if (!this.deps.lease.held()) throw new Error(`the lease ${this.deps.lease.key} was lost during a unit of index work`);
+        return result;
+      } finally { await this.deps.lease.release(); }
     });
     this.tail = run.catch(() => undefined);
     return run;

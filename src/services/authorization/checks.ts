@@ -54,6 +54,13 @@ export class Checks {
     return direct.tuples.some(model.isValid) || direct.grants.some(model.isValidGrant);
   }
 
+  /** Relation names of the valid direct tuples from `subject` to `resource` (client `/role`). */
+  async directRelations(subject: string, resource: string): Promise<string[]> {
+    const model = await this.models.get();
+    const direct = await this.graph.direct(subject, resource);
+    return [...new Set(direct.tuples.filter((t) => model.isValid(t)).map((t) => t.relation))].sort();
+  }
+
   async evaluate(subject: string, action: string, resource: string, opts: ReadOptions = {}) {
     await this.settle(opts);
     const model = await this.models.get();

@@ -143,8 +143,14 @@ export class Rebuilds {
     if (!run.soft) {
       await applier.exclusive(() => index.switchGeneration(run.gen));
       await cache.bump([], true);
-      const dropped = await index.dropGeneration(meta.gen);
-      logger.info({ gen: run.gen, dropped }, 'switched to the new index generation');
+      logger.info({ gen: run.gen }, 'switched to the new index generation');
+      // The switch is done: a failure while dropping the old generation must not make the whole rebuild run again.
+      try {
+        const dropped = await index.dropGeneration(meta.gen);
+        logger.info({ gen: meta.gen, dropped }, 'dropped the old index generation');
+      } catch (e) {
+        logger.error({ gen: meta.gen, err: (e as Error).message }, 'could not drop the old index generation; its nodes are unused');
+      }
     }
     await progress('done', 0);
     logger.info({ soft: run.soft, objects: run.done, seconds: (Date.now() - started) / 1000 }, 'index rebuild done');

@@ -59,6 +59,20 @@ export class Relations {
     return { relations: records.map(relationView), created: created.size, existing: tuples.length - created.size, revision: entry.revision };
   }
 
+  /** Deletes every tuple on a resource (a deleted document takes its tuples with it); returns how many. */
+  async removeAllOn(resource: string): Promise<number> {
+    let n = 0;
+    for (const r of await this.store.tuplesOn(resource)) {
+      try {
+        await this.remove(r._id);
+        n++;
+      } catch (e) {
+        if (!(e instanceof AppError && e.code === 'NOT_FOUND')) throw e; // deleted meanwhile
+      }
+    }
+    return n;
+  }
+
   async remove(id: string) {
     const found = await this.store.findTuple(id);
     if (!found) throw new AppError('NOT_FOUND', `No relation ${id}`);

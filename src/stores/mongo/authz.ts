@@ -126,6 +126,7 @@ export function mongoAuthzStore(db: Db): AuthzStore {
       if (q.resourceType) filter.resourceType = q.resourceType;
       return page<RelationRecord>(rels, filter, q, 'createdAt');
     },
+    tuplesOn: (resource) => rels.find({ resource }).toArray(),
     async presentTuples(texts) {
       return present(rels as unknown as Collection<{ _id: string; computedTuple: string }>, texts);
     },

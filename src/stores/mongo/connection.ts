@@ -10,6 +10,12 @@ export const COLLECTIONS = {
   changes: 'change_log',
   pending: 'pending_changes',
   indexState: 'index_state',
+  users: 'users',
+  refreshTokens: 'refresh_tokens',
+  teams: 'teams',
+  invitations: 'team_invitations',
+  schemas: 'schemas',
+  introspected: 'introspected_schemas',
 } as const;
 
 export async function connectMongo(url: string): Promise<{ client: MongoClient; db: Db }> {
@@ -34,6 +40,9 @@ async function ensureIndexes(db: Db): Promise<void> {
     db.collection(c.grants).createIndex({ computedTuple: 1 }, { unique: true }),
     db.collection(c.grants).createIndex({ subject: 1 }),
     db.collection(c.grants).createIndex({ resource: 1 }),
+    db.collection(c.users).createIndex({ email: 1 }, { unique: true }),
+    db.collection(c.refreshTokens).createIndex({ family: 1 }),
+    db.collection(c.schemas).createIndex({ name: 1 }, { unique: true }),
   ]);
 }
 

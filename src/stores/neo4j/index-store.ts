@@ -79,11 +79,13 @@ export function neo4jIndexStore(driver: Driver): IndexStore {
     async dropGeneration(gen) {
       let total = 0;
       for (const label of ['IndexRow', 'IndexFlat', 'IndexDep', 'Actor', 'IndexKey']) {
-        const statement = stmt('drop-generation').replace('__LABEL__', label);
-        for (;;) {
-          const n = Number((await driver.executeQuery(statement, { gen: neo4j.int(gen) })).records[0]?.get('deleted') ?? 0);
-          total += n;
-          if (n === 0) break;
+        for (const name of ['drop-generation-edges', 'drop-generation']) {
+          const statement = stmt(name).replace('__LABEL__', label);
+          for (;;) {
+            const n = Number((await driver.executeQuery(statement, { gen: neo4j.int(gen) })).records[0]?.get('deleted') ?? 0);
+            if (name === 'drop-generation') total += n;
+            if (n === 0) break;
+          }
         }
       }
       return total;

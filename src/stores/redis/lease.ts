@@ -12,18 +12,35 @@ const RENEW = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('
 export class Lease {
   private token: string | null = null;
   private renewer: NodeJS.Timeout | null = null;
+  /** When the lease was last known to be ours (acquired or renewed); undefined once a renewal found it taken. */
+  private confirmedAt: number | undefined;
   constructor(private readonly redis: Redis, readonly key: string, private readonly ttlMs = 15_000) {}
 
   /** One attempt; true when this process now holds the lease. */
   async tryAcquire(): Promise<boolean> {
     const token = randomUUID();
+    const at = Date.now();
     if ((await this.redis.set(this.key, token, 'PX', this.ttlMs, 'NX')) !== 'OK') return false;
     this.token = token;
+    this.confirmedAt = at;
     this.renewer = setInterval(() => {
-      void this.redis.eval(RENEW, 1, this.key, token, String(this.ttlMs)).catch(() => undefined);
+      const sent = Date.now();
+      void this.redis.eval(RENEW, 1, this.key, token, String(this.ttlMs)).then((r) => {
+        if (this.token !== token) return;
+        if (r === 1) this.confirmedAt = Math.max(this.confirmedAt ?? 0, sent);
+        else this.confirmedAt = undefined;
+      }, () => undefined);
     }, Math.floor(this.ttlMs / 3));
     this.renewer.unref();
     return true;
+  }
+
+  /**
+   * Whether the lease is still ours: no renewal found it taken, and the last confirmation is younger than its
+   * time to live. False means another process may have held it meanwhile; work done under it must be redone.
+   */
+  held(): boolean {
+    return this.token !== null && this.confirmedAt !== undefined && Date.now() - this.confirmedAt < this.ttlMs;
   }
 
   /** Waits for the lease, polling; gives up after `timeoutMs`. */

@@ -1,13 +1,22 @@
 // Mounts registry routes on an express app: auth, strict zod parsing, the error catalog, JSON 404.
 import express, { type ErrorRequestHandler, type Express, type Request, type Response } from 'express';
 import { z } from 'zod';
-import { AppError, adminErrorBody, clientErrorBody } from '../../errors.js';
+import { AppError, RateLimited, adminErrorBody, clientErrorBody } from '../../errors.js';
 import type { Logger } from '../../log.js';
 import type { AdminAuth } from '../../services/admin-auth.js';
+import type { ClientAuth } from '../../services/client-auth.js';
+import type { RateLimits } from '../../services/rate-limits.js';
 import type { Route, Surface } from '../registry.js';
 import { storeUnavailable } from '../../stores/unavailable.js';
 
-export interface HttpDeps { auth: AdminAuth; log: Logger; bodyLimit: string }
+export interface HttpDeps { auth: AdminAuth; clientAuth: ClientAuth; limits: RateLimits; log: Logger; bodyLimit: string }
+
+/** Who a request counts against: the client IP, and for logins the account name too. */
+function rateKey(req: Request, login: boolean): string {
+  const body = (req.body ?? {}) as { email?: unknown; username?: unknown };
+  const name = typeof body.email === 'string' ? body.email : typeof body.username === 'string' ? body.username : '';
+  return login ? `${req.ip}|${name.trim().toLowerCase()}` : String(req.ip);
+}
 
 function parse<T>(schema: z.ZodType<T> | undefined, value: unknown, where: string): T {
   if (!schema) {
@@ -33,19 +42,26 @@ export function createHttpApp(surface: Surface, routes: Route[], deps: HttpDeps)
   app.set('query parser', 'simple');
   app.use(express.json({ limit: deps.bodyLimit }));
   const errorBody = surface === 'admin' ? adminErrorBody : clientErrorBody;
-  const sendError = (res: Response, e: AppError) => res.status(e.status).json(errorBody(e));
+  const sendError = (res: Response, e: AppError) => {
+    if (e instanceof RateLimited) res.setHeader('Retry-After', String(e.retryAfterSeconds));
+    res.status(e.status).json(errorBody(e));
+  };
 
   for (const r of routes.filter((x) => x.surface === surface)) {
+    const limited = surface === 'client' || r.login === true;
+    const routeKey = `${r.method.toUpperCase()} ${r.path}`;
     app[r.method](r.path, async (req: Request, res: Response) => {
       try {
+        if (limited) await deps.limits.consume(routeKey, rateKey(req, r.login === true));
         const principal = r.auth === 'admin'
           ? await deps.auth.authenticate({ masterkey: header(req, 'masterkey'), authorization: header(req, 'authorization') })
           : null;
+        const user = r.auth === 'user' ? await deps.clientAuth.authenticate(header(req, 'authorization')) : null;
         const params = parse(r.params, req.params, 'params');
         const query = parse(r.query, req.query, 'query');
         const body = parse(r.body, req.body, 'body');
         const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v[0] : v]));
-        const reply = await r.handle({ params, query, body, principal, headers });
+        const reply = await r.handle({ params, query, body, principal, user, headers });
         for (const [k, v] of Object.entries(reply.headers ?? {})) res.setHeader(k, v);
         res.status(reply.status ?? 200);
         if (reply.text !== undefined) res.type('text/plain').send(reply.text);

@@ -27,7 +27,7 @@ export function coreRoutes(deps: { health: Health; auth: AdminAuth; tokens: ApiT
       },
     }),
     route({
-      surface: 'admin', method: 'post', path: '/login', module: 'core', auth: 'none', mcp: false,
+      surface: 'admin', method: 'post', path: '/login', module: 'core', auth: 'none', mcp: false, login: true,
       summary: 'Admin login: returns an admin JWT',
       body: z.strictObject({ username: z.string().min(1), password: z.string().min(1) }),
       handle: async ({ body }) => ({ body: await auth.login(body.username, body.password) }),

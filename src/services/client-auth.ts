@@ -1,0 +1,102 @@
+// Client authentication: registration, login, rotating refresh tokens with reuse detection, logout, bearer checks.
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import bcrypt from 'bcrypt';
+import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
+import { AppError } from '../errors.js';
+import type { RefreshTokenStore, TokenDenyList, UserRecord, UserStore } from '../stores/ports.js';
+
+const ISSUER = 'authz-client';
+const AUDIENCE = 'client';
+const BCRYPT_ROUNDS = 10;
+// Compared against when the email is unknown, so an unknown user costs as long as a wrong password.
+const DUMMY_HASH = bcrypt.hashSync('not-a-password', BCRYPT_ROUNDS);
+
+export interface ClientPrincipal { userId: string; tokenId: string; expiresAt: Date; family: string }
+export interface TokenPair { userId: string; accessToken: string; refreshToken: string }
+
+export const userView = (u: UserRecord) => ({ _id: u._id, email: u.email, createdAt: u.createdAt });
+const hashOf = (token: string) => createHash('sha256').update(token).digest('base64url');
+const normalise = (email: string) => email.trim().toLowerCase();
+
+export class ClientAuth {
+  private readonly key: Uint8Array;
+  constructor(private readonly deps: {
+    users: UserStore; refresh: RefreshTokenStore; deny: TokenDenyList; jwtSecret: string;
+    accessTtlSeconds: number; refreshTtlSeconds: number;
+  }) {
+    this.key = new TextEncoder().encode(deps.jwtSecret);
+  }
+
+  async register(email: string, password: string) {
+    const user = await this.deps.users.insert({
+      _id: randomUUID(), email: normalise(email), passwordHash: await bcrypt.hash(password, BCRYPT_ROUNDS), createdAt: new Date(),
+    });
+    if (!user) throw new AppError('ALREADY_EXISTS', 'An account with this email exists');
+    return { user: userView(user) };
+  }
+
+  async login(email: string, password: string): Promise<TokenPair> {
+    const user = await this.deps.users.findByEmail(normalise(email));
+    const ok = await bcrypt.compare(password, user?.passwordHash ?? DUMMY_HASH);
+    // One answer for an unknown email and a wrong password: accounts cannot be probed.
+    if (!user || !ok) throw new AppError('UNAUTHENTICATED', 'Invalid email or password');
+    return this.issue(user._id, randomUUID());
+  }
+
+  /** Rotates a refresh token; presenting one that was rotated already revokes its whole family. */
+  async renew(refreshToken: string): Promise<TokenPair> {
+    const hash = hashOf(refreshToken);
+    if (await this.deps.refresh.use(hash)) {
+      const record = (await this.deps.refresh.find(hash))!;
+      if (record.expiresAt.getTime() <= Date.now()) throw new AppError('TOKEN_EXPIRED', 'The refresh token has expired; log in again');
+      return this.issue(record.userId, record.family);
+    }
+    const known = await this.deps.refresh.find(hash);
+    if (known?.used) {
+      await this.deps.refresh.revokeFamily(known.family);
+      throw new AppError('UNAUTHENTICATED', 'This refresh token was used already; every session of this login is revoked');
+    }
+    throw new AppError('UNAUTHENTICATED', 'Invalid refresh token');
+  }
+
+  /** Ends the session: the access token is refused at once, and its refresh tokens die. */
+  async logout(p: ClientPrincipal): Promise<{ ok: true }> {
+    await this.deps.deny.deny(p.tokenId, p.expiresAt);
+    await this.deps.refresh.revokeFamily(p.family);
+    return { ok: true };
+  }
+
+  async user(p: ClientPrincipal) {
+    const user = await this.deps.users.findById(p.userId);
+    if (!user) throw new AppError('UNAUTHENTICATED', 'The account no longer exists');
+    return { user: userView(user) };
+  }
+
+  async authenticate(authorization: string | undefined): Promise<ClientPrincipal> {
+    if (!authorization) throw new AppError('UNAUTHENTICATED', 'Send Authorization: Bearer <access token>');
+    const match = /^Bearer ([^\s]+)$/.exec(authorization);
+    if (!match) throw new AppError('UNAUTHENTICATED', 'Malformed Authorization header; expected "Bearer <token>"');
+    let payload;
+    try {
+      ({ payload } = await jwtVerify(match[1]!, this.key, { issuer: ISSUER, audience: AUDIENCE, algorithms: ['HS256'] }));
+    } catch (e) {
+      if (e instanceof joseErrors.JWTExpired) throw new AppError('TOKEN_EXPIRED', 'The access token has expired; renew it');
+      throw new AppError('UNAUTHENTICATED', 'Invalid access token');
+    }
+    const { sub, jti, exp, fam } = payload as { sub?: string; jti?: string; exp?: number; fam?: string };
+    if (!sub || !jti || !exp || !fam) throw new AppError('UNAUTHENTICATED', 'Invalid access token');
+    if (await this.deps.deny.denied(jti)) throw new AppError('UNAUTHENTICATED', 'This session has ended; log in again');
+    return { userId: sub, tokenId: jti, expiresAt: new Date(exp * 1000), family: fam };
+  }
+
+  private async issue(userId: string, family: string): Promise<TokenPair> {
+    const accessToken = await new SignJWT({ fam: family })
+      .setProtectedHeader({ alg: 'HS256' }).setSubject(userId).setIssuer(ISSUER).setAudience(AUDIENCE).setJti(randomUUID())
+      .setIssuedAt().setExpirationTime(`${this.deps.accessTtlSeconds}s`).sign(this.key);
+    const refreshToken = randomBytes(32).toString('base64url');
+    await this.deps.refresh.insert({
+      _id: hashOf(refreshToken), userId, family, used: false, expiresAt: new Date(Date.now() + this.deps.refreshTtlSeconds * 1000),
+    });
+    return { userId, accessToken, refreshToken };
+  }
+}

@@ -1,0 +1,136 @@
+// Database schemas for operators: create, list, export and import, and adopting existing collections (introspection).
+import { randomUUID } from 'node:crypto';
+import { NAME_RE } from '../../engine/ids.js';
+import { BUILTIN_NAMES, schemaDefinition } from '../../engine/model.js';
+import { parseFields, type FieldSpec, type Fields } from '../../engine/schema-fields.js';
+import { AppError } from '../../errors.js';
+import type { DocumentStore, IntrospectedRecord, SchemaRecord, SchemaStore } from '../../stores/ports.js';
+import type { Definitions } from '../authorization/definitions.js';
+
+export interface SchemaInput { name: string; fields: unknown; serviceOptions?: { authorization?: { enabled?: boolean } } }
+
+export const schemaView = (s: SchemaRecord) => ({
+  _id: s._id, name: s.name, collectionName: s.collectionName, fields: s.fields, serviceOptions: s.serviceOptions,
+  createdAt: s.createdAt, updatedAt: s.updatedAt,
+});
+const portable = (s: SchemaRecord) => ({ name: s.name, fields: s.fields, serviceOptions: s.serviceOptions });
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+export class Schemas {
+  constructor(private readonly deps: { schemas: SchemaStore; docs: DocumentStore; definitions: Definitions; systemCollections: ReadonlySet<string> }) {}
+
+  async get(name: string): Promise<SchemaRecord> {
+    const s = await this.deps.schemas.findByName(name);
+    if (!s) throw new AppError('SCHEMA_NOT_FOUND', `No schema ${name}`);
+    return s;
+  }
+
+  async list(skip: number, limit: number) {
+    const page = await this.deps.schemas.list(skip, limit);
+    return { schemas: page.items.map(schemaView), count: page.count };
+  }
+
+  private async validate(input: SchemaInput, extraNames: string[] = []): Promise<{ fields: Fields; enabled: boolean }> {
+    if (!NAME_RE.test(input.name)) throw new AppError('VALIDATION_FAILED', 'A schema name must match ^[A-Za-z][A-Za-z0-9_]*$', [{ path: 'name' }]);
+    if (BUILTIN_NAMES.has(input.name)) throw new AppError('VALIDATION_FAILED', `${input.name} is a built-in type`, [{ path: 'name' }]);
+    const known = new Set([...(await this.deps.schemas.all()).map((s) => s.name), input.name, ...extraNames]);
+    const { fields, problems } = parseFields(input.fields, known);
+    if (problems.length) throw new AppError('VALIDATION_FAILED', 'The schema fields are not valid', problems);
+    return { fields, enabled: input.serviceOptions?.authorization?.enabled === true };
+  }
+
+  /** Unique indexes, and the resource definition of an authorization-enabled schema (DESIGN.md section 4). */
+  private async apply(s: SchemaRecord): Promise<void> {
+    for (const [name, f] of Object.entries(s.fields) as Array<[string, FieldSpec]>) if (f.unique) await this.deps.docs.uniqueIndex(s.collectionName, name);
+    if (s.serviceOptions.authorization.enabled) await this.deps.definitions.put(schemaDefinition(s.name), undefined);
+  }
+
+  async create(input: SchemaInput, collectionName = input.name, extraNames: string[] = []) {
+    const { fields, enabled } = await this.validate(input, extraNames);
+    if (this.deps.systemCollections.has(collectionName)) throw new AppError('VALIDATION_FAILED', `${collectionName} is a collection of the service`);
+    const now = new Date();
+    const record: SchemaRecord = {
+      _id: randomUUID(), name: input.name, collectionName, fields, serviceOptions: { authorization: { enabled } }, createdAt: now, updatedAt: now,
+    };
+    if (!(await this.deps.schemas.insert(record))) throw new AppError('ALREADY_EXISTS', `A schema ${input.name} exists`);
+    await this.apply(record);
+    return schemaView(record);
+  }
+
+  async export() {
+    return { schemas: (await this.deps.schemas.all()).map(portable) };
+  }
+
+  /** Creates or updates each schema by name; documents are kept (turning authorization on keeps them too). */
+  async import(list: SchemaInput[]) {
+    const names = list.map((s) => s.name);
+    const out = { created: [] as string[], updated: [] as string[], unchanged: [] as string[] };
+    for (const input of list) {
+      const existing = await this.deps.schemas.findByName(input.name);
+      if (!existing) {
+        await this.create(input, input.name, names);
+        out.created.push(input.name);
+        continue;
+      }
+      const { fields, enabled } = await this.validate(input, names);
+      const next = { ...existing, fields, serviceOptions: { authorization: { enabled } } };
+      if (same(portable(next), portable(existing))) { out.unchanged.push(input.name); continue; }
+      await this.deps.schemas.replace({ ...next, updatedAt: new Date() });
+      await this.apply(next);
+      out.updated.push(input.name);
+    }
+    return out;
+  }
+
+  /** Collections that are neither schemas nor the service's own. */
+  async unclaimed(): Promise<string[]> {
+    const claimed = new Set((await this.deps.schemas.all()).map((s) => s.collectionName));
+    return (await this.deps.schemas.collections())
+      .filter((c) => !claimed.has(c) && !this.deps.systemCollections.has(c) && !c.startsWith('system.')).sort();
+  }
+
+  /** Samples every unclaimed collection and records the fields it finds, to be reviewed and finalized. */
+  async introspect() {
+    const found: IntrospectedRecord[] = [];
+    for (const c of await this.unclaimed()) {
+      const docs = await this.deps.docs.sample(c, 100);
+      found.push({ _id: c, collectionName: c, fields: inferFields(docs), documents: docs.length, foundAt: new Date() });
+    }
+    await this.deps.schemas.putIntrospected(found);
+    return { schemas: found, count: found.length };
+  }
+
+  async introspected() {
+    const list = await this.deps.schemas.introspected();
+    return { schemas: list, count: list.length };
+  }
+
+  /** Adopts introspected collections as schemas; their documents stay where they are. */
+  async finalize(items: Array<{ collectionName: string; name?: string; fields?: unknown; serviceOptions?: SchemaInput['serviceOptions'] }>) {
+    const pending = new Map((await this.deps.schemas.introspected()).map((r) => [r.collectionName, r]));
+    const created = [];
+    for (const item of items) {
+      const found = pending.get(item.collectionName);
+      if (!found) throw new AppError('NOT_FOUND', `${item.collectionName} is not an introspected collection; run POST /database/introspection first`);
+      const name = item.name ?? item.collectionName;
+      created.push(await this.create({ name, fields: item.fields ?? found.fields, serviceOptions: item.serviceOptions }, item.collectionName));
+      await this.deps.schemas.dropIntrospected([found._id]);
+    }
+    return { schemas: created, count: created.length };
+  }
+}
+
+/** Field types seen in sampled documents: one type per field, JSON where they disagree. */
+function inferFields(docs: Array<Record<string, unknown>>): Fields {
+  const seen = new Map<string, Set<string>>();
+  for (const d of docs) {
+    for (const [k, v] of Object.entries(d)) {
+      if (k === '_id' || k === 'createdAt' || k === 'updatedAt' || !/^[A-Za-z][A-Za-z0-9_]*$/.test(k)) continue;
+      const t = typeof v === 'string' ? 'String' : typeof v === 'number' ? 'Number' : typeof v === 'boolean' ? 'Boolean' : v instanceof Date ? 'Date' : 'JSON';
+      seen.set(k, new Set([...(seen.get(k) ?? []), t]));
+    }
+  }
+  return Object.fromEntries([...seen].map(([k, types]) => [k, {
+    type: (types.size === 1 ? [...types][0] : 'JSON') as FieldSpec['type'], required: false, unique: false,
+  }]));
+}

@@ -1,0 +1,58 @@
+// Per-route rate limits held in Redis (shared by every process), with an in-memory stand-in while Redis is down.
+import type { Redis } from 'ioredis';
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { z } from 'zod';
+import { RateLimited } from '../errors.js';
+
+const limit = z.strictObject({ windowMs: z.number().int().min(1000).max(24 * 3600 * 1000), max: z.number().int().min(1).max(1_000_000) });
+export const rateLimitsSchema = z.strictObject({
+  enabled: z.boolean().default(true),
+  default: limit.default({ windowMs: 1000, max: 100 }),
+  /** "METHOD /path" as registered, e.g. "POST /authentication/local". */
+  routes: z.record(z.string().regex(/^(GET|POST|PATCH|PUT|DELETE) \/\S*$/), limit).default({}),
+});
+export type RateLimitConfig = z.infer<typeof rateLimitsSchema>;
+
+/** DESIGN.md 6.1: 100 requests/s per IP per route; logins 30/min per IP and account name. */
+export const LOGIN_LIMIT = { windowMs: 60_000, max: 30 };
+const LOGIN_ROUTES = ['POST /authentication/local', 'POST /login'];
+
+/** Parses the router's rateLimits (JSON, e.g. from ROUTER_RATE_LIMITS) over the defaults; throws a readable error. */
+export function parseRateLimits(json: string | undefined): RateLimitConfig {
+  let raw: unknown = {};
+  try { raw = json ? JSON.parse(json) : {}; } catch { throw new Error('invalid rate limits: not JSON'); }
+  const parsed = rateLimitsSchema.safeParse(raw);
+  if (!parsed.success) throw new Error(`invalid rate limits: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  const routes = { ...Object.fromEntries(LOGIN_ROUTES.map((r) => [r, LOGIN_LIMIT])), ...parsed.data.routes };
+  return { ...parsed.data, routes };
+}
+
+export class RateLimits {
+  private readonly limiters = new Map<string, RateLimiterRedis>();
+  constructor(private readonly redis: Redis, private readonly prefix: string, private config: RateLimitConfig) {}
+
+  update(config: RateLimitConfig): void { this.config = config; }
+
+  /** Counts one request of `route` by `who`; throws RATE_LIMITED (with Retry-After) past the limit. */
+  async consume(route: string, who: string): Promise<void> {
+    if (!this.config.enabled) return;
+    const { windowMs, max } = this.config.routes[route] ?? this.config.default;
+    const key = `${route} ${max}/${windowMs}`;
+    let limiter = this.limiters.get(key);
+    if (!limiter) {
+      const duration = Math.ceil(windowMs / 1000);
+      limiter = new RateLimiterRedis({
+        storeClient: this.redis, keyPrefix: `${this.prefix}:rl:${key}`, points: max, duration,
+        // Redis down: each process counts on its own rather than refusing everyone or letting everyone through.
+        insuranceLimiter: new RateLimiterMemory({ points: max, duration }),
+      });
+      this.limiters.set(key, limiter);
+    }
+    try {
+      await limiter.consume(who);
+    } catch (e) {
+      if (e instanceof RateLimiterRes) throw new RateLimited(Math.max(1, Math.ceil(e.msBeforeNext / 1000)));
+      throw e;
+    }
+  }
+}

@@ -1,0 +1,33 @@
+// Database schemas and introspection results in MongoDB.
+import type { Db } from 'mongodb';
+import type { IntrospectedRecord, SchemaRecord, SchemaStore } from '../ports.js';
+import { COLLECTIONS } from './connection.js';
+
+export function mongoSchemaStore(db: Db): SchemaStore {
+  const schemas = db.collection<SchemaRecord>(COLLECTIONS.schemas);
+  const found = db.collection<IntrospectedRecord>(COLLECTIONS.introspected);
+  return {
+    async list(skip, limit) {
+      const [items, count] = await Promise.all([schemas.find({}).sort({ name: 1 }).skip(skip).limit(limit).toArray(), schemas.countDocuments({})]);
+      return { items, count };
+    },
+    all: () => schemas.find({}).sort({ name: 1 }).toArray(),
+    findByName: (name) => schemas.findOne({ name }),
+    async insert(s) {
+      try {
+        await schemas.insertOne(s);
+        return s;
+      } catch (e) {
+        if ((e as { code?: number }).code === 11000) return null;
+        throw e;
+      }
+    },
+    async replace(s) { await schemas.replaceOne({ _id: s._id }, s); },
+    async collections() { return (await db.listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name); },
+    async putIntrospected(list) {
+      for (const r of list) await found.replaceOne({ _id: r._id }, r, { upsert: true });
+    },
+    introspected: () => found.find({}).sort({ _id: 1 }).toArray(),
+    async dropIntrospected(ids) { for (const id of ids) await found.deleteOne({ _id: id }); },
+  };
+}

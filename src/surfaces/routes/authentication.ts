@@ -1,0 +1,67 @@
+// Client authentication and teams (contract 4.3, DESIGN.md section 6): thin adapters over ClientAuth and Teams.
+import { z } from 'zod';
+import type { ClientAuth } from '../../services/client-auth.js';
+import type { Teams } from '../../services/teams.js';
+import { route, type Route } from '../registry.js';
+
+const email = z.email().max(254);
+// bcrypt reads at most 72 bytes; longer passwords would be silently truncated.
+const password = z.string().min(8, 'must be at least 8 characters').refine((p) => Buffer.byteLength(p) <= 72, { message: 'must be at most 72 bytes' });
+const page = { skip: z.coerce.number().int().min(0).default(0), limit: z.coerce.number().int().min(1).max(1000).default(25) };
+const teamId = z.strictObject({ id: z.string().min(1).max(200).regex(/^[^#@\s:]+$/, 'not a team id') });
+
+export function authenticationRoutes(deps: { clientAuth: ClientAuth; teams: Teams }): Route[] {
+  const { clientAuth, teams } = deps;
+  const open = { surface: 'client' as const, module: 'authentication', auth: 'none' as const };
+  const user = { surface: 'client' as const, module: 'authentication', auth: 'user' as const };
+  return [
+    route({
+      ...open, method: 'post', path: '/authentication/local/new', summary: 'Register with email and password; returns the user, no tokens',
+      body: z.strictObject({ email, password }),
+      handle: async ({ body }) => ({ status: 201, body: await clientAuth.register(body.email, body.password) }),
+    }),
+    route({
+      ...open, method: 'post', path: '/authentication/local', login: true, summary: 'Log in: an access token and a refresh token',
+      body: z.strictObject({ email: z.string().min(1).max(254), password: z.string().min(1).max(1024) }),
+      handle: async ({ body }) => ({ body: await clientAuth.login(body.email, body.password) }),
+    }),
+    route({
+      ...open, method: 'post', path: '/authentication/renew', summary: 'Rotate a refresh token; reusing a rotated one revokes the login',
+      body: z.strictObject({ refreshToken: z.string().min(1).max(200) }),
+      handle: async ({ body }) => ({ body: await clientAuth.renew(body.refreshToken) }),
+    }),
+    route({
+      ...user, method: 'post', path: '/authentication/logout', summary: 'End the session: the access token stops working at once',
+      handle: async ({ user: u }) => ({ body: await clientAuth.logout(u!) }),
+    }),
+    route({
+      ...user, method: 'get', path: '/authentication/user', summary: 'The authenticated user',
+      handle: async ({ user: u }) => ({ body: await clientAuth.user(u!) }),
+    }),
+    route({
+      ...user, method: 'post', path: '/authentication/teams', summary: 'Create a team; the creator owns it, a parent team owns it too',
+      body: z.strictObject({ name: z.string().trim().min(1).max(200), parentTeam: z.string().min(1).max(200).optional() }),
+      handle: async ({ body, user: u }) => ({ status: 201, body: await teams.create(u!.userId, body.name, body.parentTeam) }),
+    }),
+    route({
+      ...user, method: 'get', path: '/authentication/teams', summary: 'The teams you can read',
+      query: z.strictObject(page),
+      handle: async ({ query, user: u }) => ({ body: await teams.list(u!.userId, query.skip, query.limit) }),
+    }),
+    route({
+      ...user, method: 'post', path: '/authentication/teams/join', summary: 'Join a team with an invitation sent to your email',
+      body: z.strictObject({ invitationToken: z.string().min(1).max(200) }),
+      handle: async ({ body, user: u }) => ({ body: await teams.join(u!.userId, body.invitationToken) }),
+    }),
+    route({
+      ...user, method: 'post', path: '/authentication/teams/:id/invite', summary: 'Invite an email to a team (needs invite)',
+      params: teamId, body: z.strictObject({ email }),
+      handle: async ({ params, body, user: u }) => ({ status: 201, body: await teams.invite(u!.userId, params.id, body.email) }),
+    }),
+    route({
+      ...user, method: 'get', path: '/authentication/teams/:id/members', summary: 'Members and their roles (needs viewMembers)',
+      params: teamId, query: z.strictObject(page),
+      handle: async ({ params, query, user: u }) => ({ body: await teams.members(u!.userId, params.id, query.skip, query.limit) }),
+    }),
+  ];
+}

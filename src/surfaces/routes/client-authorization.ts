@@ -1,0 +1,40 @@
+// Client /authorization/check and /role (contract 4.1): the subject is the caller, never a parameter.
+import { z } from 'zod';
+import { parseObject } from '../../engine/ids.js';
+import { AppError } from '../../errors.js';
+import type { Checks } from '../../services/authorization/checks.js';
+import { route, type Route } from '../registry.js';
+
+const object = z.string().refine((s) => parseObject(s) !== null, { message: 'must be Type:id (id without #, @ or whitespace)' });
+const action = z.string().min(1).max(200);
+
+export function clientAuthorizationRoutes(deps: { checks: Checks }): Route[] {
+  const { checks } = deps;
+  const user = { surface: 'client' as const, module: 'authorization', auth: 'user' as const };
+  // A scope the caller may not use is a 403, not a quiet "false": the caller asked for something it cannot do.
+  const scoped = async (me: string, scope: string | undefined, needed: string) => {
+    if (scope !== undefined && !(await checks.can(me, needed, scope))) {
+      throw new AppError('FORBIDDEN', `You need ${needed} on the scope ${scope}`);
+    }
+    return scope ?? me;
+  };
+  return [
+    route({
+      ...user, method: 'get', path: '/authorization/check', summary: 'Whether you (or a scope you act for) may do an action on a resource',
+      query: z.strictObject({ action, resource: object, scope: object.optional() }),
+      handle: async ({ query, user: u }) => {
+        const me = `User:${u!.userId}`;
+        const subject = await scoped(me, query.scope, query.action);
+        return { body: { allowed: await checks.can(subject, query.action, query.resource) } };
+      },
+    }),
+    route({
+      ...user, method: 'get', path: '/authorization/role/:resource', summary: 'Your direct relations (or a scope\'s) on a resource',
+      params: z.strictObject({ resource: object }), query: z.strictObject({ scope: object.optional() }),
+      handle: async ({ params, query, user: u }) => {
+        const subject = await scoped(`User:${u!.userId}`, query.scope, 'read');
+        return { body: { roles: await checks.directRelations(subject, params.resource) } };
+      },
+    }),
+  ];
+}

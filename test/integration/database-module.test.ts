@@ -1,0 +1,179 @@
+// The database module: schemas (admin), documents with ownership and authorized listing (client), introspection.
+import { MongoClient } from 'mongodb';
+import { startService, type TestService } from '../support/service.js';
+
+let svc: TestService;
+beforeAll(async () => { svc = await startService(); }, 120_000);
+afterAll(async () => { await svc?.stop(); });
+
+const client = (method: string, path: string, token?: string, body?: unknown) =>
+  svc.http(method, `${svc.client}${path}`, { body, headers: token ? { authorization: `Bearer ${token}` } : {} });
+
+async function account(email: string) {
+  expect((await client('POST', '/authentication/local/new', undefined, { email, password: 'correct horse' })).status).toBe(201);
+  const r = await client('POST', '/authentication/local', undefined, { email, password: 'correct horse' });
+  return { id: r.body.userId as string, token: r.body.accessToken as string };
+}
+
+const ids = (r: { body: { documents: Array<{ _id: string }> } }) => r.body.documents.map((d) => d._id).sort();
+
+describe('schemas (admin)', () => {
+  it('creates authorization-enabled schemas, which register their resource definition', async () => {
+    const project = await svc.http('POST', '/database/schemas', { body: {
+      name: 'Project', fields: { title: { type: 'String', required: true }, budget: 'Number', done: { type: 'Boolean', default: false } },
+      serviceOptions: { authorization: { enabled: true } },
+    } });
+    expect(project.status).toBe(201);
+    const note = await svc.http('POST', '/database/schemas', { body: {
+      name: 'Note', fields: { text: 'String', project: { type: 'Relation', model: 'Project' }, code: { type: 'String', unique: true } },
+      serviceOptions: { authorization: { enabled: true } },
+    } });
+    expect(note.status).toBe(201);
+    const def = await svc.http('GET', '/authorization/resources/Project');
+    expect(def.status).toBe(200);
+    expect(Object.keys(def.body.relations).sort()).toEqual(['editor', 'owner', 'reader']);
+    expect((await svc.http('GET', '/database/schemas')).body.count).toBe(2);
+  });
+
+  it('refuses bad schemas with 4xx and changes nothing', async () => {
+    for (const body of [
+      { name: 'Bad', fields: { x: 'Text' } },
+      { name: 'Bad', fields: { r: { type: 'Relation', model: 'Missing' } } },
+      { name: 'Bad', fields: { _id: 'String' } },
+      { name: 'Team', fields: {} },
+      { name: 'Bad', fields: {}, extra: 1 },
+    ]) {
+      const r = await svc.http('POST', '/database/schemas', { body });
+      expect(r.status).toBe(400);
+      expect(r.body).toMatchObject({ status: 400, code: 'VALIDATION_FAILED' });
+    }
+    expect((await svc.http('POST', '/database/schemas', { body: { name: 'Project', fields: {} } })).status).toBe(409);
+    expect((await svc.http('GET', '/database/schemas')).body.count).toBe(2);
+  });
+
+  it('exports and re-imports idempotently', async () => {
+    const exported = (await svc.http('GET', '/database/schemas/export')).body;
+    expect(exported.schemas.map((s: { name: string }) => s.name)).toEqual(['Note', 'Project']);
+    const again = await svc.http('POST', '/database/schemas/import', { body: exported });
+    expect(again.body).toEqual({ created: [], updated: [], unchanged: ['Note', 'Project'] });
+  });
+});
+
+describe('documents (client)', () => {
+  let alice: { id: string; token: string };
+  let bob: { id: string; token: string };
+  let carol: { id: string; token: string };
+  let team: string;
+  let teamDoc: string;
+  let aliceDoc: string;
+  beforeAll(async () => {
+    [alice, bob, carol] = await Promise.all([account('alice@db.example'), account('bob@db.example'), account('carol@db.example')]);
+    team = (await client('POST', '/authentication/teams', alice.token, { name: 'Builders' })).body._id;
+    const inv = await client('POST', `/authentication/teams/${team}/invite`, alice.token, { email: 'bob@db.example' });
+    expect((await client('POST', '/authentication/teams/join', bob.token, { invitationToken: inv.body.invitationToken })).status).toBe(200);
+  });
+
+  it('owner on create: the caller, or only the scope team (which needs edit on it)', async () => {
+    const own = await client('POST', '/database/Project', alice.token, { title: 'Mine', budget: 5 });
+    expect(own.status).toBe(201);
+    expect(own.body).toMatchObject({ title: 'Mine', budget: 5, done: false });
+    aliceDoc = own.body._id;
+    const scoped = await client('POST', `/database/Project?scope=Team:${team}`, alice.token, { title: 'Shared', budget: 7 });
+    expect(scoped.status).toBe(201);
+    teamDoc = scoped.body._id;
+    const roles = await svc.http('GET', '/authorization/relations?resourceType=Project&limit=100');
+    expect(roles.body.relations.map((r: { computedTuple: string }) => r.computedTuple).sort()).toEqual([
+      `Team:${team}#owner@Project:${teamDoc}`, `User:${alice.id}#owner@Project:${aliceDoc}`,
+    ].sort());
+    // bob is a member, not an owner: members cannot edit the team, so they cannot create in its name.
+    expect((await client('POST', `/database/Project?scope=Team:${team}`, bob.token, { title: 'Nope' })).status).toBe(403);
+    expect((await client('POST', '/database/Project', alice.token, { budget: 1 })).status).toBe(400);
+    expect((await client('POST', '/database/Project', alice.token, { title: 'x', owner: 'me' })).status).toBe(400);
+    expect((await client('POST', '/database/Nothing', alice.token, { title: 'x' })).status).toBe(404);
+  });
+
+  it('each user sees what the index lets them read, and no more', async () => {
+    expect(ids(await client('GET', '/database/Project', alice.token))).toEqual([aliceDoc, teamDoc].sort());
+    expect(ids(await client('GET', '/database/Project', bob.token))).toEqual([teamDoc]);
+    expect((await client('GET', '/database/Project', carol.token)).body).toEqual({ documents: [], count: 0 });
+    expect(ids(await client('GET', `/database/Project?scope=Team:${team}`, bob.token))).toEqual([teamDoc]);
+    expect((await client('GET', `/database/Project?scope=Team:${team}`, carol.token)).status).toBe(403);
+    // Filters are schema fields; sorting by a field; anything else is a 400.
+    expect(ids(await client('GET', '/database/Project?budget=7', alice.token))).toEqual([teamDoc]);
+    expect((await client('GET', '/database/Project?sort=-budget', alice.token)).body.documents.map((d: { title: string }) => d.title)).toEqual(['Shared', 'Mine']);
+    expect((await client('GET', '/database/Project?subject=User:x', alice.token)).status).toBe(400);
+    expect((await client('GET', '/database/Project?sort=nope', alice.token)).status).toBe(400);
+  });
+
+  it('read is 404 when not readable, edit and delete 403 when readable but not permitted', async () => {
+    expect((await client('GET', `/database/Project/${teamDoc}`, bob.token)).body.title).toBe('Shared');
+    expect((await client('GET', `/database/Project/${aliceDoc}`, bob.token)).status).toBe(404);
+    expect((await client('PATCH', `/database/Project/${teamDoc}`, bob.token, { title: 'Hacked' })).status).toBe(403);
+    expect((await client('DELETE', `/database/Project/${teamDoc}`, bob.token)).status).toBe(403);
+    expect((await client('PATCH', `/database/Project/${aliceDoc}`, carol.token, { title: 'Hacked' })).status).toBe(404);
+    const ok = await client('PATCH', `/database/Project/${teamDoc}`, alice.token, { done: true });
+    expect(ok.body).toMatchObject({ title: 'Shared', done: true });
+  });
+
+  it('populate resolves only the references the caller may read', async () => {
+    const n1 = await client('POST', `/database/Note?scope=Team:${team}`, alice.token, { text: 'on shared', project: teamDoc, code: 'n1' });
+    const n2 = await client('POST', `/database/Note?scope=Team:${team}`, alice.token, { text: 'on private', project: aliceDoc, code: 'n2' });
+    expect([n1.status, n2.status]).toEqual([201, 201]);
+    expect((await client('POST', '/database/Note', alice.token, { text: 'dup', code: 'n1' })).status).toBe(409);
+    const seen = await client('GET', '/database/Note?populate=project', bob.token);
+    const byText = new Map(seen.body.documents.map((d: { text: string; project: unknown }) => [d.text, d.project]));
+    expect(byText.get('on shared')).toMatchObject({ _id: teamDoc, title: 'Shared' });
+    expect(byText.get('on private')).toBe(aliceDoc);
+  });
+
+  it('deleting a document deletes its tuples', async () => {
+    const doc = (await client('POST', '/database/Project', carol.token, { title: 'Short-lived' })).body._id;
+    expect((await client('DELETE', `/database/Project/${doc}`, carol.token)).body).toMatchObject({ tuples: 1 });
+    expect((await svc.http('GET', `/authorization/relations?search=Project:${doc}`)).body.count).toBe(0);
+    expect((await client('GET', `/database/Project/${doc}`, carol.token)).status).toBe(404);
+  });
+
+  it('custom functions answer 404 with a clear code', async () => {
+    for (const method of ['GET', 'POST']) {
+      const r = await client(method, '/database/function/report', alice.token);
+      expect(r.status).toBe(404);
+      expect(r.body.code).toBe('FUNCTION_NOT_FOUND');
+    }
+  });
+
+  it('many users create documents at once, and each lists exactly its own', async () => {
+    const people = await Promise.all(Array.from({ length: 6 }, (_, i) => account(`crowd${i}@db.example`)));
+    const made = await Promise.all(people.flatMap((p) => [1, 2, 3].map((n) => client('POST', '/database/Project', p.token, { title: `${p.id}-${n}` }))));
+    expect(made.every((r) => r.status === 201)).toBe(true);
+    for (const p of people) {
+      const list = await client('GET', '/database/Project', p.token);
+      expect(list.body.documents.map((d: { title: string }) => d.title).sort()).toEqual([1, 2, 3].map((n) => `${p.id}-${n}`));
+    }
+  });
+});
+
+describe('introspection', () => {
+  it('adopts an existing collection as a schema; turning authorization on keeps its documents', async () => {
+    const mongo = new MongoClient(process.env.MONGO_URL!);
+    await mongo.connect();
+    await mongo.db().collection('legacy_items').insertMany([{ _id: 'i1', label: 'one', qty: 1 }, { _id: 'i2', label: 'two', qty: 2 }] as never[]);
+    await mongo.close();
+    expect((await svc.http('GET', '/database/introspection')).body.collections).toEqual(['legacy_items']);
+    const found = await svc.http('POST', '/database/introspection');
+    expect(found.body.schemas[0]).toMatchObject({ collectionName: 'legacy_items', fields: { label: { type: 'String' }, qty: { type: 'Number' } } });
+    const fin = await svc.http('POST', '/database/introspection/schemas/finalize', { body: { schemas: [{ collectionName: 'legacy_items', name: 'Item' }] } });
+    expect(fin.status).toBe(200);
+    expect((await svc.http('GET', '/database/introspection')).body.collections).toEqual([]);
+    const dave = await account('dave@db.example');
+    expect((await client('GET', '/database/Item', dave.token)).body.count).toBe(2);
+    const exported = (await svc.http('GET', '/database/schemas/export')).body.schemas.find((s: { name: string }) => s.name === 'Item');
+    const on = await svc.http('POST', '/database/schemas/import', { body: { schemas: [{ ...exported, serviceOptions: { authorization: { enabled: true } } }] } });
+    expect(on.body.updated).toEqual(['Item']);
+    // The documents stay; nobody owns them yet, so nobody reads them through the index.
+    expect((await client('GET', '/database/Item', dave.token)).body.count).toBe(0);
+    const mongo2 = new MongoClient(process.env.MONGO_URL!);
+    await mongo2.connect();
+    expect(await mongo2.db().collection('legacy_items').countDocuments({})).toBe(2);
+    await mongo2.close();
+  });
+});
