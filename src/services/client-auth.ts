@@ -53,17 +53,22 @@ export class ClientAuth {
     }
     const known = await this.deps.refresh.find(hash);
     if (known?.used) {
-      await this.deps.refresh.revokeFamily(known.family);
+      await this.endFamily(known.family);
       throw new AppError('UNAUTHENTICATED', 'This refresh token was used already; every session of this login is revoked');
     }
     throw new AppError('UNAUTHENTICATED', 'Invalid refresh token');
   }
 
-  /** Ends the session: the access token is refused at once, and its refresh tokens die. */
+  /** Ends the session: its access tokens are refused at once, and its refresh tokens die. */
   async logout(p: ClientPrincipal): Promise<{ ok: true }> {
-    await this.deps.deny.deny(p.tokenId, p.expiresAt);
-    await this.deps.refresh.revokeFamily(p.family);
+    await this.endFamily(p.family);
     return { ok: true };
+  }
+
+  /** Every access token of a login (they carry its family) is refused until the longest could expire; its refresh tokens go. */
+  private async endFamily(family: string): Promise<void> {
+    await this.deps.deny.deny(`fam:${family}`, new Date(Date.now() + this.deps.accessTtlSeconds * 1000));
+    await this.deps.refresh.revokeFamily(family);
   }
 
   async user(p: ClientPrincipal) {
@@ -85,7 +90,7 @@ export class ClientAuth {
     }
     const { sub, jti, exp, fam } = payload as { sub?: string; jti?: string; exp?: number; fam?: string };
     if (!sub || !jti || !exp || !fam) throw new AppError('UNAUTHENTICATED', 'Invalid access token');
-    if (await this.deps.deny.denied(jti)) throw new AppError('UNAUTHENTICATED', 'This session has ended; log in again');
+    if (await this.deps.deny.denied([jti, `fam:${fam}`])) throw new AppError('UNAUTHENTICATED', 'This session has ended; log in again');
     return { userId: sub, tokenId: jti, expiresAt: new Date(exp * 1000), family: fam };
   }
 

@@ -16,6 +16,10 @@ export type RateLimitConfig = z.infer<typeof rateLimitsSchema>;
 /** DESIGN.md 6.1: 100 requests/s per IP per route; logins 30/min per IP and account name. */
 export const LOGIN_LIMIT = { windowMs: 60_000, max: 30 };
 const LOGIN_ROUTES = ['POST /authentication/local', 'POST /login'];
+/** Each registration costs a bcrypt hash: a tighter default than other routes. */
+const REGISTER = { route: 'POST /authentication/local/new', limit: { windowMs: 60_000, max: 20 } };
+/** One IP trying many account names: ten times the per-account login limit, over all names. */
+const LOGINS_PER_IP_FACTOR = 10;
 
 /** Parses the router's rateLimits (JSON, e.g. from ROUTER_RATE_LIMITS) over the defaults; throws a readable error. */
 export function parseRateLimits(json: string | undefined): RateLimitConfig {
@@ -23,7 +27,7 @@ export function parseRateLimits(json: string | undefined): RateLimitConfig {
   try { raw = json ? JSON.parse(json) : {}; } catch { throw new Error('invalid rate limits: not JSON'); }
   const parsed = rateLimitsSchema.safeParse(raw);
   if (!parsed.success) throw new Error(`invalid rate limits: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
-  const routes = { ...Object.fromEntries(LOGIN_ROUTES.map((r) => [r, LOGIN_LIMIT])), ...parsed.data.routes };
+  const routes = { ...Object.fromEntries(LOGIN_ROUTES.map((r) => [r, LOGIN_LIMIT])), [REGISTER.route]: REGISTER.limit, ...parsed.data.routes };
   return { ...parsed.data, routes };
 }
 
@@ -33,10 +37,19 @@ export class RateLimits {
 
   update(config: RateLimitConfig): void { this.config = config; }
 
-  /** Counts one request of `route` by `who`; throws RATE_LIMITED (with Retry-After) past the limit. */
-  async consume(route: string, who: string): Promise<void> {
+  /**
+   * Counts one request of `route` from `ip`; throws RATE_LIMITED (with Retry-After) past the limit.
+   * A login (`account` given) counts per IP and account name, and per IP over all names at ten times that.
+   */
+  async consume(route: string, ip: string, account?: string): Promise<void> {
     if (!this.config.enabled) return;
     const { windowMs, max } = this.config.routes[route] ?? this.config.default;
+    if (account === undefined) return this.take(route, windowMs, max, ip);
+    await this.take(`${route} per IP`, windowMs, max * LOGINS_PER_IP_FACTOR, ip);
+    await this.take(route, windowMs, max, `${ip}|${account.trim().toLowerCase()}`);
+  }
+
+  private async take(route: string, windowMs: number, max: number, who: string): Promise<void> {
     const key = `${route} ${max}/${windowMs}`;
     let limiter = this.limiters.get(key);
     if (!limiter) {

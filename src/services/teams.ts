@@ -24,10 +24,8 @@ export class Teams {
 
   async create(userId: string, name: string, parentTeam?: string) {
     const { teams, relations } = this.deps;
-    if (parentTeam !== undefined) {
-      await this.allowed(userId, 'manageSubTeams', parentTeam);
-      if (!(await teams.findById(parentTeam))) throw new AppError('NOT_FOUND', `No team ${parentTeam}`);
-    }
+    // A parent team may exist only as tuples (an operator's `Team:x`): the permission is what counts.
+    if (parentTeam !== undefined) await this.allowed(userId, 'manageSubTeams', parentTeam);
     const team: TeamRecord = { _id: randomUUID(), name, createdBy: userId, createdAt: new Date(), ...(parentTeam ? { parentTeam } : {}) };
     // Tuples first: a crash in between leaves tuples on a team without a record (harmless), never a team nobody owns.
     await relations.create({ subject: me(userId), relation: 'owner', resource: teamObject(team._id) });
@@ -47,7 +45,6 @@ export class Teams {
 
   async invite(userId: string, teamId: string, email: string) {
     await this.allowed(userId, 'invite', teamId);
-    if (!(await this.deps.teams.findById(teamId))) throw new AppError('NOT_FOUND', `No team ${teamId}`);
     const invitationToken = randomBytes(24).toString('base64url');
     const expiresAt = new Date(Date.now() + INVITATION_TTL_MS);
     await this.deps.teams.insertInvitation({ _id: hashOf(invitationToken), teamId, email: email.trim().toLowerCase(), invitedBy: userId, expiresAt });

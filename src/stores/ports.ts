@@ -200,7 +200,8 @@ export interface RefreshTokenStore {
 /** Access tokens revoked before they expire (logout, refresh-token reuse). */
 export interface TokenDenyList {
   deny(id: string, until: Date): Promise<void>;
-  denied(id: string): Promise<boolean>;
+  /** Whether any of these ids is denied (one round trip). */
+  denied(ids: string[]): Promise<boolean>;
 }
 
 export interface TeamRecord { _id: string; name: string; parentTeam?: string; createdBy: string; createdAt: Date }

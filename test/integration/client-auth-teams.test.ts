@@ -2,7 +2,9 @@
 import { startService, type TestService } from '../support/service.js';
 
 let svc: TestService;
-beforeAll(async () => { svc = await startService(); }, 120_000);
+// Many accounts from one address: registration's default limit (20/min per IP) is raised here.
+const LIMITS = JSON.stringify({ routes: { 'POST /authentication/local/new': { windowMs: 60_000, max: 1000 } } });
+beforeAll(async () => { svc = await startService({ ROUTER_RATE_LIMITS: LIMITS }); }, 120_000);
 afterAll(async () => { await svc?.stop(); });
 
 const client = (method: string, path: string, o: { body?: unknown; token?: string; headers?: Record<string, string> } = {}) =>
@@ -60,6 +62,29 @@ describe('authentication', () => {
     // The token issued by the legitimate rotation dies with its family.
     expect((await client('POST', '/authentication/renew', { body: { refreshToken: r1.body.refreshToken } })).status).toBe(401);
     expect((await client('POST', '/authentication/renew', { body: { refreshToken: 'made-up' } })).status).toBe(401);
+  });
+
+  it('a reused refresh token also cuts off the access tokens of that login', async () => {
+    const a = await account('stolen@example.com');
+    const thief = await client('POST', '/authentication/renew', { body: { refreshToken: a.refreshToken } });
+    expect((await client('GET', '/authentication/user', { token: thief.body.accessToken })).status).toBe(200);
+    expect((await client('POST', '/authentication/renew', { body: { refreshToken: a.refreshToken } })).status).toBe(401);
+    expect((await client('GET', '/authentication/user', { token: thief.body.accessToken })).status).toBe(401);
+    expect((await client('GET', '/authentication/user', { token: a.accessToken })).status).toBe(401);
+    // A fresh login is a new family and works.
+    const again = await client('POST', '/authentication/local', { body: { email: 'stolen@example.com', password: 'correct horse' } });
+    expect((await client('GET', '/authentication/user', { token: again.body.accessToken })).status).toBe(200);
+  });
+
+  it('refuses input the store cannot hold with a 400, and stores nothing', async () => {
+    const nul = await client('POST', '/authentication/local/new', { body: { email: 'nul@example.com', password: 'long\u0000enough' } });
+    expect(nul.status).toBe(400);
+    expect((await client('POST', '/authentication/local', { body: { email: 'nul@example.com', password: 'longenough' } })).status).toBe(401);
+    const a = await account('names@example.com');
+    const bad = await client('POST', '/authentication/teams', { token: a.accessToken, body: { name: 'a\u0000b' } });
+    expect(bad.status).toBe(400);
+    expect((await client('GET', '/authentication/teams', { token: a.accessToken })).body.count).toBe(0);
+    expect((await client('POST', '/authentication/teams', { token: a.accessToken, body: { name: 'x', parentTeam: 'Team:x' } })).status).toBe(400);
   });
 
   it('lets exactly one of two concurrent renewals with the same token through', async () => {

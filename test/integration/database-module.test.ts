@@ -3,7 +3,9 @@ import { MongoClient } from 'mongodb';
 import { startService, type TestService } from '../support/service.js';
 
 let svc: TestService;
-beforeAll(async () => { svc = await startService(); }, 120_000);
+// Many accounts from one address: registration's default limit (20/min per IP) is raised here.
+const LIMITS = JSON.stringify({ routes: { 'POST /authentication/local/new': { windowMs: 60_000, max: 1000 } } });
+beforeAll(async () => { svc = await startService({ ROUTER_RATE_LIMITS: LIMITS }); }, 120_000);
 afterAll(async () => { await svc?.stop(); });
 
 const client = (method: string, path: string, token?: string, body?: unknown) =>
@@ -48,6 +50,11 @@ describe('schemas (admin)', () => {
       expect(r.body).toMatchObject({ status: 400, code: 'VALIDATION_FAILED' });
     }
     expect((await svc.http('POST', '/database/schemas', { body: { name: 'Project', fields: {} } })).status).toBe(409);
+    // A definition an operator wrote by hand is not taken over by a schema of the same name.
+    await svc.http('POST', '/authorization/resources', { body: { name: 'Ledger', relations: { auditor: ['User'] }, permissions: { read: ['auditor'] } } });
+    const taken = await svc.http('POST', '/database/schemas', { body: { name: 'Ledger', fields: {}, serviceOptions: { authorization: { enabled: true } } } });
+    expect(taken.status).toBe(409);
+    expect(Object.keys((await svc.http('GET', '/authorization/resources/Ledger')).body.relations)).toEqual(['auditor']);
     expect((await svc.http('GET', '/database/schemas')).body.count).toBe(2);
   });
 
@@ -105,6 +112,18 @@ describe('documents (client)', () => {
     expect((await client('GET', '/database/Project?sort=nope', alice.token)).status).toBe(400);
   });
 
+  it('refuses documents the store cannot hold with a 400, leaving no document and no tuple', async () => {
+    const before = (await svc.http('GET', '/authorization/relations?resourceType=Project&limit=1')).body.count;
+    for (const body of [{ title: 'a\u0000b' }, { title: 'x', budget: 1, done: true, $where: 1 }]) {
+      expect((await client('POST', '/database/Project', alice.token, body)).status).toBe(400);
+    }
+    const meta = await svc.http('POST', '/database/schemas', { body: { name: 'Blob', fields: { data: 'JSON' }, serviceOptions: { authorization: { enabled: true } } } });
+    expect(meta.status).toBe(201);
+    for (const data of [{ 'a.b': 1 }, { $set: 1 }, [[1, 2]]]) expect((await client('POST', '/database/Blob', alice.token, { data })).status).toBe(400);
+    expect((await client('GET', '/database/Blob', alice.token)).body.count).toBe(0);
+    expect((await svc.http('GET', '/authorization/relations?resourceType=Project&limit=1')).body.count).toBe(before);
+  });
+
   it('read is 404 when not readable, edit and delete 403 when readable but not permitted', async () => {
     expect((await client('GET', `/database/Project/${teamDoc}`, bob.token)).body.title).toBe('Shared');
     expect((await client('GET', `/database/Project/${aliceDoc}`, bob.token)).status).toBe(404);
@@ -156,7 +175,7 @@ describe('introspection', () => {
   it('adopts an existing collection as a schema; turning authorization on keeps its documents', async () => {
     const mongo = new MongoClient(process.env.MONGO_URL!);
     await mongo.connect();
-    await mongo.db().collection('legacy_items').insertMany([{ _id: 'i1', label: 'one', qty: 1 }, { _id: 'i2', label: 'two', qty: 2 }] as never[]);
+    await mongo.db().collection('legacy_items').insertMany([{ _id: 'i1', label: 'one', qty: 1 }, { label: 'two', qty: 2 }] as never[]);
     await mongo.close();
     expect((await svc.http('GET', '/database/introspection')).body.collections).toEqual(['legacy_items']);
     const found = await svc.http('POST', '/database/introspection');
@@ -165,12 +184,20 @@ describe('introspection', () => {
     expect(fin.status).toBe(200);
     expect((await svc.http('GET', '/database/introspection')).body.collections).toEqual([]);
     const dave = await account('dave@db.example');
-    expect((await client('GET', '/database/Item', dave.token)).body.count).toBe(2);
+    const items = (await client('GET', '/database/Item?sort=qty', dave.token)).body;
+    expect(items.count).toBe(2);
+    // The second one has a driver-made ObjectId: it is addressed by its hex string like any other id.
+    const generated = items.documents[1]._id as string;
+    expect(generated).toMatch(/^[0-9a-f]{24}$/);
+    expect((await client('GET', `/database/Item/${generated}`, dave.token)).body).toMatchObject({ label: 'two', qty: 2 });
+    expect((await client('PATCH', `/database/Item/${generated}`, dave.token, { qty: 3 })).body).toMatchObject({ _id: generated, qty: 3 });
     const exported = (await svc.http('GET', '/database/schemas/export')).body.schemas.find((s: { name: string }) => s.name === 'Item');
     const on = await svc.http('POST', '/database/schemas/import', { body: { schemas: [{ ...exported, serviceOptions: { authorization: { enabled: true } } }] } });
     expect(on.body.updated).toEqual(['Item']);
-    // The documents stay; nobody owns them yet, so nobody reads them through the index.
+    // The definition is registered; the documents stay, and nobody owns them yet, so nobody reads them.
+    expect((await svc.http('GET', '/authorization/resources/Item')).status).toBe(200);
     expect((await client('GET', '/database/Item', dave.token)).body.count).toBe(0);
+    expect((await client('GET', '/database/Item/i1', dave.token)).status).toBe(404);
     const mongo2 = new MongoClient(process.env.MONGO_URL!);
     await mongo2.connect();
     expect(await mongo2.db().collection('legacy_items').countDocuments({})).toBe(2);

@@ -41,6 +41,14 @@ it('limits client logins per IP and email, the right password included once over
   expect((await on(a, 'POST', '/authentication/local', { body: { email: 'other@example.com', password: 'correct horse' } })).status).toBe(200);
 });
 
+it('limits one IP trying many accounts, at ten times the per-account limit', async () => {
+  const statuses = [];
+  for (let i = 0; i < 30; i++) statuses.push((await on(a, 'POST', '/authentication/local', { body: { email: `nobody${i}@example.com`, password: 'guess' } })).status);
+  expect(statuses.slice(0, 15)).toEqual(Array(15).fill(401));
+  expect(statuses).toContain(429);
+  expect(statuses.every((x) => x === 401 || x === 429)).toBe(true);
+});
+
 it('limits admin logins with the admin error body, and leaves other admin routes alone', async () => {
   const login = (password: string) => a.http('POST', '/login', { body: { username: 'admin', password }, headers: {} });
   expect((await login('wrong one')).status).toBe(401);

@@ -8,6 +8,7 @@ describe('rate limit configuration', () => {
     expect(c.default).toEqual({ windowMs: 1000, max: 100 });
     expect(c.routes['POST /authentication/local']).toEqual(LOGIN_LIMIT);
     expect(c.routes['POST /login']).toEqual(LOGIN_LIMIT);
+    expect(c.routes['POST /authentication/local/new']).toEqual({ windowMs: 60_000, max: 20 });
   });
   it('takes overrides per route over the defaults', () => {
     const c = parseRateLimits('{"routes":{"POST /login":{"windowMs":60000,"max":3},"GET /authentication/user":{"windowMs":2000,"max":5}}}');

@@ -62,7 +62,9 @@ export class Relations {
   /** Deletes every tuple on a resource (a deleted document takes its tuples with it); returns how many. */
   async removeAllOn(resource: string): Promise<number> {
     let n = 0;
-    for (const r of await this.store.tuplesOn(resource)) {
+    // Owners last: until the end, whoever may delete the resource can still see it (and retry).
+    const all = (await this.store.tuplesOn(resource)).sort((a, b) => Number(a.relation === 'owner') - Number(b.relation === 'owner'));
+    for (const r of all) {
       try {
         await this.remove(r._id);
         n++;

@@ -9,6 +9,8 @@ import type { Schemas } from './schemas.js';
 
 // Cypher list slices take 32-bit bounds.
 const ALL = 2_000_000_000;
+/** Readable ids a sorted or filtered list joins at most (a larger `$in` nears MongoDB's 16 MB command limit). */
+const MAX_JOIN = 100_000;
 
 export interface ListQuery {
   skip: number; limit: number; sort?: string; populate?: string; scope?: string; filters: Record<string, string>;
@@ -87,7 +89,11 @@ export class Documents {
       documents = ids.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : []));
       count = page.count;
     } else {
+      // Sorting or filtering joins every readable id with the collection (FerretDB v1 scans it for `$in`).
       const all = await this.deps.checks.listObjects(subject, 'read', s.name, 0, ALL);
+      if (all.count > MAX_JOIN) {
+        throw new AppError('VALIDATION_FAILED', `${all.count} readable documents are too many to sort or filter; page them without sort or filters`);
+      }
       const ids = all.objects.map((o) => o.slice(s.name.length + 1));
       const where = { ...filter, _id: { $in: ids } };
       [documents, count] = await Promise.all([
@@ -111,12 +117,15 @@ export class Documents {
     }
   }
 
-  /** Deletes the document and every tuple on it. */
+  /**
+   * Deletes every tuple on the document, then the document. In that order a failure half-way leaves the
+   * document with the tuples that let its owner see it, so the owner's retry finishes the job.
+   */
   async remove(userId: string, schemaName: string, id: string) {
     const s = await this.deps.schemas.get(schemaName);
     await this.load(userId, s, id, 'delete');
-    const deleted = await this.deps.docs.delete(s.collectionName, id);
     const tuples = this.guarded(s) ? await this.deps.relations.removeAllOn(this.object(s, id)) : 0;
+    const deleted = await this.deps.docs.delete(s.collectionName, id);
     if (!deleted) throw notFound(s, id);
     return { deleted, tuples };
   }

@@ -15,6 +15,9 @@ export const schemaView = (s: SchemaRecord) => ({
 });
 const portable = (s: SchemaRecord) => ({ name: s.name, fields: s.fields, serviceOptions: s.serviceOptions });
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+/** JSON with object keys sorted, so equal content compares equal whatever the key order. */
+const canonical = (v: unknown): string => JSON.stringify(v, (_k, x: unknown) => (x && typeof x === 'object' && !Array.isArray(x)
+  ? Object.fromEntries(Object.entries(x as Record<string, unknown>).sort(([a], [b]) => a.localeCompare(b))) : x));
 
 export class Schemas {
   constructor(private readonly deps: { schemas: SchemaStore; docs: DocumentStore; definitions: Definitions; systemCollections: ReadonlySet<string> }) {}
@@ -33,27 +36,70 @@ export class Schemas {
   private async validate(input: SchemaInput, extraNames: string[] = []): Promise<{ fields: Fields; enabled: boolean }> {
     if (!NAME_RE.test(input.name)) throw new AppError('VALIDATION_FAILED', 'A schema name must match ^[A-Za-z][A-Za-z0-9_]*$', [{ path: 'name' }]);
     if (BUILTIN_NAMES.has(input.name)) throw new AppError('VALIDATION_FAILED', `${input.name} is a built-in type`, [{ path: 'name' }]);
+    // GET/POST /database/function/:name belong to custom functions.
+    if (input.name === 'function') throw new AppError('VALIDATION_FAILED', 'function is reserved for custom functions', [{ path: 'name' }]);
     const known = new Set([...(await this.deps.schemas.all()).map((s) => s.name), input.name, ...extraNames]);
     const { fields, problems } = parseFields(input.fields, known);
     if (problems.length) throw new AppError('VALIDATION_FAILED', 'The schema fields are not valid', problems);
     return { fields, enabled: input.serviceOptions?.authorization?.enabled === true };
   }
 
-  /** Unique indexes, and the resource definition of an authorization-enabled schema (DESIGN.md section 4). */
+  /**
+   * Unique indexes, and the resource definition of an authorization-enabled schema (DESIGN.md section 4),
+   * written only when it is missing: an operator may have extended it since, and rewriting it would
+   * re-index the whole type for nothing.
+   */
   private async apply(s: SchemaRecord): Promise<void> {
-    for (const [name, f] of Object.entries(s.fields) as Array<[string, FieldSpec]>) if (f.unique) await this.deps.docs.uniqueIndex(s.collectionName, name);
-    if (s.serviceOptions.authorization.enabled) await this.deps.definitions.put(schemaDefinition(s.name), undefined);
+    for (const [name, f] of Object.entries(s.fields) as Array<[string, FieldSpec]>) {
+      if (!f.unique) continue;
+      try {
+        await this.deps.docs.uniqueIndex(s.collectionName, name);
+      } catch (e) {
+        if ((e as { code?: number }).code !== 11000) throw e;
+        throw new AppError('ALREADY_EXISTS', `${s.name}.${name} cannot be unique: stored documents share a value`);
+      }
+    }
+    if (s.serviceOptions.authorization.enabled && !(await this.definitionExists(s.name))) {
+      await this.deps.definitions.put(schemaDefinition(s.name), undefined);
+    }
+  }
+
+  /** A definition of this name exists and is not the one a schema registers. */
+  private async handMade(name: string): Promise<boolean> {
+    try {
+      const d = await this.deps.definitions.get(name);
+      return canonical({ r: d.relations, p: d.permissions }) !== canonical({ r: schemaDefinition(name).relations, p: schemaDefinition(name).permissions });
+    } catch (e) {
+      if (e instanceof AppError && e.code === 'NOT_FOUND') return false;
+      throw e;
+    }
+  }
+
+  private async definitionExists(name: string): Promise<boolean> {
+    try {
+      await this.deps.definitions.get(name);
+      return true;
+    } catch (e) {
+      if (e instanceof AppError && e.code === 'NOT_FOUND') return false;
+      throw e;
+    }
   }
 
   async create(input: SchemaInput, collectionName = input.name, extraNames: string[] = []) {
     const { fields, enabled } = await this.validate(input, extraNames);
     if (this.deps.systemCollections.has(collectionName)) throw new AppError('VALIDATION_FAILED', `${collectionName} is a collection of the service`);
+    // A type an operator defined by hand is not taken over by a schema of the same name.
+    if (enabled && await this.handMade(input.name)) {
+      throw new AppError('ALREADY_EXISTS', `A resource definition ${input.name} exists already; choose another schema name`);
+    }
     const now = new Date();
     const record: SchemaRecord = {
       _id: randomUUID(), name: input.name, collectionName, fields, serviceOptions: { authorization: { enabled } }, createdAt: now, updatedAt: now,
     };
-    if (!(await this.deps.schemas.insert(record))) throw new AppError('ALREADY_EXISTS', `A schema ${input.name} exists`);
+    if (await this.deps.schemas.findByName(input.name)) throw new AppError('ALREADY_EXISTS', `A schema ${input.name} exists`);
+    // Indexes and definition first: a schema is only recorded once what it needs is in place.
     await this.apply(record);
+    if (!(await this.deps.schemas.insert(record))) throw new AppError('ALREADY_EXISTS', `A schema ${input.name} exists`);
     return schemaView(record);
   }
 
@@ -75,8 +121,8 @@ export class Schemas {
       const { fields, enabled } = await this.validate(input, names);
       const next = { ...existing, fields, serviceOptions: { authorization: { enabled } } };
       if (same(portable(next), portable(existing))) { out.unchanged.push(input.name); continue; }
-      await this.deps.schemas.replace({ ...next, updatedAt: new Date() });
       await this.apply(next);
+      await this.deps.schemas.replace({ ...next, updatedAt: new Date() });
       out.updated.push(input.name);
     }
     return out;

@@ -8,14 +8,14 @@ import type { ClientAuth } from '../../services/client-auth.js';
 import type { RateLimits } from '../../services/rate-limits.js';
 import type { Route, Surface } from '../registry.js';
 import { storeUnavailable } from '../../stores/unavailable.js';
+import { unstorable } from './storable.js';
 
 export interface HttpDeps { auth: AdminAuth; clientAuth: ClientAuth; limits: RateLimits; log: Logger; bodyLimit: string }
 
-/** Who a request counts against: the client IP, and for logins the account name too. */
-function rateKey(req: Request, login: boolean): string {
+/** The account name a login is for (rate limits count logins per IP and name). */
+function accountOf(req: Request): string {
   const body = (req.body ?? {}) as { email?: unknown; username?: unknown };
-  const name = typeof body.email === 'string' ? body.email : typeof body.username === 'string' ? body.username : '';
-  return login ? `${req.ip}|${name.trim().toLowerCase()}` : String(req.ip);
+  return typeof body.email === 'string' ? body.email : typeof body.username === 'string' ? body.username : '';
 }
 
 function parse<T>(schema: z.ZodType<T> | undefined, value: unknown, where: string): T {
@@ -52,11 +52,15 @@ export function createHttpApp(surface: Surface, routes: Route[], deps: HttpDeps)
     const routeKey = `${r.method.toUpperCase()} ${r.path}`;
     app[r.method](r.path, async (req: Request, res: Response) => {
       try {
-        if (limited) await deps.limits.consume(routeKey, rateKey(req, r.login === true));
+        if (limited) await deps.limits.consume(routeKey, String(req.ip), r.login ? accountOf(req) : undefined);
         const principal = r.auth === 'admin'
           ? await deps.auth.authenticate({ masterkey: header(req, 'masterkey'), authorization: header(req, 'authorization') })
           : null;
         const user = r.auth === 'user' ? await deps.clientAuth.authenticate(header(req, 'authorization')) : null;
+        for (const [where, value] of [['params', req.params], ['query', req.query], ['body', req.body]] as const) {
+          const bad = unstorable(value, where);
+          if (bad) throw new AppError('VALIDATION_FAILED', `Invalid ${where}: ${bad.path} ${bad.message}`, [bad]);
+        }
         const params = parse(r.params, req.params, 'params');
         const query = parse(r.query, req.query, 'query');
         const body = parse(r.body, req.body, 'body');

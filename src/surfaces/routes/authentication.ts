@@ -8,7 +8,8 @@ const email = z.email().max(254);
 // bcrypt reads at most 72 bytes; longer passwords would be silently truncated.
 const password = z.string().min(8, 'must be at least 8 characters').refine((p) => Buffer.byteLength(p) <= 72, { message: 'must be at most 72 bytes' });
 const page = { skip: z.coerce.number().int().min(0).default(0), limit: z.coerce.number().int().min(1).max(1000).default(25) };
-const teamId = z.strictObject({ id: z.string().min(1).max(200).regex(/^[^#@\s:]+$/, 'not a team id') });
+const teamIdText = z.string().min(1).max(200).regex(/^[^#@\s:]+$/, 'not a team id');
+const teamId = z.strictObject({ id: teamIdText });
 
 export function authenticationRoutes(deps: { clientAuth: ClientAuth; teams: Teams }): Route[] {
   const { clientAuth, teams } = deps;
@@ -40,7 +41,7 @@ export function authenticationRoutes(deps: { clientAuth: ClientAuth; teams: Team
     }),
     route({
       ...user, method: 'post', path: '/authentication/teams', summary: 'Create a team; the creator owns it, a parent team owns it too',
-      body: z.strictObject({ name: z.string().trim().min(1).max(200), parentTeam: z.string().min(1).max(200).optional() }),
+      body: z.strictObject({ name: z.string().trim().min(1).max(200), parentTeam: teamIdText.optional() }),
       handle: async ({ body, user: u }) => ({ status: 201, body: await teams.create(u!.userId, body.name, body.parentTeam) }),
     }),
     route({

@@ -1,0 +1,27 @@
+// Input the document store cannot hold (FerretDB v1 and MongoDB refuse it): found before any write, answered with a 400.
+export interface Unstorable { path: string; message: string }
+
+/**
+ * NUL characters in strings, keys that start with `$` or contain `.` (operators and paths to the
+ * store), and arrays nested in arrays (FerretDB v1) would fail only at the store, after other writes.
+ */
+export function unstorable(value: unknown, path: string, depth = 0): Unstorable | null {
+  if (depth > 64) return { path, message: 'is nested too deeply' };
+  if (typeof value === 'string') return value.includes('\u0000') ? { path, message: 'contains a NUL character' } : null;
+  if (Array.isArray(value)) {
+    for (const [i, v] of value.entries()) {
+      if (Array.isArray(v)) return { path: `${path}.${i}`, message: 'arrays inside arrays cannot be stored' };
+      const bad = unstorable(v, `${path}.${i}`, depth + 1);
+      if (bad) return bad;
+    }
+    return null;
+  }
+  if (value && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) {
+      if (k.startsWith('$') || k.includes('.') || k.includes('\u0000')) return { path: `${path}.${k}`, message: 'keys may not start with $ or contain . or NUL' };
+      const bad = unstorable(v, `${path}.${k}`, depth + 1);
+      if (bad) return bad;
+    }
+  }
+  return null;
+}
