@@ -10,6 +10,7 @@ import { createApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/log.js';
 import { neo4jIndexStore } from '../src/stores/neo4j/index-store.js';
+import { removeCluster } from '../infra/postgres.js';
 import { ROOT, startStack } from '../infra/stack.js';
 import { cpuSeconds, cpuShares } from './cpu.js';
 import { startProfile, summarise } from './profile.js';
@@ -29,6 +30,7 @@ const fmt = (xs: number[]) => `p50 ${pct(xs, 0.5).toFixed(2)} ms  p95 ${pct(xs, 
 async function main() {
   const dataDir = join(ROOT, '.data', 'bench');
   rmSync(dataDir, { recursive: true, force: true });
+  removeCluster(join(dataDir, 'postgres'));
   const stack = await startStack({ dataDir, env: process.env, log: (l) => say(`  ${l}`), ports: { redis: 26379, mongo: 27217, postgres: 27232, bolt: 27687, http: 27474 } });
   const config = loadConfig({ ...stack.urls, ADMIN_PORT: '0', CLIENT_PORT: '0', MASTER_KEY: randomUUID(), ADMIN_PASSWORD: 'bench-password',
     ADMIN_JWT_SECRET: randomUUID() + randomUUID(), CLIENT_JWT_SECRET: randomUUID() + randomUUID(), LOG_LEVEL: 'warn' });

@@ -1,7 +1,7 @@
 // PostgreSQL for the embedded FerretDB: finds or installs Debian's server, creates a private cluster, builds its command.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chownSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chownSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -41,10 +41,32 @@ function asOwner(cmd: string, args: string[]): [string, string[]] {
   return ['setpriv', [`--reuid=${owner.uid}`, `--regid=${owner.gid}`, '--init-groups', '--', cmd, ...args]];
 }
 
-/** Creates the cluster under `dir` if it is not there yet; returns the command that serves it on `port`. */
-export function postgresCommand(dir: string, port: number, log: Log): [string, string[]] {
+const fallbackFor = (wanted: string) => join('/var/lib/authz-postgres', createHash('sha1').update(wanted).digest('hex').slice(0, 16));
+
+/** Deletes a cluster made for `wanted`, wherever it was placed (tests start from an empty one). */
+export function removeCluster(wanted: string): void {
+  for (const d of [wanted, fallbackFor(wanted)]) rmSync(d, { recursive: true, force: true });
+}
+
+/**
+ * Where the cluster can live: `wanted`, unless (as root) the `postgres` account cannot reach it, e.g. in a
+ * checkout under a private directory. Then a directory of that account's own, named after `wanted`.
+ */
+function placeFor(wanted: string, log: Log): string {
+  if (!account()) return wanted;
+  mkdirSync(dirname(wanted), { recursive: true });
+  const [cmd, args] = asOwner('sh', ['-c', 'cd "$0"', dirname(wanted)]);
+  if (spawnSync(cmd, args).status === 0) return wanted;
+  const elsewhere = fallbackFor(wanted);
+  log(`the postgres account cannot reach ${dirname(wanted)}; keeping this cluster in ${elsewhere}`);
+  return elsewhere;
+}
+
+/** Creates the cluster under `wanted` (or where it can live) if it is not there yet; returns the command that serves it on `port`. */
+export function postgresCommand(wanted: string, port: number, log: Log): [string, string[]] {
   const bin = postgresBin();
   if (!bin) throw new Error('PostgreSQL is not installed');
+  const dir = placeFor(wanted, log);
   if (!existsSync(join(dir, 'PG_VERSION'))) {
     mkdirSync(dirname(dir), { recursive: true });
     mkdirSync(dir, { recursive: true, mode: 0o700 });

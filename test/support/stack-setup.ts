@@ -1,6 +1,7 @@
 // Jest global setup: testcontainers when a Docker engine with the images answers, else the local launchers.
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { removeCluster } from '../../infra/postgres.js';
 import { ROOT, startStack, type StartedStack } from '../../infra/stack.js';
 import { startContainers } from './containers.js';
 
@@ -16,6 +17,7 @@ export default async function setup() {
   const stack = (await startContainers(log)) ?? await (async () => {
     const dataDir = join(ROOT, '.data', 'test');
     rmSync(dataDir, { recursive: true, force: true });
+    removeCluster(join(dataDir, 'postgres'));
     return startStack({ dataDir, ports: TEST_PORTS, env: process.env, log });
   })();
   Object.assign(process.env, stack.urls);
