@@ -20,9 +20,11 @@ RETURN r IS NOT NULL AS rowExists,
   r IS NOT NULL AND (
     coalesce(r.public, false)
     OR EXISTS { MATCH (r)-[:REF]->(f:IndexFlat) WHERE f.public = true }
+    // From the row's few keys to the actor, never from the actor's keys (a user may hold tens of thousands):
+    // the inner test joins two bound nodes, which Neo4j expands from the side with fewer edges.
     OR (a IS NOT NULL AND (
-      EXISTS { MATCH (a)-[:HOLDS]->(:IndexKey)<-[:GIVES]-(r) }
-      OR EXISTS { MATCH (a)-[:HOLDS]->(:IndexKey)<-[:GIVES]-(:IndexFlat)<-[:REF]-(r) }))
+      EXISTS { MATCH (r)-[:GIVES]->(k:IndexKey) WHERE EXISTS { (a)-[:HOLDS]->(k) } }
+      OR EXISTS { MATCH (r)-[:REF]->(:IndexFlat)-[:GIVES]->(k:IndexKey) WHERE EXISTS { (a)-[:HOLDS]->(k) } }))
   ) AS allowed;
 
 // name: records
