@@ -140,6 +140,8 @@ export async function startStack(opts: { dataDir: string; ports: StackPorts; env
   const children: Array<[string, ChildProcess]> = [];
   const logs = join(dataDir, 'logs');
   const waits: Promise<void>[] = [];
+  // Cluster set-up may fail (initdb): before anything is launched, so nothing is left running.
+  const pgCommand = want.postgres ? postgresCommand(join(dataDir, 'postgres'), ports.postgres, log) : null;
   if (want.redis) {
     const dir = join(dataDir, 'redis');
     mkdirSync(dir, { recursive: true });
@@ -148,8 +150,8 @@ export async function startStack(opts: { dataDir: string; ports: StackPorts; env
     children.push(['redis', c]);
     waits.push(waitForPort(ports.redis, c, 'redis', 20000));
   }
-  if (want.postgres) {
-    const [cmd, args] = postgresCommand(join(dataDir, 'postgres'), ports.postgres, log);
+  if (pgCommand) {
+    const [cmd, args] = pgCommand;
     const c = launch('postgres', cmd, args, join(logs, 'postgres.log'));
     children.push(['postgres', c]);
     // FerretDB connects on its first request, but a slow first start is clearer reported here.
