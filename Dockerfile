@@ -2,7 +2,7 @@
 FROM node:20-bookworm-slim
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --no-audit --no-fund && npm install --no-save tsx
+RUN npm install --omit=dev --no-audit --no-fund && npm install --no-save tsx
 COPY src ./src
 COPY cypher ./cypher
 COPY tsconfig.json ./

@@ -11,6 +11,7 @@ import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/log.js';
 import { removeCluster } from '../infra/postgres.js';
 import { ROOT, startStack } from '../infra/stack.js';
+import { fmt, pct, say } from './report.js';
 
 const { values: args } = parseArgs({ options: {
   documents: { type: 'string', default: '100000' }, readable: { type: 'string', default: '10000' }, concurrency: { type: 'string', default: '16' },
@@ -18,9 +19,6 @@ const { values: args } = parseArgs({ options: {
 const N = Number(args.documents);
 const R = Number(args.readable);
 const C = Number(args.concurrency);
-const say = (s: string) => process.stdout.write(`${s}\n`);
-const pct = (xs: number[], p: number) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(p * s.length))]!; };
-const fmt = (xs: number[]) => `p50 ${pct(xs, 0.5).toFixed(2)} ms  p95 ${pct(xs, 0.95).toFixed(2)} ms  p99 ${pct(xs, 0.99).toFixed(2)} ms`;
 
 async function main() {
   const dataDir = join(ROOT, '.data', 'bench-client');

@@ -12,6 +12,7 @@ import { createLogger } from '../src/log.js';
 import { neo4jIndexStore } from '../src/stores/neo4j/index-store.js';
 import { removeCluster } from '../infra/postgres.js';
 import { ROOT, startStack } from '../infra/stack.js';
+import { fmt, say } from './report.js';
 import { cpuSeconds, cpuShares } from './cpu.js';
 import { startProfile, summarise } from './profile.js';
 
@@ -23,9 +24,6 @@ const N = Number(args.tuples);
 const C = Number(args.concurrency);
 const CHECKS = Number(args.checks);
 const LOADERS = Number(args.loaders);
-const say = (s: string) => process.stdout.write(`${s}\n`);
-const pct = (xs: number[], p: number) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(p * s.length))]!; };
-const fmt = (xs: number[]) => `p50 ${pct(xs, 0.5).toFixed(2)} ms  p95 ${pct(xs, 0.95).toFixed(2)} ms  p99 ${pct(xs, 0.99).toFixed(2)} ms`;
 
 async function main() {
   const dataDir = join(ROOT, '.data', 'bench');
