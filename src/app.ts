@@ -40,6 +40,7 @@ import { mongoUserStore } from './stores/mongo/users.js';
 import { mongoRefreshTokenStore } from './stores/mongo/refresh-tokens.js';
 import { mongoTeamStore } from './stores/mongo/teams.js';
 import { redisTokenDenyList } from './stores/redis/token-deny-list.js';
+import { redisEpoch } from './stores/redis/epoch.js';
 import { authenticationRoutes } from './surfaces/routes/authentication.js';
 import { clientAuthorizationRoutes } from './surfaces/routes/client-authorization.js';
 import { databaseRoutes } from './surfaces/routes/database.js';
@@ -130,14 +131,15 @@ export async function createApp(config: Config, log: Logger = createLogger(confi
   }));
 
   const users = mongoUserStore(db);
+  const deny = redisTokenDenyList(redis, prefix);
   const clientAuth = new ClientAuth({
-    users, refresh: mongoRefreshTokenStore(db), deny: redisTokenDenyList(redis, prefix), jwtSecret: config.CLIENT_JWT_SECRET,
+    users, refresh: mongoRefreshTokenStore(db), deny, jwtSecret: config.CLIENT_JWT_SECRET,
     accessTtlSeconds: config.CLIENT_ACCESS_TTL_SECONDS, refreshTtlSeconds: config.CLIENT_REFRESH_TTL_SECONDS,
   });
   const teams = new Teams({ teams: mongoTeamStore(db), users, store, relations, checks });
   routes.push(...authenticationRoutes({ clientAuth, teams }), ...clientAuthorizationRoutes({ checks }));
   const docs = mongoDocumentStore(db);
-  const schemas = new Schemas({ schemas: mongoSchemaStore(db), docs, definitions, systemCollections: new Set(Object.values(COLLECTIONS)) });
+  const schemas = new Schemas({ schemas: mongoSchemaStore(db), docs, definitions, systemCollections: new Set(Object.values(COLLECTIONS)), epoch: redisEpoch(redis, `${prefix}:ep:~schemas`) });
   routes.push(...databaseRoutes({ schemas, documents: new Documents({ schemas, docs, relations, checks }) }));
 
   const limits = new RateLimits(redis, prefix, parseRateLimits(config.ROUTER_RATE_LIMITS));
@@ -173,6 +175,7 @@ export async function createApp(config: Config, log: Logger = createLogger(confi
       })));
       await rebuilds.stop();
       await applier.stop();
+      deny.close();
       await Promise.allSettled([mongo.close(), neo.close(), closeRedis(redis)]);
     },
   };

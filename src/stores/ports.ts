@@ -198,6 +198,12 @@ export interface RefreshTokenStore {
 }
 
 /** Access tokens revoked before they expire (logout, refresh-token reuse). */
+/** A change counter shared by all processes; `read` is null when it cannot be read (then nothing cached is trusted). */
+export interface Epoch {
+  read(): Promise<string | null>;
+  bump(): Promise<void>;
+}
+
 export interface TokenDenyList {
   deny(id: string, until: Date): Promise<void>;
   /** Whether any of these ids is denied (one round trip). */

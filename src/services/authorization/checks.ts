@@ -4,6 +4,7 @@ import { typeOf } from '../../engine/ids.js';
 import { objectRow } from '../../engine/index-math.js';
 import type { GraphStore, IndexStore } from '../../stores/ports.js';
 import type { DecisionCache } from './decision-cache.js';
+import { ListCache } from './list-cache.js';
 import type { ModelSource } from './model-source.js';
 import type { Revisions } from './revisions.js';
 
@@ -12,11 +13,14 @@ export interface ReadOptions { consistency?: Consistency; revision?: number }
 
 // Cypher list slices take 32-bit bounds.
 const ALL = 2_000_000_000;
+/** Lists up to this long are read whole and cached for paging; longer ones are paged by the index. */
+const WHOLE = 250_000;
 const noTuples = { subjects: () => [] as string[] };
 
 export class Checks {
   constructor(private readonly index: IndexStore, private readonly graph: GraphStore,
-    private readonly models: ModelSource, private readonly cache: DecisionCache, private readonly revisions: Revisions) {}
+    private readonly models: ModelSource, private readonly cache: DecisionCache, private readonly revisions: Revisions,
+    private readonly lists = new ListCache(4 * WHOLE)) {}
 
   private async settle(opts: ReadOptions) {
     if (opts.consistency === 'at_least_as_fresh' || opts.revision !== undefined) {
@@ -84,15 +88,24 @@ export class Checks {
     return out;
   }
 
+  /**
+   * One page of the sorted objects of `type` the subject may act on, and how many there are. The whole list
+   * is cached under the epochs it depends on, so the next pages cost no index query until a write changes it.
+   */
   async listObjects(subject: string, action: string, type: string, skip: number, limit: number, opts: ReadOptions = {}) {
     await this.settle(opts);
-    if (typeOf(subject) !== type) return this.index.listObjects(subject, action, type, skip, limit);
-    // Self-access adds the subject itself, so this page is merged here.
-    const page = await this.index.listObjects(subject, action, type, 0, ALL);
-    const all = new Set(page.objects);
-    if (typeOf(subject) === type) all.add(subject);
-    const sorted = [...all].sort();
-    return { objects: sorted.slice(skip, skip + limit), count: sorted.length };
+    const stamp = opts.consistency === 'fully_consistent' ? null : await this.cache.listStamp(subject, type);
+    const key = `${subject}|${action}|${type}`;
+    const cached = stamp === null ? undefined : this.lists.get(key, stamp);
+    if (cached) return { objects: cached.slice(skip, skip + limit), count: cached.length };
+    const self = typeOf(subject) === type;
+    const first = await this.index.listObjects(subject, action, type, 0, WHOLE);
+    if (first.count > WHOLE && !self) return this.index.listObjects(subject, action, type, skip, limit);
+    const found = first.count > WHOLE ? (await this.index.listObjects(subject, action, type, 0, ALL)).objects : first.objects;
+    // Self-access adds the subject itself.
+    const all = self && !found.includes(subject) ? [...found, subject].sort() : found;
+    if (stamp !== null) this.lists.put(key, stamp, all);
+    return { objects: all.slice(skip, skip + limit), count: all.length };
   }
 
   async listSubjects(action: string, resource: string, subjectType: string, skip: number, limit: number, opts: ReadOptions = {}) {

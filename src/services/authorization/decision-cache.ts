@@ -1,5 +1,6 @@
 // Decision cache in Redis, validated by epochs: a decision stored before a write that could change it is never served after.
 import type { Redis } from 'ioredis';
+import { typeOf } from '../../engine/ids.js';
 
 const TTL_SECONDS = 300;
 
@@ -14,6 +15,7 @@ export class DecisionCache {
   private key = (s: string, a: string, o: string) => `${this.prefix}:dc:${s}|${a}|${o}`;
   private epoch = (what: string) => `${this.prefix}:ep:${what}`;
   private readonly struct = () => `${this.prefix}:ep:~structure`;
+  private typeEpoch = (type: string) => `${this.prefix}:ep:~type:${type}`;
 
   /** Returns the cached decision (or null) and a stamp to store a fresh one with. */
   async lookup(s: string, a: string, o: string): Promise<{ hit: boolean | null; stamp: string } | null> {
@@ -27,14 +29,29 @@ export class DecisionCache {
     }
   }
 
+  /**
+   * The stamp a list of `type` objects for `subject` is valid under: it changes with the subject's keys,
+   * any row of the type, and the structure (flats, definitions, rebuilds). Null when Redis cannot say.
+   */
+  async listStamp(subject: string, type: string): Promise<string | null> {
+    try {
+      const [es, et, est] = await this.redis.mget(this.epoch(subject), this.typeEpoch(type), this.struct());
+      return `${es ?? 0}:${et ?? 0}:${est ?? 0}`;
+    } catch {
+      return null;
+    }
+  }
+
   async store(s: string, a: string, o: string, allowed: boolean, stamp: string): Promise<void> {
     await this.redis.set(this.key(s, a, o), `${allowed ? 1 : 0}:${stamp}`, 'EX', TTL_SECONDS).catch(() => undefined);
   }
 
-  /** Invalidates decisions about these subjects and objects, and all of them when the structure changed. */
+  /** Invalidates decisions about these subjects and objects (and lists of their types), and all of them when the structure changed. */
   async bump(objects: Iterable<string>, structure: boolean): Promise<void> {
     const multi = this.redis.multi();
-    for (const o of new Set(objects)) multi.incr(this.epoch(o));
+    const unique = new Set(objects);
+    for (const o of unique) multi.incr(this.epoch(o));
+    for (const t of new Set([...unique].map(typeOf))) multi.incr(this.typeEpoch(t));
     if (structure) multi.incr(this.struct());
     await multi.exec();
   }

@@ -4,7 +4,7 @@ import { NAME_RE } from '../../engine/ids.js';
 import { BUILTIN_NAMES, schemaDefinition } from '../../engine/model.js';
 import { parseFields, type FieldSpec, type Fields } from '../../engine/schema-fields.js';
 import { AppError } from '../../errors.js';
-import type { DocumentStore, IntrospectedRecord, SchemaRecord, SchemaStore } from '../../stores/ports.js';
+import type { DocumentStore, Epoch, IntrospectedRecord, SchemaRecord, SchemaStore } from '../../stores/ports.js';
 import type { Definitions } from '../authorization/definitions.js';
 
 export interface SchemaInput { name: string; fields: unknown; serviceOptions?: { authorization?: { enabled?: boolean } } }
@@ -19,12 +19,27 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
 const canonical = (v: unknown): string => JSON.stringify(v, (_k, x: unknown) => (x && typeof x === 'object' && !Array.isArray(x)
   ? Object.fromEntries(Object.entries(x as Record<string, unknown>).sort(([a], [b]) => a.localeCompare(b))) : x));
 
+/** A cached schema is served this long at most, even if a bump of the epoch was lost. */
+const CACHE_MS = 60_000;
+
 export class Schemas {
-  constructor(private readonly deps: { schemas: SchemaStore; docs: DocumentStore; definitions: Definitions; systemCollections: ReadonlySet<string> }) {}
+  /** Every client document call reads its schema; the copy here is trusted while the schemas' epoch is unchanged. */
+  private readonly cache = new Map<string, { epoch: string; at: number; record: SchemaRecord }>();
+
+  constructor(private readonly deps: {
+    schemas: SchemaStore; docs: DocumentStore; definitions: Definitions; systemCollections: ReadonlySet<string>; epoch: Epoch;
+  }) {}
 
   async get(name: string): Promise<SchemaRecord> {
+    const epoch = await this.deps.epoch.read();
+    const hit = this.cache.get(name);
+    if (hit && epoch !== null && hit.epoch === epoch && Date.now() - hit.at < CACHE_MS) return hit.record;
     const s = await this.deps.schemas.findByName(name);
     if (!s) throw new AppError('SCHEMA_NOT_FOUND', `No schema ${name}`);
+    if (epoch !== null) {
+      if (this.cache.size >= 1000) this.cache.clear();
+      this.cache.set(name, { epoch, at: Date.now(), record: s });
+    }
     return s;
   }
 
@@ -100,6 +115,7 @@ export class Schemas {
     // Indexes and definition first: a schema is only recorded once what it needs is in place.
     await this.apply(record);
     if (!(await this.deps.schemas.insert(record))) throw new AppError('ALREADY_EXISTS', `A schema ${input.name} exists`);
+    await this.deps.epoch.bump();
     return schemaView(record);
   }
 
@@ -123,6 +139,7 @@ export class Schemas {
       if (same(portable(next), portable(existing))) { out.unchanged.push(input.name); continue; }
       await this.apply(next);
       await this.deps.schemas.replace({ ...next, updatedAt: new Date() });
+      await this.deps.epoch.bump();
       out.updated.push(input.name);
     }
     return out;

@@ -1,0 +1,36 @@
+// In-process cache of whole sorted object lists, so paging through "what may S read" asks the index once.
+/**
+ * Entries carry the stamp (see DecisionCache.listStamp) they were computed under and are served only while
+ * the stamp is unchanged, so a list is never older than the writes acknowledged before the read began.
+ * Memory is bounded by the total number of ids held; the least recently used lists go first.
+ */
+export class ListCache {
+  private readonly entries = new Map<string, { stamp: string; objects: string[] }>();
+  private held = 0;
+
+  constructor(private readonly maxIds = 1_000_000) {}
+
+  get(key: string, stamp: string): string[] | undefined {
+    const e = this.entries.get(key);
+    if (!e) return undefined;
+    this.entries.delete(key);
+    if (e.stamp !== stamp) { this.held -= e.objects.length; return undefined; }
+    this.entries.set(key, e); // most recently used last
+    return e.objects;
+  }
+
+  put(key: string, stamp: string, objects: string[]): void {
+    if (objects.length > this.maxIds / 4) return; // one huge list would evict everything else
+    const old = this.entries.get(key);
+    if (old) { this.entries.delete(key); this.held -= old.objects.length; }
+    this.entries.set(key, { stamp, objects });
+    this.held += objects.length;
+    for (const [k, e] of this.entries) {
+      if (this.held <= this.maxIds) break;
+      this.entries.delete(k);
+      this.held -= e.objects.length;
+    }
+  }
+
+  get size(): number { return this.entries.size; }
+}

@@ -1,0 +1,112 @@
+// Caches on the read path (object lists, schemas, the token deny list) with two service processes on the same stores:
+// a write acknowledged by one is seen by the next read on the other, whatever that read had cached.
+import { randomBytes } from 'node:crypto';
+import { startService, type TestService } from '../support/service.js';
+
+let a: TestService;
+let b: TestService;
+beforeAll(async () => {
+  const shared = { CLIENT_JWT_SECRET: randomBytes(32).toString('hex') };
+  a = await startService(shared);
+  // Same stores and secrets, its own caches: another process of the same deployment.
+  b = await startService({ ...shared, MASTER_KEY: a.config.MASTER_KEY }, { wipe: false });
+}, 120_000);
+afterAll(async () => { await b?.stop(); await a?.stop(); });
+
+const write = (svc: TestService, subject: string, relation: string, resource: string, method = 'POST') =>
+  svc.http(method, '/authorization/relations', { body: { subject, relation, resource } });
+
+async function readable(svc: TestService, subject: string, extra = '') {
+  const r = await svc.http('GET', `/authorization/permissions/objects?subject=${subject}&permission=view&resourceType=Doc&skip=0&limit=100${extra}`);
+  expect(r.status).toBe(200);
+  return r.body as { objects: string[]; count: number };
+}
+
+describe('object lists', () => {
+  beforeAll(async () => {
+    // Team is built in (member, owner, ...).
+    expect((await a.http('POST', '/authorization/resources', { body: {
+      name: 'Folder', relations: { parent: ['Folder'], viewer: ['User'] }, permissions: { view: ['viewer', 'parent->view'] },
+    } })).status).toBe(200);
+    expect((await a.http('POST', '/authorization/resources', { body: {
+      name: 'Doc', relations: { folder: ['Folder'], owner: ['User', 'Team'] }, permissions: { view: ['owner', 'owner->read', 'folder->view'] },
+    } })).status).toBe(200);
+  });
+
+  it('follows every kind of write made through another process, page after page', async () => {
+    for (let i = 0; i < 30; i++) expect((await write(a, 'User:u', 'owner', `Doc:d${String(i).padStart(2, '0')}`)).status).toBe(201);
+    expect((await readable(a, 'User:u')).count).toBe(30);
+    const page2 = await a.http('GET', '/authorization/permissions/objects?subject=User:u&permission=view&resourceType=Doc&skip=25&limit=25');
+    expect(page2.body.objects).toEqual(['Doc:d25', 'Doc:d26', 'Doc:d27', 'Doc:d28', 'Doc:d29']);
+
+    // A tuple on one more document (the type's rows change).
+    await write(b, 'User:u', 'owner', 'Doc:x1');
+    expect((await readable(a, 'User:u')).objects).toContain('Doc:x1');
+    // Membership of a team that owns a document (the subject's keys change).
+    await write(b, 'Team:t', 'owner', 'Doc:x2');
+    expect((await readable(a, 'User:u')).objects).not.toContain('Doc:x2');
+    await write(b, 'User:u', 'member', 'Team:t');
+    expect((await readable(a, 'User:u')).objects).toContain('Doc:x2');
+    // One more document for the team: only that document's rows change, not the user's keys nor any flat.
+    await write(b, 'Team:t', 'owner', 'Doc:x4');
+    expect((await readable(a, 'User:u')).objects).toContain('Doc:x4');
+    // A folder chain: the documents' rows refer to the folder's flattened set, which changes with the grant on the root.
+    await write(b, 'Folder:f1', 'folder', 'Doc:x3');
+    await write(b, 'Folder:f0', 'parent', 'Folder:f1');
+    expect((await readable(a, 'User:u')).objects).not.toContain('Doc:x3');
+    await write(b, 'User:u', 'viewer', 'Folder:f0');
+    expect((await readable(a, 'User:u')).objects).toContain('Doc:x3');
+    // Deletes, through the other process as well.
+    const tuples = await b.http('GET', '/authorization/relations?search=User:u%23viewer@Folder:f0');
+    expect(tuples.body.count).toBe(1);
+    expect((await b.http('DELETE', `/authorization/relations/${tuples.body.relations[0]._id}`)).status).toBe(200);
+    const after = await readable(a, 'User:u');
+    expect(after.objects).not.toContain('Doc:x3');
+    expect(after.count).toBe(33);
+    // Both processes agree, and a fully consistent read (which skips the cache) agrees too.
+    expect(await readable(b, 'User:u')).toEqual(after);
+    expect(await readable(a, 'User:u', '&consistency=fully_consistent')).toEqual(after);
+  });
+});
+
+describe('schemas', () => {
+  it('a schema turned to authorization in one process guards its documents in the other at once', async () => {
+    expect((await a.http('POST', '/database/schemas', { body: { name: 'Memo', fields: { text: 'String' } } })).status).toBe(201);
+    await b.http('POST', `${b.client}/authentication/local/new`, { body: { email: 'w@caches.io', password: 'correct horse' }, headers: {} });
+    const login = await b.http('POST', `${b.client}/authentication/local`, { body: { email: 'w@caches.io', password: 'correct horse' }, headers: {} });
+    const asW = { authorization: `Bearer ${login.body.accessToken}` };
+    expect((await a.http('POST', `${a.client}/database/Memo`, { body: { text: 'open' }, headers: asW })).status).toBe(201);
+    // Unguarded memos have no owner: every signed-in user sees both.
+    await b.http('POST', `${b.client}/database/Memo`, { body: { text: 'second' }, headers: asW });
+    expect((await a.http('GET', `${a.client}/database/Memo`, { headers: asW })).body.count).toBe(2);
+
+    const imported = await b.http('POST', '/database/schemas/import', { body: { schemas: [{ name: 'Memo', fields: { text: 'String' }, serviceOptions: { authorization: { enabled: true } } }] } });
+    expect(imported.status).toBe(200);
+    expect(imported.body.updated).toEqual(['Memo']);
+    // Guarded now: nobody owns the two memos, so the list in the first process is empty.
+    const list = await a.http('GET', `${a.client}/database/Memo`, { headers: asW });
+    expect(list.status).toBe(200);
+    expect(list.body.count).toBe(0);
+  });
+});
+
+describe('token deny list', () => {
+  it('a logout in one process refuses the access token in the other at once', async () => {
+    await a.http('POST', `${a.client}/authentication/local/new`, { body: { email: 'l@caches.io', password: 'correct horse' }, headers: {} });
+    const login = await a.http('POST', `${a.client}/authentication/local`, { body: { email: 'l@caches.io', password: 'correct horse' }, headers: {} });
+    const asL = { authorization: `Bearer ${login.body.accessToken}` };
+    expect((await a.http('GET', `${a.client}/authentication/user`, { headers: asL })).status).toBe(200);
+    expect((await b.http('GET', `${b.client}/authentication/user`, { headers: asL })).status).toBe(200);
+    expect((await b.http('POST', `${b.client}/authentication/logout`, { headers: asL })).status).toBe(200);
+    const inB = await b.http('GET', `${b.client}/authentication/user`, { headers: asL });
+    expect(inB.status).toBe(401);
+    expect(inB.body.code).toBe('UNAUTHENTICATED');
+    // The other process learns it by pub/sub, which is delivered before the logout's answer in practice; allow a moment.
+    let inA = 200;
+    for (let i = 0; i < 20 && inA !== 401; i++) {
+      inA = (await a.http('GET', `${a.client}/authentication/user`, { headers: asL })).status;
+      if (inA !== 401) await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(inA).toBe(401);
+  });
+});
