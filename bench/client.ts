@@ -75,7 +75,9 @@ async function main() {
       if (r.documents?.length !== 25) throw new Error(`unexpected page: ${JSON.stringify(r).slice(0, 200)}`);
       count = r.count;
     }
-    say(`GET /database/Report, page of 25 (count ${count}): ${fmt(pages)}`);
+    // The first page computes the whole readable list (then cached in process until a write changes it).
+    say(`GET /database/Report, first page of 25 (list cache cold): ${pages[0]!.toFixed(1)} ms`);
+    say(`GET /database/Report, page of 25 (count ${count}): ${fmt(pages.slice(1))}`);
 
     const run = async (label: string, base: number, path: (i: number) => string, headers: Record<string, string>) => {
       const lat: number[] = [];

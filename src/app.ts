@@ -41,6 +41,9 @@ import { mongoRefreshTokenStore } from './stores/mongo/refresh-tokens.js';
 import { mongoTeamStore } from './stores/mongo/teams.js';
 import { redisTokenDenyList } from './stores/redis/token-deny-list.js';
 import { redisEpoch } from './stores/redis/epoch.js';
+import { adminSchema } from './surfaces/graphql/admin-schema.js';
+import { clientSchema, usableSchemas } from './surfaces/graphql/client-schema.js';
+import { graphqlEndpoint } from './surfaces/graphql/endpoint.js';
 import { authenticationRoutes } from './surfaces/routes/authentication.js';
 import { clientAuthorizationRoutes } from './surfaces/routes/client-authorization.js';
 import { databaseRoutes } from './surfaces/routes/database.js';
@@ -144,8 +147,23 @@ export async function createApp(config: Config, log: Logger = createLogger(confi
 
   const limits = new RateLimits(redis, prefix, parseRateLimits(config.ROUTER_RATE_LIMITS));
   const http = { auth, clientAuth, limits, log, bodyLimit: config.BODY_LIMIT };
-  const adminApp = createHttpApp('admin', routes, http);
-  const clientApp = createHttpApp('client', routes, http);
+  const adminGraphql = graphqlEndpoint({
+    surface: 'admin', log, version: async () => 'routes', build: async () => adminSchema(routes, http),
+    authenticate: async (h) => { await auth.authenticate({ masterkey: h.masterkey, authorization: h.authorization }); },
+  });
+  const clientGraphql = graphqlEndpoint({
+    surface: 'client', log, version: () => schemas.version(),
+    build: async () => {
+      const all = await schemas.records();
+      const { skipped } = usableSchemas(all);
+      if (skipped.length) log.warn({ schemas: skipped }, 'schemas left out of GraphQL: their generated names clash');
+      return clientSchema(all, { ...http, routes });
+    },
+    authenticate: async (h) => { await clientAuth.authenticate(h.authorization); },
+    admit: (req) => limits.consume('POST /graphql', String(req.ip)),
+  });
+  const adminApp = createHttpApp('admin', routes, http, [adminGraphql]);
+  const clientApp = createHttpApp('client', routes, http, [clientGraphql]);
   const servers: Server[] = [];
 
   const listenOn = (app: typeof adminApp, port: number) => new Promise<number>((resolve, reject) => {

@@ -43,6 +43,12 @@ export class Schemas {
     return s;
   }
 
+  /** Every schema as stored (GraphQL is generated from them). */
+  records(): Promise<SchemaRecord[]> { return this.deps.schemas.all(); }
+
+  /** Changes whenever a schema is created or changed; null when that cannot be told. */
+  version(): Promise<string | null> { return this.deps.epoch.read(); }
+
   async list(skip: number, limit: number) {
     const page = await this.deps.schemas.list(skip, limit);
     return { schemas: page.items.map(schemaView), count: page.count };

@@ -1,0 +1,121 @@
+// The client GraphQL schema, generated from the database schemas: each one's documents through the same service as REST.
+import {
+  GraphQLBoolean, GraphQLFloat, GraphQLID, GraphQLInputObjectType, GraphQLInt, GraphQLList, GraphQLNonNull, GraphQLObjectType,
+  GraphQLSchema, GraphQLString, type GraphQLFieldConfig, type GraphQLInputType, type GraphQLOutputType,
+} from 'graphql';
+import type { FieldType } from '../../engine/schema-fields.js';
+import type { SchemaRecord } from '../../stores/ports.js';
+import { invoke, type InvokeDeps, type RawInput } from '../invoke.js';
+import type { Route } from '../registry.js';
+import { JSONScalar } from './json-scalar.js';
+
+export interface ClientContext { headers: Record<string, string | undefined> }
+type Field = GraphQLFieldConfig<unknown, ClientContext>;
+
+const SCALARS: Record<FieldType, GraphQLOutputType & GraphQLInputType> = {
+  String: GraphQLString, Number: GraphQLFloat, Boolean: GraphQLBoolean, Date: GraphQLString, ObjectId: GraphQLID, JSON: JSONScalar, Relation: GraphQLID,
+};
+const FIXED_TYPES = new Set(['Query', 'Mutation', 'JSON', 'DeleteResult', 'String', 'Int', 'Float', 'Boolean', 'ID']);
+const FIXED_FIELDS = new Set(['authorizationCheck', 'me']);
+
+const typeNames = (n: string) => [n, `${n}Page`, `${n}Input`, `${n}Filter`];
+const fieldNames = (n: string) => [`find${n}`, `findOne${n}`, `create${n}`, `patch${n}`, `delete${n}`];
+
+/** Schemas whose generated names would clash with another's (or a fixed name) are left out and reported. */
+export function usableSchemas(all: SchemaRecord[]): { usable: SchemaRecord[]; skipped: string[] } {
+  const count = new Map<string, number>();
+  for (const n of [...FIXED_TYPES, ...FIXED_FIELDS]) count.set(n, 1);
+  for (const s of all) for (const n of [...typeNames(s.name), ...fieldNames(s.name)]) count.set(n, (count.get(n) ?? 0) + 1);
+  const clash = (s: SchemaRecord) => [...typeNames(s.name), ...fieldNames(s.name)].some((n) => (count.get(n) ?? 0) > 1);
+  return { usable: all.filter((s) => !clash(s)), skipped: all.filter(clash).map((s) => s.name) };
+}
+
+/** Every field runs the REST route it mirrors (same validation, same authorization); the caller is the token's user. */
+export function clientSchema(all: SchemaRecord[], deps: InvokeDeps & { routes: Route[] }): GraphQLSchema {
+  const byKey = new Map(deps.routes.filter((r) => r.surface === 'client').map((r) => [`${r.method} ${r.path}`, r]));
+  const check = byKey.get('get /authorization/check')!;
+  const me = byKey.get('get /authentication/user')!;
+  const deleteResult = new GraphQLObjectType({
+    name: 'DeleteResult',
+    fields: { deleted: { type: JSONScalar, description: 'the deleted document' }, tuples: { type: new GraphQLNonNull(GraphQLInt), description: 'tuples deleted with it' } },
+  });
+  const query: Record<string, Field> = {
+    authorizationCheck: {
+      type: new GraphQLNonNull(GraphQLBoolean), description: 'Whether you (or a scope you act for) may do an action on a resource',
+      args: { action: { type: new GraphQLNonNull(GraphQLString) }, resource: { type: new GraphQLNonNull(GraphQLString) }, scope: { type: GraphQLString } },
+      resolve: async (_s, args: Record<string, unknown>, ctx) =>
+        ((await invoke(check, { query: textual(args), headers: ctx.headers }, deps)).body as { allowed: boolean }).allowed,
+    },
+    me: { type: JSONScalar, description: 'Your account', resolve: async (_s, _a, ctx) => (await invoke(me, { headers: ctx.headers }, deps)).body },
+  };
+  const mutation: Record<string, Field> = {};
+
+  for (const s of usableSchemas(all).usable) {
+    const fields = Object.entries(s.fields);
+    const docType = new GraphQLObjectType({
+      name: s.name,
+      fields: {
+        _id: { type: new GraphQLNonNull(GraphQLID) },
+        ...Object.fromEntries(fields.map(([n, f]) => [n, { type: SCALARS[f.type] }])),
+        createdAt: { type: GraphQLString }, updatedAt: { type: GraphQLString },
+      },
+    });
+    const input = new GraphQLInputObjectType({ name: `${s.name}Input`, fields: Object.fromEntries(fields.map(([n, f]) => [n, { type: SCALARS[f.type] }])) });
+    const filterable = fields.filter(([, f]) => f.type !== 'JSON');
+    const filter = filterable.length
+      ? new GraphQLInputObjectType({ name: `${s.name}Filter`, fields: Object.fromEntries(filterable.map(([n]) => [n, { type: GraphQLString }])) })
+      : null;
+    const page = new GraphQLObjectType({
+      name: `${s.name}Page`,
+      fields: { documents: { type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(docType))) }, count: { type: new GraphQLNonNull(GraphQLInt) } },
+    });
+    const call = (method: string, path: string) => byKey.get(`${method} ${path}`)!;
+    const run = async (r: Route, ctx: ClientContext, raw: Omit<RawInput, 'headers'>) => (await invoke(r, { ...raw, headers: ctx.headers }, deps)).body;
+    query[`find${s.name}`] = {
+      type: new GraphQLNonNull(page), description: `The ${s.name} documents you (or the scope) can read, paged`,
+      args: {
+        skip: { type: GraphQLInt }, limit: { type: GraphQLInt }, sort: { type: GraphQLString, description: 'a field, "-field" for descending' },
+        scope: { type: GraphQLString }, ...(filter ? { where: { type: filter, description: 'equality filters' } } : {}),
+      },
+      resolve: (_s, a: Record<string, unknown>, ctx) => {
+        const { where, ...rest } = a as { where?: Record<string, unknown> };
+        return run(call('get', '/database/:schema'), ctx, { params: { schema: s.name }, query: textual({ ...rest, ...(where ?? {}) }) });
+      },
+    };
+    query[`findOne${s.name}`] = {
+      type: docType, description: `One ${s.name} document you can read (null otherwise)`, args: { id: { type: new GraphQLNonNull(GraphQLID) } },
+      resolve: (_s, a: { id: string }, ctx) => run(call('get', '/database/:schema/:id'), ctx, { params: { schema: s.name, id: a.id } }).catch(nullWhenNotFound),
+    };
+    mutation[`create${s.name}`] = {
+      type: new GraphQLNonNull(docType), description: `Create a ${s.name}; you (or the scope team) become its owner`,
+      args: { input: { type: new GraphQLNonNull(input) }, scope: { type: GraphQLString } },
+      resolve: (_s, a: { input: Record<string, unknown>; scope?: string }, ctx) =>
+        run(call('post', '/database/:schema'), ctx, { params: { schema: s.name }, query: textual({ scope: a.scope }), body: { ...a.input } }),
+    };
+    mutation[`patch${s.name}`] = {
+      type: new GraphQLNonNull(docType), description: `Change fields of a ${s.name} (needs edit)`,
+      args: { id: { type: new GraphQLNonNull(GraphQLID) }, input: { type: new GraphQLNonNull(input) } },
+      resolve: (_s, a: { id: string; input: Record<string, unknown> }, ctx) =>
+        run(call('patch', '/database/:schema/:id'), ctx, { params: { schema: s.name, id: a.id }, body: { ...a.input } }),
+    };
+    mutation[`delete${s.name}`] = {
+      type: new GraphQLNonNull(deleteResult), description: `Delete a ${s.name} and its tuples (needs delete)`,
+      args: { id: { type: new GraphQLNonNull(GraphQLID) } },
+      resolve: (_s, a: { id: string }, ctx) => run(call('delete', '/database/:schema/:id'), ctx, { params: { schema: s.name, id: a.id } }),
+    };
+  }
+  return new GraphQLSchema({
+    query: new GraphQLObjectType({ name: 'Query', fields: query }),
+    mutation: Object.keys(mutation).length ? new GraphQLObjectType({ name: 'Mutation', fields: mutation }) : undefined,
+  });
+}
+
+/** Query values as REST receives them: strings, absent when not given. */
+const textual = (o: Record<string, unknown>) =>
+  Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined && v !== null).map(([k, v]) => [k, String(v)]));
+
+/** A document you may not read is null in GraphQL, as it is a 404 in REST. */
+function nullWhenNotFound(e: unknown): null {
+  if ((e as { code?: string }).code === 'NOT_FOUND') return null;
+  throw e;
+}

@@ -1,0 +1,30 @@
+// GraphQL errors carry the REST catalog's codes: `extensions.code` and `extensions.status`, plus details on the admin surface.
+import { unwrapResolverError } from '@apollo/server/errors';
+import { GraphQLError, type GraphQLFormattedError } from 'graphql';
+import { AppError, CATALOG } from '../../errors.js';
+import type { Logger } from '../../log.js';
+import { asAppError } from '../invoke.js';
+import type { Surface } from '../registry.js';
+
+/** Apollo's and graphql-js's codes for documents that do not parse, validate or coerce: malformed input, as REST would say. */
+const INPUT_CODES = new Set(['GRAPHQL_PARSE_FAILED', 'GRAPHQL_VALIDATION_FAILED', 'BAD_USER_INPUT', 'OPERATION_RESOLUTION_FAILURE', 'BAD_REQUEST']);
+
+/** An AppError as a GraphQLError; Apollo answers with its HTTP status when it ends the request (authentication, rate limits). */
+export const toGraphQLError = (e: AppError) =>
+  new GraphQLError(e.message, { extensions: { code: e.code, status: e.status, http: { status: e.status } } });
+
+export function formatError(surface: Surface, log: Logger) {
+  return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
+    const original = unwrapResolverError(error);
+    const code = formatted.extensions?.code;
+    let e: AppError;
+    if (original instanceof AppError) e = original;
+    else if (original instanceof GraphQLError && typeof code === 'string' && code in CATALOG) return formatted;
+    else if (original instanceof GraphQLError && typeof code === 'string' && INPUT_CODES.has(code)) e = new AppError('VALIDATION_FAILED', formatted.message);
+    else e = asAppError(original, log, 'POST /graphql');
+    return {
+      message: e.message, locations: formatted.locations, path: formatted.path,
+      extensions: { code: e.code, status: e.status, ...(surface === 'admin' && e.details.length ? { details: e.details } : {}) },
+    };
+  };
+}

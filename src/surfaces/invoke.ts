@@ -1,0 +1,56 @@
+// Runs one registry route on raw input, the same way for every surface: authentication, storable input, strict zod parsing.
+import type { z } from 'zod';
+import { AppError } from '../errors.js';
+import type { Logger } from '../log.js';
+import type { AdminAuth } from '../services/admin-auth.js';
+import type { ClientAuth } from '../services/client-auth.js';
+import { storeUnavailable } from '../stores/unavailable.js';
+import type { Reply, Route } from './registry.js';
+import { unstorable } from './storable.js';
+
+export interface RawInput {
+  params?: unknown; query?: unknown; body?: unknown;
+  headers: Record<string, string | undefined>;
+}
+export interface InvokeDeps { auth: AdminAuth; clientAuth: ClientAuth }
+
+function parse<T>(schema: z.ZodType<T> | undefined, value: unknown, where: string): T {
+  if (!schema) {
+    if (value && typeof value === 'object' && Object.keys(value).length > 0) {
+      throw new AppError('VALIDATION_FAILED', `This route takes no ${where}`, Object.keys(value).map((k) => ({ path: `${where}.${k}`, message: 'unknown field' })));
+    }
+    return {} as T;
+  }
+  const r = schema.safeParse(value ?? {});
+  if (r.success) return r.data;
+  throw new AppError('VALIDATION_FAILED', `Invalid ${where}`,
+    r.error.issues.map((i) => ({ path: [where, ...i.path.map(String)].join('.'), message: i.message })));
+}
+
+export async function invoke(r: Route, raw: RawInput, deps: InvokeDeps): Promise<Reply> {
+  const principal = r.auth === 'admin'
+    ? await deps.auth.authenticate({ masterkey: raw.headers.masterkey, authorization: raw.headers.authorization })
+    : null;
+  const user = r.auth === 'user' ? await deps.clientAuth.authenticate(raw.headers.authorization) : null;
+  for (const [where, value] of [['params', raw.params], ['query', raw.query], ['body', raw.body]] as const) {
+    const bad = unstorable(value, where);
+    if (bad) throw new AppError('VALIDATION_FAILED', `Invalid ${where}: ${bad.path} ${bad.message}`, [bad]);
+  }
+  const params = parse(r.params, raw.params, 'params');
+  const query = parse(r.query, raw.query, 'query');
+  const body = parse(r.body, raw.body, 'body');
+  return r.handle({ params, query, body, principal, user, headers: raw.headers });
+}
+
+/** The catalog error for anything a route threw: store outages are 503 (retry is safe), the rest is logged as a bug. */
+export function asAppError(e: unknown, log: Logger, label: string): AppError {
+  if (e instanceof AppError) return e;
+  const store = storeUnavailable(e);
+  if (store) {
+    log.warn({ err: (e as Error).message, route: label }, `${store} unavailable`);
+    // A write may have been committed before the outage hit; retrying it is safe (writes are idempotent).
+    return new AppError('STORE_UNAVAILABLE', `${store} is unavailable; retry shortly (writes are safe to retry)`);
+  }
+  log.error({ err: e, route: label }, 'unhandled error');
+  return new AppError('INTERNAL');
+}
