@@ -1,4 +1,5 @@
 // The composition root: connects the stores, builds the services and the two HTTP surfaces. No singletons.
+import { AppError } from './errors.js';
 import type { Server } from 'node:http';
 import bcrypt from 'bcrypt';
 import type { Config } from './config.js';
@@ -35,7 +36,10 @@ import { neo4jGraphStore } from './stores/neo4j/graph.js';
 import { neo4jIndexStore } from './stores/neo4j/index-store.js';
 import { ClientAuth } from './services/client-auth.js';
 import { Teams } from './services/teams.js';
-import { parseRateLimits, RateLimits } from './services/rate-limits.js';
+import { effectiveRateLimits, parseRateLimits, RateLimits, readRateLimits } from './services/rate-limits.js';
+import { Settings } from './services/config/settings.js';
+import { mongoConfigStore } from './stores/mongo/config.js';
+import { configRoutes } from './surfaces/routes/config.js';
 import { mongoUserStore } from './stores/mongo/users.js';
 import { mongoRefreshTokenStore } from './stores/mongo/refresh-tokens.js';
 import { mongoTeamStore } from './stores/mongo/teams.js';
@@ -145,11 +149,23 @@ export async function createApp(config: Config, log: Logger = createLogger(confi
   const schemas = new Schemas({ schemas: mongoSchemaStore(db), docs, definitions, systemCollections: new Set(Object.values(COLLECTIONS)), epoch: redisEpoch(redis, `${prefix}:ep:~schemas`) });
   routes.push(...databaseRoutes({ schemas, documents: new Documents({ schemas, docs, relations, checks }) }));
 
+  const settings = new Settings({
+    store: mongoConfigStore(db), epoch: redisEpoch(redis, `${prefix}:ep:~config`), log,
+    base: config.ROUTER_RATE_LIMITS ? { router: { rateLimits: readRateLimits(config.ROUTER_RATE_LIMITS) } } : {},
+  });
+  await settings.start();
+  routes.push(...configRoutes({ settings }));
   const limits = new RateLimits(redis, prefix, parseRateLimits(config.ROUTER_RATE_LIMITS));
+  settings.on('router', (router) => limits.update(effectiveRateLimits(router.rateLimits)));
+  /** GraphQL answers 404 on both surfaces while core.transports.graphql is off. */
+  const graphqlOn = async () => {
+    if (!settings.get('core').transports.graphql) throw new AppError('ROUTE_NOT_FOUND', 'GraphQL is off (config core.transports.graphql)');
+  };
   const http = { auth, clientAuth, limits, log, bodyLimit: config.BODY_LIMIT };
   const adminGraphql = graphqlEndpoint({
     surface: 'admin', log, version: async () => 'routes', build: async () => adminSchema(routes, http),
     authenticate: async (h) => { await auth.authenticate({ masterkey: h.masterkey, authorization: h.authorization }); },
+    admit: graphqlOn,
   });
   const clientGraphql = graphqlEndpoint({
     surface: 'client', log, version: () => schemas.version(),
@@ -160,7 +176,7 @@ export async function createApp(config: Config, log: Logger = createLogger(confi
       return clientSchema(all, { ...http, routes });
     },
     authenticate: async (h) => { await clientAuth.authenticate(h.authorization); },
-    admit: (req) => limits.consume('POST /graphql', String(req.ip)),
+    admit: async (req) => { await graphqlOn(); await limits.consume('POST /graphql', String(req.ip)); },
   });
   const adminApp = createHttpApp('admin', routes, http, [adminGraphql]);
   const clientApp = createHttpApp('client', routes, http, [clientGraphql]);
@@ -194,6 +210,7 @@ export async function createApp(config: Config, log: Logger = createLogger(confi
       await rebuilds.stop();
       await applier.stop();
       deny.close();
+      settings.stop();
       await Promise.allSettled([mongo.close(), neo.close(), closeRedis(redis)]);
     },
   };

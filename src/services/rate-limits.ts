@@ -21,15 +21,23 @@ const REGISTER = { route: 'POST /authentication/local/new', limit: { windowMs: 6
 /** One IP trying many account names: ten times the per-account login limit, over all names. */
 const LOGINS_PER_IP_FACTOR = 10;
 
-/** Parses the router's rateLimits (JSON, e.g. from ROUTER_RATE_LIMITS) over the defaults; throws a readable error. */
-export function parseRateLimits(json: string | undefined): RateLimitConfig {
+/** The router's rateLimits with the built-in login and registration limits for the routes it does not name. */
+export function effectiveRateLimits(c: RateLimitConfig): RateLimitConfig {
+  return { ...c, routes: { ...Object.fromEntries(LOGIN_ROUTES.map((r) => [r, LOGIN_LIMIT])), [REGISTER.route]: REGISTER.limit, ...c.routes } };
+}
+
+/** Reads rateLimits JSON (ROUTER_RATE_LIMITS, the defaults of the router config module); throws a readable error. */
+export function readRateLimits(json: string | undefined): Record<string, unknown> {
   let raw: unknown = {};
   try { raw = json ? JSON.parse(json) : {}; } catch { throw new Error('invalid rate limits: not JSON'); }
   const parsed = rateLimitsSchema.safeParse(raw);
   if (!parsed.success) throw new Error(`invalid rate limits: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
-  const routes = { ...Object.fromEntries(LOGIN_ROUTES.map((r) => [r, LOGIN_LIMIT])), [REGISTER.route]: REGISTER.limit, ...parsed.data.routes };
-  return { ...parsed.data, routes };
+  return raw as Record<string, unknown>;
 }
+
+/** rateLimits JSON parsed over the defaults, with the built-in limits. */
+export const parseRateLimits = (json: string | undefined): RateLimitConfig =>
+  effectiveRateLimits(rateLimitsSchema.parse(readRateLimits(json)));
 
 export class RateLimits {
   private readonly limiters = new Map<string, RateLimiterRedis>();

@@ -198,6 +198,13 @@ export interface RefreshTokenStore {
 }
 
 /** Access tokens revoked before they expire (logout, refresh-token reuse). */
+/** Config module overrides by module name. */
+export interface ConfigStore {
+  all(): Promise<Record<string, Record<string, unknown>>>;
+  get(module: string): Promise<Record<string, unknown> | null>;
+  put(module: string, value: Record<string, unknown>): Promise<void>;
+}
+
 /** A change counter shared by all processes; `read` is null when it cannot be read (then nothing cached is trusted). */
 export interface Epoch {
   read(): Promise<string | null>;

@@ -158,7 +158,7 @@ describe('admin GraphQL', () => {
   });
 
   it('needs admin credentials; client tokens are refused', async () => {
-    for (const headers of [{}, { authorization: `Bearer ${alice.token}` }, { masterkey: 'wrong' }]) {
+    for (const headers of [{}, { authorization: `Bearer ${alice.token}` }, { masterkey: 'wrong' }] as Array<Record<string, string>>) {
       const r = await failure(new GraphQLClient(`${svc.admin}/graphql`, { headers }).request(gql`query { get_database_schemas }`));
       expect(r.status).toBe(401);
       expect(r.codes).toEqual(['UNAUTHENTICATED']);

@@ -16,6 +16,7 @@ export const COLLECTIONS = {
   invitations: 'team_invitations',
   schemas: 'schemas',
   introspected: 'introspected_schemas',
+  config: 'config',
 } as const;
 
 export async function connectMongo(url: string): Promise<{ client: MongoClient; db: Db }> {

@@ -1,0 +1,37 @@
+// The config modules (DESIGN.md section 6): each one's strict schema with its defaults. Stored values are overrides.
+import { z } from 'zod';
+import { rateLimitsSchema } from '../rate-limits.js';
+
+export const CONFIG_MODULES = {
+  core: z.strictObject({
+    transports: z.strictObject({
+      /** POST /graphql on both surfaces. */
+      graphql: z.boolean().default(true),
+    }).prefault({}),
+  }),
+  router: z.strictObject({
+    rateLimits: rateLimitsSchema.prefault({}),
+  }),
+} as const;
+
+export type ModuleName = keyof typeof CONFIG_MODULES;
+export type ModuleConfig<M extends ModuleName> = z.infer<(typeof CONFIG_MODULES)[M]>;
+export const MODULE_NAMES = Object.keys(CONFIG_MODULES) as ModuleName[];
+export const isModule = (name: string): name is ModuleName => Object.hasOwn(CONFIG_MODULES, name);
+
+type Json = Record<string, unknown>;
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * A PATCH over stored overrides: objects merge key by key, anything else replaces, and null removes the key
+ * (so `{"routes": {"POST /x": null}}` drops one route's limit and its default applies again).
+ */
+export function mergePatch(base: Json, patch: Json): Json {
+  const out: Json = { ...base };
+  for (const [k, v] of Object.entries(patch)) {
+    if (v === null) delete out[k];
+    else if (isObject(v) && isObject(out[k])) out[k] = mergePatch(out[k] as Json, v);
+    else out[k] = v;
+  }
+  return out;
+}
