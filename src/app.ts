@@ -151,6 +151,11 @@ export async function createApp(config: Config, log: Logger = createLogger(confi
 
   const settings = new Settings({
     store: mongoConfigStore(db), epoch: redisEpoch(redis, `${prefix}:ep:~config`), log,
+    exclusive: async (fn) => {
+      const lease = new Lease(redis, `${prefix}:lease:config`, 5000);
+      await lease.acquire(5000);
+      try { return await fn(); } finally { await lease.release(); }
+    },
     base: config.ROUTER_RATE_LIMITS ? { router: { rateLimits: readRateLimits(config.ROUTER_RATE_LIMITS) } } : {},
   });
   await settings.start();
@@ -161,7 +166,7 @@ export async function createApp(config: Config, log: Logger = createLogger(confi
   const graphqlOn = async () => {
     if (!settings.get('core').transports.graphql) throw new AppError('ROUTE_NOT_FOUND', 'GraphQL is off (config core.transports.graphql)');
   };
-  const http = { auth, clientAuth, limits, log, bodyLimit: config.BODY_LIMIT };
+  const http = { auth, clientAuth, limits, log, bodyLimit: config.BODY_LIMIT, trustProxy: config.TRUST_PROXY };
   const adminGraphql = graphqlEndpoint({
     surface: 'admin', log, version: async () => 'routes', build: async () => adminSchema(routes, http),
     authenticate: async (h) => { await auth.authenticate({ masterkey: h.masterkey, authorization: h.authorization }); },
@@ -173,7 +178,7 @@ export async function createApp(config: Config, log: Logger = createLogger(confi
       const all = await schemas.records();
       const { skipped } = usableSchemas(all);
       if (skipped.length) log.warn({ schemas: skipped }, 'schemas left out of GraphQL: their generated names clash');
-      return clientSchema(all, { ...http, routes });
+      return clientSchema(all, { ...http, routes, charge: (route, ip) => limits.consume(route, ip) });
     },
     authenticate: async (h) => { await clientAuth.authenticate(h.authorization); },
     admit: async (req) => { await graphqlOn(); await limits.consume('POST /graphql', String(req.ip)); },
@@ -209,7 +214,6 @@ export async function createApp(config: Config, log: Logger = createLogger(confi
       })));
       await rebuilds.stop();
       await applier.stop();
-      deny.close();
       settings.stop();
       await Promise.allSettled([mongo.close(), neo.close(), closeRedis(redis)]);
     },

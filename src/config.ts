@@ -25,6 +25,9 @@ const schema = z.object({
   READY_CHECK_REDIS: flag,
   READY_REQUIRED_MODULES: z.string().default('').transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean)),
   BODY_LIMIT: z.string().default('1mb'),
+  /** Express "trust proxy": behind a reverse proxy, set it so rate limits count the client's address, not the proxy's. */
+  TRUST_PROXY: z.string().default('').transform((v): boolean | number | string =>
+    v === '' || v === 'false' ? false : v === 'true' ? true : /^\d+$/.test(v) ? Number(v) : v),
   /** JSON of the router's rateLimits (DESIGN.md 6.1), over the defaults. */
   ROUTER_RATE_LIMITS: z.string().optional(),
   WORKER_ONLY: flag,

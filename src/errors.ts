@@ -19,6 +19,7 @@ export const CATALOG = {
   RELATION_NOT_ALLOWED: [422, 'The subject type is not allowed for this relation'],
   PERMISSION_NOT_DEFINED: [422, 'The resource type does not declare this permission'],
   BUILTIN_DEFINITION: [422, 'Built-in definitions cannot be deleted'],
+  LIST_TOO_LARGE: [422, 'Too many readable documents to sort or filter'],
   RATE_LIMITED: [429, 'Too many requests'],
   NOT_READY: [503, 'The service is not ready'],
   STORE_UNAVAILABLE: [503, 'A store the service needs is unavailable; retry shortly'],

@@ -7,9 +7,11 @@ export interface FieldSpec { type: FieldType; required: boolean; unique: boolean
 export type Fields = Record<string, FieldSpec>;
 export interface Problem { path: string; message: string }
 
-/** Names the service keeps for itself on every document. */
-const RESERVED = new Set(['_id', 'createdAt', 'updatedAt']);
+/** Names the service keeps for itself: on every document, and as list parameters (a field of that name could not be a filter). */
+const RESERVED = new Set(['_id', 'createdAt', 'updatedAt', 'skip', 'limit', 'sort', 'populate', 'scope']);
 const FIELD_RE = /^[A-Za-z][A-Za-z0-9_]*$/;
+/** Whether `name` can be a schema field. */
+export const usableFieldName = (name: string) => FIELD_RE.test(name) && !RESERVED.has(name);
 
 /** Normalises `fields` ({name: "String"} or {name: {type, required?, default?, unique?, model?}}); problems when invalid. */
 export function parseFields(raw: unknown, knownSchemas: ReadonlySet<string>): { fields: Fields; problems: Problem[] } {
@@ -18,7 +20,7 @@ export function parseFields(raw: unknown, knownSchemas: ReadonlySet<string>): { 
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return { fields, problems: [{ path: 'fields', message: 'must be an object' }] };
   for (const [name, value] of Object.entries(raw as Record<string, unknown>)) {
     const at = `fields.${name}`;
-    if (!FIELD_RE.test(name) || RESERVED.has(name)) { problems.push({ path: at, message: 'not a usable field name' }); continue; }
+    if (!usableFieldName(name)) { problems.push({ path: at, message: 'not a usable field name (letters, digits, _; not _id, createdAt, updatedAt, skip, limit, sort, populate, scope)' }); continue; }
     const spec = typeof value === 'string' ? { type: value } : value;
     if (!spec || typeof spec !== 'object' || Array.isArray(spec)) { problems.push({ path: at, message: 'must be a type name or an object' }); continue; }
     const { type, required = false, unique = false, default: dflt, model, ...rest } = spec as Record<string, unknown>;

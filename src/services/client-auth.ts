@@ -43,20 +43,28 @@ export class ClientAuth {
     return this.issue(user._id, randomUUID());
   }
 
-  /** Rotates a refresh token; presenting one that was rotated already revokes its whole family. */
+  /**
+   * Rotates a refresh token. Presenting one that was rotated already (or racing another renewal with it)
+   * revokes its whole family; a renewal that overlaps a revocation gives its new token back.
+   */
   async renew(refreshToken: string): Promise<TokenPair> {
     const hash = hashOf(refreshToken);
-    if (await this.deps.refresh.use(hash)) {
-      const record = (await this.deps.refresh.find(hash))!;
-      if (record.expiresAt.getTime() <= Date.now()) throw new AppError('TOKEN_EXPIRED', 'The refresh token has expired; log in again');
-      return this.issue(record.userId, record.family);
-    }
-    const known = await this.deps.refresh.find(hash);
-    if (known?.used) {
-      await this.endFamily(known.family);
+    const claimed = await this.deps.refresh.use(hash);
+    if (claimed === null) throw new AppError('UNAUTHENTICATED', 'Invalid refresh token');
+    const { record, reused } = claimed;
+    if (reused) {
+      await this.endFamily(record.family);
       throw new AppError('UNAUTHENTICATED', 'This refresh token was used already; every session of this login is revoked');
     }
-    throw new AppError('UNAUTHENTICATED', 'Invalid refresh token');
+    if (record.expiresAt.getTime() <= Date.now()) throw new AppError('TOKEN_EXPIRED', 'The refresh token has expired; log in again');
+    if (await this.deps.refresh.familyRevoked(record.family)) throw new AppError('UNAUTHENTICATED', 'This session has ended; log in again');
+    const pair = await this.issue(record.userId, record.family);
+    // A revocation that ran while this renewal was issuing did not see the new token: look again.
+    if (await this.deps.refresh.familyRevoked(record.family)) {
+      await this.deps.refresh.remove(hashOf(pair.refreshToken));
+      throw new AppError('UNAUTHENTICATED', 'This session has ended; log in again');
+    }
+    return pair;
   }
 
   /** Ends the session: its access tokens are refused at once, and its refresh tokens die. */
@@ -77,7 +85,8 @@ export class ClientAuth {
     return { user: userView(user) };
   }
 
-  async authenticate(authorization: string | undefined): Promise<ClientPrincipal> {
+  /** The token's principal when its signature and expiry hold; whether it was revoked is `revoked`'s question. */
+  async verify(authorization: string | undefined): Promise<ClientPrincipal> {
     if (!authorization) throw new AppError('UNAUTHENTICATED', 'Send Authorization: Bearer <access token>');
     const match = /^Bearer ([^\s]+)$/.exec(authorization);
     if (!match) throw new AppError('UNAUTHENTICATED', 'Malformed Authorization header; expected "Bearer <token>"');
@@ -90,8 +99,18 @@ export class ClientAuth {
     }
     const { sub, jti, exp, fam } = payload as { sub?: string; jti?: string; exp?: number; fam?: string };
     if (!sub || !jti || !exp || !fam) throw new AppError('UNAUTHENTICATED', 'Invalid access token');
-    if (await this.deps.deny.denied([jti, `fam:${fam}`])) throw new AppError('UNAUTHENTICATED', 'This session has ended; log in again');
     return { userId: sub, tokenId: jti, expiresAt: new Date(exp * 1000), family: fam };
+  }
+
+  /** Resolves when the token was not revoked (logout, refresh-token reuse); rejects with 401 when it was. */
+  async live(p: ClientPrincipal): Promise<void> {
+    if (await this.deps.deny.denied([p.tokenId, `fam:${p.family}`])) throw new AppError('UNAUTHENTICATED', 'This session has ended; log in again');
+  }
+
+  async authenticate(authorization: string | undefined): Promise<ClientPrincipal> {
+    const p = await this.verify(authorization);
+    await this.live(p);
+    return p;
   }
 
   private async issue(userId: string, family: string): Promise<TokenPair> {

@@ -89,6 +89,8 @@ export interface AuthzStore {
   listTuples(q: ListQuery & { subjectType?: string; resourceType?: string }): Promise<Page<RelationRecord>>;
   /** Every stored tuple on one resource. */
   tuplesOn(resource: string): Promise<RelationRecord[]>;
+  /** Every stored tuple whose subject is this object. */
+  tuplesFrom(subject: string): Promise<RelationRecord[]>;
   /** Which of these tuple texts are stored now (by `_id`, so one indexed lookup per batch). */
   presentTuples(texts: string[]): Promise<Set<string>>;
   /** Every tuple, in batches of `batch`, grouped by resource type. */
@@ -97,6 +99,8 @@ export interface AuthzStore {
 
   putGrant(g: Tuple, revision: number): Promise<{ created: boolean }>;
   deleteGrant(g: Tuple): Promise<boolean>;
+  /** Every grant naming this object, as subject or as resource. */
+  grantsInvolving(object: string): Promise<Tuple[]>;
   presentGrants(texts: string[]): Promise<Set<string>>;
   scanGrants(batch: number): AsyncIterable<Tuple[]>;
   countGrants(): Promise<number>;
@@ -191,13 +195,18 @@ export interface UserStore {
 export interface RefreshRecord { _id: string; userId: string; family: string; expiresAt: Date; used: boolean }
 export interface RefreshTokenStore {
   insert(record: RefreshRecord): Promise<void>;
-  /** Marks a live token used; false when it was used already or does not exist. */
-  use(hash: string): Promise<boolean>;
-  find(hash: string): Promise<RefreshRecord | null>;
+  /**
+   * Claims a live token for one renewal. `reused` when it was claimed already (by an earlier or a racing
+   * renewal); null when no such token exists.
+   */
+  use(hash: string): Promise<{ record: RefreshRecord; reused: boolean } | null>;
+  /** Deletes a token (a renewal whose family was revoked meanwhile gives its new token back). */
+  remove(hash: string): Promise<void>;
+  /** Records the family as revoked for good, then deletes its live tokens. */
   revokeFamily(family: string): Promise<void>;
+  familyRevoked(family: string): Promise<boolean>;
 }
 
-/** Access tokens revoked before they expire (logout, refresh-token reuse). */
 /** Config module overrides by module name. */
 export interface ConfigStore {
   all(): Promise<Record<string, Record<string, unknown>>>;
@@ -211,6 +220,7 @@ export interface Epoch {
   bump(): Promise<void>;
 }
 
+/** Access tokens revoked before they expire (logout, refresh-token reuse). */
 export interface TokenDenyList {
   deny(id: string, until: Date): Promise<void>;
   /** Whether any of these ids is denied (one round trip). */

@@ -31,7 +31,12 @@ export async function invoke(r: Route, raw: RawInput, deps: InvokeDeps): Promise
   const principal = r.auth === 'admin'
     ? await deps.auth.authenticate({ masterkey: raw.headers.masterkey, authorization: raw.headers.authorization })
     : null;
-  const user = r.auth === 'user' ? await deps.clientAuth.authenticate(raw.headers.authorization) : null;
+  const user = r.auth === 'user' ? await deps.clientAuth.verify(raw.headers.authorization) : null;
+  // Whether the token was revoked is asked of Redis on every call. A read runs meanwhile and its answer is
+  // held until the token is known to be live; a change waits for that before it starts.
+  const live = user ? deps.clientAuth.live(user) : null;
+  live?.catch(() => undefined); // awaited below; this only keeps an early rejection from counting as unhandled
+  if (live && r.method !== 'get') await live;
   for (const [where, value] of [['params', raw.params], ['query', raw.query], ['body', raw.body]] as const) {
     const bad = unstorable(value, where);
     if (bad) throw new AppError('VALIDATION_FAILED', `Invalid ${where}: ${bad.path} ${bad.message}`, [bad]);
@@ -39,7 +44,12 @@ export async function invoke(r: Route, raw: RawInput, deps: InvokeDeps): Promise
   const params = parse(r.params, raw.params, 'params');
   const query = parse(r.query, raw.query, 'query');
   const body = parse(r.body, raw.body, 'body');
-  return r.handle({ params, query, body, principal, user, headers: raw.headers });
+  const outcome = r.handle({ params, query, body, principal, user, headers: raw.headers })
+    .then((reply) => ({ reply }), (error: unknown) => ({ error }));
+  if (live) await live;
+  const done = await outcome;
+  if ('error' in done) throw done.error;
+  return done.reply;
 }
 
 /** The catalog error for anything a route threw: store outages are 503 (retry is safe), the rest is logged as a bug. */

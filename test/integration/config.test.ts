@@ -70,6 +70,16 @@ it('refuses a bad PATCH whole, with details, and changes nothing', async () => {
   expect((await a.http('GET', '/config')).body).toEqual(before);
 });
 
+it('concurrent PATCHes of one module from two processes all land', async () => {
+  const routes = Array.from({ length: 8 }, (_, i) => `GET /database/Thing${i}`);
+  const answers = await Promise.all(routes.map((route, i) => (i % 2 ? a : b).http('PATCH', '/config/router', {
+    body: { rateLimits: { routes: { [route]: { windowMs: 60_000, max: 100 + i } } } },
+  })));
+  expect(answers.map((r) => r.status)).toEqual(routes.map(() => 200));
+  const after = (await a.http('GET', '/config/router')).body.rateLimits.routes;
+  routes.forEach((route, i) => expect(after[route]).toEqual({ windowMs: 60_000, max: 100 + i }));
+});
+
 it('turns GraphQL off and on at once (core.transports.graphql)', async () => {
   const post = () => fetch(`${a.client}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ __typename }' }) });
   expect((await post()).status).toBe(401); // on: it asks for a token

@@ -134,6 +134,75 @@ describe('documents (client)', () => {
     expect(ok.body).toMatchObject({ title: 'Shared', done: true });
   });
 
+  it('an editAll holder on the team edits its documents; a plain member still cannot', async () => {
+    const dan = await account('dan@db.example');
+    const inv = await client('POST', `/authentication/teams/${team}/invite`, alice.token, { email: 'dan@db.example' });
+    expect((await client('POST', '/authentication/teams/join', dan.token, { invitationToken: inv.body.invitationToken })).status).toBe(200);
+    expect((await client('PATCH', `/database/Project/${teamDoc}`, dan.token, { budget: 8 })).status).toBe(403);
+    expect((await svc.http('POST', '/authorization/relations', { body: { subject: `User:${dan.id}`, relation: 'editAll', resource: `Team:${team}` } })).status).toBe(201);
+    const edited = await client('PATCH', `/database/Project/${teamDoc}`, dan.token, { budget: 8 });
+    expect(edited.status).toBe(200);
+    expect(edited.body.budget).toBe(8);
+    expect((await client('PATCH', `/database/Project/${teamDoc}`, bob.token, { budget: 9 })).status).toBe(403);
+    // editAll is not delete.
+    expect((await client('DELETE', `/database/Project/${teamDoc}`, dan.token)).status).toBe(403);
+  });
+
+  it('creating for a scope needs a team: any other object is a 400', async () => {
+    for (const scope of [`Project:${aliceDoc}`, `User:${alice.id}`]) {
+      const r = await client('POST', `/database/Project?scope=${scope}`, alice.token, { title: 'x' });
+      expect(r.status).toBe(400);
+      expect(r.body.code).toBe('VALIDATION_FAILED');
+    }
+  });
+
+  it('operators in bodies and queries of every client route are a 400 and change nothing', async () => {
+    const relations = (await svc.http('GET', '/authorization/relations?limit=1')).body.count;
+    const ne = { $ne: null };
+    const bodies: Array<[string, string, unknown]> = [
+      ['POST', '/authentication/local/new', { email: ne, password: 'correct horse' }],
+      ['POST', '/authentication/local', { email: ne, password: ne }],
+      ['POST', '/authentication/renew', { refreshToken: ne }],
+      ['POST', '/authentication/teams', { name: ne }],
+      ['POST', '/authentication/teams/join', { invitationToken: ne }],
+      ['POST', `/authentication/teams/${team}/invite`, { email: ne }],
+      ['POST', '/database/Project', { title: ne }],
+      ['PATCH', `/database/Project/${aliceDoc}`, { title: ne }],
+    ];
+    for (const [method, path, body] of bodies) {
+      const r = await client(method, path, alice.token, body);
+      expect([method, path, r.status]).toEqual([method, path, 400]);
+      expect(r.body.code).toBe('VALIDATION_FAILED');
+    }
+    for (const path of ['/database/Project?title[$ne]=x', '/database/Project?scope[$ne]=x', '/authorization/check?action=read&resource[$ne]=x',
+      '/authentication/teams?skip[$gt]=0', `/database/Project/${aliceDoc}?populate[$ne]=x`]) {
+      const r = await client('GET', path, alice.token);
+      expect([path, r.status]).toEqual([path, 400]);
+    }
+    expect((await svc.http('GET', '/authorization/relations?limit=1')).body.count).toBe(relations);
+    expect((await client('GET', `/database/Project/${aliceDoc}`, alice.token)).body.title).toBe('Mine');
+  });
+
+  it('never shows a user another user\'s documents, on any page', async () => {
+    const [erin, fred] = await Promise.all([account('erin@db.example'), account('fred@db.example')]);
+    // Interleaved creation, so each user's documents are spread over the id range of the other's.
+    for (let i = 0; i < 24; i++) {
+      const who = i % 3 === 0 ? erin : fred;
+      expect((await client('POST', '/database/Note', who.token, { text: `${who === erin ? 'erin' : 'fred'} ${i}`, code: `page-${i}` })).status).toBe(201);
+    }
+    for (const [who, name, n] of [[erin, 'erin', 8], [fred, 'fred', 16]] as const) {
+      const seen: string[] = [];
+      for (let skip = 0; skip < 30; skip += 5) {
+        const page = await client('GET', `/database/Note?skip=${skip}&limit=5`, who.token);
+        expect(page.body.count).toBe(n);
+        seen.push(...page.body.documents.map((d: { text: string }) => d.text));
+      }
+      expect(seen.length).toBe(n);
+      expect(new Set(seen).size).toBe(n);
+      expect(seen.every((t) => t.startsWith(`${name} `))).toBe(true);
+    }
+  });
+
   it('populate resolves only the references the caller may read', async () => {
     const n1 = await client('POST', `/database/Note?scope=Team:${team}`, alice.token, { text: 'on shared', project: teamDoc, code: 'n1' });
     const n2 = await client('POST', `/database/Note?scope=Team:${team}`, alice.token, { text: 'on private', project: aliceDoc, code: 'n2' });
@@ -145,11 +214,18 @@ describe('documents (client)', () => {
     expect(byText.get('on private')).toBe(aliceDoc);
   });
 
-  it('deleting a document deletes its tuples', async () => {
+  it('deleting a document deletes its tuples and grants, on it and from it', async () => {
     const doc = (await client('POST', '/database/Project', carol.token, { title: 'Short-lived' })).body._id;
-    expect((await client('DELETE', `/database/Project/${doc}`, carol.token)).body).toMatchObject({ tuples: 1 });
+    // A grant on the document, and a tuple whose subject is the document.
+    expect((await svc.http('POST', '/authorization/resources', { body: { name: 'Binder', relations: { holds: ['Project'] }, permissions: {} } })).status).toBe(200);
+    expect((await svc.http('POST', '/authorization/permissions/grant', { body: { subject: `User:${bob.id}`, permission: 'read', resource: `Project:${doc}` } })).status).toBeLessThan(300);
+    expect((await svc.http('POST', '/authorization/relations', { body: { subject: `Project:${doc}`, relation: 'holds', resource: 'Binder:b1' } })).status).toBe(201);
+    expect((await client('GET', `/database/Project/${doc}`, bob.token)).status).toBe(200);
+    expect((await client('DELETE', `/database/Project/${doc}`, carol.token)).body).toMatchObject({ tuples: 3 });
     expect((await svc.http('GET', `/authorization/relations?search=Project:${doc}`)).body.count).toBe(0);
     expect((await client('GET', `/database/Project/${doc}`, carol.token)).status).toBe(404);
+    // A new object with the same id would inherit nothing.
+    expect((await svc.http('GET', `/authorization/permissions/can?subject=User:${bob.id}&permission=read&resource=Project:${doc}`)).body.allowed).toBe(false);
   });
 
   it('custom functions answer 404 with a clear code', async () => {

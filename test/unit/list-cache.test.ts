@@ -26,3 +26,11 @@ it('evicts the least recently used lists past its bound, and never holds one lis
   expect(c.get('huge', 's')).toBeUndefined();
   expect(c.size).toBe(4);
 });
+
+it('does not trust a list past its age, even under the same stamp', () => {
+  const c = new ListCache(100, 0);
+  c.put('k', 's', ids(2));
+  const later = Date.now() + 5;
+  while (Date.now() < later) { /* let the clock move */ }
+  expect(c.get('k', 's')).toBeUndefined();
+});

@@ -1,4 +1,5 @@
 // Decision cache in Redis, validated by epochs: a decision stored before a write that could change it is never served after.
+import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { typeOf } from '../../engine/ids.js';
 
@@ -16,6 +17,7 @@ export class DecisionCache {
   private epoch = (what: string) => `${this.prefix}:ep:${what}`;
   private readonly struct = () => `${this.prefix}:ep:~structure`;
   private typeEpoch = (type: string) => `${this.prefix}:ep:~type:${type}`;
+  private generation = () => `${this.prefix}:ep:~generation`;
 
   /** Returns the cached decision (or null) and a stamp to store a fresh one with. */
   async lookup(s: string, a: string, o: string): Promise<{ hit: boolean | null; stamp: string } | null> {
@@ -35,8 +37,13 @@ export class DecisionCache {
    */
   async listStamp(subject: string, type: string): Promise<string | null> {
     try {
-      const [es, et, est] = await this.redis.mget(this.epoch(subject), this.typeEpoch(type), this.struct());
-      return `${es ?? 0}:${et ?? 0}:${est ?? 0}`;
+      const [gen, es, et, est] = await this.redis.mget(this.generation(), this.epoch(subject), this.typeEpoch(type), this.struct());
+      if (gen === null) {
+        // A Redis that lost its data starts its epochs again from 0, where an old stamp could match: a new generation tells.
+        await this.redis.set(this.generation(), randomUUID(), 'NX');
+        return null;
+      }
+      return `${gen}:${es ?? 0}:${et ?? 0}:${est ?? 0}`;
     } catch {
       return null;
     }

@@ -5,16 +5,17 @@
  * Memory is bounded by the total number of ids held; the least recently used lists go first.
  */
 export class ListCache {
-  private readonly entries = new Map<string, { stamp: string; objects: string[] }>();
+  private readonly entries = new Map<string, { stamp: string; at: number; objects: string[] }>();
   private held = 0;
 
-  constructor(private readonly maxIds = 1_000_000) {}
+  /** `maxAgeMs` bounds how long a list is trusted even if an epoch bump was lost. */
+  constructor(private readonly maxIds = 1_000_000, private readonly maxAgeMs = 300_000) {}
 
   get(key: string, stamp: string): string[] | undefined {
     const e = this.entries.get(key);
     if (!e) return undefined;
     this.entries.delete(key);
-    if (e.stamp !== stamp) { this.held -= e.objects.length; return undefined; }
+    if (e.stamp !== stamp || Date.now() - e.at > this.maxAgeMs) { this.held -= e.objects.length; return undefined; }
     this.entries.set(key, e); // most recently used last
     return e.objects;
   }
@@ -23,7 +24,7 @@ export class ListCache {
     if (objects.length > this.maxIds / 4) return; // one huge list would evict everything else
     const old = this.entries.get(key);
     if (old) { this.entries.delete(key); this.held -= old.objects.length; }
-    this.entries.set(key, { stamp, objects });
+    this.entries.set(key, { stamp, at: Date.now(), objects });
     this.held += objects.length;
     for (const [k, e] of this.entries) {
       if (this.held <= this.maxIds) break;

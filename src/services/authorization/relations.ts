@@ -59,19 +59,27 @@ export class Relations {
     return { relations: records.map(relationView), created: created.size, existing: tuples.length - created.size, revision: entry.revision };
   }
 
-  /** Deletes every tuple on a resource (a deleted document takes its tuples with it); returns how many. */
+  /**
+   * Removes every tuple and grant that names `resource` (on it or from it), so a deleted object leaves nothing
+   * behind that a later object with the same id would inherit. Returns how many went.
+   */
   async removeAllOn(resource: string): Promise<number> {
     let n = 0;
+    const gone = (e: unknown) => e instanceof AppError && e.code === 'NOT_FOUND'; // deleted meanwhile
     // Owners last: until the end, whoever may delete the resource can still see it (and retry).
-    const all = (await this.store.tuplesOn(resource)).sort((a, b) => Number(a.relation === 'owner') - Number(b.relation === 'owner'));
-    for (const r of all) {
-      try {
-        await this.remove(r._id);
-        n++;
-      } catch (e) {
-        if (!(e instanceof AppError && e.code === 'NOT_FOUND')) throw e; // deleted meanwhile
+    const on = await this.store.tuplesOn(resource);
+    const owners = on.filter((r) => r.relation === 'owner');
+    const others = on.filter((r) => r.relation !== 'owner');
+    const removeTuples = async (list: Array<{ _id: string }>) => {
+      for (const r of list) {
+        try { await this.remove(r._id); n++; } catch (e) { if (!gone(e)) throw e; }
       }
+    };
+    await removeTuples([...(await this.store.tuplesFrom(resource)), ...others]);
+    for (const g of await this.store.grantsInvolving(resource)) {
+      try { await this.revoke(g); n++; } catch (e) { if (!gone(e)) throw e; }
     }
+    await removeTuples(owners);
     return n;
   }
 

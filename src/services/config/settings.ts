@@ -19,7 +19,11 @@ export class Settings {
   private loadedAt = 0;
   private timer: NodeJS.Timeout | undefined;
 
-  constructor(private readonly deps: { store: ConfigStore; epoch: Epoch; base: Partial<Record<ModuleName, Json>>; log: Logger }) {
+  constructor(private readonly deps: {
+    store: ConfigStore; epoch: Epoch; base: Partial<Record<ModuleName, Json>>; log: Logger;
+    /** Runs `fn` alone among every process (PATCHes of one module read, merge and write). */
+    exclusive<T>(fn: () => Promise<T>): Promise<T>;
+  }) {
     for (const m of MODULE_NAMES) this.effective.set(m, this.compute(m, {}));
   }
 
@@ -68,10 +72,20 @@ export class Settings {
 
   get<M extends ModuleName>(m: M): ModuleConfig<M> { return this.effective.get(m) as ModuleConfig<M>; }
 
-  all(): Record<string, unknown> { return Object.fromEntries(MODULE_NAMES.map((m) => [m, this.effective.get(m)])); }
+  /** Reloads when another process changed something since the last load, so reads through the API are never behind. */
+  private async fresh(): Promise<void> {
+    const epoch = await this.deps.epoch.read();
+    if (epoch === null || epoch !== this.seen) await this.load();
+  }
 
-  one(name: string): unknown {
+  async all(): Promise<Record<string, unknown>> {
+    await this.fresh();
+    return Object.fromEntries(MODULE_NAMES.map((m) => [m, this.effective.get(m)]));
+  }
+
+  async one(name: string): Promise<unknown> {
     if (!isModule(name)) throw new AppError('NOT_FOUND', `No config module ${name}; modules: ${MODULE_NAMES.join(', ')}`);
+    await this.fresh();
     return this.effective.get(name);
   }
 
@@ -84,6 +98,10 @@ export class Settings {
   /** Merges `patch` into the module's overrides; an invalid result is refused whole and nothing changes. */
   async patch(name: string, patch: Json): Promise<unknown> {
     if (!isModule(name)) throw new AppError('NOT_FOUND', `No config module ${name}; modules: ${MODULE_NAMES.join(', ')}`);
+    return this.deps.exclusive(() => this.merge(name, patch));
+  }
+
+  private async merge(name: ModuleName, patch: Json): Promise<unknown> {
     const next = mergePatch((await this.deps.store.get(name)) ?? {}, patch);
     const parsed = CONFIG_MODULES[name].safeParse(mergePatch(this.deps.base[name] ?? {}, next));
     if (!parsed.success) {
@@ -92,8 +110,7 @@ export class Settings {
     }
     await this.deps.store.put(name, next);
     await this.deps.epoch.bump().catch(() => undefined); // other processes also reload when Redis is back
-    this.stored[name] = next;
-    this.apply(name, parsed.data);
-    return parsed.data;
+    await this.load(); // also takes in what other processes changed
+    return this.effective.get(name);
   }
 }

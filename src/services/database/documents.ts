@@ -92,7 +92,7 @@ export class Documents {
       // Sorting or filtering joins every readable id with the collection (FerretDB v1 scans it for `$in`).
       const all = await this.deps.checks.listObjects(subject, 'read', s.name, 0, ALL);
       if (all.count > MAX_JOIN) {
-        throw new AppError('VALIDATION_FAILED', `${all.count} readable documents are too many to sort or filter; page them without sort or filters`);
+        throw new AppError('LIST_TOO_LARGE', `${all.count} readable documents are too many to sort or filter (at most ${MAX_JOIN}); page them without sort or filters`);
       }
       const ids = all.objects.map((o) => o.slice(s.name.length + 1));
       const where = { ...filter, _id: { $in: ids } };

@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { NAME_RE } from '../../engine/ids.js';
 import { BUILTIN_NAMES, schemaDefinition } from '../../engine/model.js';
-import { parseFields, type FieldSpec, type Fields } from '../../engine/schema-fields.js';
+import { parseFields, usableFieldName, type FieldSpec, type Fields } from '../../engine/schema-fields.js';
 import { AppError } from '../../errors.js';
 import type { DocumentStore, Epoch, IntrospectedRecord, SchemaRecord, SchemaStore } from '../../stores/ports.js';
 import type { Definitions } from '../authorization/definitions.js';
@@ -194,7 +194,7 @@ function inferFields(docs: Array<Record<string, unknown>>): Fields {
   const seen = new Map<string, Set<string>>();
   for (const d of docs) {
     for (const [k, v] of Object.entries(d)) {
-      if (k === '_id' || k === 'createdAt' || k === 'updatedAt' || !/^[A-Za-z][A-Za-z0-9_]*$/.test(k)) continue;
+      if (!usableFieldName(k)) continue;
       const t = typeof v === 'string' ? 'String' : typeof v === 'number' ? 'Number' : typeof v === 'boolean' ? 'Boolean' : v instanceof Date ? 'Date' : 'JSON';
       seen.set(k, new Set([...(seen.get(k) ?? []), t]));
     }

@@ -127,6 +127,12 @@ export function mongoAuthzStore(db: Db): AuthzStore {
       return page<RelationRecord>(rels, filter, q, 'createdAt');
     },
     tuplesOn: (resource) => rels.find({ resource }).toArray(),
+    tuplesFrom: (subject) => rels.find({ subject }).toArray(),
+    async grantsInvolving(object) {
+      // Two equality finds: FerretDB v1 would scan for an $or.
+      const [on, from] = await Promise.all([grants.find({ resource: object }).toArray(), grants.find({ subject: object }).toArray()]);
+      return [...on, ...from].map(grantTuple);
+    },
     async presentTuples(texts) {
       return present(rels as unknown as Collection<{ _id: string; computedTuple: string }>, texts);
     },

@@ -17,6 +17,7 @@ export const COLLECTIONS = {
   schemas: 'schemas',
   introspected: 'introspected_schemas',
   config: 'config',
+  revokedFamilies: 'revoked_token_families',
 } as const;
 
 export async function connectMongo(url: string): Promise<{ client: MongoClient; db: Db }> {

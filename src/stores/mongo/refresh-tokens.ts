@@ -1,23 +1,38 @@
-// Refresh tokens in MongoDB, keyed by the hash of the token (the value itself is never stored).
+// Refresh tokens in MongoDB, keyed by the hash of the token (the value itself is never stored), and revoked logins.
 import type { Db } from 'mongodb';
 import type { RefreshRecord, RefreshTokenStore } from '../ports.js';
 import { COLLECTIONS } from './connection.js';
 
 const usedId = (hash: string) => `used:${hash}`;
+const isDuplicate = (e: unknown) => (e as { code?: number }).code === 11000;
 
 export function mongoRefreshTokenStore(db: Db): RefreshTokenStore {
   const col = db.collection<RefreshRecord>(COLLECTIONS.refreshTokens);
+  const revoked = db.collection<{ _id: string; revokedAt: Date }>(COLLECTIONS.revokedFamilies);
   return {
     async insert(record) { await col.insertOne(record); },
     async use(hash) {
-      // A delete counts what it removed, so of two renewals racing with one token exactly one wins
-      // (FerretDB v1 runs a conditional update as a read and a separate write). A tombstone keeps reuse detectable.
       const live = await col.findOne({ _id: hash });
-      if (!live || (await col.deleteOne({ _id: hash })).deletedCount !== 1) return false;
-      await col.insertOne({ ...live, _id: usedId(hash), used: true }).catch(() => undefined);
-      return true;
+      if (!live) {
+        const used = await col.findOne({ _id: usedId(hash) });
+        return used ? { record: used, reused: true } : null;
+      }
+      // The claim is the tombstone's unique insert (atomic on FerretDB v1, where a conditional update is a read
+      // and a separate write): of renewals racing with one token exactly one wins, the others see a reuse.
+      try {
+        await col.insertOne({ ...live, _id: usedId(hash), used: true });
+      } catch (e) {
+        if (isDuplicate(e)) return { record: live, reused: true };
+        throw e;
+      }
+      await col.deleteOne({ _id: hash });
+      return { record: live, reused: false };
     },
-    async find(hash) { return (await col.findOne({ _id: hash })) ?? col.findOne({ _id: usedId(hash) }); },
-    async revokeFamily(family) { await col.deleteMany({ family, used: false }); },
+    async remove(hash) { await col.deleteOne({ _id: hash }); },
+    async revokeFamily(family) {
+      await revoked.updateOne({ _id: family }, { $set: { revokedAt: new Date() } }, { upsert: true });
+      await col.deleteMany({ family, used: false });
+    },
+    async familyRevoked(family) { return (await revoked.findOne({ _id: family })) !== null; },
   };
 }

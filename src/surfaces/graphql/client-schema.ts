@@ -9,7 +9,7 @@ import { invoke, type InvokeDeps, type RawInput } from '../invoke.js';
 import type { Route } from '../registry.js';
 import { JSONScalar } from './json-scalar.js';
 
-export interface ClientContext { headers: Record<string, string | undefined> }
+export interface ClientContext { headers: Record<string, string | undefined>; ip: string }
 type Field = GraphQLFieldConfig<unknown, ClientContext>;
 
 const SCALARS: Record<FieldType, GraphQLOutputType & GraphQLInputType> = {
@@ -31,7 +31,11 @@ export function usableSchemas(all: SchemaRecord[]): { usable: SchemaRecord[]; sk
 }
 
 /** Every field runs the REST route it mirrors (same validation, same authorization); the caller is the token's user. */
-export function clientSchema(all: SchemaRecord[], deps: InvokeDeps & { routes: Route[] }): GraphQLSchema {
+export function clientSchema(all: SchemaRecord[], deps: InvokeDeps & {
+  routes: Route[];
+  /** Counts one call of a route against its rate limit: a field costs what the REST call it mirrors costs. */
+  charge(routeKey: string, ip: string): Promise<void>;
+}): GraphQLSchema {
   const byKey = new Map(deps.routes.filter((r) => r.surface === 'client').map((r) => [`${r.method} ${r.path}`, r]));
   const check = byKey.get('get /authorization/check')!;
   const me = byKey.get('get /authentication/user')!;
@@ -43,8 +47,10 @@ export function clientSchema(all: SchemaRecord[], deps: InvokeDeps & { routes: R
     authorizationCheck: {
       type: new GraphQLNonNull(GraphQLBoolean), description: 'Whether you (or a scope you act for) may do an action on a resource',
       args: { action: { type: new GraphQLNonNull(GraphQLString) }, resource: { type: new GraphQLNonNull(GraphQLString) }, scope: { type: GraphQLString } },
-      resolve: async (_s, args: Record<string, unknown>, ctx) =>
-        ((await invoke(check, { query: textual(args), headers: ctx.headers }, deps)).body as { allowed: boolean }).allowed,
+      resolve: async (_s, args: Record<string, unknown>, ctx) => {
+        await deps.charge('GET /authorization/check', ctx.ip);
+        return ((await invoke(check, { query: textual(args), headers: ctx.headers }, deps)).body as { allowed: boolean }).allowed;
+      },
     },
     me: { type: JSONScalar, description: 'Your account', resolve: async (_s, _a, ctx) => (await invoke(me, { headers: ctx.headers }, deps)).body },
   };
@@ -60,7 +66,10 @@ export function clientSchema(all: SchemaRecord[], deps: InvokeDeps & { routes: R
         createdAt: { type: GraphQLString }, updatedAt: { type: GraphQLString },
       },
     });
-    const input = new GraphQLInputObjectType({ name: `${s.name}Input`, fields: Object.fromEntries(fields.map(([n, f]) => [n, { type: SCALARS[f.type] }])) });
+    // GraphQL has no empty input types: a schema without fields is created without input and cannot be patched.
+    const input = fields.length
+      ? new GraphQLInputObjectType({ name: `${s.name}Input`, fields: Object.fromEntries(fields.map(([n, f]) => [n, { type: SCALARS[f.type] }])) })
+      : null;
     const filterable = fields.filter(([, f]) => f.type !== 'JSON');
     const filter = filterable.length
       ? new GraphQLInputObjectType({ name: `${s.name}Filter`, fields: Object.fromEntries(filterable.map(([n]) => [n, { type: GraphQLString }])) })
@@ -70,7 +79,10 @@ export function clientSchema(all: SchemaRecord[], deps: InvokeDeps & { routes: R
       fields: { documents: { type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(docType))) }, count: { type: new GraphQLNonNull(GraphQLInt) } },
     });
     const call = (method: string, path: string) => byKey.get(`${method} ${path}`)!;
-    const run = async (r: Route, ctx: ClientContext, raw: Omit<RawInput, 'headers'>) => (await invoke(r, { ...raw, headers: ctx.headers }, deps)).body;
+    const run = async (r: Route, ctx: ClientContext, raw: Omit<RawInput, 'headers'>) => {
+      await deps.charge(`${r.method.toUpperCase()} ${r.path}`, ctx.ip);
+      return (await invoke(r, { ...raw, headers: ctx.headers }, deps)).body;
+    };
     query[`find${s.name}`] = {
       type: new GraphQLNonNull(page), description: `The ${s.name} documents you (or the scope) can read, paged`,
       args: {
@@ -88,11 +100,11 @@ export function clientSchema(all: SchemaRecord[], deps: InvokeDeps & { routes: R
     };
     mutation[`create${s.name}`] = {
       type: new GraphQLNonNull(docType), description: `Create a ${s.name}; you (or the scope team) become its owner`,
-      args: { input: { type: new GraphQLNonNull(input) }, scope: { type: GraphQLString } },
-      resolve: (_s, a: { input: Record<string, unknown>; scope?: string }, ctx) =>
+      args: { ...(input ? { input: { type: new GraphQLNonNull(input) } } : {}), scope: { type: GraphQLString } },
+      resolve: (_s, a: { input?: Record<string, unknown>; scope?: string }, ctx) =>
         run(call('post', '/database/:schema'), ctx, { params: { schema: s.name }, query: textual({ scope: a.scope }), body: { ...a.input } }),
     };
-    mutation[`patch${s.name}`] = {
+    if (input) mutation[`patch${s.name}`] = {
       type: new GraphQLNonNull(docType), description: `Change fields of a ${s.name} (needs edit)`,
       args: { id: { type: new GraphQLNonNull(GraphQLID) }, input: { type: new GraphQLNonNull(input) } },
       resolve: (_s, a: { id: string; input: Record<string, unknown> }, ctx) =>

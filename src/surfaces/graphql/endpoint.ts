@@ -12,6 +12,7 @@ import type { Surface } from '../registry.js';
 import { formatError, toGraphQLError } from './errors.js';
 
 type Headers = Record<string, string | undefined>;
+export interface EndpointContext { headers: Headers; ip: string }
 export interface EndpointOptions {
   surface: Surface;
   log: Logger;
@@ -29,9 +30,11 @@ const UNKNOWN_VERSION_MS = 5000;
 export function graphqlEndpoint(o: EndpointOptions): (app: Express) => void {
   let current: { version: string | null; at: number; handler: RequestHandler } | null = null;
   let building: Promise<RequestHandler> | null = null;
+  /** A version whose schema failed to build is retried after a while; meanwhile the last good schema serves. */
+  let failed: { version: string | null; at: number } | null = null;
 
   async function rebuild(version: string | null): Promise<RequestHandler> {
-    const server = new ApolloServer<{ headers: Headers }>({
+    const server = new ApolloServer<EndpointContext>({
       schema: await o.build(),
       formatError: formatError(o.surface, o.log),
       introspection: true,
@@ -50,7 +53,7 @@ export function graphqlEndpoint(o: EndpointOptions): (app: Express) => void {
           if (e instanceof AppError) throw toGraphQLError(e);
           throw e;
         }
-        return { headers };
+        return { headers, ip: String(req.ip) };
       },
     });
     // Older servers are simply dropped: they hold no sockets or timers, and requests still on them finish.
@@ -62,7 +65,13 @@ export function graphqlEndpoint(o: EndpointOptions): (app: Express) => void {
     const version = await o.version();
     const fresh = current && (version !== null ? current.version === version : Date.now() - current.at < UNKNOWN_VERSION_MS);
     if (fresh) return current!.handler;
-    building ??= rebuild(version).finally(() => { building = null; });
+    if (current && failed && failed.version === version && Date.now() - failed.at < UNKNOWN_VERSION_MS) return current.handler;
+    building ??= rebuild(version).then((h) => { failed = null; return h; }, (e: unknown) => {
+      o.log.error({ err: e }, 'GraphQL schema could not be built; the last good one serves');
+      failed = { version, at: Date.now() };
+      if (current) return current.handler;
+      throw e;
+    }).finally(() => { building = null; });
     return building;
   }
 

@@ -8,7 +8,7 @@ import type { RateLimits } from '../../services/rate-limits.js';
 import { asAppError, invoke } from '../invoke.js';
 import type { Route, Surface } from '../registry.js';
 
-export interface HttpDeps { auth: AdminAuth; clientAuth: ClientAuth; limits: RateLimits; log: Logger; bodyLimit: string }
+export interface HttpDeps { auth: AdminAuth; clientAuth: ClientAuth; limits: RateLimits; log: Logger; bodyLimit: string; trustProxy: boolean | number | string }
 
 /** The account name a login is for (rate limits count logins per IP and name). */
 function accountOf(req: Request): string {
@@ -31,6 +31,7 @@ export function createHttpApp(surface: Surface, routes: Route[], deps: HttpDeps,
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
+  app.set('trust proxy', deps.trustProxy);
   app.use(express.json({ limit: deps.bodyLimit }));
   const send = (res: Response, e: AppError) => sendError(surface, res, e);
 

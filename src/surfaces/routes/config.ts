@@ -9,10 +9,10 @@ export function configRoutes(deps: { settings: Settings }): Route[] {
   const { settings } = deps;
   const admin = { surface: 'admin' as const, module: 'core', auth: 'admin' as const };
   return [
-    route({ ...admin, method: 'get', path: '/config', summary: 'Every config module', handle: async () => ({ body: settings.all() }) }),
+    route({ ...admin, method: 'get', path: '/config', summary: 'Every config module', handle: async () => ({ body: await settings.all() }) }),
     route({
       ...admin, method: 'get', path: '/config/:module', summary: "One config module's settings",
-      params: moduleParam, handle: async ({ params }) => ({ body: settings.one(params.module) }),
+      params: moduleParam, handle: async ({ params }) => ({ body: await settings.one(params.module) }),
     }),
     route({
       ...admin, method: 'patch', path: '/config/:module', summary: 'Change settings of a module: objects merge, null removes a key',

@@ -64,7 +64,9 @@ export function databaseRoutes(deps: { schemas: Schemas; documents: Documents })
     route({ ...user, method: 'post', path: '/database/function/:name', summary: 'Custom function (not supported yet: 404)', params: z.strictObject({ name: z.string() }), body: z.record(z.string(), z.unknown()).optional(), handle: noFunctions }),
     route({
       ...user, method: 'post', path: '/database/:schema', summary: 'Create a document; you (or the scope team) become its owner',
-      params: z.strictObject({ schema: schemaParam }), query: z.strictObject({ scope: object.optional() }), body: z.record(z.string(), z.unknown()),
+      params: z.strictObject({ schema: schemaParam }),
+      query: z.strictObject({ scope: object.refine((s) => s.startsWith('Team:'), { message: 'a scope to create for is a team: Team:<id>' }).optional() }),
+      body: z.record(z.string(), z.unknown()),
       handle: async ({ params, query, body, user: u }) => ({ status: 201, body: await documents.create(u!.userId, params.schema, body, query.scope) }),
     }),
     route({
