@@ -10,7 +10,7 @@ import { Health } from './services/health.js';
 import { connectMongo, pingMongo } from './stores/mongo/connection.js';
 import { mongoAdminStore } from './stores/mongo/admins.js';
 import { mongoApiTokenStore } from './stores/mongo/api-tokens.js';
-import { connectNeo4j, pingNeo4j } from './stores/neo4j/connection.js';
+import { connectNeo4j, pingNeo4j, warmNeo4j } from './stores/neo4j/connection.js';
 import { closeRedis, connectRedis, pingRedis } from './stores/redis/connection.js';
 import { createHttpApp } from './surfaces/http/express-adapter.js';
 import type { Route } from './surfaces/registry.js';
@@ -67,6 +67,8 @@ export interface App {
 export async function createApp(config: Config, log: Logger = createLogger(config.LOG_LEVEL)): Promise<App> {
   const { client: mongo, db } = await connectMongo(config.MONGO_URL);
   const neo = await connectNeo4j(config.NEO4J_URI, config.NEO4J_USER, config.NEO4J_PASSWORD);
+  const warmStarted = Date.now();
+  log.info({ statements: await warmNeo4j(neo), ms: Date.now() - warmStarted }, 'Neo4j query plans warmed');
   const redis = connectRedis(config.REDIS_URL);
   let redisDown = false;
   redis.on('error', (err) => { if (!redisDown) log.warn({ err: err.message }, 'redis connection error'); redisDown = true; });
@@ -101,7 +103,7 @@ export async function createApp(config: Config, log: Logger = createLogger(confi
   const counter = redisRevisionCounter(redis, prefix);
   const changeLog = mongoChangeLog(db, counter);
   const hints = redisDeletionHints(redis, prefix);
-  const models = new ModelSource(store);
+  const models = new ModelSource(store, redisEpoch(redis, `${prefix}:ep:~definitions`));
   const cache = new DecisionCache(redis, prefix);
   const revisions = new Revisions(changeLog);
   const heartbeat = new Heartbeat(redis, prefix, randomUUID());

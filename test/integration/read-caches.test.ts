@@ -13,8 +13,11 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => { await b?.stop(); await a?.stop(); });
 
-const write = (svc: TestService, subject: string, relation: string, resource: string, method = 'POST') =>
-  svc.http(method, '/authorization/relations', { body: { subject, relation, resource } });
+async function write(svc: TestService, subject: string, relation: string, resource: string) {
+  const r = await svc.http('POST', '/authorization/relations', { body: { subject, relation, resource } });
+  expect(r.status).toBe(201);
+  return r;
+}
 
 async function readable(svc: TestService, subject: string, extra = '') {
   const r = await svc.http('GET', `/authorization/permissions/objects?subject=${subject}&permission=view&resourceType=Doc&skip=0&limit=100${extra}`);
@@ -66,6 +69,18 @@ describe('object lists', () => {
     // Both processes agree, and a fully consistent read (which skips the cache) agrees too.
     expect(await readable(b, 'User:u')).toEqual(after);
     expect(await readable(a, 'User:u', '&consistency=fully_consistent')).toEqual(after);
+  });
+});
+
+describe('definitions', () => {
+  it('a type defined in one process takes writes and checks in the other at once', async () => {
+    for (let i = 0; i < 5; i++) {
+      const name = `Card${i}`;
+      expect((await a.http('POST', '/authorization/resources', { body: { name, relations: { holder: ['User'] }, permissions: { use: ['holder'] } } })).status).toBe(200);
+      await write(b, 'User:h', 'holder', `${name}:c`);
+      expect((await b.http('GET', `/authorization/permissions/can?subject=User:h&permission=use&resource=${name}:c`)).body.allowed).toBe(true);
+      expect((await b.http('POST', '/authorization/permissions/grant', { body: { subject: 'User:g', permission: 'use', resource: `${name}:c` } })).status).toBeLessThan(300);
+    }
   });
 });
 

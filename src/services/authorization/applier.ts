@@ -222,7 +222,8 @@ class DefinitionApplier {
     // Listed under the lease: a unit that wrote before this read is listed, one after it reloads the new model.
     const { tuples, grants } = await this.applier.exclusive(() => graph.touchingType(type));
     const all = [...tuples.map((t) => ({ t, grant: false })), ...grants.map((t) => ({ t, grant: true }))];
-    for (let i = 0; i < all.length || i === 0; i += BATCH_TUPLES) {
+    // A type nothing refers to yet (a new one, usually) has nothing to recompute: writes from now on read the new model.
+    for (let i = 0; i < all.length; i += BATCH_TUPLES) {
       if (this.stopped) throw new Error('stopped');
       const part = all.slice(i, i + BATCH_TUPLES);
       await this.applier.exclusive(async () => {

@@ -35,7 +35,7 @@ export class Checks {
     if (subject === resource) return true;
     await this.settle(opts);
     // A type without a definition grants nothing, even before its index rows are gone.
-    if (!(await this.models.get()).get(typeOf(resource))) return false;
+    if (!(await this.models.unlessStale((m) => m.get(typeOf(resource)) !== undefined)).get(typeOf(resource))) return false;
     const useCache = opts.consistency !== 'fully_consistent';
     const cached = useCache ? await this.cache.lookup(subject, action, resource) : null;
     if (cached?.hit != null) return cached.hit;

@@ -48,7 +48,7 @@ export class Definitions {
     const entry = await this.commit('define', def.name);
     const { record, written } = await this.store.saveDefinition(def, target);
     // Applied either way: when a concurrent write won, re-indexing under its content is what is needed.
-    await this.models.reload();
+    await this.models.changed();
     this.applier.submit(entry);
     if (!written) {
       if (record.version === target && sameContent(record, def)) return { status: 'acknowledged' as const, resourceDefinition: definitionView(record) };
@@ -60,7 +60,7 @@ export class Definitions {
   /** Stores the built-ins at startup when absent, so they can be read and patched like any other. */
   async seedBuiltins() {
     for (const def of BUILTINS) await this.store.saveDefinition(def, 0);
-    await this.models.reload();
+    await this.models.changed();
   }
 
   async get(idOrName: string) {
@@ -79,7 +79,7 @@ export class Definitions {
     if (BUILTIN_NAMES.has(found.name)) throw new AppError('BUILTIN_DEFINITION', `${found.name} is built in; patch it instead`);
     const entry = await this.commit('remove', found.name);
     const deleted = await this.store.deleteDefinition(found.name);
-    await this.models.reload();
+    await this.models.changed();
     this.applier.submit(entry);
     if (!deleted) throw new AppError('NOT_FOUND', `No resource definition ${idOrName}`);
     return { deleted: definitionView(deleted), revision: entry.revision };

@@ -1,24 +1,45 @@
 // The current Model, built from stored definitions; refreshed on local writes and every few seconds.
 import { Model } from '../../engine/model.js';
-import type { AuthzStore } from '../../stores/ports.js';
+import type { AuthzStore, Epoch } from '../../stores/ports.js';
 
 const REFRESH_MS = 2000;
 
 export class ModelSource {
-  private cached: { model: Model; at: number } | null = null;
+  private cached: { model: Model; at: number; epoch: string | null } | null = null;
   private loading: Promise<Model> | null = null;
-  constructor(private readonly store: AuthzStore) {}
+  /** `epoch` changes with every definition change in any process (see `changed`). */
+  constructor(private readonly store: AuthzStore, private readonly epoch: Epoch) {}
 
   async get(): Promise<Model> {
     if (this.cached && Date.now() - this.cached.at < REFRESH_MS) return this.cached.model;
     return this.reload();
   }
 
+  /**
+   * The cached model if `ok` holds for it, else a freshly loaded one: a definition made through another process
+   * in the last seconds is seen before a write is refused or a type is called unknown.
+   */
+  async unlessStale(ok: (m: Model) => boolean): Promise<Model> {
+    const model = await this.get();
+    if (ok(model)) return model;
+    // Only when a definition changed since the load: asking about types that do not exist costs no store read.
+    const now = await this.epoch.read();
+    return now !== null && now === this.cached?.epoch ? model : this.reload();
+  }
+
+  /** After this process changed a definition: tells the others, and loads. */
+  async changed(): Promise<Model> {
+    await this.epoch.bump().catch(() => undefined); // the others still reload within REFRESH_MS
+    return this.reload();
+  }
+
   /** Loads now. A load already in flight may have read before the caller's write, so a new one starts after it. */
   reload(): Promise<Model> {
-    const load = (this.loading ?? Promise.resolve()).catch(() => undefined).then(() => this.store.definitions()).then((defs) => {
+    const load = (this.loading ?? Promise.resolve()).catch(() => undefined).then(async () => {
+      const epoch = await this.epoch.read(); // read first: a change after it makes the next comparison differ
+      const defs = await this.store.definitions();
       const model = new Model(defs.map((d) => ({ name: d.name, relations: d.relations, permissions: d.permissions })));
-      this.cached = { model, at: Date.now() };
+      this.cached = { model, at: Date.now(), epoch };
       return model;
     });
     this.loading = load;

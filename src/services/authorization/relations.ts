@@ -27,7 +27,7 @@ export class Relations {
     if (!isWellFormed(t)) {
       throw new AppError('VALIDATION_FAILED', 'subject and resource must be Type:id and relation a name', [{ ...at, tuple: t }]);
     }
-    const problem = (await this.models.get()).writeProblem(t);
+    const problem = (await this.models.unlessStale((m) => m.writeProblem(t) === null)).writeProblem(t);
     if (problem) throw new AppError(problem.code, problem.message, [{ ...at, tuple: tupleText(t) }]);
   }
 
@@ -113,7 +113,7 @@ export class Relations {
 
   async grant(g: Tuple) {
     this.validGrant(g);
-    const problem = (await this.models.get()).grantProblem(g);
+    const problem = (await this.models.unlessStale((m) => m.grantProblem(g) === null)).grantProblem(g);
     if (problem) throw new AppError(problem.code, problem.message, [{ grant: tupleText(g) }]);
     const entry = await this.commit('grants', 'add', [g]);
     const { created } = await this.store.putGrant(g, entry.revision);
