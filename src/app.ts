@@ -1,5 +1,6 @@
 // The composition root: connects the stores, builds the services and the two HTTP surfaces. No singletons.
 import { AppError } from './errors.js';
+import { readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import bcrypt from 'bcrypt';
 import type { Config } from './config.js';
@@ -48,6 +49,9 @@ import { redisEpoch } from './stores/redis/epoch.js';
 import { adminSchema } from './surfaces/graphql/admin-schema.js';
 import { clientSchema, usableSchemas } from './surfaces/graphql/client-schema.js';
 import { graphqlEndpoint } from './surfaces/graphql/endpoint.js';
+import { mountToolServer } from './surfaces/mcp/tool-server.js';
+import { usageGuide } from './surfaces/docs/guide.js';
+import { MODULE_NAMES } from './services/config/modules.js';
 import { authenticationRoutes } from './surfaces/routes/authentication.js';
 import { clientAuthorizationRoutes } from './surfaces/routes/client-authorization.js';
 import { databaseRoutes } from './surfaces/routes/database.js';
@@ -56,6 +60,8 @@ import { Schemas } from './services/database/schemas.js';
 import { mongoSchemaStore } from './stores/mongo/schemas.js';
 import { mongoDocumentStore } from './stores/mongo/documents.js';
 import { COLLECTIONS } from './stores/mongo/connection.js';
+
+const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
 export interface App {
   routes: Route[];
@@ -185,7 +191,14 @@ export async function createApp(config: Config, log: Logger = createLogger(confi
     authenticate: async (h) => { await clientAuth.authenticate(h.authorization); },
     admit: async (req) => { await graphqlOn(); await limits.consume('POST /graphql', String(req.ip)); },
   });
-  const adminApp = createHttpApp('admin', routes, http, [adminGraphql]);
+  const toolServer = mountToolServer({
+    ...http, routes, version: VERSION, configModules: MODULE_NAMES, enabled: () => settings.get('core').transports.mcp,
+    docs: [{
+      uri: 'service://docs/guide', name: 'guide', mimeType: 'text/markdown', description: 'How to authenticate and call the API, and every route',
+      read: async () => usageGuide(routes),
+    }],
+  });
+  const adminApp = createHttpApp('admin', routes, http, [adminGraphql, toolServer]);
   const clientApp = createHttpApp('client', routes, http, [clientGraphql]);
   const servers: Server[] = [];
 

@@ -4,7 +4,7 @@ import type { RawInput } from './invoke.js';
 import type { Route } from './registry.js';
 
 type Where = 'params' | 'query' | 'body';
-export interface FlatArg { name: string; where: Where; required: boolean; description?: string }
+export interface FlatArg { name: string; where: Where; required: boolean; description?: string; schema?: z.ZodType }
 /** `whole` names a location taken as one argument (its schema is not an object with named fields). */
 export interface FlatArgs { args: FlatArg[]; whole: Partial<Record<Where, string>> }
 
@@ -29,7 +29,7 @@ export function flatArgs(r: Route): FlatArgs {
     }
     for (const [name, field] of Object.entries(obj.shape)) {
       if (out.args.some((a) => a.name === name)) continue; // the first location wins; no route of ours repeats a name
-      out.args.push({ name, where, required: !obj.optional && !field.safeParse(undefined).success, description: field.description });
+      out.args.push({ name, where, required: !obj.optional && !field.safeParse(undefined).success, description: field.description, schema: field });
     }
   }
   return out;

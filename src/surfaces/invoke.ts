@@ -2,7 +2,7 @@
 import type { z } from 'zod';
 import { AppError } from '../errors.js';
 import type { Logger } from '../log.js';
-import type { AdminAuth } from '../services/admin-auth.js';
+import type { AdminAuth, AdminPrincipal } from '../services/admin-auth.js';
 import type { ClientAuth } from '../services/client-auth.js';
 import { storeUnavailable } from '../stores/unavailable.js';
 import type { Reply, Route } from './registry.js';
@@ -11,6 +11,8 @@ import { unstorable } from './storable.js';
 export interface RawInput {
   params?: unknown; query?: unknown; body?: unknown;
   headers: Record<string, string | undefined>;
+  /** An admin already authenticated for this request (the tool server authenticates once per connection request). */
+  principal?: AdminPrincipal;
 }
 export interface InvokeDeps { auth: AdminAuth; clientAuth: ClientAuth }
 
@@ -29,7 +31,7 @@ function parse<T>(schema: z.ZodType<T> | undefined, value: unknown, where: strin
 
 export async function invoke(r: Route, raw: RawInput, deps: InvokeDeps): Promise<Reply> {
   const principal = r.auth === 'admin'
-    ? await deps.auth.authenticate({ masterkey: raw.headers.masterkey, authorization: raw.headers.authorization })
+    ? raw.principal ?? await deps.auth.authenticate({ masterkey: raw.headers.masterkey, authorization: raw.headers.authorization })
     : null;
   const user = r.auth === 'user' ? await deps.clientAuth.verify(raw.headers.authorization) : null;
   // Whether the token was revoked is asked of Redis on every call. A read runs meanwhile and its answer is

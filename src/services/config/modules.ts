@@ -7,6 +7,8 @@ export const CONFIG_MODULES = {
     transports: z.strictObject({
       /** POST /graphql on both surfaces. */
       graphql: z.boolean().default(true),
+      /** The MCP tool server at {admin}/mcp. */
+      mcp: z.boolean().default(true),
     }).prefault({}),
   }),
   router: z.strictObject({

@@ -1,0 +1,68 @@
+// Which tools an MCP connection gets (contract 4.4): modules chosen by `?modules=`, the alias, and the tool list.
+import { z } from 'zod';
+import { flatArgs, type FlatArgs } from '../flat-args.js';
+import { toolName, type Route } from '../registry.js';
+
+export const META = '__meta__';
+export const DEFAULT_MODULES = ['core', META];
+/** `communications` stands for the modules that send things; none of them is in this service yet. */
+export const ALIASES: Record<string, string[]> = { communications: ['email', 'push', 'sms'] };
+
+export interface Tool {
+  name: string; module: string; description: string; route: Route; flat: FlatArgs;
+  /** Fixed arguments the caller does not give (the module of a config tool). */
+  fixed?: Record<string, unknown>;
+  inputSchema: Record<string, z.ZodType>;
+}
+
+/** A field's own schema when it can be shown as JSON Schema (what MCP clients see), else any value (checked by the route). */
+function shown(schema: z.ZodType | undefined): z.ZodType {
+  if (!schema) return z.unknown();
+  try {
+    z.toJSONSchema(schema, { io: 'input', unrepresentable: 'throw' });
+    return schema;
+  } catch {
+    return z.unknown();
+  }
+}
+
+function toolOf(r: Route, name: string, fixed?: Record<string, unknown>, description?: string): Tool {
+  const flat = flatArgs(r);
+  const inputSchema: Record<string, z.ZodType> = {};
+  for (const a of flat.args) {
+    if (fixed && a.name in fixed) continue;
+    const s = shown(a.schema);
+    inputSchema[a.name] = a.required ? s : s.optional();
+  }
+  for (const where of Object.keys(flat.whole)) inputSchema[where] = z.unknown().describe(`the whole ${where}`);
+  return { name, module: r.module, description: description ?? `${r.summary} (${r.method.toUpperCase()} ${r.path})`, route: r, flat, fixed, inputSchema };
+}
+
+/**
+ * Every tool of the admin surface: one per route that allows it, named by the contract's rule, except the
+ * generic `/config/:module` routes, which become `get_config_{module}` and `patch_config_{module}` per module.
+ */
+export function allTools(routes: Route[], configModules: string[]): Tool[] {
+  const admin = routes.filter((r) => r.surface === 'admin' && r.mcp !== false && r.auth !== 'user');
+  const out: Tool[] = [];
+  for (const r of admin) {
+    if (r.path === '/config/:module') {
+      for (const m of configModules) {
+        out.push(toolOf(r, `${r.method}_config_${m}`, { module: m }, `${r.method === 'get' ? 'Read' : 'Change'} the ${m} config module (${r.method.toUpperCase()} /config/${m})`));
+        out[out.length - 1]!.module = m;
+      }
+      continue;
+    }
+    out.push(toolOf(r, toolName(r.method, r.path)));
+  }
+  return out;
+}
+
+/** The modules a `?modules=` value asks for (defaults, aliases expanded) and the names that are not modules at all. */
+export function selectModules(param: string | undefined, known: ReadonlySet<string>): { modules: string[]; unknown: string[] } {
+  if (param === undefined || param.trim() === '') return { modules: DEFAULT_MODULES, unknown: [] };
+  const asked = param.split(',').map((s) => s.trim()).filter(Boolean);
+  const unknown = asked.filter((m) => !known.has(m) && !ALIASES[m] && m !== META);
+  const expanded = asked.flatMap((m) => ALIASES[m] ?? [m]);
+  return { modules: [...new Set([...expanded, META])], unknown };
+}
