@@ -1,10 +1,18 @@
-# The service image used by docker-compose.yml.
-FROM node:20-bookworm-slim
+# The service image used by docker-compose.yml: compiled in a build stage, run as plain JavaScript.
+FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm install --omit=dev --no-audit --no-fund && npm install --no-save tsx
+RUN npm install --no-audit --no-fund
+COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
+RUN npm run build
+
+FROM node:20-bookworm-slim
+WORKDIR /app
+ENV NODE_ENV=production
+COPY package.json package-lock.json ./
+RUN npm install --omit=dev --no-audit --no-fund
+COPY --from=build /app/dist ./dist
 COPY cypher ./cypher
-COPY tsconfig.json ./
 EXPOSE 3000 3030
-CMD ["npx", "tsx", "src/main.ts"]
+CMD ["node", "dist/src/main.js"]

@@ -1,7 +1,7 @@
 // The composition root: connects the stores, builds the services and the two HTTP surfaces. No singletons.
 import { AppError } from './errors.js';
-import { readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
+import { VERSION } from './root.js';
 import bcrypt from 'bcrypt';
 import type { Config } from './config.js';
 import { createLogger, type Logger } from './log.js';
@@ -50,7 +50,11 @@ import { adminSchema } from './surfaces/graphql/admin-schema.js';
 import { clientSchema, usableSchemas } from './surfaces/graphql/client-schema.js';
 import { graphqlEndpoint } from './surfaces/graphql/endpoint.js';
 import { mountToolServer } from './surfaces/mcp/tool-server.js';
+import { Metrics } from './services/metrics.js';
+import { metricsRoutes } from './surfaces/routes/metrics.js';
 import { usageGuide } from './surfaces/docs/guide.js';
+import { openApiDocument } from './surfaces/docs/openapi.js';
+import { docsRoutes, mountSwaggerAssets, swaggerPage } from './surfaces/docs/routes.js';
 import { MODULE_NAMES } from './services/config/modules.js';
 import { authenticationRoutes } from './surfaces/routes/authentication.js';
 import { clientAuthorizationRoutes } from './surfaces/routes/client-authorization.js';
@@ -60,8 +64,6 @@ import { Schemas } from './services/database/schemas.js';
 import { mongoSchemaStore } from './stores/mongo/schemas.js';
 import { mongoDocumentStore } from './stores/mongo/documents.js';
 import { COLLECTIONS } from './stores/mongo/connection.js';
-
-const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
 export interface App {
   routes: Route[];
@@ -167,14 +169,20 @@ export async function createApp(config: Config, log: Logger = createLogger(confi
     base: config.ROUTER_RATE_LIMITS ? { router: { rateLimits: readRateLimits(config.ROUTER_RATE_LIMITS) } } : {},
   });
   await settings.start();
-  routes.push(...configRoutes({ settings }));
+  routes.push(...configRoutes({ settings }), ...docsRoutes(() => routes, VERSION));
   const limits = new RateLimits(redis, prefix, parseRateLimits(config.ROUTER_RATE_LIMITS));
   settings.on('router', (router) => limits.update(effectiveRateLimits(router.rateLimits)));
   /** GraphQL answers 404 on both surfaces while core.transports.graphql is off. */
   const graphqlOn = async () => {
     if (!settings.get('core').transports.graphql) throw new AppError('ROUTE_NOT_FOUND', 'GraphQL is off (config core.transports.graphql)');
   };
-  const http = { auth, clientAuth, limits, log, bodyLimit: config.BODY_LIMIT, trustProxy: config.TRUST_PROXY };
+  const metrics = new Metrics({ latest: () => revisions.latest(), applied: () => revisions.applied(), pending: async () => (await changeLog.pending()).length });
+  checks.onDecision = (allowed, cached) => metrics.decision(allowed, cached);
+  routes.push(...metricsRoutes({ metrics }));
+  const http = {
+    auth, clientAuth, limits, log, bodyLimit: config.BODY_LIMIT, trustProxy: config.TRUST_PROXY,
+    observe: (surface: string, method: string, route: string, status: number, seconds: number) => metrics.request(surface, method, route, status, seconds),
+  };
   const adminGraphql = graphqlEndpoint({
     surface: 'admin', log, version: async () => 'routes', build: async () => adminSchema(routes, http),
     authenticate: async (h) => { await auth.authenticate({ masterkey: h.masterkey, authorization: h.authorization }); },
@@ -196,10 +204,19 @@ export async function createApp(config: Config, log: Logger = createLogger(confi
     docs: [{
       uri: 'service://docs/guide', name: 'guide', mimeType: 'text/markdown', description: 'How to authenticate and call the API, and every route',
       read: async () => usageGuide(routes),
+    }, {
+      uri: 'service://docs/admin-api', name: 'admin-api', mimeType: 'application/json', description: 'OpenAPI 3.1 document of the admin surface',
+      read: async () => JSON.stringify(openApiDocument('admin', routes, VERSION)),
+    }, {
+      uri: 'service://docs/client-api', name: 'client-api', mimeType: 'application/json', description: 'OpenAPI 3.1 document of the client surface',
+      read: async () => JSON.stringify(openApiDocument('client', routes, VERSION)),
+    }, {
+      uri: 'service://docs/admin-api/swagger', name: 'admin-api-swagger', mimeType: 'text/html',
+      description: 'Swagger UI page of the admin surface (served at {admin}/docs)', read: async () => swaggerPage('admin'),
     }],
   });
-  const adminApp = createHttpApp('admin', routes, http, [adminGraphql, toolServer]);
-  const clientApp = createHttpApp('client', routes, http, [clientGraphql]);
+  const adminApp = createHttpApp('admin', routes, http, [adminGraphql, toolServer, mountSwaggerAssets]);
+  const clientApp = createHttpApp('client', routes, http, [clientGraphql, mountSwaggerAssets]);
   const servers: Server[] = [];
 
   const listenOn = (app: typeof adminApp, port: number) => new Promise<number>((resolve, reject) => {

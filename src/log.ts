@@ -9,6 +9,8 @@ export const REDACT = [
   'secret', '*.secret', 'refreshToken', '*.refreshToken',
 ];
 
-export function createLogger(level: string): Logger {
-  return pino({ level, redact: { paths: REDACT, censor: '[redacted]' } });
+/** `destination`: where lines go (standard output unless given; tests read them). */
+export function createLogger(level: string, destination?: { write(line: string): void }): Logger {
+  const options = { level, redact: { paths: REDACT, censor: '[redacted]' } };
+  return destination ? pino(options, destination) : pino(options);
 }

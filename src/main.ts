@@ -7,8 +7,13 @@ async function main() {
   const config = loadConfig();
   const log = createLogger(config.LOG_LEVEL);
   const app = await createApp(config, log);
-  const ports = await app.listen();
-  log.info({ admin: `http://${config.HOST}:${ports.admin}`, client: `http://${config.HOST}:${ports.client}` }, 'listening');
+  if (config.WORKER_ONLY) {
+    // Index work only: recovery of pending changes and rebuilds, with no HTTP surfaces.
+    log.info('worker only: applying pending changes and rebuilds, not listening');
+  } else {
+    const ports = await app.listen();
+    log.info({ admin: `http://${config.HOST}:${ports.admin}`, client: `http://${config.HOST}:${ports.client}` }, 'listening');
+  }
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) { log.warn({ signal }, 'stopping now'); process.exit(1); }

@@ -82,6 +82,19 @@ it('answers bad arguments with the REST error body, and stores nothing', async (
   await client.close();
 });
 
+it('speaks protocol 2025-06-18 when a client asks for it', async () => {
+  const r = await fetch(`${svc.admin}/mcp`, {
+    method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${apiToken}` },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: {
+      protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' },
+    } }),
+  });
+  expect(r.status).toBe(200);
+  const body = await r.json() as { result: { protocolVersion: string; serverInfo: { name: string } } };
+  expect(body.result.protocolVersion).toBe('2025-06-18');
+  expect(body.result.serverInfo.name).toBe('authz-graph');
+});
+
 it('serves the documentation as resources', async () => {
   const client = await connect();
   const uris = (await client.listResources()).resources.map((r) => r.uri);

@@ -18,7 +18,8 @@ export interface ChildService {
   kill(signal?: NodeJS.Signals): Promise<void>;
 }
 
-export async function childService(env: Record<string, string> = {}): Promise<ChildService> {
+/** `args`: what node runs; the TypeScript entry through tsx unless told (the compiled `dist/src/main.js`, say). */
+export async function childService(env: Record<string, string> = {}, args = ['--import', 'tsx', join(ROOT, 'src', 'main.ts')]): Promise<ChildService> {
   const port = await freePort();
   const masterKey = randomBytes(24).toString('hex');
   const fullEnv = {
@@ -41,7 +42,7 @@ export async function childService(env: Record<string, string> = {}): Promise<Ch
   return {
     admin, masterKey, http,
     async start() {
-      child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src', 'main.ts')], { cwd: ROOT, env: fullEnv, stdio: ['ignore', 'ignore', 'inherit'] });
+      child = spawn(process.execPath, args, { cwd: ROOT, env: fullEnv, stdio: ['ignore', 'ignore', 'inherit'] });
       const deadline = Date.now() + 60_000;
       for (;;) {
         if (child.exitCode !== null) throw new Error(`the service exited with ${child.exitCode}`);

@@ -32,14 +32,14 @@ export async function wipe(urls: { MONGO_URL: string; NEO4J_URI: string; REDIS_U
   redis.disconnect();
 }
 
-export async function startService(env: Record<string, string> = {}, opts: { wipe?: boolean } = {}): Promise<TestService> {
+export async function startService(env: Record<string, string> = {}, opts: { wipe?: boolean; logLines?: string[] } = {}): Promise<TestService> {
   const urls = { MONGO_URL: process.env.MONGO_URL!, NEO4J_URI: process.env.NEO4J_URI!, REDIS_URL: process.env.REDIS_URL! };
   if (opts.wipe !== false) await wipe(urls);
   const config = loadConfig({
     ...urls, ADMIN_PORT: '0', CLIENT_PORT: '0', MASTER_KEY: randomBytes(24).toString('hex'), ADMIN_PASSWORD: 'test-admin-password',
     ADMIN_JWT_SECRET: randomBytes(32).toString('hex'), CLIENT_JWT_SECRET: randomBytes(32).toString('hex'), LOG_LEVEL: 'warn', ...env,
   });
-  const app = await createApp(config, createLogger(config.LOG_LEVEL));
+  const app = await createApp(config, createLogger(config.LOG_LEVEL, opts.logLines ? { write: (l) => { opts.logLines!.push(l); } } : undefined));
   const ports = await app.listen();
   const admin = `http://127.0.0.1:${ports.admin}`;
   const client = `http://127.0.0.1:${ports.client}`;

@@ -18,6 +18,9 @@ const WHOLE = 250_000;
 const noTuples = { subjects: () => [] as string[] };
 
 export class Checks {
+  /** Told of every decision of `can` and whether the decision cache gave it (metrics). */
+  onDecision: (allowed: boolean, cached: boolean) => void = () => undefined;
+
   constructor(private readonly index: IndexStore, private readonly graph: GraphStore,
     private readonly models: ModelSource, private readonly cache: DecisionCache, private readonly revisions: Revisions,
     private readonly lists = new ListCache(4 * WHOLE)) {}
@@ -38,10 +41,11 @@ export class Checks {
     if (!(await this.models.unlessStale((m) => m.get(typeOf(resource)) !== undefined)).get(typeOf(resource))) return false;
     const useCache = opts.consistency !== 'fully_consistent';
     const cached = useCache ? await this.cache.lookup(subject, action, resource) : null;
-    if (cached?.hit != null) return cached.hit;
+    if (cached?.hit != null) { this.onDecision(cached.hit, true); return cached.hit; }
     const { rowExists, allowed } = await this.index.check(subject, resource, action);
     const answer = rowExists ? allowed : await this.publicWithoutTuples(resource, action);
     if (cached) await this.cache.store(subject, action, resource, answer, cached.stamp);
+    this.onDecision(answer, false);
     return answer;
   }
 

@@ -1,10 +1,10 @@
 // Connects to Neo4j and applies the constraint and index statements of cypher/schema.cypher.
 import { readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import neo4j, { type Driver } from 'neo4j-driver';
+import { ROOT } from '../../root.js';
 
-export const CYPHER_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../../cypher');
+export const CYPHER_DIR = join(ROOT, 'cypher');
 
 /** A named statement from a .cypher file: blocks start with `// name: <name>`. */
 export function loadCypher(file: string): Map<string, string> {

@@ -1,4 +1,5 @@
 // Mounts registry routes on an express app: auth, strict zod parsing, the error catalog, JSON 404.
+import { pinoHttp } from 'pino-http';
 import express, { type ErrorRequestHandler, type Express, type Request, type Response } from 'express';
 import { AppError, RateLimited, adminErrorBody, clientErrorBody } from '../../errors.js';
 import type { Logger } from '../../log.js';
@@ -8,7 +9,11 @@ import type { RateLimits } from '../../services/rate-limits.js';
 import { asAppError, invoke } from '../invoke.js';
 import type { Route, Surface } from '../registry.js';
 
-export interface HttpDeps { auth: AdminAuth; clientAuth: ClientAuth; limits: RateLimits; log: Logger; bodyLimit: string; trustProxy: boolean | number | string }
+export interface HttpDeps {
+  auth: AdminAuth; clientAuth: ClientAuth; limits: RateLimits; log: Logger; bodyLimit: string; trustProxy: boolean | number | string;
+  /** Told of every answered request, with the registered route (or "unmatched") and its duration. */
+  observe(surface: Surface, method: string, route: string, status: number, seconds: number): void;
+}
 
 /** The account name a login is for (rate limits count logins per IP and name). */
 function accountOf(req: Request): string {
@@ -32,6 +37,16 @@ export function createHttpApp(surface: Surface, routes: Route[], deps: HttpDeps,
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
   app.set('trust proxy', deps.trustProxy);
+  // Access log (credentials are redacted by the logger) and per-route latency.
+  app.use(pinoHttp({ logger: deps.log, customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : 'info'), quietReqLogger: true }));
+  app.use((req, res, next) => {
+    const started = process.hrtime.bigint();
+    res.on('finish', () => {
+      const route = (req.route as { path?: string } | undefined)?.path ?? 'unmatched';
+      deps.observe(surface, req.method, route, res.statusCode, Number(process.hrtime.bigint() - started) / 1e9);
+    });
+    next();
+  });
   app.use(express.json({ limit: deps.bodyLimit }));
   const send = (res: Response, e: AppError) => sendError(surface, res, e);
 
@@ -44,7 +59,10 @@ export function createHttpApp(surface: Surface, routes: Route[], deps: HttpDeps,
         const reply = await invoke(r, { params: req.params, query: req.query, body: req.body, headers: headersOf(req) }, deps);
         for (const [k, v] of Object.entries(reply.headers ?? {})) res.setHeader(k, v);
         res.status(reply.status ?? 200);
-        if (reply.text !== undefined) res.type('text/plain').send(reply.text);
+        if (reply.text !== undefined) {
+          if (!res.getHeader('content-type')) res.type('text/plain');
+          res.send(reply.text);
+        }
         else res.json(reply.body ?? {});
       } catch (e) {
         send(res, asAppError(e, deps.log, routeKey));

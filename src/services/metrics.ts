@@ -1,0 +1,41 @@
+// Prometheus metrics (prom-client): request latency per route, decisions and cache hits, index lag and queue depth.
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+export interface IndexProgress { latest(): Promise<number>; applied(): Promise<number>; pending(): Promise<number> }
+
+export class Metrics {
+  readonly registry = new Registry();
+  private readonly requests: Histogram<'surface' | 'method' | 'route' | 'status'>;
+  private readonly decisions: Counter<'allowed' | 'cached'>;
+
+  constructor(progress: IndexProgress) {
+    collectDefaultMetrics({ register: this.registry, prefix: 'authz_' });
+    this.requests = new Histogram({
+      name: 'authz_http_request_duration_seconds', help: 'HTTP requests by surface, method, registered route and status',
+      labelNames: ['surface', 'method', 'route', 'status'], buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+      registers: [this.registry],
+    });
+    this.decisions = new Counter({
+      name: 'authz_check_decisions_total', help: 'can decisions by answer and whether the decision cache answered',
+      labelNames: ['allowed', 'cached'], registers: [this.registry],
+    });
+    new Gauge({
+      name: 'authz_index_lag_revisions', help: 'Committed revisions the index has not applied yet (latest - applied)', registers: [this.registry],
+      async collect() { this.set(Math.max(0, (await progress.latest()) - (await progress.applied()))); },
+    });
+    new Gauge({
+      name: 'authz_index_queue_depth', help: 'Change-log entries waiting to be applied', registers: [this.registry],
+      async collect() { this.set(await progress.pending()); },
+    });
+  }
+
+  request(surface: string, method: string, route: string, status: number, seconds: number): void {
+    this.requests.observe({ surface, method, route, status: String(status) }, seconds);
+  }
+
+  decision(allowed: boolean, cached: boolean): void {
+    this.decisions.inc({ allowed: String(allowed), cached: String(cached) });
+  }
+
+  async text(): Promise<string> { return this.registry.metrics(); }
+}

@@ -1,0 +1,37 @@
+// Documentation on each surface: GET /openapi.json (from the registry) and GET /docs (Swagger UI over that document).
+import { createRequire } from 'node:module';
+import { dirname } from 'node:path';
+import express, { type Express } from 'express';
+import { route, type Route, type Surface } from '../registry.js';
+import { openApiDocument } from './openapi.js';
+
+const SWAGGER_DIR = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+
+/** The Swagger UI page for a surface; its assets are served from /docs/assets. */
+export const swaggerPage = (surface: Surface) => `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>authz-graph ${surface} API</title>
+<link rel="stylesheet" href="/docs/assets/swagger-ui.css"></head>
+<body><div id="ui"></div><script src="/docs/assets/swagger-ui-bundle.js"></script>
+<script>window.ui = SwaggerUIBundle({ url: '/openapi.json', dom_id: '#ui' });</script></body></html>
+`;
+
+export function docsRoutes(getRoutes: () => Route[], version: string): Route[] {
+  const cache = new Map<Surface, Record<string, unknown>>();
+  const doc = (surface: Surface) => {
+    if (!cache.has(surface)) cache.set(surface, openApiDocument(surface, getRoutes(), version));
+    return cache.get(surface)!;
+  };
+  return (['admin', 'client'] as const).flatMap((surface) => [
+    route({
+      surface, method: 'get', path: '/openapi.json', module: 'core', auth: 'none', mcp: false, summary: 'This surface\'s OpenAPI 3.1 document',
+      handle: async () => ({ body: doc(surface) }),
+    }),
+    route({
+      surface, method: 'get', path: '/docs', module: 'core', auth: 'none', mcp: false, summary: 'Swagger UI over /openapi.json',
+      handle: async () => ({ text: swaggerPage(surface), headers: { 'content-type': 'text/html; charset=utf-8' } }),
+    }),
+  ]);
+}
+
+/** The Swagger UI's own files, for both surfaces. */
+export const mountSwaggerAssets = (app: Express) => { app.use('/docs/assets', express.static(SWAGGER_DIR, { index: false })); };

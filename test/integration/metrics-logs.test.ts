@@ -1,0 +1,36 @@
+// GET /metrics (Prometheus text) and the access log: latency per registered route, decisions and cache hits, index
+// lag and queue depth; every request logged once, credentials redacted.
+import { startService, type TestService } from '../support/service.js';
+
+let svc: TestService;
+const lines: string[] = [];
+beforeAll(async () => { svc = await startService({ LOG_LEVEL: 'info' }, { logLines: lines }); }, 120_000);
+afterAll(async () => { await svc?.stop(); });
+
+it('counts requests per route, decisions with cache hits, and shows index lag and queue depth', async () => {
+  await svc.http('POST', '/authorization/resources', { body: { name: 'Safe', relations: { holder: ['User'] }, permissions: { open: ['holder'] } } });
+  await svc.http('POST', '/authorization/relations', { body: { subject: 'User:m', relation: 'holder', resource: 'Safe:s' } });
+  for (let i = 0; i < 3; i++) expect((await svc.http('GET', '/authorization/permissions/can?subject=User:m&permission=open&resource=Safe:s')).body.allowed).toBe(true);
+  const r = await svc.http('GET', '/metrics');
+  expect(r.status).toBe(200);
+  expect(r.headers.get('content-type')).toContain('text/plain');
+  const text = r.text;
+  expect(text).toMatch(/authz_http_request_duration_seconds_count\{surface="admin",method="GET",route="\/authorization\/permissions\/can",status="200"\} 3/);
+  expect(text).toMatch(/authz_check_decisions_total\{allowed="true",cached="false"\} 1/);
+  expect(text).toMatch(/authz_check_decisions_total\{allowed="true",cached="true"\} 2/);
+  expect(text).toMatch(/authz_index_lag_revisions \d+/);
+  expect(text).toMatch(/authz_index_queue_depth \d+/);
+  expect((await svc.http('GET', '/metrics', { headers: {} })).status).toBe(401);
+});
+
+it('logs each request once with its route and status, and never a credential', async () => {
+  await svc.http('GET', '/authorization/permissions/can?subject=User:m&permission=open&resource=Safe:s', { headers: { masterkey: svc.config.MASTER_KEY, authorization: 'Bearer cdt_secretvalue' } });
+  const access = lines.map((l) => JSON.parse(l) as { req?: { url?: string; headers?: Record<string, string> }; res?: { statusCode: number } })
+    .filter((l) => l.req?.url?.startsWith('/authorization/permissions/can'));
+  expect(access.length).toBeGreaterThanOrEqual(4);
+  expect(access.every((l) => typeof l.res?.statusCode === 'number')).toBe(true);
+  const all = lines.join('\n');
+  expect(all).not.toContain(svc.config.MASTER_KEY);
+  expect(all).not.toContain('cdt_secretvalue');
+  expect(all).toContain('[redacted]');
+});
