@@ -9,6 +9,7 @@ import { AdminAuth } from './services/admin-auth.js';
 import { ApiTokens } from './services/api-tokens.js';
 import { Health } from './services/health.js';
 import { connectMongo, pingMongo } from './stores/mongo/connection.js';
+import { tunedDb } from './stores/mongo/tuned-db.js';
 import { mongoAdminStore } from './stores/mongo/admins.js';
 import { mongoApiTokenStore } from './stores/mongo/api-tokens.js';
 import { connectNeo4j, pingNeo4j, warmNeo4j } from './stores/neo4j/connection.js';
@@ -73,7 +74,10 @@ export interface App {
 }
 
 export async function createApp(config: Config, log: Logger = createLogger(config.LOG_LEVEL)): Promise<App> {
-  const { client: mongo, db } = await connectMongo(config.MONGO_URL);
+  const { client: mongo } = await connectMongo(config.MONGO_URL);
+  // Stores keep their collections; the config module `database` retunes them (read preference, concerns) in place.
+  const tuned = tunedDb(mongo);
+  const db = tuned.db;
   const neo = await connectNeo4j(config.NEO4J_URI, config.NEO4J_USER, config.NEO4J_PASSWORD);
   const warmStarted = Date.now();
   log.info({ statements: await warmNeo4j(neo), ms: Date.now() - warmStarted }, 'Neo4j query plans warmed');
@@ -169,6 +173,7 @@ export async function createApp(config: Config, log: Logger = createLogger(confi
     base: config.ROUTER_RATE_LIMITS ? { router: { rateLimits: readRateLimits(config.ROUTER_RATE_LIMITS) } } : {},
   });
   await settings.start();
+  settings.on('database', (options) => tuned.set(options));
   routes.push(...configRoutes({ settings }), ...docsRoutes(() => routes, VERSION));
   const limits = new RateLimits(redis, prefix, parseRateLimits(config.ROUTER_RATE_LIMITS));
   settings.on('router', (router) => limits.update(effectiveRateLimits(router.rateLimits)));

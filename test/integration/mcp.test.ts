@@ -38,7 +38,7 @@ it('loads core and list_modules by default, named by the contract, without the e
 it('loads the modules asked for, with every example name of the contract and none of the excluded routes', async () => {
   const client = await connect('?modules=core,authorization,database,router');
   const names = new Set((await client.listTools()).tools.map((t) => t.name));
-  for (const n of ['get_database_schemas', 'post_database_schemas', 'patch_config_router', 'get_ready', 'get_live', 'post_apitokens', 'get_apitokens',
+  for (const n of ['get_database_schemas', 'post_database_schemas', 'patch_config_database', 'get_config_database', 'patch_config_router', 'get_ready', 'get_live', 'post_apitokens', 'get_apitokens',
     'delete_apitokens_id', 'post_authorization_relations_many', 'post_authorization_indexer_reconstruct', 'get_database_schemas_export',
     'get_authorization_resources', 'post_authorization_resources', 'post_authorization_relations', 'get_authorization_permissions_can']) {
     expect([n, names.has(n)]).toEqual([n, true]);

@@ -11,6 +11,15 @@ export const CONFIG_MODULES = {
       mcp: z.boolean().default(true),
     }).prefault({}),
   }),
+  database: z.strictObject({
+    readPreference: z.enum(['primary', 'primaryPreferred', 'secondary', 'secondaryPreferred', 'nearest']).default('primary'),
+    readConcern: z.strictObject({ level: z.enum(['local', 'available', 'majority', 'linearizable', 'snapshot']) }).optional(),
+    writeConcern: z.strictObject({
+      w: z.union([z.number().int().min(0).max(50), z.literal('majority')]).optional(),
+      j: z.boolean().optional(),
+      wtimeoutMS: z.number().int().min(0).max(600_000).optional(),
+    }).prefault({}),
+  }),
   router: z.strictObject({
     rateLimits: rateLimitsSchema.prefault({}),
   }),

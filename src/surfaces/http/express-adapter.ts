@@ -38,7 +38,7 @@ export function createHttpApp(surface: Surface, routes: Route[], deps: HttpDeps,
   app.set('query parser', 'simple');
   app.set('trust proxy', deps.trustProxy);
   // Access log (credentials are redacted by the logger) and per-route latency.
-  app.use(pinoHttp({ logger: deps.log, customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : 'info'), quietReqLogger: true }));
+  app.use(pinoHttp({ logger: deps.log, customLogLevel: (_req, res, err) => (err || res.statusCode === 500 ? 'error' : res.statusCode >= 500 ? 'warn' : 'info'), quietReqLogger: true }));
   app.use((req, res, next) => {
     const started = process.hrtime.bigint();
     res.on('finish', () => {
