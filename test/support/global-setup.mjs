@@ -1,6 +1,9 @@
-// Jest loads global setup outside its module mapper, so TypeScript is loaded here through tsx.
+// Jest loads global setup outside its module mapper, so TypeScript is loaded here through tsx (at call time:
+// Jest 29 may require() this file, which cannot hold a top-level await).
 import { register } from 'tsx/esm/api';
 
-register();
-const { default: setup } = await import('./stack-setup.ts');
-export default setup;
+export default async function setup(...args) {
+  register();
+  const { default: run } = await import('./stack-setup.ts');
+  return run(...args);
+}

@@ -26,7 +26,7 @@ function shown(schema: z.ZodType | undefined): z.ZodType {
   }
 }
 
-function toolOf(r: Route, name: string, fixed?: Record<string, unknown>, description?: string): Tool {
+function toolOf(r: Route, name: string, module = r.module, fixed?: Record<string, unknown>, description?: string): Tool {
   const flat = flatArgs(r);
   const inputSchema: Record<string, z.ZodType> = {};
   for (const a of flat.args) {
@@ -35,7 +35,7 @@ function toolOf(r: Route, name: string, fixed?: Record<string, unknown>, descrip
     inputSchema[a.name] = a.required ? s : s.optional();
   }
   for (const where of Object.keys(flat.whole)) inputSchema[where] = z.unknown().describe(`the whole ${where}`);
-  return { name, module: r.module, description: description ?? `${r.summary} (${r.method.toUpperCase()} ${r.path})`, route: r, flat, fixed, inputSchema };
+  return { name, module, description: description ?? `${r.summary} (${r.method.toUpperCase()} ${r.path})`, route: r, flat, fixed, inputSchema };
 }
 
 /**
@@ -48,8 +48,7 @@ export function allTools(routes: Route[], configModules: string[]): Tool[] {
   for (const r of admin) {
     if (r.path === '/config/:module') {
       for (const m of configModules) {
-        out.push(toolOf(r, `${r.method}_config_${m}`, { module: m }, `${r.method === 'get' ? 'Read' : 'Change'} the ${m} config module (${r.method.toUpperCase()} /config/${m})`));
-        out[out.length - 1]!.module = m;
+        out.push(toolOf(r, `${r.method}_config_${m}`, m, { module: m }, `${r.method === 'get' ? 'Read' : 'Change'} the ${m} config module (${r.method.toUpperCase()} /config/${m})`));
       }
       continue;
     }
