@@ -42,6 +42,8 @@ import { effectiveRateLimits, parseRateLimits, RateLimits, readRateLimits } from
 import { Settings } from './services/config/settings.js';
 import { mongoConfigStore } from './stores/mongo/config.js';
 import { configRoutes } from './surfaces/routes/config.js';
+import { State } from './services/state/state.js';
+import { stateRoutes } from './surfaces/routes/state.js';
 import { mongoUserStore } from './stores/mongo/users.js';
 import { mongoRefreshTokenStore } from './stores/mongo/refresh-tokens.js';
 import { mongoTeamStore } from './stores/mongo/teams.js';
@@ -174,7 +176,8 @@ export async function createApp(config: Config, log: Logger = createLogger(confi
   });
   await settings.start();
   settings.on('database', (options) => tuned.set(options));
-  routes.push(...configRoutes({ settings }), ...docsRoutes(() => routes, VERSION));
+  const state = new State({ store, definitions, schemas, settings, relations, latest: () => revisions.latest(), log });
+  routes.push(...configRoutes({ settings }), ...stateRoutes({ state }), ...docsRoutes(() => routes, VERSION));
   const limits = new RateLimits(redis, prefix, parseRateLimits(config.ROUTER_RATE_LIMITS));
   settings.on('router', (router) => limits.update(effectiveRateLimits(router.rateLimits)));
   /** GraphQL answers 404 on both surfaces while core.transports.graphql is off. */

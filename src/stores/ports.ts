@@ -85,6 +85,8 @@ export interface AuthzStore {
   /** Unordered bulk insert, idempotent per tuple: the records (new or existing) and which were created now. */
   insertTuples(tuples: Tuple[], revision: number): Promise<{ records: RelationRecord[]; created: Set<string> }>;
   findTuple(id: string): Promise<RelationRecord | null>;
+  /** The stored record of a tuple given as text (`Type:a#rel@Type:b`). */
+  findTupleText(text: string): Promise<RelationRecord | null>;
   deleteTuple(id: string): Promise<RelationRecord | null>;
   listTuples(q: ListQuery & { subjectType?: string; resourceType?: string }): Promise<Page<RelationRecord>>;
   /** Every stored tuple on one resource. */

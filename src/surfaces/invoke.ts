@@ -13,6 +13,8 @@ export interface RawInput {
   headers: Record<string, string | undefined>;
   /** An admin already authenticated for this request (the tool server authenticates once per connection request). */
   principal?: AdminPrincipal;
+  /** The unparsed body of a `streamBody` route (the body is then not parsed). */
+  stream?: AsyncIterable<Buffer | string>;
 }
 export interface InvokeDeps { auth: AdminAuth; clientAuth: ClientAuth }
 
@@ -45,8 +47,8 @@ export async function invoke(r: Route, raw: RawInput, deps: InvokeDeps): Promise
   }
   const params = parse(r.params, raw.params, 'params');
   const query = parse(r.query, raw.query, 'query');
-  const body = parse(r.body, raw.body, 'body');
-  const outcome = r.handle({ params, query, body, principal, user, headers: raw.headers })
+  const body = raw.stream ? undefined as never : parse(r.body, raw.body, 'body');
+  const outcome = r.handle({ params, query, body, principal, user, headers: raw.headers, stream: raw.stream })
     .then((reply) => ({ reply }), (error: unknown) => ({ error }));
   if (live) await live;
   const done = await outcome;
@@ -65,4 +67,16 @@ export function asAppError(e: unknown, log: Logger, label: string): AppError {
   }
   log.error({ err: e, route: label }, 'unhandled error');
   return new AppError('INTERNAL');
+}
+
+/** A streamed reply as one string, for surfaces that answer in one piece (MCP, GraphQL); refused past `max` characters. */
+export async function collected(reply: Reply, max = 32 * 1024 * 1024): Promise<Reply> {
+  if (!reply.stream) return reply;
+  let text = '';
+  for await (const piece of reply.stream) {
+    text += piece;
+    if (text.length > max) throw new AppError('PAYLOAD_TOO_LARGE', `The answer exceeds ${max} characters here; ask the HTTP route, which streams it`);
+  }
+  const type = reply.headers?.['Content-Type'] ?? '';
+  return type.startsWith('application/json') ? { ...reply, stream: undefined, body: JSON.parse(text) } : { ...reply, stream: undefined, text };
 }

@@ -8,11 +8,17 @@ export type Method = 'get' | 'post' | 'patch' | 'put' | 'delete';
 /** none: open; admin: masterkey, admin JWT or API token; user: a client access token (Bearer). */
 export type AuthMode = 'none' | 'admin' | 'user';
 
-export interface Reply { status?: number; body?: unknown; text?: string; headers?: Record<string, string> }
+export interface Reply {
+  status?: number; body?: unknown; text?: string; headers?: Record<string, string>;
+  /** A body sent piece by piece (large exports); surfaces that cannot stream collect it, bounded. */
+  stream?: AsyncIterable<string>;
+}
 
 export interface HandlerInput<P, Q, B> {
   params: P; query: Q; body: B; principal: AdminPrincipal | null; user: ClientPrincipal | null;
   headers: Record<string, string | undefined>;
+  /** The raw request body, when the route takes `streamBody` and the request came in that content type. */
+  stream?: AsyncIterable<Buffer | string>;
 }
 
 export interface Route<P = any, Q = any, B = any> { // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -29,6 +35,8 @@ export interface Route<P = any, Q = any, B = any> { // eslint-disable-line @type
   params?: z.ZodType<P>;
   query?: z.ZodType<Q>;
   body?: z.ZodType<B>;
+  /** A content type (e.g. application/x-ndjson) whose body is handed over unparsed as `stream`, over HTTP only. */
+  streamBody?: string;
   handle(input: HandlerInput<P, Q, B>): Promise<Reply>;
 }
 

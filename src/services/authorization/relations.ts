@@ -48,15 +48,38 @@ export class Relations {
 
   /** Validates every tuple first (one bad tuple: nothing stored), writes all in bulk, then queues the index work. */
   async createMany(subject: string, relation: string, resources: string[]) {
-    const tuples = [...new Map(resources.map((resource) => {
-      const t = { subject, relation, resource };
-      return [tupleText(t), t] as const;
-    })).values()];
+    return this.addMany(resources.map((resource) => ({ subject, relation, resource })));
+  }
+
+  /** Any tuples, as `createMany` writes them: all validated, then one log entry, one bulk insert, queued index work. */
+  async addMany(list: Tuple[]) {
+    const tuples = [...new Map(list.map((t) => [tupleText(t), t] as const)).values()];
     for (const [i, t] of tuples.entries()) await this.check(t, i);
     const entry = await this.commit('tuples', 'add', tuples);
     const { records, created } = await this.store.insertTuples(tuples, entry.revision);
     this.applier.submit(entry);
     return { relations: records.map(relationView), created: created.size, existing: tuples.length - created.size, revision: entry.revision };
+  }
+
+  /** Direct grants in bulk (state import): validated, logged once, stored, queued; how many were new. */
+  async grantMany(list: Tuple[]) {
+    for (const g of list) {
+      this.validGrant(g);
+      const problem = (await this.models.unlessStale((m) => m.grantProblem(g) === null)).grantProblem(g);
+      if (problem) throw new AppError(problem.code, problem.message, [{ grant: tupleText(g) }]);
+    }
+    const entry = await this.commit('grants', 'add', list);
+    let created = 0;
+    for (const g of list) if ((await this.store.putGrant(g, entry.revision)).created) created++;
+    this.applier.submit(entry);
+    return { created, revision: entry.revision };
+  }
+
+  /** Deletes a tuple given by content; NOT_FOUND when it is not stored. */
+  async removeTuple(t: Tuple) {
+    const found = await this.store.findTupleText(tupleText(t));
+    if (!found) throw new AppError('NOT_FOUND', `No relation ${tupleText(t)}`);
+    return this.remove(found._id);
   }
 
   /**

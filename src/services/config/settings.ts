@@ -101,13 +101,35 @@ export class Settings {
     return this.deps.exclusive(() => this.merge(name, patch));
   }
 
-  private async merge(name: ModuleName, patch: Json): Promise<unknown> {
-    const next = mergePatch((await this.deps.store.get(name)) ?? {}, patch);
-    const parsed = CONFIG_MODULES[name].safeParse(mergePatch(this.deps.base[name] ?? {}, next));
+  /** What operators set, per module (the defaults and environment are not included): what a state export carries. */
+  async overrides(): Promise<Partial<Record<ModuleName, Json>>> {
+    const all = await this.deps.store.all();
+    return Object.fromEntries(MODULE_NAMES.filter((m) => all[m] && Object.keys(all[m]!).length).map((m) => [m, all[m]!]));
+  }
+
+  /** Refuses overrides that would not validate for the module; `at` prefixes the detail paths. */
+  check(name: string, overrides: Json, at = 'body'): asserts name is ModuleName {
+    if (!isModule(name)) throw new AppError('VALIDATION_FAILED', `No config module ${name}; modules: ${MODULE_NAMES.join(', ')}`, [{ path: at }]);
+    const parsed = CONFIG_MODULES[name].safeParse(mergePatch(this.deps.base[name] ?? {}, overrides));
     if (!parsed.success) {
       throw new AppError('VALIDATION_FAILED', `Invalid ${name} config`,
-        parsed.error.issues.map((i) => ({ path: ['body', ...i.path.map(String)].join('.'), message: i.message })));
+        parsed.error.issues.map((i) => ({ path: [at, ...i.path.map(String)].join('.'), message: i.message })));
     }
+  }
+
+  /** Sets the module's overrides to exactly `overrides` (state import), validated first. */
+  async replace(name: string, overrides: Json): Promise<void> {
+    this.check(name, overrides);
+    await this.deps.exclusive(async () => {
+      await this.deps.store.put(name, overrides);
+      await this.deps.epoch.bump().catch(() => undefined);
+      await this.load();
+    });
+  }
+
+  private async merge(name: ModuleName, patch: Json): Promise<unknown> {
+    const next = mergePatch((await this.deps.store.get(name)) ?? {}, patch);
+    this.check(name, next);
     await this.deps.store.put(name, next);
     await this.deps.epoch.bump().catch(() => undefined); // other processes also reload when Redis is back
     await this.load(); // also takes in what other processes changed

@@ -106,11 +106,12 @@ export class Schemas {
     }
   }
 
-  async create(input: SchemaInput, collectionName = input.name, extraNames: string[] = []) {
+  /** `adopt`: the caller writes this type's definition itself (a state import carrying both), so a hand-made one is no conflict. */
+  async create(input: SchemaInput, collectionName = input.name, extraNames: string[] = [], adopt = false) {
     const { fields, enabled } = await this.validate(input, extraNames);
     if (this.deps.systemCollections.has(collectionName)) throw new AppError('VALIDATION_FAILED', `${collectionName} is a collection of the service`);
     // A type an operator defined by hand is not taken over by a schema of the same name.
-    if (enabled && await this.handMade(input.name)) {
+    if (enabled && !adopt && await this.handMade(input.name)) {
       throw new AppError('ALREADY_EXISTS', `A resource definition ${input.name} exists already; choose another schema name`);
     }
     const now = new Date();
@@ -129,24 +130,52 @@ export class Schemas {
     return { schemas: (await this.deps.schemas.all()).map(portable) };
   }
 
-  /** Creates or updates each schema by name; documents are kept (turning authorization on keeps them too). */
-  async import(list: SchemaInput[]) {
+  /**
+   * What importing `list` would do, every schema validated first (a bad one: an error naming it, nothing changed).
+   * `adopt`: names whose resource definitions the caller writes itself.
+   */
+  async plan(list: SchemaInput[], adopt: ReadonlySet<string> = new Set()) {
     const names = list.map((s) => s.name);
     const out = { created: [] as string[], updated: [] as string[], unchanged: [] as string[] };
+    for (const [i, input] of list.entries()) {
+      try {
+        if (names.indexOf(input.name) !== i) throw new AppError('VALIDATION_FAILED', `${input.name} appears twice`);
+        const { fields, enabled } = await this.validate(input, names);
+        const existing = await this.deps.schemas.findByName(input.name);
+        if (!existing) {
+          if (this.deps.systemCollections.has(input.name)) throw new AppError('VALIDATION_FAILED', `${input.name} is a collection of the service`);
+          if (enabled && !adopt.has(input.name) && await this.handMade(input.name)) {
+            throw new AppError('ALREADY_EXISTS', `A resource definition ${input.name} exists already; choose another schema name`);
+          }
+          out.created.push(input.name);
+        } else {
+          const next = { ...existing, fields, serviceOptions: { authorization: { enabled } } };
+          (same(portable(next), portable(existing)) ? out.unchanged : out.updated).push(input.name);
+        }
+      } catch (e) {
+        if (!(e instanceof AppError)) throw e;
+        throw new AppError(e.code, `schemas[${i}] (${input.name}): ${e.message}`, [{ path: `schemas.${i}`, name: input.name, details: e.details }]);
+      }
+    }
+    return out;
+  }
+
+  /** Creates or updates each schema by name, after all of them validated; documents are kept (turning authorization on keeps them too). */
+  async import(list: SchemaInput[], adopt: ReadonlySet<string> = new Set()) {
+    const out = await this.plan(list, adopt);
+    const names = list.map((s) => s.name);
     for (const input of list) {
+      if (out.unchanged.includes(input.name)) continue;
       const existing = await this.deps.schemas.findByName(input.name);
       if (!existing) {
-        await this.create(input, input.name, names);
-        out.created.push(input.name);
+        await this.create(input, input.name, names, adopt.has(input.name));
         continue;
       }
       const { fields, enabled } = await this.validate(input, names);
       const next = { ...existing, fields, serviceOptions: { authorization: { enabled } } };
-      if (same(portable(next), portable(existing))) { out.unchanged.push(input.name); continue; }
       await this.apply(next);
       await this.deps.schemas.replace({ ...next, updatedAt: new Date() });
       await this.deps.epoch.bump();
-      out.updated.push(input.name);
     }
     return out;
   }

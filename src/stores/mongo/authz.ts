@@ -113,6 +113,7 @@ export function mongoAuthzStore(db: Db): AuthzStore {
       return { records: docs.map((d) => byId.get(d._id) ?? d), created };
     },
     findTuple: (id) => rels.findOne({ _id: id }),
+    findTupleText: (text) => rels.findOne({ _id: tupleId(text) }),
     async deleteTuple(id) {
       const found = await rels.findOne({ _id: id });
       if (!found) return null;

@@ -1,7 +1,7 @@
 // The admin GraphQL schema, generated from the route registry: GET routes are queries, the others mutations.
 import { GraphQLObjectType, GraphQLSchema, type GraphQLFieldConfig, type GraphQLFieldConfigArgumentMap } from 'graphql';
 import { flatArgs, splitArgs } from '../flat-args.js';
-import { invoke, type InvokeDeps } from '../invoke.js';
+import { collected, invoke, type InvokeDeps } from '../invoke.js';
 import { toolName, type Route } from '../registry.js';
 import { JSONScalar } from './json-scalar.js';
 
@@ -21,7 +21,7 @@ export function adminSchema(routes: Route[], deps: InvokeDeps): GraphQLSchema {
       description: `${r.method.toUpperCase()} ${r.path}: ${r.summary}`,
       args,
       resolve: async (_src, values: Record<string, unknown>, ctx) => {
-        const reply = await invoke(r, splitArgs(r, flat, values, ctx.headers), deps);
+        const reply = await collected(await invoke(r, splitArgs(r, flat, values, ctx.headers), deps));
         return reply.text ?? reply.body ?? {};
       },
     };

@@ -1,4 +1,5 @@
 // Mounts registry routes on an express app: auth, strict zod parsing, the error catalog, JSON 404.
+import { once } from 'node:events';
 import { pinoHttp } from 'pino-http';
 import express, { type ErrorRequestHandler, type Express, type Request, type Response } from 'express';
 import { AppError, RateLimited, adminErrorBody, clientErrorBody } from '../../errors.js';
@@ -31,6 +32,24 @@ export function sendError(surface: Surface, res: Response, e: AppError): void {
   res.status(e.status).json((surface === 'admin' ? adminErrorBody : clientErrorBody)(e));
 }
 
+/**
+ * Writes a streamed reply with backpressure. Once the status is sent an error can only cut the answer short,
+ * so the connection is destroyed: the client sees a truncated body, never one that looks complete.
+ */
+async function sendStream(res: Response, pieces: AsyncIterable<string>, log: Logger, label: string): Promise<void> {
+  try {
+    for await (const piece of pieces) {
+      if (res.destroyed) return;
+      if (!res.write(piece)) await Promise.race([once(res, 'drain'), once(res, 'close')]);
+    }
+    res.end();
+  } catch (e) {
+    if (!res.headersSent) { res.removeHeader('Content-Type'); throw e; }
+    log.warn({ err: (e as Error).message, route: label }, 'streamed answer cut short');
+    res.destroy(e as Error);
+  }
+}
+
 /** `mount` adds handlers that are not registry routes (GraphQL), before the JSON 404. */
 export function createHttpApp(surface: Surface, routes: Route[], deps: HttpDeps, mount: Array<(app: Express) => void> = []): Express {
   const app = express();
@@ -56,10 +75,12 @@ export function createHttpApp(surface: Surface, routes: Route[], deps: HttpDeps,
     app[r.method](r.path, async (req: Request, res: Response) => {
       try {
         if (limited) await deps.limits.consume(routeKey, String(req.ip), r.login ? accountOf(req) : undefined);
-        const reply = await invoke(r, { params: req.params, query: req.query, body: req.body, headers: headersOf(req) }, deps);
+        const stream = r.streamBody && req.is(r.streamBody) ? req : undefined;
+        const reply = await invoke(r, { params: req.params, query: req.query, body: req.body, headers: headersOf(req), stream }, deps);
         for (const [k, v] of Object.entries(reply.headers ?? {})) res.setHeader(k, v);
         res.status(reply.status ?? 200);
-        if (reply.text !== undefined) {
+        if (reply.stream) await sendStream(res, reply.stream, deps.log, routeKey);
+        else if (reply.text !== undefined) {
           if (!res.getHeader('content-type')) res.type('text/plain');
           res.send(reply.text);
         }

@@ -7,7 +7,7 @@ import type { Logger } from '../../log.js';
 import type { AdminPrincipal } from '../../services/admin-auth.js';
 import { sendError, headersOf } from '../http/express-adapter.js';
 import { splitArgs } from '../flat-args.js';
-import { asAppError, invoke, type InvokeDeps } from '../invoke.js';
+import { asAppError, collected, invoke, type InvokeDeps } from '../invoke.js';
 import type { Route } from '../registry.js';
 import { ALIASES, META, allTools, selectModules, type Tool } from './modules.js';
 
@@ -36,7 +36,7 @@ function build(deps: ToolServerDeps, tools: Tool[], modules: string[], principal
     server.registerTool(t.name, { description: t.description, inputSchema: t.inputSchema }, async (args: Record<string, unknown>) => {
       try {
         const raw = splitArgs(t.route, t.flat, { ...args, ...t.fixed }, headers);
-        const reply = await invoke(t.route, { ...raw, principal }, deps);
+        const reply = await collected(await invoke(t.route, { ...raw, principal }, deps));
         return json(reply.text ?? reply.body ?? {});
       } catch (e) {
         return { ...json(adminErrorBody(asAppError(e, deps.log, `MCP ${t.name}`))), isError: true };

@@ -1,0 +1,31 @@
+// The portable state document (DESIGN.md section 6): `{ version: 1, resources, schemas, config, relations?, grants? }`.
+import { z } from 'zod';
+import { NAME_RE } from '../../engine/ids.js';
+
+const name = z.string().regex(NAME_RE, 'must match ^[A-Za-z][A-Za-z0-9_]*$');
+export const stateTuple = z.strictObject({ subject: z.string(), relation: z.string(), resource: z.string() });
+export const stateGrant = z.strictObject({ subject: z.string(), permission: z.string(), resource: z.string() });
+
+/** Everything but the tuples: small, so it is read whole (it is the first line of an NDJSON export). */
+export const stateHeader = z.strictObject({
+  version: z.literal(1, { message: 'version must be 1' }),
+  exportedAt: z.string().optional(),
+  revision: z.number().int().min(0).optional(),
+  resources: z.array(z.strictObject({
+    name, relations: z.record(z.string(), z.array(z.string())).default({}), permissions: z.record(z.string(), z.array(z.string())).default({}),
+  })).optional(),
+  schemas: z.array(z.strictObject({
+    name: z.string(), fields: z.record(z.string(), z.unknown()),
+    serviceOptions: z.strictObject({ authorization: z.strictObject({ enabled: z.boolean().optional() }).optional() }).optional(),
+  })).optional(),
+  config: z.record(z.string(), z.record(z.string(), z.unknown())).optional(),
+  relations: z.array(stateTuple).optional(),
+  grants: z.array(stateGrant).optional(),
+});
+export type StateHeader = z.infer<typeof stateHeader>;
+
+/** One NDJSON line after the header: a tuple or a direct grant. */
+export const stateLine = z.union([stateTuple, stateGrant]);
+export type StateLine = z.infer<typeof stateLine>;
+
+export const NDJSON = 'application/x-ndjson';

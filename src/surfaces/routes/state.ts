@@ -1,0 +1,43 @@
+// State export and import (GitOps): definitions, schemas and config, with tuples on request, streamed both ways.
+import { z } from 'zod';
+import { NDJSON, stateHeader } from '../../services/state/document.js';
+import type { State } from '../../services/state/state.js';
+import { route, type Route } from '../registry.js';
+
+/** `?x=true` over REST; a JSON boolean from MCP and GraphQL callers. */
+const flag = (description: string) => z.union([z.boolean(), z.enum(['true', 'false'])]).optional()
+  .transform((v) => v === true || v === 'true').describe(description);
+
+export function stateRoutes(deps: { state: State }): Route[] {
+  const { state } = deps;
+  const admin = { surface: 'admin' as const, module: 'core', auth: 'admin' as const };
+  return [
+    route({
+      ...admin, method: 'get', path: '/state/export',
+      summary: 'Export definitions, schemas and config overrides; ?tuples=true adds every tuple and grant, streamed; ?format=ndjson (or Accept: application/x-ndjson) gives a header line then a line per tuple',
+      query: z.strictObject({
+        tuples: flag('Include every tuple and direct grant'),
+        format: z.enum(['json', 'ndjson']).optional().describe('json (default): one document; ndjson: the header, then one tuple or grant per line'),
+      }),
+      handle: async ({ query, headers }) => {
+        const ndjson = query.format === 'ndjson' || (query.format === undefined && (headers.accept ?? '').includes(NDJSON));
+        return ndjson
+          ? { headers: { 'Content-Type': `${NDJSON}; charset=utf-8` }, stream: state.exportNdjson(query.tuples) }
+          : { headers: { 'Content-Type': 'application/json; charset=utf-8' }, stream: state.exportJson(query.tuples) };
+      },
+    }),
+    route({
+      ...admin, method: 'post', path: '/state/import', streamBody: NDJSON,
+      summary: 'Import a state document: validated whole before anything changes, idempotent, creates and updates but deletes nothing unless ?prune=true; ?dryRun=true only reports. Large imports: send the NDJSON export (Content-Type: application/x-ndjson), streamed',
+      query: z.strictObject({
+        dryRun: flag('Report what would change and change nothing'),
+        prune: flag('Also remove what the document leaves out, in the sections it carries (schemas are never removed)'),
+      }),
+      body: stateHeader,
+      handle: async ({ query, body, stream }) => {
+        const opts = { dryRun: query.dryRun, prune: query.prune };
+        return { body: stream ? await state.importNdjson(stream, opts) : await state.importDocument(body, opts) };
+      },
+    }),
+  ];
+}
