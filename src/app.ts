@@ -188,7 +188,7 @@ export async function createApp(config: Config, log: Logger = createLogger(confi
   checks.onDecision = (allowed, cached) => metrics.decision(allowed, cached);
   routes.push(...metricsRoutes({ metrics }));
   const http = {
-    auth, clientAuth, limits, log, bodyLimit: config.BODY_LIMIT, trustProxy: config.TRUST_PROXY,
+    auth, clientAuth, limits, log, bodyLimit: config.BODY_LIMIT, trustProxy: config.TRUST_PROXY, checkReplies: config.CHECK_REPLIES,
     observe: (surface: string, method: string, route: string, status: number, seconds: number) => metrics.request(surface, method, route, status, seconds),
   };
   const adminGraphql = graphqlEndpoint({

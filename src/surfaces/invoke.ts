@@ -16,7 +16,7 @@ export interface RawInput {
   /** The unparsed body of a `streamBody` route (the body is then not parsed). */
   stream?: AsyncIterable<Buffer | string>;
 }
-export interface InvokeDeps { auth: AdminAuth; clientAuth: ClientAuth }
+export interface InvokeDeps { auth: AdminAuth; clientAuth: ClientAuth; checkReplies?: boolean }
 
 function parse<T>(schema: z.ZodType<T> | undefined, value: unknown, where: string): T {
   if (!schema) {
@@ -53,7 +53,19 @@ export async function invoke(r: Route, raw: RawInput, deps: InvokeDeps): Promise
   if (live) await live;
   const done = await outcome;
   if ('error' in done) throw done.error;
+  if (deps.checkReplies) conforms(r, done.reply);
   return done.reply;
+}
+
+/** Throws when a JSON reply, as the client will read it, does not match the route's registered output. */
+function conforms(r: Route, reply: Reply): void {
+  if (reply.stream || reply.text !== undefined) return;
+  const sent: unknown = JSON.parse(JSON.stringify(reply.body ?? {}));
+  const checked = r.output.safeParse(sent);
+  if (!checked.success) {
+    const where = checked.error.issues.map((i) => `${i.path.join('.') || '(body)'}: ${i.message}`).join('; ');
+    throw new Error(`${r.method.toUpperCase()} ${r.path} replied outside its registered output: ${where}`);
+  }
 }
 
 /** The catalog error for anything a route threw: store outages are 503 (retry is safe), the rest is logged as a bug. */

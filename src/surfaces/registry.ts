@@ -1,5 +1,6 @@
 // The route registry: one description per route feeds REST, MCP tool names and docs.
 import type { z } from 'zod';
+import type { ErrorCode } from '../errors.js';
 import type { AdminPrincipal } from '../services/admin-auth.js';
 import type { ClientPrincipal } from '../services/client-auth.js';
 
@@ -35,6 +36,12 @@ export interface Route<P = any, Q = any, B = any> { // eslint-disable-line @type
   params?: z.ZodType<P>;
   query?: z.ZodType<Q>;
   body?: z.ZodType<B>;
+  /** The reply body as clients receive it (JSON unless `produces` says otherwise); 201 instead of 200 when `created`. */
+  output: z.ZodType;
+  produces?: string[];
+  created?: boolean;
+  /** Catalog codes this route answers besides those every route of its kind may (see `errorsOf`). */
+  errors?: ErrorCode[];
   /** A content type (e.g. application/x-ndjson) whose body is handed over unparsed as `stream`, over HTTP only. */
   streamBody?: string;
   handle(input: HandlerInput<P, Q, B>): Promise<Reply>;
@@ -47,4 +54,17 @@ export function toolName(method: Method, path: string): string {
   const segments = path.replace(/^\/admin\//, '/').split('/').filter(Boolean)
     .map((s) => (s.startsWith(':') ? s.slice(1) : s).toLowerCase().replace(/[^a-z0-9]/g, ''));
   return [method, ...segments].join('_');
+}
+
+/** Every catalog code a route may answer: its own, and those that come with its input, credentials and surface. */
+export function errorsOf(r: Route): ErrorCode[] {
+  const codes = new Set<ErrorCode>(r.errors ?? []);
+  if (r.params || r.query || r.body) codes.add('VALIDATION_FAILED');
+  if (r.body) { codes.add('BAD_REQUEST'); codes.add('PAYLOAD_TOO_LARGE'); }
+  if (r.auth !== 'none') codes.add('UNAUTHENTICATED');
+  if (r.auth === 'user') codes.add('TOKEN_EXPIRED');
+  if (r.surface === 'client' || r.login) codes.add('RATE_LIMITED');
+  codes.add('STORE_UNAVAILABLE');
+  codes.add('INTERNAL');
+  return [...codes];
 }

@@ -25,7 +25,7 @@ export async function childService(env: Record<string, string> = {}, args = ['--
   const fullEnv = {
     ...process.env, ADMIN_PORT: String(port), CLIENT_PORT: String(await freePort()), MASTER_KEY: masterKey,
     ADMIN_PASSWORD: 'test-admin-password', ADMIN_JWT_SECRET: randomBytes(32).toString('hex'),
-    CLIENT_JWT_SECRET: randomBytes(32).toString('hex'), LOG_LEVEL: 'warn', ...env,
+    CLIENT_JWT_SECRET: randomBytes(32).toString('hex'), LOG_LEVEL: 'warn', CHECK_REPLIES: '1', ...env,
   };
   const admin = `http://127.0.0.1:${port}`;
   let child: ChildProcess | null = null;

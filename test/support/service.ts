@@ -37,7 +37,7 @@ export async function startService(env: Record<string, string> = {}, opts: { wip
   if (opts.wipe !== false) await wipe(urls);
   const config = loadConfig({
     ...urls, ADMIN_PORT: '0', CLIENT_PORT: '0', MASTER_KEY: randomBytes(24).toString('hex'), ADMIN_PASSWORD: 'test-admin-password',
-    ADMIN_JWT_SECRET: randomBytes(32).toString('hex'), CLIENT_JWT_SECRET: randomBytes(32).toString('hex'), LOG_LEVEL: 'warn', ...env,
+    ADMIN_JWT_SECRET: randomBytes(32).toString('hex'), CLIENT_JWT_SECRET: randomBytes(32).toString('hex'), LOG_LEVEL: 'warn', CHECK_REPLIES: '1', ...env,
   });
   const app = await createApp(config, createLogger(config.LOG_LEVEL, opts.logLines ? { write: (l) => { opts.logLines!.push(l); } } : undefined));
   const ports = await app.listen();

@@ -1,8 +1,8 @@
 // The OpenAPI 3.1 document of a surface, derived from the route registry's zod schemas (zod-openapi), never hand-written.
 import { z } from 'zod';
 import { createDocument } from 'zod-openapi';
-import { CATALOG } from '../../errors.js';
-import { toolName, type Route, type Surface } from '../registry.js';
+import { CATALOG, type ErrorCode } from '../../errors.js';
+import { errorsOf, toolName, type Route, type Surface } from '../registry.js';
 
 function objectOf(schema: z.ZodType | undefined): z.ZodObject | undefined {
   let s: unknown = schema;
@@ -10,16 +10,33 @@ function objectOf(schema: z.ZodType | undefined): z.ZodObject | undefined {
   return s instanceof z.ZodObject ? s : undefined;
 }
 
-const codes = Object.keys(CATALOG) as [string, ...string[]];
 const errorBody = {
-  admin: z.object({ status: z.number().int(), code: z.enum(codes), message: z.string(), details: z.array(z.unknown()) }).meta({ id: 'AdminError' }),
-  client: z.object({ code: z.enum(codes), message: z.string() }).meta({ id: 'ClientError' }),
+  admin: (codes: ErrorCode[]) => z.object({ status: z.number().int(), code: z.enum(codes as [ErrorCode, ...ErrorCode[]]), message: z.string(), details: z.array(z.unknown()) }),
+  client: (codes: ErrorCode[]) => z.object({ code: z.enum(codes as [ErrorCode, ...ErrorCode[]]), message: z.string() }),
 };
-const reply = z.unknown().meta({ description: 'The reply body (see the README for shapes)' });
+const reply = z.unknown().meta({ description: 'The reply body' });
+
+/** One response per status the route's error codes map to, each naming its codes. */
+function errorResponses(surface: Surface, codes: ErrorCode[]): Record<string, unknown> {
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const c of codes) byStatus.set(CATALOG[c][0], [...(byStatus.get(CATALOG[c][0]) ?? []), c]);
+  return Object.fromEntries([...byStatus].sort(([a], [b]) => a - b).map(([status, list]) => [String(status), {
+    description: list.map((c) => `${c}: ${CATALOG[c][1]}`).join('; '),
+    content: { 'application/json': { schema: errorBody[surface](list) } },
+  }]));
+}
+
+/** The success body in each content type the route produces (text types are plain strings). */
+function success(r: Route): Record<string, unknown> {
+  const content = Object.fromEntries((r.produces ?? ['application/json']).map((type) =>
+    [type, { schema: type === 'application/json' ? r.output : z.string() }]));
+  const ok = { description: r.created ? 'Created' : 'OK', content };
+  return r.created ? { '201': ok, '200': { description: 'It existed already (the same body)', content } } : { '200': ok };
+}
 
 export function openApiDocument(surface: Surface, routes: Route[], version: string): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
-  const error = errorBody[surface];
+  const error = errorBody[surface](['VALIDATION_FAILED', 'UNAUTHENTICATED', 'ROUTE_NOT_FOUND', 'RATE_LIMITED', 'STORE_UNAVAILABLE', 'INTERNAL']);
   for (const r of routes.filter((x) => x.surface === surface)) {
     const path = r.path.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, '{$1}');
     const query = objectOf(r.query);
@@ -32,12 +49,11 @@ export function openApiDocument(surface: Surface, routes: Route[], version: stri
       security,
       ...(r.params || query ? { requestParams: { ...(objectOf(r.params) ? { path: objectOf(r.params) } : {}), ...(query ? { query } : {}) } } : {}),
       ...(r.query && !query ? { description: 'Query: schema fields as equality filters besides the listed parameters.' } : {}),
-      ...(r.body ? { requestBody: { required: true, content: { 'application/json': { schema: r.body } } } } : {}),
-      responses: {
-        '200': { description: 'OK (201 for creations)', content: { 'application/json': { schema: reply } } },
-        '4XX': { description: 'Refused; `code` says why', content: { 'application/json': { schema: error } } },
-        '5XX': { description: 'A store is unavailable (503, retry) or an internal error', content: { 'application/json': { schema: error } } },
-      },
+      ...(r.body ? { requestBody: { required: true, content: {
+        'application/json': { schema: r.body },
+        ...(r.streamBody ? { [r.streamBody]: { schema: z.string().meta({ description: 'One JSON value per line, streamed' }) } } : {}),
+      } } } : {}),
+      responses: { ...success(r), ...errorResponses(surface, errorsOf(r)) },
     };
   }
   // Served beside the registry's routes: GraphQL on both surfaces, the tool server on the admin one.

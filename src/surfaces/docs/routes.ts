@@ -2,6 +2,7 @@
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import express, { type Express } from 'express';
+import { replies } from '../replies.js';
 import { route, type Route, type Surface } from '../registry.js';
 import { openApiDocument } from './openapi.js';
 
@@ -23,11 +24,11 @@ export function docsRoutes(getRoutes: () => Route[], version: string): Route[] {
   };
   return (['admin', 'client'] as const).flatMap((surface) => [
     route({
-      surface, method: 'get', path: '/openapi.json', module: 'core', auth: 'none', mcp: false, summary: 'This surface\'s OpenAPI 3.1 document',
+      surface, method: 'get', path: '/openapi.json', output: replies.openapi, module: 'core', auth: 'none', mcp: false, summary: 'This surface\'s OpenAPI 3.1 document',
       handle: async () => ({ body: doc(surface) }),
     }),
     route({
-      surface, method: 'get', path: '/docs', module: 'core', auth: 'none', mcp: false, summary: 'Swagger UI over /openapi.json',
+      surface, method: 'get', path: '/docs', output: replies.text, produces: ['text/html'], module: 'core', auth: 'none', mcp: false, summary: 'Swagger UI over /openapi.json',
       handle: async () => ({ text: swaggerPage(surface), headers: { 'content-type': 'text/html; charset=utf-8' } }),
     }),
   ]);

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { parseObject } from '../../engine/ids.js';
 import { AppError } from '../../errors.js';
 import type { Checks } from '../../services/authorization/checks.js';
+import { replies } from '../replies.js';
 import { route, type Route } from '../registry.js';
 
 const object = z.string().refine((s) => parseObject(s) !== null, { message: 'must be Type:id (id without #, @ or whitespace)' });
@@ -20,7 +21,7 @@ export function clientAuthorizationRoutes(deps: { checks: Checks }): Route[] {
   };
   return [
     route({
-      ...user, method: 'get', path: '/authorization/check', summary: 'Whether you (or a scope you act for) may do an action on a resource',
+      ...user, method: 'get', path: '/authorization/check', output: replies.allowed, errors: ['FORBIDDEN', 'UNKNOWN_TYPE', 'PERMISSION_NOT_DEFINED'], summary: 'Whether you (or a scope you act for) may do an action on a resource',
       query: z.strictObject({ action, resource: object, scope: object.optional() }),
       handle: async ({ query, user: u }) => {
         const me = `User:${u!.userId}`;
@@ -29,7 +30,7 @@ export function clientAuthorizationRoutes(deps: { checks: Checks }): Route[] {
       },
     }),
     route({
-      ...user, method: 'get', path: '/authorization/role/:resource', summary: 'Your direct relations (or a scope\'s) on a resource',
+      ...user, method: 'get', path: '/authorization/role/:resource', output: replies.roles, errors: ['FORBIDDEN'], summary: 'Your direct relations (or a scope\'s) on a resource',
       params: z.strictObject({ resource: object }), query: z.strictObject({ scope: object.optional() }),
       handle: async ({ params, query, user: u }) => {
         const subject = await scoped(`User:${u!.userId}`, query.scope, 'read');

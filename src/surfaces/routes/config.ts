@@ -1,6 +1,7 @@
 // Config modules for operators: read all or one, PATCH one (merged, validated whole, applied in every process without restart).
 import { z } from 'zod';
 import type { Settings } from '../../services/config/settings.js';
+import { replies } from '../replies.js';
 import { route, type Route } from '../registry.js';
 
 const moduleParam = z.strictObject({ module: z.string().min(1).max(64) });
@@ -9,13 +10,13 @@ export function configRoutes(deps: { settings: Settings }): Route[] {
   const { settings } = deps;
   const admin = { surface: 'admin' as const, module: 'core', auth: 'admin' as const };
   return [
-    route({ ...admin, method: 'get', path: '/config', summary: 'Every config module', handle: async () => ({ body: await settings.all() }) }),
+    route({ ...admin, method: 'get', path: '/config', output: replies.config, summary: 'Every config module', handle: async () => ({ body: await settings.all() }) }),
     route({
-      ...admin, method: 'get', path: '/config/:module', summary: "One config module's settings",
+      ...admin, method: 'get', path: '/config/:module', output: replies.configModule, errors: ['NOT_FOUND'], summary: "One config module's settings",
       params: moduleParam, handle: async ({ params }) => ({ body: await settings.one(params.module) }),
     }),
     route({
-      ...admin, method: 'patch', path: '/config/:module', summary: 'Change settings of a module: objects merge, null removes a key',
+      ...admin, method: 'patch', path: '/config/:module', output: replies.configModule, errors: ['NOT_FOUND'], summary: 'Change settings of a module: objects merge, null removes a key',
       params: moduleParam, body: z.record(z.string(), z.unknown()),
       handle: async ({ params, body }) => ({ body: await settings.patch(params.module, body) }),
     }),

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { NDJSON, stateHeader } from '../../services/state/document.js';
 import type { State } from '../../services/state/state.js';
+import { replies } from '../replies.js';
 import { route, type Route } from '../registry.js';
 
 /** `?x=true` over REST; a JSON boolean from MCP and GraphQL callers. */
@@ -13,7 +14,7 @@ export function stateRoutes(deps: { state: State }): Route[] {
   const admin = { surface: 'admin' as const, module: 'core', auth: 'admin' as const };
   return [
     route({
-      ...admin, method: 'get', path: '/state/export',
+      ...admin, method: 'get', path: '/state/export', output: replies.state, produces: ['application/json', 'application/x-ndjson'],
       summary: 'Export definitions, schemas and config overrides; ?tuples=true adds every tuple and grant, streamed; ?format=ndjson (or Accept: application/x-ndjson) gives a header line then a line per tuple',
       query: z.strictObject({
         tuples: flag('Include every tuple and direct grant'),
@@ -27,7 +28,7 @@ export function stateRoutes(deps: { state: State }): Route[] {
       },
     }),
     route({
-      ...admin, method: 'post', path: '/state/import', streamBody: NDJSON,
+      ...admin, method: 'post', path: '/state/import', output: replies.stateImport, errors: ['ALREADY_EXISTS'], streamBody: NDJSON,
       summary: 'Import a state document: validated whole before anything changes, idempotent, creates and updates but deletes nothing unless ?prune=true; ?dryRun=true only reports. Large imports: send the NDJSON export (Content-Type: application/x-ndjson), streamed',
       query: z.strictObject({
         dryRun: flag('Report what would change and change nothing'),
