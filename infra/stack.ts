@@ -28,6 +28,8 @@ export interface StartedStack {
   kill(name: string, signal?: NodeJS.Signals): Promise<void>;
   /** Process ids of the servers this call started (the bench reads their CPU time). */
   pids?: Record<string, number>;
+  /** Neo4j Browser, where the stack serves it. */
+  browserUrl?: string;
 }
 
 type Log = (line: string) => void;
@@ -192,5 +194,5 @@ export async function startStack(opts: { dataDir: string; ports: StackPorts; env
     await new Promise<void>((res) => { found.once('exit', () => res()); found.kill(signal); });
   };
   const pids = Object.fromEntries(children.flatMap(([n, c]) => (c.pid ? [[n, c.pid]] : [])));
-  return { urls, started: children.map(([n]) => n), stop, kill, pids };
+  return { urls, started: children.map(([n]) => n), stop, kill, pids, browserUrl: `http://127.0.0.1:${ports.http}/browser/` };
 }

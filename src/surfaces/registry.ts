@@ -36,10 +36,11 @@ export interface Route<P = any, Q = any, B = any> { // eslint-disable-line @type
   params?: z.ZodType<P>;
   query?: z.ZodType<Q>;
   body?: z.ZodType<B>;
-  /** The reply body as clients receive it (JSON unless `produces` says otherwise); 201 instead of 200 when `created`. */
+  /** The reply body as clients receive it (JSON unless `produces` says otherwise). */
   output: z.ZodType;
   produces?: string[];
-  created?: boolean;
+  /** always: 201; when-new: 201, or 200 when it existed already (a repeated write). Else 200. */
+  created?: 'always' | 'when-new';
   /** Catalog codes this route answers besides those every route of its kind may (see `errorsOf`). */
   errors?: ErrorCode[];
   /** A content type (e.g. application/x-ndjson) whose body is handed over unparsed as `stream`, over HTTP only. */

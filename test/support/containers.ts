@@ -22,7 +22,7 @@ export async function startContainers(log: (l: string) => void): Promise<Started
   const { GenericContainer, Wait } = tc;
   const [mongo, neo4j, redis] = await Promise.all([
     new GenericContainer(IMAGES.mongo).withExposedPorts(27017).start(),
-    new GenericContainer(IMAGES.neo4j).withEnvironment({ NEO4J_AUTH: 'none' }).withExposedPorts(7687)
+    new GenericContainer(IMAGES.neo4j).withEnvironment({ NEO4J_AUTH: 'none' }).withExposedPorts(7687, 7474)
       .withWaitStrategy(Wait.forLogMessage('Started.')).start(),
     new GenericContainer(IMAGES.redis).withExposedPorts(6379).start(),
   ]);
@@ -32,6 +32,7 @@ export async function startContainers(log: (l: string) => void): Promise<Started
       NEO4J_URI: `bolt://${neo4j.getHost()}:${neo4j.getMappedPort(7687)}`,
       REDIS_URL: `redis://${redis.getHost()}:${redis.getMappedPort(6379)}`,
     },
+    browserUrl: `http://${neo4j.getHost()}:${neo4j.getMappedPort(7474)}/browser/`,
     started: ['mongo (container)', 'neo4j (container)', 'redis (container)'],
     stop: async () => { await Promise.all([mongo.stop(), neo4j.stop(), redis.stop()]); },
     kill: async () => { throw new Error('killing a container is not supported'); },

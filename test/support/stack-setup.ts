@@ -21,6 +21,7 @@ export default async function setup() {
     return startStack({ dataDir, ports: TEST_PORTS, env: process.env, log });
   })();
   Object.assign(process.env, stack.urls);
+  if (stack.browserUrl) process.env.NEO4J_BROWSER_URL = stack.browserUrl;
   globalThis.__AUTHZ_STACK__ = stack;
   log(`ready in ${((Date.now() - t0) / 1000).toFixed(1)} s (started: ${stack.started.join(', ') || 'none'})`);
 }

@@ -31,7 +31,8 @@ function success(r: Route): Record<string, unknown> {
   const content = Object.fromEntries((r.produces ?? ['application/json']).map((type) =>
     [type, { schema: type === 'application/json' ? r.output : z.string() }]));
   const ok = { description: r.created ? 'Created' : 'OK', content };
-  return r.created ? { '201': ok, '200': { description: 'It existed already (the same body)', content } } : { '200': ok };
+  if (r.created === 'when-new') return { '201': ok, '200': { description: 'It existed already (the same body)', content } };
+  return { [r.created ? '201' : '200']: ok };
 }
 
 export function openApiDocument(surface: Surface, routes: Route[], version: string): Record<string, unknown> {

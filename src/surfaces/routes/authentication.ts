@@ -18,7 +18,7 @@ export function authenticationRoutes(deps: { clientAuth: ClientAuth; teams: Team
   const user = { surface: 'client' as const, module: 'authentication', auth: 'user' as const };
   return [
     route({
-      ...open, method: 'post', path: '/authentication/local/new', output: replies.registered, created: true, errors: ['ALREADY_EXISTS'], summary: 'Register with email and password; returns the user, no tokens',
+      ...open, method: 'post', path: '/authentication/local/new', output: replies.registered, created: 'always', errors: ['ALREADY_EXISTS'], summary: 'Register with email and password; returns the user, no tokens',
       body: z.strictObject({ email, password }),
       handle: async ({ body }) => ({ status: 201, body: await clientAuth.register(body.email, body.password) }),
     }),
@@ -41,7 +41,7 @@ export function authenticationRoutes(deps: { clientAuth: ClientAuth; teams: Team
       handle: async ({ user: u }) => ({ body: await clientAuth.user(u!) }),
     }),
     route({
-      ...user, method: 'post', path: '/authentication/teams', output: replies.teamCreated, created: true, errors: ['FORBIDDEN', 'NOT_FOUND'], summary: 'Create a team; the creator owns it, a parent team owns it too',
+      ...user, method: 'post', path: '/authentication/teams', output: replies.teamCreated, created: 'always', errors: ['FORBIDDEN', 'NOT_FOUND'], summary: 'Create a team; the creator owns it, a parent team owns it too',
       body: z.strictObject({ name: z.string().trim().min(1).max(200), parentTeam: teamIdText.optional() }),
       handle: async ({ body, user: u }) => ({ status: 201, body: await teams.create(u!.userId, body.name, body.parentTeam) }),
     }),
@@ -56,7 +56,7 @@ export function authenticationRoutes(deps: { clientAuth: ClientAuth; teams: Team
       handle: async ({ body, user: u }) => ({ body: await teams.join(u!.userId, body.invitationToken) }),
     }),
     route({
-      ...user, method: 'post', path: '/authentication/teams/:id/invite', output: replies.invitation, created: true, errors: ['FORBIDDEN', 'NOT_FOUND'], summary: 'Invite an email to a team (needs invite)',
+      ...user, method: 'post', path: '/authentication/teams/:id/invite', output: replies.invitation, created: 'always', errors: ['FORBIDDEN', 'NOT_FOUND'], summary: 'Invite an email to a team (needs invite)',
       params: teamId, body: z.strictObject({ email }),
       handle: async ({ params, body, user: u }) => ({ status: 201, body: await teams.invite(u!.userId, params.id, body.email) }),
     }),

@@ -72,7 +72,7 @@ export function authorizationRoutes(deps: { definitions: Definitions; relations:
     }),
 
     route({
-      ...admin, method: 'post', path: '/authorization/relations', output: replies.relationCreated, created: true, errors: ['UNKNOWN_TYPE', 'RELATION_NOT_DEFINED', 'RELATION_NOT_ALLOWED'], summary: 'Write one tuple, indexed before the answer',
+      ...admin, method: 'post', path: '/authorization/relations', output: replies.relationCreated, created: 'when-new', errors: ['UNKNOWN_TYPE', 'RELATION_NOT_DEFINED', 'RELATION_NOT_ALLOWED'], summary: 'Write one tuple, indexed before the answer',
       body: tupleBody,
       handle: async ({ body }) => {
         const r = await relations.create(body);
@@ -99,7 +99,7 @@ export function authorizationRoutes(deps: { definitions: Definitions; relations:
     }),
 
     route({
-      ...admin, method: 'post', path: '/authorization/permissions/grant', output: replies.granted, created: true, errors: ['UNKNOWN_TYPE', 'PERMISSION_NOT_DEFINED'], summary: 'Direct grant subject#permission@resource',
+      ...admin, method: 'post', path: '/authorization/permissions/grant', output: replies.granted, created: 'when-new', errors: ['UNKNOWN_TYPE', 'PERMISSION_NOT_DEFINED'], summary: 'Direct grant subject#permission@resource',
       body: grantBody,
       handle: async ({ body }) => {
         const r = await relations.grant({ subject: body.subject, relation: body.permission, resource: body.resource });

@@ -34,7 +34,7 @@ export function coreRoutes(deps: { health: Health; auth: AdminAuth; tokens: ApiT
       handle: async ({ body }) => ({ body: await auth.login(body.username, body.password) }),
     }),
     route({
-      surface: 'admin', method: 'post', path: '/api-tokens', output: replies.apiTokenCreated, created: true, errors: ['FORBIDDEN'], module: 'core', auth: 'admin',
+      surface: 'admin', method: 'post', path: '/api-tokens', output: replies.apiTokenCreated, created: 'always', errors: ['FORBIDDEN'], module: 'core', auth: 'admin',
       summary: 'Create an API token; the plaintext is returned only here',
       body: z.strictObject({ name: z.string().min(1).max(200), expiresInDays: z.number().int().min(1).max(3650).optional() }),
       handle: async ({ body, principal }) => ({ status: 201, body: await tokens.create(principal!, body.name, body.expiresInDays) }),

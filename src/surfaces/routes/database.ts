@@ -27,7 +27,7 @@ export function databaseRoutes(deps: { schemas: Schemas; documents: Documents })
       query: z.strictObject(page), handle: async ({ query }) => ({ body: await schemas.list(query.skip, query.limit) }),
     }),
     route({
-      ...admin, method: 'post', path: '/database/schemas', output: replies.schema, created: true, errors: ['ALREADY_EXISTS'], summary: 'Create a schema; authorization.enabled registers its resource definition',
+      ...admin, method: 'post', path: '/database/schemas', output: replies.schema, created: 'always', errors: ['ALREADY_EXISTS'], summary: 'Create a schema; authorization.enabled registers its resource definition',
       body: schemaBody, handle: async ({ body }) => ({ status: 201, body: await schemas.create(body) }),
     }),
     route({
@@ -64,7 +64,7 @@ export function databaseRoutes(deps: { schemas: Schemas; documents: Documents })
     route({ ...user, method: 'get', path: '/database/function/:name', output: replies.document, errors: ['FUNCTION_NOT_FOUND'], summary: 'Custom function (not supported yet: 404)', params: z.strictObject({ name: z.string() }), handle: noFunctions }),
     route({ ...user, method: 'post', path: '/database/function/:name', output: replies.document, errors: ['FUNCTION_NOT_FOUND'], summary: 'Custom function (not supported yet: 404)', params: z.strictObject({ name: z.string() }), body: z.record(z.string(), z.unknown()).optional(), handle: noFunctions }),
     route({
-      ...user, method: 'post', path: '/database/:schema', output: replies.document, created: true, errors: ['SCHEMA_NOT_FOUND', 'FORBIDDEN', 'ALREADY_EXISTS'], summary: 'Create a document; you (or the scope team) become its owner',
+      ...user, method: 'post', path: '/database/:schema', output: replies.document, created: 'always', errors: ['SCHEMA_NOT_FOUND', 'FORBIDDEN', 'ALREADY_EXISTS'], summary: 'Create a document; you (or the scope team) become its owner',
       params: z.strictObject({ schema: schemaParam }),
       query: z.strictObject({ scope: object.refine((s) => s.startsWith('Team:'), { message: 'a scope to create for is a team: Team:<id>' }).optional() }),
       body: z.record(z.string(), z.unknown()),
