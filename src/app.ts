@@ -1,6 +1,6 @@
 // The composition root: connects the stores, builds the services and the two HTTP surfaces. No singletons.
 import { AppError } from './errors.js';
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import { VERSION } from './root.js';
 import bcrypt from 'bcrypt';
 import type { Config } from './config.js';
@@ -15,6 +15,7 @@ import { mongoApiTokenStore } from './stores/mongo/api-tokens.js';
 import { connectNeo4j, pingNeo4j, warmNeo4j } from './stores/neo4j/connection.js';
 import { closeRedis, connectRedis, pingRedis } from './stores/redis/connection.js';
 import { createHttpApp } from './surfaces/http/express-adapter.js';
+import { leanRoutes } from './surfaces/http/lean-routes.js';
 import type { Route } from './surfaces/registry.js';
 import { coreRoutes } from './surfaces/routes/core.js';
 import { authorizationRoutes } from './surfaces/routes/authorization.js';
@@ -67,6 +68,7 @@ import { Schemas } from './services/database/schemas.js';
 import { mongoSchemaStore } from './stores/mongo/schemas.js';
 import { mongoDocumentStore } from './stores/mongo/documents.js';
 import { COLLECTIONS } from './stores/mongo/connection.js';
+import { storeUnavailable } from './stores/unavailable.js';
 
 export interface App {
   routes: Route[];
@@ -165,18 +167,28 @@ export async function createApp(config: Config, log: Logger = createLogger(confi
   const schemas = new Schemas({ schemas: mongoSchemaStore(db), docs, definitions, systemCollections: new Set(Object.values(COLLECTIONS)), epoch: redisEpoch(redis, `${prefix}:ep:~schemas`) });
   routes.push(...databaseRoutes({ schemas, documents: new Documents({ schemas, docs, relations, checks }) }));
 
+  /** Runs `fn` alone among every process; BUSY when the lease stays taken for `waitMs`. */
+  const exclusively = async <T>(key: string, waitMs: number, what: string, fn: () => Promise<T>): Promise<T> => {
+    const lease = new Lease(redis, key, 15_000);
+    try {
+      await lease.acquire(waitMs);
+    } catch (e) {
+      if (storeUnavailable(e)) throw e;
+      throw new AppError('BUSY', `${what} is running in another request; retry when it ends`);
+    }
+    try { return await fn(); } finally { await lease.release(); }
+  };
   const settings = new Settings({
     store: mongoConfigStore(db), epoch: redisEpoch(redis, `${prefix}:ep:~config`), log,
-    exclusive: async (fn) => {
-      const lease = new Lease(redis, `${prefix}:lease:config`, 5000);
-      await lease.acquire(5000);
-      try { return await fn(); } finally { await lease.release(); }
-    },
+    exclusive: (fn) => exclusively(`${prefix}:lease:config`, 5000, 'A config change', fn),
     base: config.ROUTER_RATE_LIMITS ? { router: { rateLimits: readRateLimits(config.ROUTER_RATE_LIMITS) } } : {},
   });
   await settings.start();
   settings.on('database', (options) => tuned.set(options));
-  const state = new State({ store, definitions, schemas, settings, relations, latest: () => revisions.latest(), log });
+  const state = new State({
+    store, definitions, schemas, settings, relations, models, latest: () => revisions.latest(), log,
+    exclusive: (fn) => exclusively(`${prefix}:lease:state-import`, 10_000, 'A state import', fn),
+  });
   routes.push(...configRoutes({ settings }), ...stateRoutes({ state }), ...docsRoutes(() => routes, VERSION));
   const limits = new RateLimits(redis, prefix, parseRateLimits(config.ROUTER_RATE_LIMITS));
   settings.on('router', (router) => limits.update(effectiveRateLimits(router.rateLimits)));
@@ -227,9 +239,11 @@ export async function createApp(config: Config, log: Logger = createLogger(confi
   const clientApp = createHttpApp('client', routes, http, [clientGraphql, mountSwaggerAssets]);
   const servers: Server[] = [];
 
-  const listenOn = (app: typeof adminApp, port: number) => new Promise<number>((resolve, reject) => {
-    const server = app.listen(port, config.HOST, (err?: Error) => {
-      if (err) return reject(err);
+  // The lean table answers the checks; every other request goes to Express.
+  const listenOn = (app: typeof adminApp, lean: ReturnType<typeof leanRoutes>, port: number) => new Promise<number>((resolve, reject) => {
+    const server = createServer((req, res) => { if (!lean(req, res)) app(req, res); });
+    server.once('error', reject);
+    server.listen(port, config.HOST, () => {
       const addr = server.address();
       resolve(typeof addr === 'object' && addr ? addr.port : port);
     });
@@ -240,8 +254,8 @@ export async function createApp(config: Config, log: Logger = createLogger(confi
     routes,
     log,
     async listen() {
-      const admin = await listenOn(adminApp, config.ADMIN_PORT);
-      const client = await listenOn(clientApp, config.CLIENT_PORT);
+      const admin = await listenOn(adminApp, leanRoutes('admin', routes, http), config.ADMIN_PORT);
+      const client = await listenOn(clientApp, leanRoutes('client', routes, http), config.CLIENT_PORT);
       return { admin, client };
     },
     async close() {

@@ -85,8 +85,6 @@ export interface AuthzStore {
   /** Unordered bulk insert, idempotent per tuple: the records (new or existing) and which were created now. */
   insertTuples(tuples: Tuple[], revision: number): Promise<{ records: RelationRecord[]; created: Set<string> }>;
   findTuple(id: string): Promise<RelationRecord | null>;
-  /** The stored record of a tuple given as text (`Type:a#rel@Type:b`). */
-  findTupleText(text: string): Promise<RelationRecord | null>;
   deleteTuple(id: string): Promise<RelationRecord | null>;
   listTuples(q: ListQuery & { subjectType?: string; resourceType?: string }): Promise<Page<RelationRecord>>;
   /** Every stored tuple on one resource. */
@@ -96,7 +94,9 @@ export interface AuthzStore {
   /** Which of these tuple texts are stored now (by `_id`, so one indexed lookup per batch). */
   presentTuples(texts: string[]): Promise<Set<string>>;
   /** Every tuple, in batches of `batch`, grouped by resource type. */
-  scanTuples(batch: number): AsyncIterable<Tuple[]>;
+  scanTuples(batch: number, upToRevision?: number): AsyncIterable<Tuple[]>;
+  /** Deletes these tuples (as text) one by one by `_id`; how many were there. */
+  deleteTupleTexts(texts: string[]): Promise<number>;
   countTuples(): Promise<number>;
 
   putGrant(g: Tuple, revision: number): Promise<{ created: boolean }>;
@@ -104,7 +104,7 @@ export interface AuthzStore {
   /** Every grant naming this object, as subject or as resource. */
   grantsInvolving(object: string): Promise<Tuple[]>;
   presentGrants(texts: string[]): Promise<Set<string>>;
-  scanGrants(batch: number): AsyncIterable<Tuple[]>;
+  scanGrants(batch: number, upToRevision?: number): AsyncIterable<Tuple[]>;
   countGrants(): Promise<number>;
 }
 

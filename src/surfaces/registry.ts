@@ -43,6 +43,8 @@ export interface Route<P = any, Q = any, B = any> { // eslint-disable-line @type
   created?: 'always' | 'when-new';
   /** Catalog codes this route answers besides those every route of its kind may (see `errorsOf`). */
   errors?: ErrorCode[];
+  /** Served by the lean route table in front of Express (a GET without path parameters that answers JSON). */
+  lean?: boolean;
   /** A content type (e.g. application/x-ndjson) whose body is handed over unparsed as `stream`, over HTTP only. */
   streamBody?: string;
   handle(input: HandlerInput<P, Q, B>): Promise<Reply>;

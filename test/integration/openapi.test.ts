@@ -12,7 +12,7 @@ const METHODS = ['get', 'post', 'patch', 'put', 'delete'];
 describe.each(['admin', 'client'] as const)('%s surface', (surface) => {
   const base = () => (surface === 'admin' ? svc.admin : svc.client);
 
-  it('validates as OpenAPI 3.1 and documents exactly the registered routes (plus /graphql and /mcp)', async () => {
+  it('validates as OpenAPI 3.1 and documents exactly the registered routes (plus /graphql, /mcp and the Swagger UI files)', async () => {
     const r = await fetch(`${base()}/openapi.json`);
     expect(r.status).toBe(200);
     const doc = await r.json() as { openapi: string; paths: Record<string, Record<string, { operationId: string }>> };
@@ -23,7 +23,7 @@ describe.each(['admin', 'client'] as const)('%s surface', (surface) => {
     const documented = Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).filter((m) => METHODS.includes(m)).map((m) => `${m.toUpperCase()} ${path}`)).sort();
     const registered = svc.app.routes.filter((x) => x.surface === surface)
       .map((x) => `${x.method.toUpperCase()} ${x.path.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, '{$1}')}`);
-    const extra = surface === 'admin' ? ['POST /graphql', 'POST /mcp'] : ['POST /graphql'];
+    const extra = surface === 'admin' ? ['POST /graphql', 'POST /mcp', 'GET /mcp', 'GET /docs/assets/{file}'] : ['POST /graphql', 'GET /docs/assets/{file}'];
     expect(documented).toEqual([...registered, ...extra].sort());
   });
 
@@ -31,7 +31,7 @@ describe.each(['admin', 'client'] as const)('%s surface', (surface) => {
     const doc = await (await fetch(`${base()}/openapi.json`)).json() as { paths: Record<string, Record<string, unknown>> };
     for (const [path, ops] of Object.entries(doc.paths)) {
       for (const method of Object.keys(ops).filter((m) => METHODS.includes(m))) {
-        const url = base() + path.replace(/\{[^}]+\}/g, 'x');
+        const url = base() + path.replace('{file}', 'swagger-ui.css').replace(/\{[^}]+\}/g, 'x');
         const res = await fetch(url, { method: method.toUpperCase(), headers: { 'content-type': 'application/json' }, body: method === 'get' ? undefined : '{}' });
         const body = await res.text();
         let code: unknown = null;

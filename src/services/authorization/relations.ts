@@ -75,11 +75,22 @@ export class Relations {
     return { created, revision: entry.revision };
   }
 
-  /** Deletes a tuple given by content; NOT_FOUND when it is not stored. */
-  async removeTuple(t: Tuple) {
-    const found = await this.store.findTupleText(tupleText(t));
-    if (!found) throw new AppError('NOT_FOUND', `No relation ${tupleText(t)}`);
-    return this.remove(found._id);
+  /** Deletes tuples and grants in bulk (state prune): one log entry each, index work queued and coalesced. */
+  async removeMany(tuples: Tuple[], grants: Tuple[]): Promise<{ tuples: number; grants: number }> {
+    const out = { tuples: 0, grants: 0 };
+    if (tuples.length) {
+      const entry = await this.commit('tuples', 'delete', tuples);
+      await this.hints.mark(tuples.map(tupleText));
+      out.tuples = await this.store.deleteTupleTexts(tuples.map(tupleText));
+      this.applier.submit(entry);
+    }
+    if (grants.length) {
+      const entry = await this.commit('grants', 'delete', grants);
+      await this.hints.mark(grants.map(tupleText));
+      for (const g of grants) if (await this.store.deleteGrant(g)) out.grants++;
+      this.applier.submit(entry);
+    }
+    return out;
   }
 
   /**

@@ -11,6 +11,8 @@ export const stateHeader = z.strictObject({
   version: z.literal(1, { message: 'version must be 1' }),
   exportedAt: z.string().optional(),
   revision: z.number().int().min(0).optional(),
+  /** The sections an export carries besides the header (NDJSON: as lines), so a prune knows what the document speaks for. */
+  carries: z.array(z.enum(['relations', 'grants'])).optional(),
   resources: z.array(z.strictObject({
     name, relations: z.record(z.string(), z.array(z.string())).default({}), permissions: z.record(z.string(), z.array(z.string())).default({}),
   })).optional(),

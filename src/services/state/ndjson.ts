@@ -1,13 +1,14 @@
 // NDJSON plumbing for state imports: split a byte stream into lines, and spool lines to a temporary file to read again.
-import { once } from 'node:events';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { rm } from 'node:fs/promises';
+import { readdir, rm, stat } from 'node:fs/promises';
+import { StringDecoder } from 'node:string_decoder';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { randomUUID } from 'node:crypto';
 import { AppError } from '../../errors.js';
 
+const PREFIX = 'authz-state-';
 /** The longest line taken (the header carries every definition and schema). */
 const MAX_LINE = 16 * 1024 * 1024;
 
@@ -15,8 +16,10 @@ const MAX_LINE = 16 * 1024 * 1024;
 export async function* lines(stream: AsyncIterable<Buffer | string>): AsyncGenerator<{ n: number; text: string }> {
   let rest = '';
   let n = 0;
-  for await (const chunk of stream) {
-    rest += typeof chunk === 'string' ? chunk : chunk.toString('utf8');
+  // A character split across two chunks is joined, never replaced by U+FFFD.
+  const decoder = new StringDecoder('utf8');
+  for await (const chunk of cutShort(stream)) {
+    rest += typeof chunk === 'string' ? chunk : decoder.write(chunk);
     let at: number;
     while ((at = rest.indexOf('\n')) >= 0) {
       const text = rest.slice(0, at).trim();
@@ -26,24 +29,71 @@ export async function* lines(stream: AsyncIterable<Buffer | string>): AsyncGener
     }
     if (rest.length > MAX_LINE) throw new AppError('PAYLOAD_TOO_LARGE', `Line ${n + 1} is longer than ${MAX_LINE} characters`);
   }
+  rest += decoder.end();
   n++;
   if (rest.trim()) yield { n, text: rest.trim() };
 }
 
+/** A client that goes away mid-upload is told apart from a fault of ours (nothing has been applied by then). */
+async function* cutShort(stream: AsyncIterable<Buffer | string>): AsyncGenerator<Buffer | string> {
+  try {
+    yield* stream;
+  } catch (e) {
+    const code = (e as { code?: string }).code;
+    if ((e as Error).message === 'aborted' || code === 'ECONNRESET' || code === 'ERR_STREAM_PREMATURE_CLOSE') {
+      throw new AppError('BAD_REQUEST', 'The upload was cut short; nothing was imported');
+    }
+    throw e;
+  }
+}
+
+/** Spool files a crashed process left behind, a day old or more, go at start. */
+export async function removeStaleSpools(): Promise<void> {
+  const dir = tmpdir();
+  for (const name of await readdir(dir).catch(() => [] as string[])) {
+    if (!name.startsWith(PREFIX)) continue;
+    const path = join(dir, name);
+    const age = Date.now() - (await stat(path).catch(() => ({ mtimeMs: Date.now() }))).mtimeMs;
+    if (age > 24 * 3600_000) await rm(path, { force: true });
+  }
+}
+
+/** Resolves on 'drain', or on 'close' (after an error), removing both listeners either way. */
+export function drained(out: NodeJS.WritableStream): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => { out.off('drain', done); out.off('close', done); resolve(); };
+    out.on('drain', done);
+    out.on('close', done);
+  });
+}
+
 /** A temporary file of lines, written once and read back as often as needed, then removed. */
 export class Spool {
-  readonly path = join(tmpdir(), `authz-state-${randomUUID()}.ndjson`);
+  readonly path = join(tmpdir(), `${PREFIX}${randomUUID()}.ndjson`);
   private readonly out = createWriteStream(this.path);
+  /** A write error (disk full) is kept and thrown at the next write, never left as an unhandled event. */
+  private failed: Error | null = null;
   count = 0;
 
+  constructor() {
+    this.out.on('error', (e) => { this.failed = e; });
+  }
+
+  private check(): void {
+    if (this.failed) throw this.failed;
+  }
+
   async write(line: string): Promise<void> {
+    this.check();
     this.count++;
-    if (!this.out.write(`${line}\n`)) await once(this.out, 'drain');
+    if (!this.out.write(`${line}\n`)) await drained(this.out);
+    this.check();
   }
 
   async finish(): Promise<void> {
-    this.out.end();
-    await once(this.out, 'finish');
+    this.check();
+    await new Promise<void>((resolve) => { this.out.once('error', () => resolve()); this.out.end(resolve); });
+    this.check();
   }
 
   async *read(): AsyncGenerator<string> {

@@ -113,7 +113,6 @@ export function mongoAuthzStore(db: Db): AuthzStore {
       return { records: docs.map((d) => byId.get(d._id) ?? d), created };
     },
     findTuple: (id) => rels.findOne({ _id: id }),
-    findTupleText: (text) => rels.findOne({ _id: tupleId(text) }),
     async deleteTuple(id) {
       const found = await rels.findOne({ _id: id });
       if (!found) return null;
@@ -137,11 +136,17 @@ export function mongoAuthzStore(db: Db): AuthzStore {
     async presentTuples(texts) {
       return present(rels as unknown as Collection<{ _id: string; computedTuple: string }>, texts);
     },
-    async *scanTuples(batch) {
+    async deleteTupleTexts(texts) {
+      let n = 0;
+      for (const text of texts) n += (await rels.deleteOne({ _id: tupleId(text) })).deletedCount;
+      return n;
+    },
+    async *scanTuples(batch, upTo) {
       // One streaming cursor per resource type (a filtered find per batch would rescan on FerretDB v1).
       const types = (await rels.distinct('resourceType')) as string[];
       for (const type of types.sort()) {
-        const cursor = rels.find({ resourceType: type }, { projection: { subject: 1, relation: 1, resource: 1 }, batchSize: batch });
+        const filter: Filter<RelationRecord> = upTo === undefined ? { resourceType: type } : { resourceType: type, revision: { $lte: upTo } };
+        const cursor = rels.find(filter, { projection: { subject: 1, relation: 1, resource: 1 }, batchSize: batch });
         let chunk: Tuple[] = [];
         for await (const row of cursor) {
           chunk.push(asTuple(row));
@@ -170,9 +175,9 @@ export function mongoAuthzStore(db: Db): AuthzStore {
       return present(grants as unknown as Collection<{ _id: string; computedTuple: string }>, texts);
     },
     countGrants: () => grants.estimatedDocumentCount(),
-    async *scanGrants(batch) {
+    async *scanGrants(batch, upTo) {
       let chunk: Tuple[] = [];
-      for await (const row of grants.find({}, { batchSize: batch })) {
+      for await (const row of grants.find(upTo === undefined ? {} : { revision: { $lte: upTo } }, { batchSize: batch })) {
         chunk.push(grantTuple(row));
         if (chunk.length === batch) { yield chunk; chunk = []; }
       }

@@ -66,9 +66,21 @@ export function openApiDocument(surface: Surface, routes: Route[], version: stri
   paths['/graphql'] = { post: { operationId: 'post_graphql', tags: ['graphql'], ...extra('GraphQL (errors carry the REST codes in extensions)',
     z.object({ query: z.string(), variables: z.record(z.string(), z.unknown()).optional(), operationName: z.string().optional() })) } };
   if (surface === 'admin') {
-    paths['/mcp'] = { post: { operationId: 'post_mcp', tags: ['mcp'], ...extra('MCP tool server (Streamable HTTP, JSON-RPC); Bearer only; ?modules=a,b',
-      z.object({ jsonrpc: z.literal('2.0'), method: z.string(), id: z.union([z.string(), z.number()]).optional(), params: z.unknown().optional() })) } };
+    paths['/mcp'] = {
+      post: { operationId: 'post_mcp', tags: ['mcp'], ...extra('MCP tool server (Streamable HTTP, JSON-RPC); Bearer only; ?modules=a,b',
+        z.object({ jsonrpc: z.literal('2.0'), method: z.string(), id: z.union([z.string(), z.number()]).optional(), params: z.unknown().optional() })) },
+      get: {
+        operationId: 'get_mcp', tags: ['mcp'], summary: 'No server-initiated stream: the tool server is stateless (405 with Allow: POST)',
+        security: [{ bearer: [] }],
+        responses: { '405': { description: 'Use POST', content: { 'application/json': { schema: error } } }, ...errorResponses(surface, ['UNAUTHENTICATED', 'VALIDATION_FAILED']) },
+      },
+    };
   }
+  paths['/docs/assets/{file}'] = { get: {
+    operationId: 'get_docs_assets_file', tags: ['core'], summary: 'Swagger UI static files (scripts and styles of /docs)', security: [],
+    requestParams: { path: z.object({ file: z.string() }) },
+    responses: { '200': { description: 'The file', content: { '*/*': { schema: z.string() } } }, ...errorResponses(surface, ['ROUTE_NOT_FOUND']) },
+  } };
   return createDocument({
     openapi: '3.1.0',
     info: {

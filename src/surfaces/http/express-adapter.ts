@@ -1,5 +1,6 @@
 // Mounts registry routes on an express app: auth, strict zod parsing, the error catalog, JSON 404.
-import { once } from 'node:events';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { pinoHttp } from 'pino-http';
 import express, { type ErrorRequestHandler, type Express, type Request, type Response } from 'express';
 import { AppError, RateLimited, adminErrorBody, clientErrorBody } from '../../errors.js';
@@ -37,18 +38,31 @@ export function sendError(surface: Surface, res: Response, e: AppError): void {
  * so the connection is destroyed: the client sees a truncated body, never one that looks complete.
  */
 async function sendStream(res: Response, pieces: AsyncIterable<string>, log: Logger, label: string): Promise<void> {
+  // The first piece is awaited before anything is sent, so a store that is down still gets its error body.
+  const it = pieces[Symbol.asyncIterator]();
+  let first: IteratorResult<string>;
   try {
-    for await (const piece of pieces) {
-      if (res.destroyed) return;
-      if (!res.write(piece)) await Promise.race([once(res, 'drain'), once(res, 'close')]);
-    }
-    res.end();
+    first = await it.next();
   } catch (e) {
-    if (!res.headersSent) { res.removeHeader('Content-Type'); throw e; }
-    log.warn({ err: (e as Error).message, route: label }, 'streamed answer cut short');
-    res.destroy(e as Error);
+    res.removeHeader('Content-Type');
+    throw e;
   }
+  async function* all() {
+    if (first.done) return;
+    yield first.value;
+    for (let next = await it.next(); !next.done; next = await it.next()) yield next.value;
+  }
+  await pipeline(Readable.from(all()), res).catch((e: Error) => {
+    log.warn({ err: e.message, route: label }, 'streamed answer cut short');
+    void it.return?.();
+  });
 }
+
+/** The access log of both surfaces (and of the lean routes): one line per answered request, credentials redacted. */
+export const accessLog = (deps: HttpDeps) => pinoHttp({
+  logger: deps.log, quietReqLogger: true,
+  customLogLevel: (_req, res, err) => (err || res.statusCode === 500 ? 'error' : res.statusCode >= 500 ? 'warn' : 'info'),
+});
 
 /** `mount` adds handlers that are not registry routes (GraphQL), before the JSON 404. */
 export function createHttpApp(surface: Surface, routes: Route[], deps: HttpDeps, mount: Array<(app: Express) => void> = []): Express {
@@ -57,7 +71,7 @@ export function createHttpApp(surface: Surface, routes: Route[], deps: HttpDeps,
   app.set('query parser', 'simple');
   app.set('trust proxy', deps.trustProxy);
   // Access log (credentials are redacted by the logger) and per-route latency.
-  app.use(pinoHttp({ logger: deps.log, customLogLevel: (_req, res, err) => (err || res.statusCode === 500 ? 'error' : res.statusCode >= 500 ? 'warn' : 'info'), quietReqLogger: true }));
+  app.use(accessLog(deps));
   app.use((req, res, next) => {
     const started = process.hrtime.bigint();
     res.on('finish', () => {

@@ -112,7 +112,7 @@ export function authorizationRoutes(deps: { definitions: Definitions; relations:
       handle: async ({ body }) => withRevision(await relations.revoke({ subject: body.subject, relation: body.permission, resource: body.resource })),
     }),
     route({
-      ...admin, method: 'get', path: '/authorization/permissions/can', output: replies.allowed, errors: ['UNKNOWN_TYPE', 'PERMISSION_NOT_DEFINED', 'INDEX_BEHIND'], summary: 'Decide subject, permission, resource',
+      ...admin, method: 'get', path: '/authorization/permissions/can', lean: true, output: replies.allowed, errors: ['UNKNOWN_TYPE', 'PERMISSION_NOT_DEFINED', 'INDEX_BEHIND'], summary: 'Decide subject, permission, resource',
       query: z.strictObject({ subject: object, permission: name, resource: object, scope: object.optional(), ...consistency }),
       handle: async ({ query }) => {
         if (query.scope && !(await checks.hasDirectOn(query.subject, query.scope))) return { body: { allowed: false } };

@@ -21,7 +21,7 @@ export function clientAuthorizationRoutes(deps: { checks: Checks }): Route[] {
   };
   return [
     route({
-      ...user, method: 'get', path: '/authorization/check', output: replies.allowed, errors: ['FORBIDDEN', 'UNKNOWN_TYPE', 'PERMISSION_NOT_DEFINED'], summary: 'Whether you (or a scope you act for) may do an action on a resource',
+      ...user, method: 'get', path: '/authorization/check', lean: true, output: replies.allowed, errors: ['FORBIDDEN', 'UNKNOWN_TYPE', 'PERMISSION_NOT_DEFINED'], summary: 'Whether you (or a scope you act for) may do an action on a resource',
       query: z.strictObject({ action, resource: object, scope: object.optional() }),
       handle: async ({ query, user: u }) => {
         const me = `User:${u!.userId}`;

@@ -16,7 +16,7 @@ export function configRoutes(deps: { settings: Settings }): Route[] {
       params: moduleParam, handle: async ({ params }) => ({ body: await settings.one(params.module) }),
     }),
     route({
-      ...admin, method: 'patch', path: '/config/:module', output: replies.configModule, errors: ['NOT_FOUND'], summary: 'Change settings of a module: objects merge, null removes a key',
+      ...admin, method: 'patch', path: '/config/:module', output: replies.configModule, errors: ['NOT_FOUND', 'BUSY'], summary: 'Change settings of a module: objects merge, null removes a key',
       params: moduleParam, body: z.record(z.string(), z.unknown()),
       handle: async ({ params, body }) => ({ body: await settings.patch(params.module, body) }),
     }),

@@ -1,0 +1,61 @@
+// A route table in front of Express for the hottest reads (the checks): the same registry entry, credentials, validation,
+// errors, rate limits, metrics and access log, without Express's per-request cost (measured: about 4x the bare handler).
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { parse as parseQuery } from 'node:querystring';
+import proxyAddr from 'proxy-addr';
+import { AppError, RateLimited, adminErrorBody, clientErrorBody } from '../../errors.js';
+import { asAppError, invoke } from '../invoke.js';
+import type { Route, Surface } from '../registry.js';
+import { accessLog, type HttpDeps } from './express-adapter.js';
+
+type Handler = (req: IncomingMessage, res: ServerResponse) => boolean;
+
+/** Express's "trust proxy" semantics for the client address (rate limits count per address). */
+function clientAddress(trust: HttpDeps['trustProxy']): (req: IncomingMessage) => string {
+  if (trust === false) return (req) => req.socket.remoteAddress ?? '';
+  const fn = trust === true ? () => true
+    : typeof trust === 'number' ? (_a: string, i: number) => i < trust
+      : proxyAddr.compile(trust.split(',').map((s) => s.trim()));
+  return (req) => proxyAddr(req, fn);
+}
+
+function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { ...headers, 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+/** Serves the surface's `lean` routes (GET, no path parameters); answers false for any other request, which Express takes. */
+export function leanRoutes(surface: Surface, routes: Route[], deps: HttpDeps): Handler {
+  const table = new Map(routes.filter((r) => r.surface === surface && r.lean && r.method === 'get' && !r.path.includes(':')).map((r) => [r.path, r]));
+  const log = accessLog(deps);
+  const address = clientAddress(deps.trustProxy);
+  const errorBody = surface === 'admin' ? adminErrorBody : clientErrorBody;
+
+  const serve = async (r: Route, req: IncomingMessage, res: ServerResponse, search: string) => {
+    const started = process.hrtime.bigint();
+    log(req, res);
+    res.on('finish', () => deps.observe(surface, 'GET', r.path, res.statusCode, Number(process.hrtime.bigint() - started) / 1e9));
+    const routeKey = `GET ${r.path}`;
+    try {
+      if (surface === 'client') await deps.limits.consume(routeKey, address(req));
+      const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v[0] : v]));
+      const reply = await invoke(r, { params: {}, query: parseQuery(search), headers }, deps);
+      if (reply.stream || reply.text !== undefined) throw new AppError('INTERNAL', `${routeKey} is not a JSON route`);
+      send(res, reply.status ?? 200, reply.body ?? {}, reply.headers);
+    } catch (e) {
+      const err = asAppError(e, deps.log, routeKey);
+      send(res, err.status, errorBody(err), err instanceof RateLimited ? { 'Retry-After': String(err.retryAfterSeconds) } : {});
+    }
+  };
+
+  return (req, res) => {
+    if (req.method !== 'GET' || table.size === 0) return false;
+    const url = req.url ?? '/';
+    const at = url.indexOf('?');
+    const r = table.get(at < 0 ? url : url.slice(0, at));
+    if (!r) return false;
+    void serve(r, req, res, at < 0 ? '' : url.slice(at + 1));
+    return true;
+  };
+}

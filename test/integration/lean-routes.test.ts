@@ -1,0 +1,71 @@
+// The checks are served by the lean route table in front of Express. The same request through Express (which still
+// holds the route; a trailing slash reaches it) must get the same answer: status, body, content type, Retry-After,
+// and the same access log and metrics.
+import { startService, type TestService } from '../support/service.js';
+
+let svc: TestService;
+const lines: string[] = [];
+let userToken: string;
+beforeAll(async () => {
+  svc = await startService({ ROUTER_RATE_LIMITS: JSON.stringify({ routes: { 'GET /authorization/check': { windowMs: 60_000, max: 12 } } }), LOG_LEVEL: 'info' }, { logLines: lines });
+  expect((await svc.http('POST', '/authorization/resources', { body: { name: 'Doc', relations: { viewer: ['User'] }, permissions: { read: ['viewer'] } } })).status).toBe(200);
+  expect((await svc.http('POST', '/authorization/relations', { body: { subject: 'User:ann', relation: 'viewer', resource: 'Doc:d1' } })).status).toBe(201);
+  expect((await svc.http('POST', `${svc.client}/authentication/local/new`, { body: { email: 'cat@example.com', password: 'password123' }, headers: {} })).status).toBe(201);
+  const login = await svc.http('POST', `${svc.client}/authentication/local`, { body: { email: 'cat@example.com', password: 'password123' }, headers: {} });
+  userToken = login.body.accessToken;
+}, 120_000);
+afterAll(async () => { await svc?.stop(); });
+
+async function get(url: string, headers: Record<string, string>) {
+  const res = await fetch(url, { headers });
+  return { status: res.status, type: res.headers.get('content-type'), retryAfter: res.headers.get('retry-after'), etag: res.headers.get('etag'), body: await res.json() };
+}
+const same = ({ etag: _e, ...rest }: Awaited<ReturnType<typeof get>>) => rest;
+
+it('answers admin checks as Express would, for good and bad input and credentials', async () => {
+  const cases: Array<[string, Record<string, string>]> = [
+    ['subject=User:ann&permission=read&resource=Doc:d1', svc.asAdmin],
+    ['subject=User:bob&permission=read&resource=Doc:d1', svc.asAdmin],
+    ['subject=User:ann&permission=read&resource=Doc:d1&consistency=fully_consistent', svc.asAdmin],
+    ['subject=User:ann&permission=read', svc.asAdmin],
+    ['subject=User:ann&permission=read&resource=nocolon', svc.asAdmin],
+    ['subject=User:ann&permission=read&resource=Nope:x', svc.asAdmin],
+    ['subject=User:ann&permission=write&resource=Doc:d1', svc.asAdmin],
+    ['subject=User:ann&subject=User:bob&permission=read&resource=Doc:d1', svc.asAdmin],
+    ['subject=User:ann&permission=read&resource=Doc:d1&extra=1', svc.asAdmin],
+    ['subject[$ne]=x&permission=read&resource=Doc:d1', svc.asAdmin],
+    ['subject=User:ann&permission=read&resource=Doc:d1', {}],
+    ['subject=User:ann&permission=read&resource=Doc:d1', { masterkey: 'wrong-key-of-some-length' }],
+  ];
+  for (const [query, headers] of cases) {
+    const lean = await get(`${svc.admin}/authorization/permissions/can?${query}`, headers);
+    const viaExpress = await get(`${svc.admin}/authorization/permissions/can/?${query}`, headers);
+    expect(lean.etag).toBeNull(); // Express would add one: this answer did not come through it
+    expect(viaExpress.etag).not.toBeNull();
+    expect({ query, ...same(lean) }).toEqual({ query, ...same(viaExpress) });
+  }
+  expect((await get(`${svc.admin}/authorization/permissions/can?subject=User:ann&permission=read&resource=Doc:d1`, svc.asAdmin)).body).toEqual({ allowed: true });
+});
+
+it('answers client checks as Express would, rate limits included, and logs and counts them', async () => {
+  const auth = { authorization: `Bearer ${userToken}` };
+  const pairs = [];
+  for (const query of ['action=read&resource=Doc:d1', 'action=read', 'action=read&resource=Doc:d1&scope=Team:nope']) {
+    pairs.push([await get(`${svc.client}/authorization/check?${query}`, auth), await get(`${svc.client}/authorization/check/?${query}`, auth)] as const);
+  }
+  pairs.push([await get(`${svc.client}/authorization/check?action=read&resource=Doc:d1`, {}), await get(`${svc.client}/authorization/check/?action=read&resource=Doc:d1`, {})] as const);
+  for (const [lean, viaExpress] of pairs) expect(same(lean)).toEqual(same(viaExpress));
+  // Both paths count against the one limit of the route (12 a minute): 8 used, so 4 more, then 429 with Retry-After.
+  const more = await Promise.all(Array.from({ length: 6 }, () => get(`${svc.client}/authorization/check?action=read&resource=Doc:d1`, auth)));
+  expect(more.filter((r) => r.status === 200)).toHaveLength(4);
+  const limited = more.find((r) => r.status === 429)!;
+  expect(limited.body.code).toBe('RATE_LIMITED');
+  expect(Number(limited.retryAfter)).toBeGreaterThan(0);
+
+  const metrics = await svc.http('GET', '/metrics');
+  expect(metrics.text).toMatch(/authz_http_request_duration_seconds_count\{[^}]*route="\/authorization\/check"[^}]*status="429"[^}]*\} [1-9]/);
+  const logged = lines.map((l) => JSON.parse(l) as { req?: { url?: string; headers?: Record<string, string> }; res?: { statusCode?: number } })
+    .filter((l) => l.req?.url?.startsWith('/authorization/check?'));
+  expect(logged.length).toBeGreaterThanOrEqual(10);
+  expect(logged.every((l) => !JSON.stringify(l).includes(userToken))).toBe(true);
+});
