@@ -69,3 +69,19 @@ it('answers client checks as Express would, rate limits included, and logs and c
   expect(logged.length).toBeGreaterThanOrEqual(10);
   expect(logged.every((l) => !JSON.stringify(l).includes(userToken))).toBe(true);
 });
+
+it('below info, logs only failed requests, through the lean table and Express alike', async () => {
+  await svc.stop();
+  const quiet: string[] = [];
+  svc = await startService({ LOG_LEVEL: 'warn' }, { logLines: quiet });
+  const ok = await get(`${svc.admin}/authorization/permissions/can?subject=User:ann&permission=read&resource=Team:t`, svc.asAdmin);
+  expect(ok.status).toBe(200);
+  // A revision the index will not reach within 5 s: 503 INDEX_BEHIND, once through each path.
+  for (const path of ['/authorization/permissions/can', '/authorization/permissions/can/']) {
+    const behind = await get(`${svc.admin}${path}?subject=User:ann&permission=read&resource=Team:t&consistency=at_least_as_fresh&revision=99999999`, svc.asAdmin);
+    expect(behind.status).toBe(503);
+  }
+  const access = quiet.map((l) => JSON.parse(l) as { level: number; req?: { url?: string }; res?: { statusCode?: number } }).filter((l) => l.req?.url);
+  expect(access.map((l) => [l.level, l.res?.statusCode])).toEqual([[40, 503], [40, 503]]);
+  expect(quiet.join('\n')).not.toContain(svc.config.MASTER_KEY);
+}, 60_000);
