@@ -33,7 +33,7 @@ import { mongoAuthzStore } from './stores/mongo/authz.js';
 import { mongoChangeLog } from './stores/mongo/change-log.js';
 import { mongoRebuildState } from './stores/mongo/index-state.js';
 import { redisDeletionHints } from './stores/redis/deletion-hints.js';
-import { Heartbeat, Lease } from './stores/redis/lease.js';
+import { Heartbeat, Lease, LeaseTimeout } from './stores/redis/lease.js';
 import { redisRevisionCounter } from './stores/redis/revision-counter.js';
 import { neo4jGraphStore } from './stores/neo4j/graph.js';
 import { neo4jIndexStore } from './stores/neo4j/index-store.js';
@@ -68,7 +68,6 @@ import { Schemas } from './services/database/schemas.js';
 import { mongoSchemaStore } from './stores/mongo/schemas.js';
 import { mongoDocumentStore } from './stores/mongo/documents.js';
 import { COLLECTIONS } from './stores/mongo/connection.js';
-import { storeUnavailable } from './stores/unavailable.js';
 
 export interface App {
   routes: Route[];
@@ -167,16 +166,16 @@ export async function createApp(config: Config, log: Logger = createLogger(confi
   const schemas = new Schemas({ schemas: mongoSchemaStore(db), docs, definitions, systemCollections: new Set(Object.values(COLLECTIONS)), epoch: redisEpoch(redis, `${prefix}:ep:~schemas`) });
   routes.push(...databaseRoutes({ schemas, documents: new Documents({ schemas, docs, relations, checks }) }));
 
-  /** Runs `fn` alone among every process; BUSY when the lease stays taken for `waitMs`. */
-  const exclusively = async <T>(key: string, waitMs: number, what: string, fn: () => Promise<T>): Promise<T> => {
+  /** Runs `fn` alone among every process (it can ask whether it still is); BUSY when the lease stays taken for `waitMs`. */
+  const exclusively = async <T>(key: string, waitMs: number, what: string, fn: (held: () => boolean) => Promise<T>): Promise<T> => {
     const lease = new Lease(redis, key, 15_000);
     try {
       await lease.acquire(waitMs);
     } catch (e) {
-      if (storeUnavailable(e)) throw e;
-      throw new AppError('BUSY', `${what} is running in another request; retry when it ends`);
+      if (e instanceof LeaseTimeout) throw new AppError('BUSY', `${what} is running in another request; retry when it ends`);
+      throw e;
     }
-    try { return await fn(); } finally { await lease.release(); }
+    try { return await fn(() => lease.held()); } finally { await lease.release(); }
   };
   const settings = new Settings({
     store: mongoConfigStore(db), epoch: redisEpoch(redis, `${prefix}:ep:~config`), log,

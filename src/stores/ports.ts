@@ -95,7 +95,7 @@ export interface AuthzStore {
   presentTuples(texts: string[]): Promise<Set<string>>;
   /** Every tuple, in batches of `batch`, grouped by resource type. */
   scanTuples(batch: number, upToRevision?: number): AsyncIterable<Tuple[]>;
-  /** Deletes these tuples (as text) one by one by `_id`; how many were there. */
+  /** Deletes these tuples (as text) in one bulk write of `_id` deletes; how many were there. */
   deleteTupleTexts(texts: string[]): Promise<number>;
   countTuples(): Promise<number>;
 

@@ -6,6 +6,7 @@ import { Model } from '../../src/engine/model.js';
 import { randomScenario } from '../support/random.js';
 import { expand, parse } from '../support/scenarios.js';
 import { startService, type TestService } from '../support/service.js';
+import { Redis } from 'ioredis';
 import { replies } from '../../src/surfaces/replies.js';
 
 const NDJSON = 'application/x-ndjson';
@@ -61,15 +62,16 @@ it('moves a whole platform to a fresh database through the NDJSON stream; the an
   const nd = await exportOf(svc, '?tuples=true&format=ndjson');
   expect(nd.headers.get('content-type')).toContain(NDJSON);
   const lines = nd.text.trim().split('\n');
-  expect(lines).toHaveLength(1 + tuples.length + 1 + grants.length);
+  expect(lines).toHaveLength(1 + tuples.length + 1 + grants.length + 1);
+  expect(JSON.parse(lines.at(-1)!)).toEqual({ end: { relations: tuples.length + 1, grants: grants.length } });
   expect((await exportOf(svc, '?format=ndjson')).text.trim().split('\n')).toHaveLength(1); // no tuples unless asked
   const plain = (await exportOf(svc, '')).body;
   expect(plain.relations).toBeUndefined();
   await svc.stop();
 
   svc = await startService({ MASTER_KEY: 'another-master-key-of-the-new-instance' });
-  // Lines in another order than exported: the header first, then tuples and grants mixed.
-  const shuffled = [lines[0]!, ...lines.slice(1).reverse()].join('\n');
+  // Lines in another order than exported: the header first, then tuples and grants mixed, the end line last.
+  const shuffled = [lines[0]!, ...lines.slice(1, -1).reverse(), lines.at(-1)!].join('\n');
   const imported = await ndjsonImport(svc, shuffled);
   expect(imported.status).toBe(200);
   expect(imported.body.relations).toEqual({ created: tuples.length + 1, existing: 0, removed: 0 });
@@ -266,7 +268,39 @@ it('streams a large export in pieces and takes it back as NDJSON', async () => {
   expect(res.headers.get('transfer-encoding')).toBe('chunked');
   expect(res.headers.get('content-length')).toBeNull();
   const text = await res.text();
-  expect(text.trim().split('\n')).toHaveLength(1 + 20_000);
+  expect(text.trim().split('\n')).toHaveLength(1 + 20_000 + 1);
   const again = await ndjsonImport(svc, text, '?dryRun=true');
   expect(again.body.relations).toEqual({ created: 0, existing: 20_000, removed: 0 });
 }, 300_000);
+
+it('refuses a cut-short NDJSON file (its end line missing or miscounted) before any prune, and answers 409 while another import runs', async () => {
+  svc = await startService();
+  await provision(svc);
+  const full = (await exportOf(svc, '?tuples=true&format=ndjson')).text.trim().split('\n');
+  const before = comparable((await exportOf(svc)).body);
+  for (const cut of [full.slice(0, -1), full.slice(0, 10), [...full.slice(0, 10), full.at(-1)!]]) {
+    const r = await ndjsonImport(svc, `${cut.join('\n')}\n`, '?prune=true');
+    expect([r.status, r.body.code]).toEqual([400, 'VALIDATION_FAILED']);
+    expect(r.body.message).toMatch(/incomplete/);
+  }
+  expect(comparable((await exportOf(svc)).body)).toEqual(before);
+
+  // Another import holds the lease: after 10 s of waiting, 409 BUSY, and nothing changed.
+  const redis = new Redis(process.env.REDIS_URL!);
+  try {
+    await redis.set('authz:lease:state-import', 'someone-else', 'PX', 30_000);
+    const started = Date.now();
+    const busy = await ndjsonImport(svc, `${full.join('\n')}\n`, '?prune=true');
+    expect([busy.status, busy.body.code]).toEqual([409, 'BUSY']);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(9_000);
+    await redis.set('authz:lease:config', 'someone-else', 'PX', 30_000);
+    const config = await svc.http('PATCH', '/config/router', { body: { rateLimits: { enabled: false } } });
+    expect([config.status, config.body.code]).toEqual([409, 'BUSY']);
+  } finally {
+    await redis.del('authz:lease:state-import', 'authz:lease:config');
+    redis.disconnect();
+  }
+  expect(comparable((await exportOf(svc)).body)).toEqual(before);
+  const dry = await ndjsonImport(svc, `${full.join('\n')}\n`, '?prune=true&dryRun=true');
+  expect(dry.body.relations).toEqual({ created: 0, existing: tuples.length + 1, removed: 0 });
+}, 180_000);

@@ -26,8 +26,11 @@ export const stateHeader = z.strictObject({
 });
 export type StateHeader = z.infer<typeof stateHeader>;
 
-/** One NDJSON line after the header: a tuple or a direct grant. */
-export const stateLine = z.union([stateTuple, stateGrant]);
+/** The last line of an NDJSON export with tuples: how many tuple and grant lines it wrote, so a cut-short file is told. */
+export const stateEnd = z.strictObject({ end: z.strictObject({ relations: z.number().int().min(0), grants: z.number().int().min(0) }) });
+
+/** One NDJSON line after the header: a tuple, a direct grant, or the end line. */
+export const stateLine = z.union([stateTuple, stateGrant, stateEnd]);
 export type StateLine = z.infer<typeof stateLine>;
 
 export const NDJSON = 'application/x-ndjson';

@@ -80,7 +80,11 @@ export class Spool {
   }
 
   private check(): void {
-    if (this.failed) throw this.failed;
+    if (!this.failed) return;
+    if ((this.failed as { code?: string }).code === 'ENOSPC') {
+      throw new AppError('PAYLOAD_TOO_LARGE', 'This server has no room to hold the upload while it is checked');
+    }
+    throw this.failed;
   }
 
   async write(line: string): Promise<void> {

@@ -46,7 +46,8 @@ const MAX_PROBLEMS = 20;
 const canonical = (v: unknown): string => JSON.stringify(v, (_k, x: unknown) => (x && typeof x === 'object' && !Array.isArray(x)
   ? Object.fromEntries(Object.entries(x as Json).sort(([a], [b]) => a.localeCompare(b))) : x));
 const changes = (): Changes => ({ created: [], updated: [], unchanged: [], removed: [] });
-const asItem = (l: StateLine): Item => ('permission' in l
+type ItemLine = Exclude<StateLine, { end: unknown }>;
+const asItem = (l: ItemLine): Item => ('permission' in l
   ? { grant: true, t: { subject: l.subject, relation: l.permission, resource: l.resource } }
   : { grant: false, t: { subject: l.subject, relation: l.relation, resource: l.resource } });
 const lineOf = (i: Item) => (i.grant
@@ -54,13 +55,17 @@ const lineOf = (i: Item) => (i.grant
   : { subject: i.t.subject, relation: i.t.relation, resource: i.t.resource });
 const textOf = (i: Item) => `${i.grant ? 'g' : 't'}${tupleText(i.t)}`;
 
+const isModel = (p: Problem) => p.code !== undefined && p.code !== 'VALIDATION_FAILED';
+/** What the definitions are, in a form that compares equal when they are the same. */
+const definitionsKey = (defs: Map<string, Definition>) => canonical([...defs.values()].sort((a, b) => a.name.localeCompare(b.name)));
+
 /**
  * Refuses the import. Lines that are not well-formed are a 400; when every problem is one the model rejects
  * (a relation not declared, a type unknown), the answer is the 422 that a single write of it would get.
  */
-function refuse(what: string, problems: Problem[], total = problems.length): never {
+function refuse(what: string, problems: Problem[], total = problems.length, allModel = problems.every(isModel)): never {
   const listed = problems.slice(0, MAX_PROBLEMS);
-  const code = problems.every((p) => p.code && p.code !== 'VALIDATION_FAILED') ? problems[0]!.code! : 'VALIDATION_FAILED';
+  const code = allModel ? problems[0]!.code! : 'VALIDATION_FAILED';
   const message = `${what}; nothing was imported${total > listed.length ? ` (${total} problems; the first ${listed.length} listed)` : ''}`;
   throw new AppError(code, message, listed);
 }
@@ -69,10 +74,10 @@ export class State {
   constructor(private readonly deps: {
     store: AuthzStore; definitions: Definitions; schemas: Schemas; settings: Settings; relations: Relations; models: ModelSource;
     latest(): Promise<number>; log: Logger;
-    /** Runs `fn` alone among every process (one import at a time). */
-    exclusive<T>(fn: () => Promise<T>): Promise<T>;
+    /** Runs `fn` alone among every process (one import at a time); `held` says whether it still is. */
+    exclusive<T>(fn: (held: () => boolean) => Promise<T>): Promise<T>;
   }) {
-    void removeStaleSpools();
+    removeStaleSpools().catch((e: Error) => deps.log.warn({ err: e.message }, 'stale state-import spools not removed'));
   }
 
   /** Definitions, schemas and config overrides (not the defaults), at a revision the tuples that follow stop at. */
@@ -120,19 +125,24 @@ export class State {
     const { header, model } = await this.header(tuples ? ['relations', 'grants'] : []);
     yield `${JSON.stringify(header)}\n`;
     if (!tuples) return;
-    for await (const batch of this.items(header.revision!, model)) yield batch.map((i) => `${JSON.stringify(lineOf(i))}\n`).join('');
+    const end = { relations: 0, grants: 0 };
+    for await (const batch of this.items(header.revision!, model)) {
+      for (const i of batch) end[i.grant ? 'grants' : 'relations']++;
+      yield batch.map((i) => `${JSON.stringify(lineOf(i))}\n`).join('');
+    }
+    yield `${JSON.stringify({ end })}\n`;
   }
 
   /** A whole document (JSON body): validated, then applied unless a dry run. */
   async importDocument(doc: StateHeader, opts: ImportOptions): Promise<ImportReport> {
-    return this.alone(opts, async () => {
+    return this.alone(opts, async (held) => {
       const plan = await this.plan(doc, opts);
       const inline = this.inline(doc, plan.model);
       const carried = { relations: doc.relations !== undefined, grants: doc.grants !== undefined };
       const items = carried.relations || carried.grants
         ? async function* () { for (let i = 0; i < inline.length; i += BATCH) yield inline.slice(i, i + BATCH); }
         : null;
-      return this.execute(plan, items, carried, opts);
+      return this.execute(plan, items, carried, opts, held);
     });
   }
 
@@ -147,28 +157,49 @@ export class State {
       const first = await it.next();
       if (first.done) refuse('The body is empty: the first line must be the state header', [{ line: 1, message: 'missing' }]);
       const header = this.parseLine(first.value!.text, first.value!.n, stateHeader) as StateHeader;
-      // The lines are read before the lease is taken (a slow upload holds nothing); the plan is made under it.
-      const model = (await this.plan(header, opts)).model;
+      // The lines are read and checked before the lease is taken (a slow upload holds nothing); under the lease the
+      // plan is made again, and if the definitions changed meanwhile the lines were checked against the wrong ones.
+      const checked = await this.plan(header, opts);
+      const model = checked.model;
       const inline = this.inline(header, model);
       const problems: Problem[] = [];
       let bad = 0;
+      let allModel = true;
+      let end: { relations: number; grants: number } | null = null;
+      const seen = { relations: 0, grants: 0 };
       for (let next = await it.next(); !next.done; next = await it.next()) {
         const { n, text } = next.value;
         let problem: Problem | null = null;
         try {
-          const item = asItem(this.parseLine(text, n, stateLine) as StateLine);
-          const p = this.itemProblem(model, item);
-          if (p) problem = { line: n, ...p };
-          else await spool.write(JSON.stringify(lineOf(item)));
+          const line = this.parseLine(text, n, stateLine) as StateLine;
+          if (end) problem = { line: n, message: `Line ${n} comes after the end line` };
+          else if ('end' in line) end = line.end;
+          else {
+            const item = asItem(line);
+            seen[item.grant ? 'grants' : 'relations']++;
+            const p = this.itemProblem(model, item);
+            if (p) problem = { line: n, ...p };
+            else await spool.write(JSON.stringify(lineOf(item)));
+          }
         } catch (e) {
           if (!(e instanceof AppError) || e.code !== 'VALIDATION_FAILED') throw e;
           problem = { line: n, message: e.message };
         }
-        if (problem && bad++ < MAX_PROBLEMS) problems.push(problem);
+        if (problem) {
+          if (!isModel(problem)) allModel = false;
+          if (bad++ < MAX_PROBLEMS) problems.push(problem);
+        }
         if (spool.count && spool.count % PROGRESS_EVERY === 0) this.deps.log.info({ lines: spool.count }, 'state import: lines validated');
       }
       await spool.finish();
-      if (bad) refuse('Some lines are not valid', problems, bad);
+      if (bad) refuse('Some lines are not valid', problems, bad, allModel);
+      // An export with tuples ends with a count of them: without it (or with other counts) the file was cut short,
+      // and a prune would remove what the missing part holds.
+      if (header.carries?.length && (!end || end.relations !== seen.relations || end.grants !== seen.grants)) {
+        refuse('The document is incomplete', [{ message: end
+          ? `the end line counts ${end.relations} tuples and ${end.grants} grants; the upload has ${seen.relations} and ${seen.grants}`
+          : 'the header says the export carries tuples, but the end line ({"end": {...}}) is missing: the file was cut short' }]);
+      }
       const carried = {
         relations: header.relations !== undefined || (header.carries ?? []).includes('relations'),
         grants: header.grants !== undefined || (header.carries ?? []).includes('grants'),
@@ -177,12 +208,18 @@ export class State {
         for (let i = 0; i < inline.length; i += BATCH) yield inline.slice(i, i + BATCH);
         let batch: Item[] = [];
         for await (const line of spool.read()) {
-          batch.push(asItem(JSON.parse(line) as StateLine));
+          batch.push(asItem(JSON.parse(line) as ItemLine));
           if (batch.length === BATCH) { yield batch; batch = []; }
         }
         if (batch.length) yield batch;
       };
-      return await this.alone(opts, async () => this.execute(await this.plan(header, opts), items, carried, opts));
+      return await this.alone(opts, async (held) => {
+        const plan = await this.plan(header, opts);
+        if (definitionsKey(plan.definitions) !== definitionsKey(checked.definitions)) {
+          throw new AppError('BUSY', 'The definitions changed while the upload was being checked; send it again');
+        }
+        return this.execute(plan, items, carried, opts, held);
+      });
     } finally {
       await it.return?.(undefined);
       await spool.remove();
@@ -190,8 +227,8 @@ export class State {
   }
 
   /** One import at a time across every process; a dry run changes nothing and needs no lease. */
-  private alone(opts: ImportOptions, fn: () => Promise<ImportReport>): Promise<ImportReport> {
-    return opts.dryRun ? fn() : this.deps.exclusive(fn);
+  private alone(opts: ImportOptions, fn: (held: () => boolean) => Promise<ImportReport>): Promise<ImportReport> {
+    return opts.dryRun ? fn(() => true) : this.deps.exclusive(fn);
   }
 
   /** The tuples and grants a header (or JSON document) carries itself, validated against the model the import leaves. */
@@ -284,15 +321,23 @@ export class State {
     return plan;
   }
 
-  private async execute(plan: Plan, items: (() => AsyncIterable<Item[]>) | null, carried: Carried, opts: ImportOptions): Promise<ImportReport> {
+  private async execute(plan: Plan, items: (() => AsyncIterable<Item[]>) | null, carried: Carried, opts: ImportOptions,
+    held: () => boolean): Promise<ImportReport> {
     const report: ImportReport = {
       dryRun: opts.dryRun, prune: opts.prune, resources: plan.resources, schemas: plan.schemas, config: plan.config, notes: plan.notes, revision: 0,
     };
     const applied: string[] = [];
+    // Checked before every step that changes something: a lease lost (Redis unreachable, a long stall) means another
+    // import may be running, and two must never interleave.
+    const guard = () => {
+      if (!held()) throw new AppError('BUSY', 'The import lost its lease (Redis unreachable or the process stalled) and stopped');
+    };
+    const tuples: Counts = { created: 0, existing: 0, removed: 0 };
+    const grants: Counts = { created: 0, existing: 0, removed: 0 };
     try {
-      if (!opts.dryRun) await this.applyHeader(plan, applied);
+      if (!opts.dryRun) await this.applyHeader(plan, applied, guard);
       if (items) {
-        const { tuples, grants } = await this.applyItems(plan, items, carried, opts, applied);
+        await this.applyItems(plan, items, carried, opts, { tuples, grants }, guard);
         report.relations = tuples;
         report.grants = grants;
       }
@@ -301,10 +346,16 @@ export class State {
       // Definitions go last: removing one also drops the index data of the type.
       if (!opts.dryRun) {
         for (const name of plan.resources.removed) {
+          guard();
           await this.deps.definitions.remove(name).catch((e: unknown) => { if (!(e instanceof AppError && e.code === 'NOT_FOUND')) throw e; });
+          applied.push(`definition ${name} removed`);
         }
       }
     } catch (e) {
+      if (!opts.dryRun) {
+        if (tuples.created + grants.created) applied.push(`${tuples.created} tuples and ${grants.created} grants added`);
+        if (tuples.removed + grants.removed) applied.push(`${tuples.removed} tuples and ${grants.removed} grants removed`);
+      }
       if (!applied.length) throw e;
       this.deps.log.warn({ applied, err: (e as Error).message }, 'state import stopped part-way');
       if (e instanceof AppError) throw new AppError(e.code, `${e.message} (the import stopped; applied before: ${applied.join('; ')})`, [...e.details, { applied }]);
@@ -315,9 +366,10 @@ export class State {
   }
 
   /** Schemas (they may register definitions), then definitions, then config. */
-  private async applyHeader(plan: Plan, applied: string[]): Promise<void> {
+  private async applyHeader(plan: Plan, applied: string[], guard: () => void): Promise<void> {
     const { header } = plan;
     const { definitions, schemas, settings, store } = this.deps;
+    guard();
     if (header.schemas && (plan.schemas.created.length || plan.schemas.updated.length)) {
       await schemas.import(header.schemas, new Set((header.resources ?? []).map((r) => r.name)));
       applied.push(`schemas ${[...plan.schemas.created, ...plan.schemas.updated].join(', ')}`);
@@ -327,10 +379,12 @@ export class State {
       // A schema imported just now may have registered this very definition.
       const now = await store.findDefinition(name);
       if (now && canonical([now.relations, now.permissions]) === canonical([def.relations, def.permissions])) continue;
+      guard();
       await definitions.put(def, undefined);
       applied.push(`definition ${name}`);
     }
     for (const name of [...plan.config.created, ...plan.config.updated, ...plan.config.removed]) {
+      guard();
       await settings.replace(name, header.config?.[name] ?? {});
       applied.push(`config ${name}`);
     }
@@ -340,10 +394,9 @@ export class State {
    * Writes the missing tuples and grants in batches (a repeated import commits nothing, so a GitOps loop that
    * imports the same state every minute neither advances the revision nor queues index work), then prunes.
    */
-  private async applyItems(plan: Plan, items: () => AsyncIterable<Item[]>, carried: Carried, opts: ImportOptions, applied: string[]) {
+  private async applyItems(plan: Plan, items: () => AsyncIterable<Item[]>, carried: Carried, opts: ImportOptions,
+    { tuples, grants }: { tuples: Counts; grants: Counts }, guard: () => void): Promise<void> {
     const { relations, store, log } = this.deps;
-    const tuples: Counts = { created: 0, existing: 0, removed: 0 };
-    const grants: Counts = { created: 0, existing: 0, removed: 0 };
     // A prune needs what the import holds: kept as texts (about 100 bytes each).
     const kept = opts.prune ? new Set<string>() : null;
     let seen = 0;
@@ -355,28 +408,29 @@ export class State {
         const stored = await (grant ? store.presentGrants(part.map(tupleText)) : store.presentTuples(part.map(tupleText)));
         const missing = part.filter((t) => !stored.has(tupleText(t)));
         let created = missing.length;
-        if (!opts.dryRun && missing.length) created = (grant ? await relations.grantMany(missing) : await relations.addMany(missing)).created;
+        if (!opts.dryRun && missing.length) {
+          guard();
+          created = (grant ? await relations.grantMany(missing) : await relations.addMany(missing)).created;
+        }
         counts.created += created;
         counts.existing += part.length - created;
       }
       seen += batch.length;
       if (Math.floor(seen / PROGRESS_EVERY) > Math.floor((seen - batch.length) / PROGRESS_EVERY)) log.info({ items: seen, dryRun: opts.dryRun }, 'state import: tuples and grants');
     }
-    if (tuples.created + grants.created) applied.push(`${tuples.created} tuples and ${grants.created} grants added`);
     if (kept && (carried.relations || carried.grants)) {
       // Only what was stored when the import began: a tuple another writer adds meanwhile is not the document's to remove.
       const sweep = async (source: AsyncIterable<Tuple[]>, grant: boolean, counts: Counts) => {
         for await (const batch of source) {
           const gone = batch.filter((t) => !kept.has(textOf({ grant, t })));
           if (!gone.length) continue;
+          if (!opts.dryRun) guard();
           counts.removed += opts.dryRun ? gone.length
             : (await relations.removeMany(grant ? [] : gone, grant ? gone : []))[grant ? 'grants' : 'tuples'];
         }
       };
       if (carried.relations) await sweep(store.scanTuples(BATCH, plan.startRevision), false, tuples);
       if (carried.grants) await sweep(store.scanGrants(BATCH, plan.startRevision), true, grants);
-      if (tuples.removed + grants.removed && !opts.dryRun) applied.push(`${tuples.removed} tuples and ${grants.removed} grants removed`);
     }
-    return { tuples, grants };
   }
 }

@@ -5,6 +5,11 @@ import type { Redis } from 'ioredis';
 const RELEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
 const RENEW = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return 0`;
 
+/** Another holder kept the lease for the whole wait (Redis answered: not an outage). */
+export class LeaseTimeout extends Error {
+  constructor(key: string, ms: number) { super(`the lease ${key} stayed taken for ${ms} ms`); }
+}
+
 /**
  * A lock shared by every process on the same Redis. The holder renews it every third of its time to live;
  * a holder that dies stops renewing, so the lock frees itself after `ttlMs`.
@@ -49,7 +54,7 @@ export class Lease {
     let pause = 2;
     while (!(await this.tryAcquire())) {
       if (signal?.aborted) throw new Error('stopped while waiting for the lease');
-      if (Date.now() > deadline) throw new Error(`the lease ${this.key} stayed taken for ${timeoutMs} ms`);
+      if (Date.now() > deadline) throw new LeaseTimeout(this.key, timeoutMs);
       await new Promise((r) => setTimeout(r, pause));
       pause = Math.min(pause * 2, 50);
     }

@@ -1,4 +1,5 @@
 // Mounts registry routes on an express app: auth, strict zod parsing, the error catalog, JSON 404.
+import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -55,7 +56,7 @@ async function sendStream(res: Response, pieces: AsyncIterable<string>, log: Log
   }
   await pipeline(Readable.from(all()), res).catch((e: Error) => {
     log.warn({ err: e.message, route: label }, 'streamed answer cut short');
-    void it.return?.();
+    void it.return?.()?.catch(() => undefined);
   });
 }
 
@@ -67,13 +68,19 @@ const levelOf = (status: number, err?: unknown) => (err || status === 500 ? 'err
  * check's CPU) is skipped for the rest.
  */
 export function accessLog(deps: HttpDeps): (req: IncomingMessage, res: ServerResponse) => void {
-  const full = pinoHttp({ logger: deps.log, quietReqLogger: true, customLogLevel: (_req, res, err) => levelOf(res.statusCode, err) });
+  // Ids are unique across the lean table and Express (each pino-http instance would count from 1).
+  const full = pinoHttp({
+    logger: deps.log, quietReqLogger: true, genReqId: () => randomUUID(), customLogLevel: (_req, res, err) => levelOf(res.statusCode, err),
+  });
   return (req, res) => {
     if (deps.log.isLevelEnabled('info')) return full(req, res);
     const started = Date.now();
     res.on('finish', () => {
       if (res.statusCode < 500) return;
-      deps.log[levelOf(res.statusCode)]({ req: { method: req.method, url: req.url }, res: { statusCode: res.statusCode }, responseTime: Date.now() - started }, 'request errored');
+      deps.log[levelOf(res.statusCode)]({
+        req: { id: randomUUID(), method: req.method, url: req.url, remoteAddress: req.socket.remoteAddress },
+        res: { statusCode: res.statusCode }, responseTime: Date.now() - started,
+      }, 'request errored');
     });
   };
 }
@@ -82,6 +89,8 @@ export function accessLog(deps: HttpDeps): (req: IncomingMessage, res: ServerRes
 export function createHttpApp(surface: Surface, routes: Route[], deps: HttpDeps, mount: Array<(app: Express) => void> = []): Express {
   const app = express();
   app.disable('x-powered-by');
+  // No weak ETags: the lean route table answers without them, and the same request must get the same answer.
+  app.set('etag', false);
   app.set('query parser', 'simple');
   app.set('trust proxy', deps.trustProxy);
   // Access log (credentials are redacted by the logger) and per-route latency.

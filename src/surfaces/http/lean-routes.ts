@@ -50,8 +50,11 @@ export function leanRoutes(surface: Surface, routes: Route[], deps: HttpDeps): H
   };
 
   return (req, res) => {
-    if (req.method !== 'GET' || table.size === 0) return false;
-    const url = req.url ?? '/';
+    // A GET with a body goes to Express, which refuses it as every other route would.
+    if (req.method !== 'GET' || table.size === 0 || req.headers['transfer-encoding'] || Number(req.headers['content-length'] ?? 0) > 0) return false;
+    const raw = req.url ?? '/';
+    const hash = raw.indexOf('#');
+    const url = hash < 0 ? raw : raw.slice(0, hash);
     const at = url.indexOf('?');
     const r = table.get(at < 0 ? url : url.slice(0, at));
     if (!r) return false;
