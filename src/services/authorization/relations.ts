@@ -63,11 +63,7 @@ export class Relations {
 
   /** Direct grants in bulk (state import): validated, logged once, stored, queued; how many were new. */
   async grantMany(list: Tuple[]) {
-    for (const g of list) {
-      this.validGrant(g);
-      const problem = (await this.models.unlessStale((m) => m.grantProblem(g) === null)).grantProblem(g);
-      if (problem) throw new AppError(problem.code, problem.message, [{ grant: tupleText(g) }]);
-    }
+    for (const g of list) await this.checkGrant(g);
     const entry = await this.commit('grants', 'add', list);
     let created = 0;
     for (const g of list) if ((await this.store.putGrant(g, entry.revision)).created) created++;
@@ -145,10 +141,15 @@ export class Relations {
     if (!isWellFormed(g)) throw new AppError('VALIDATION_FAILED', 'subject and resource must be Type:id and permission a name', [{ grant: g }]);
   }
 
-  async grant(g: Tuple) {
+  /** Well-formed, and the resource type declares the permission. */
+  private async checkGrant(g: Tuple) {
     this.validGrant(g);
     const problem = (await this.models.unlessStale((m) => m.grantProblem(g) === null)).grantProblem(g);
     if (problem) throw new AppError(problem.code, problem.message, [{ grant: tupleText(g) }]);
+  }
+
+  async grant(g: Tuple) {
+    await this.checkGrant(g);
     const entry = await this.commit('grants', 'add', [g]);
     const { created } = await this.store.putGrant(g, entry.revision);
     await this.applier.apply(entry);

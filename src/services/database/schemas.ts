@@ -1,4 +1,5 @@
 // Database schemas for operators: create, list, export and import, and adopting existing collections (introspection).
+import { canonical } from '../../engine/canonical.js';
 import { randomUUID } from 'node:crypto';
 import { NAME_RE } from '../../engine/ids.js';
 import { BUILTIN_NAMES, schemaDefinition } from '../../engine/model.js';
@@ -15,9 +16,6 @@ export const schemaView = (s: SchemaRecord) => ({
 });
 const portable = (s: SchemaRecord) => ({ name: s.name, fields: s.fields, serviceOptions: s.serviceOptions });
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
-/** JSON with object keys sorted, so equal content compares equal whatever the key order. */
-const canonical = (v: unknown): string => JSON.stringify(v, (_k, x: unknown) => (x && typeof x === 'object' && !Array.isArray(x)
-  ? Object.fromEntries(Object.entries(x as Record<string, unknown>).sort(([a], [b]) => a.localeCompare(b))) : x));
 
 /** A cached schema is served this long at most, even if a bump of the epoch was lost. */
 const CACHE_MS = 60_000;
@@ -135,8 +133,14 @@ export class Schemas {
    * `adopt`: names whose resource definitions the caller writes itself.
    */
   async plan(list: SchemaInput[], adopt: ReadonlySet<string> = new Set()) {
+    return (await this.prepare(list, adopt)).out;
+  }
+
+  /** The plan, and the records the updated schemas become. */
+  private async prepare(list: SchemaInput[], adopt: ReadonlySet<string>) {
     const names = list.map((s) => s.name);
     const out = { created: [] as string[], updated: [] as string[], unchanged: [] as string[] };
+    const updates = new Map<string, SchemaRecord>();
     for (const [i, input] of list.entries()) {
       try {
         if (names.indexOf(input.name) !== i) throw new AppError('VALIDATION_FAILED', `${input.name} appears twice`);
@@ -150,29 +154,25 @@ export class Schemas {
           out.created.push(input.name);
         } else {
           const next = { ...existing, fields, serviceOptions: { authorization: { enabled } } };
-          (same(portable(next), portable(existing)) ? out.unchanged : out.updated).push(input.name);
+          if (same(portable(next), portable(existing))) out.unchanged.push(input.name);
+          else { out.updated.push(input.name); updates.set(input.name, next); }
         }
       } catch (e) {
         if (!(e instanceof AppError)) throw e;
         throw new AppError(e.code, `schemas[${i}] (${input.name}): ${e.message}`, [{ path: `schemas.${i}`, name: input.name, details: e.details }]);
       }
     }
-    return out;
+    return { out, updates };
   }
 
   /** Creates or updates each schema by name, after all of them validated; documents are kept (turning authorization on keeps them too). */
   async import(list: SchemaInput[], adopt: ReadonlySet<string> = new Set()) {
-    const out = await this.plan(list, adopt);
+    const { out, updates } = await this.prepare(list, adopt);
     const names = list.map((s) => s.name);
     for (const input of list) {
-      if (out.unchanged.includes(input.name)) continue;
-      const existing = await this.deps.schemas.findByName(input.name);
-      if (!existing) {
-        await this.create(input, input.name, names, adopt.has(input.name));
-        continue;
-      }
-      const { fields, enabled } = await this.validate(input, names);
-      const next = { ...existing, fields, serviceOptions: { authorization: { enabled } } };
+      if (out.created.includes(input.name)) await this.create(input, input.name, names, adopt.has(input.name));
+    }
+    for (const next of updates.values()) {
       await this.apply(next);
       await this.deps.schemas.replace({ ...next, updatedAt: new Date() });
       await this.deps.epoch.bump();

@@ -1,4 +1,5 @@
 // Platform state for GitOps: export it as one document (tuples streamed), import it validated whole, idempotent, with a dry run.
+import { canonical } from '../../engine/canonical.js';
 import { isWellFormed, tupleText, type Tuple } from '../../engine/ids.js';
 import { BUILTIN_NAMES, Model, schemaDefinition, validateDefinition, type Definition } from '../../engine/model.js';
 import { AppError, type ErrorCode } from '../../errors.js';
@@ -42,9 +43,6 @@ const PROGRESS_EVERY = 100_000;
 /** Problems listed in a refusal (the message says how many there were). */
 const MAX_PROBLEMS = 20;
 
-/** JSON with object keys sorted, so equal content compares equal whatever the key order. */
-const canonical = (v: unknown): string => JSON.stringify(v, (_k, x: unknown) => (x && typeof x === 'object' && !Array.isArray(x)
-  ? Object.fromEntries(Object.entries(x as Json).sort(([a], [b]) => a.localeCompare(b))) : x));
 const changes = (): Changes => ({ created: [], updated: [], unchanged: [], removed: [] });
 type ItemLine = Exclude<StateLine, { end: unknown }>;
 const asItem = (l: ItemLine): Item => ('permission' in l

@@ -26,13 +26,20 @@ function accountOf(req: Request): string {
 }
 
 /** Headers with one value each (the first of repeated ones). */
-export const headersOf = (req: Request): Record<string, string | undefined> =>
+export const headersOf = (req: IncomingMessage): Record<string, string | undefined> =>
   Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v[0] : v]));
 
 /** An AppError as the surface's error body (DESIGN.md section 6), with Retry-After on 429. */
+export function errorReply(surface: Surface, e: AppError): { status: number; body: unknown; headers: Record<string, string> } {
+  return {
+    status: e.status, body: (surface === 'admin' ? adminErrorBody : clientErrorBody)(e),
+    headers: e instanceof RateLimited ? { 'Retry-After': String(e.retryAfterSeconds) } : {},
+  };
+}
+
 export function sendError(surface: Surface, res: Response, e: AppError): void {
-  if (e instanceof RateLimited) res.setHeader('Retry-After', String(e.retryAfterSeconds));
-  res.status(e.status).json((surface === 'admin' ? adminErrorBody : clientErrorBody)(e));
+  const reply = errorReply(surface, e);
+  res.set(reply.headers).status(reply.status).json(reply.body);
 }
 
 /**
@@ -85,6 +92,16 @@ export function accessLog(deps: HttpDeps): (req: IncomingMessage, res: ServerRes
   };
 }
 
+/** Access log and per-route latency of each request, for Express and the lean table alike; `routeOf` is read once answered. */
+export function tracker(surface: Surface, deps: HttpDeps): (req: IncomingMessage, res: ServerResponse, routeOf: () => string) => void {
+  const log = accessLog(deps);
+  return (req, res, routeOf) => {
+    log(req, res);
+    const started = process.hrtime.bigint();
+    res.on('finish', () => deps.observe(surface, req.method ?? 'GET', routeOf(), res.statusCode, Number(process.hrtime.bigint() - started) / 1e9));
+  };
+}
+
 /** `mount` adds handlers that are not registry routes (GraphQL), before the JSON 404. */
 export function createHttpApp(surface: Surface, routes: Route[], deps: HttpDeps, mount: Array<(app: Express) => void> = []): Express {
   const app = express();
@@ -94,14 +111,9 @@ export function createHttpApp(surface: Surface, routes: Route[], deps: HttpDeps,
   app.set('query parser', 'simple');
   app.set('trust proxy', deps.trustProxy);
   // Access log (credentials are redacted by the logger) and per-route latency.
-  const log = accessLog(deps);
-  app.use((req, res, next) => { log(req, res); next(); });
+  const track = tracker(surface, deps);
   app.use((req, res, next) => {
-    const started = process.hrtime.bigint();
-    res.on('finish', () => {
-      const route = (req.route as { path?: string } | undefined)?.path ?? 'unmatched';
-      deps.observe(surface, req.method, route, res.statusCode, Number(process.hrtime.bigint() - started) / 1e9);
-    });
+    track(req, res, () => (req.route as { path?: string } | undefined)?.path ?? 'unmatched');
     next();
   });
   app.use(express.json({ limit: deps.bodyLimit }));

@@ -3,10 +3,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseQuery } from 'node:querystring';
 import proxyAddr from 'proxy-addr';
-import { AppError, RateLimited, adminErrorBody, clientErrorBody } from '../../errors.js';
+import { AppError } from '../../errors.js';
 import { asAppError, invoke } from '../invoke.js';
 import type { Route, Surface } from '../registry.js';
-import { accessLog, type HttpDeps } from './express-adapter.js';
+import { errorReply, headersOf, tracker, type HttpDeps } from './express-adapter.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => boolean;
 
@@ -28,24 +28,20 @@ function send(res: ServerResponse, status: number, body: unknown, headers: Recor
 /** Serves the surface's `lean` routes (GET, no path parameters); answers false for any other request, which Express takes. */
 export function leanRoutes(surface: Surface, routes: Route[], deps: HttpDeps): Handler {
   const table = new Map(routes.filter((r) => r.surface === surface && r.lean && r.method === 'get' && !r.path.includes(':')).map((r) => [r.path, r]));
-  const log = accessLog(deps);
+  const track = tracker(surface, deps);
   const address = clientAddress(deps.trustProxy);
-  const errorBody = surface === 'admin' ? adminErrorBody : clientErrorBody;
 
   const serve = async (r: Route, req: IncomingMessage, res: ServerResponse, search: string) => {
-    const started = process.hrtime.bigint();
-    log(req, res);
-    res.on('finish', () => deps.observe(surface, 'GET', r.path, res.statusCode, Number(process.hrtime.bigint() - started) / 1e9));
+    track(req, res, () => r.path);
     const routeKey = `GET ${r.path}`;
     try {
       if (surface === 'client') await deps.limits.consume(routeKey, address(req));
-      const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v[0] : v]));
-      const reply = await invoke(r, { params: {}, query: parseQuery(search), headers }, deps);
+      const reply = await invoke(r, { params: {}, query: parseQuery(search), headers: headersOf(req) }, deps);
       if (reply.stream || reply.text !== undefined) throw new AppError('INTERNAL', `${routeKey} is not a JSON route`);
       send(res, reply.status ?? 200, reply.body ?? {}, reply.headers);
     } catch (e) {
-      const err = asAppError(e, deps.log, routeKey);
-      send(res, err.status, errorBody(err), err instanceof RateLimited ? { 'Retry-After': String(err.retryAfterSeconds) } : {});
+      const err = errorReply(surface, asAppError(e, deps.log, routeKey));
+      send(res, err.status, err.body, err.headers);
     }
   };
 
