@@ -78,7 +78,7 @@ export function portOpen(port: number, host = '127.0.0.1'): Promise<boolean> {
   });
 }
 
-async function waitForPort(port: number, child: ChildProcess, name: string, timeoutMs: number): Promise<void> {
+export async function waitForPort(port: number, child: ChildProcess, name: string, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`${name} exited with code ${child.exitCode} before listening on ${port}`);
@@ -88,7 +88,7 @@ async function waitForPort(port: number, child: ChildProcess, name: string, time
   throw new Error(`${name} did not listen on port ${port} within ${timeoutMs / 1000} s`);
 }
 
-function launch(name: string, cmd: string, args: string[], logFile: string): ChildProcess {
+export function launch(name: string, cmd: string, args: string[], logFile: string): ChildProcess {
   mkdirSync(dirname(logFile), { recursive: true });
   // Its own process group: Ctrl-C in the terminal reaches the service, which stops first; the servers after it.
   const child = spawn('sh', ['-c', `exec "$0" "$@" >>"${logFile}" 2>&1`, cmd, ...args], {
@@ -98,13 +98,22 @@ function launch(name: string, cmd: string, args: string[], logFile: string): Chi
   return child;
 }
 
-function stopChild(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+export function stopChild(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((res) => {
     const timer = setTimeout(() => child.kill('SIGKILL'), 15000);
     child.once('exit', () => { clearTimeout(timer); res(); });
     child.kill(signal);
   });
+}
+
+/** Neo4j's heap (`NEO4J_HEAP`, a java size such as 1g) and page cache (`NEO4J_PAGECACHE_MB`) for the data at hand. */
+export function neo4jMemory(env: NodeJS.ProcessEnv): { heap: string; pagecacheMb: number } {
+  const heap = env.NEO4J_HEAP ?? '1g';
+  if (!/^\d+[mg]$/i.test(heap)) throw new Error(`NEO4J_HEAP must be a size such as 512m or 2g, not ${heap}`);
+  const pagecacheMb = Number(env.NEO4J_PAGECACHE_MB ?? 256);
+  if (!Number.isInteger(pagecacheMb) || pagecacheMb < 8) throw new Error(`NEO4J_PAGECACHE_MB must be a whole number of MiB (at least 8), not ${env.NEO4J_PAGECACHE_MB}`);
+  return { heap, pagecacheMb };
 }
 
 /**
@@ -169,7 +178,8 @@ export async function startStack(opts: { dataDir: string; ports: StackPorts; env
     waits.push(waitForPort(ports.mongo, c, 'ferretdb', 30000));
   }
   if (want.neo4j) {
-    const c = launch('neo4j', 'java', ['-Xmx1g', '-XX:+UseG1GC', '--add-opens=java.base/java.nio=ALL-UNNAMED',
+    const memory = neo4jMemory(env);
+    const c = launch('neo4j', 'java', [`-Xmx${memory.heap}`, `-Dneo4j.pagecache.mb=${memory.pagecacheMb}`, '-XX:+UseG1GC', '--add-opens=java.base/java.nio=ALL-UNNAMED',
       '--add-opens=java.base/java.io=ALL-UNNAMED', '--add-opens=java.base/sun.nio.ch=ALL-UNNAMED',
       '-Dio.netty.tryReflectionSetAccessible=true', '-Djdk.nio.maxCachedBufferSize=1024',
       '-cp', `${NEO4J_LIB}/*`, join(ROOT, 'infra', 'neo4j', 'Neo4jDev.java'), join(dataDir, 'neo4j'),

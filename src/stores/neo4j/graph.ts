@@ -2,7 +2,7 @@
 import neo4j, { type Driver } from 'neo4j-driver';
 import { NAME_RE, parseObject, tupleText, type Tuple } from '../../engine/ids.js';
 import type { EdgeChange, GraphStore } from '../ports.js';
-import { loadCypher } from './connection.js';
+import { loadCypher, reader } from './connection.js';
 
 const label = (type: string) => {
   if (!NAME_RE.test(type)) throw new Error(`refusing label ${JSON.stringify(type)}`);
@@ -23,7 +23,8 @@ const split = (records: Rec[]) => {
 export function neo4jGraphStore(driver: Driver): GraphStore {
   const q = loadCypher('projection.cypher');
   const stmt = (name: string) => q.get(name)!;
-  const read = (name: string, params: Record<string, unknown>) => driver.executeQuery(stmt(name), params, { routing: 'READ' });
+  const run = reader(driver);
+  const read = (name: string, params: Record<string, unknown>) => run(stmt(name), params);
 
   return {
     async sync(changes, mark = '') {
@@ -65,7 +66,7 @@ export function neo4jGraphStore(driver: Driver): GraphStore {
       return split((await read('direct', { subject, resource })).records);
     },
     async touchingType(type) {
-      const r = await driver.executeQuery(stmt('touching-type').replaceAll('__TYPE_LABEL__', label(type)), {}, { routing: 'READ' });
+      const r = await run(stmt('touching-type').replaceAll('__TYPE_LABEL__', label(type)), {});
       return split(r.records);
     },
     async edgesAfter(grant, after, limit, mark) {

@@ -1,7 +1,7 @@
 // The precomputed index in Neo4j: rows, flats, actors and keys, each id prefixed with its generation.
 import neo4j, { type Driver } from 'neo4j-driver';
 import type { IndexStore } from '../ports.js';
-import { loadCypher } from './connection.js';
+import { loadCypher, reader } from './connection.js';
 
 const CHUNK = 500;
 const chunks = <T>(list: T[]) => Array.from({ length: Math.ceil(list.length / CHUNK) }, (_, i) => list.slice(i * CHUNK, (i + 1) * CHUNK));
@@ -13,7 +13,8 @@ export function neo4jIndexStore(driver: Driver): IndexStore {
   const asInt = (params: Record<string, unknown>) =>
     Object.fromEntries(Object.entries(params).map(([k, v]) => [k, (k === 'gen' || k === 'building') && typeof v === 'number' ? neo4j.int(v) : v]));
   const write = (name: string, params: Record<string, unknown>) => driver.executeQuery(stmt(name), asInt(params));
-  const read = (name: string, params: Record<string, unknown>) => driver.executeQuery(stmt(name), params, { routing: 'READ' });
+  const run = reader(driver);
+  const read = (name: string, params: Record<string, unknown>) => run(stmt(name), params);
 
   return {
     async meta() {

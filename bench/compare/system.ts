@@ -1,0 +1,77 @@
+// What the comparison needs from each system under test, and helpers they share (JSON calls, memory of process trees).
+import { readdirSync, readFileSync } from 'node:fs';
+import type { Tuple } from './dataset.js';
+import type { AnswerKind, Job } from './loadgen.js';
+
+export type Request = Job['requests'][number];
+
+export interface System {
+  /** The row label, e.g. "OpenFGA (PostgreSQL + caches)". */
+  label: string;
+  version: string;
+  start(): Promise<void>;
+  /** Writes tuples as a bulk client would; returns once every one is acknowledged. */
+  load(tuples: Tuple[], progress: (done: number) => void): Promise<void>;
+  /** Resolves once everything acknowledged is visible to checks (for systems that index behind the write). */
+  settled(): Promise<void>;
+  /** How the load generator reaches it and reads its answers. */
+  target(): { base: string; headers: Record<string, string>; check: AnswerKind; list: AnswerKind };
+  check(subject: string, permission: string, resource: string): Omit<Request, 'expect'>;
+  list(subject: string, permission: string, type: string): Omit<Request, 'expect'>;
+  /** One write, as an application would make it, for write-to-visible. */
+  write(t: Tuple): Promise<void>;
+  /** Decisions answered from a cache, and all decisions, so far (where the system reports it). */
+  cacheCounts?(): Promise<{ hits: number; total: number }>;
+  /** Root process ids of everything it runs (servers and their children count towards memory). */
+  pids(): Record<string, number>;
+  stop(): Promise<void>;
+}
+
+/** A JSON call that fails loudly with the body of a non-2xx answer. */
+export async function call(url: string, init: { method?: string; headers?: Record<string, string>; body?: unknown } = {}): Promise<any> { // eslint-disable-line @typescript-eslint/no-explicit-any
+  const r = await fetch(url, {
+    method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
+    headers: { 'content-type': 'application/json', ...init.headers },
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+  });
+  const text = await r.text();
+  if (!r.ok) throw new Error(`${init.method ?? 'POST'} ${url}: HTTP ${r.status} ${text.slice(0, 300)}`);
+  return text ? JSON.parse(text) : {};
+}
+
+/** Runs `fn` over `items` with `concurrency` workers. */
+export async function pool<T>(items: T[], concurrency: number, fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(Array.from({ length: concurrency }, async () => {
+    while (next < items.length) await fn(items[next++]!);
+  }));
+}
+
+/** Resident memory in MiB of each named process and everything below it (PostgreSQL forks a process per client). */
+export function rssMiB(roots: Record<string, number>): Record<string, number> {
+  const parent = new Map<number, number>();
+  const rss = new Map<number, number>();
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const status = readFileSync(`/proc/${name}/status`, 'utf8');
+      parent.set(Number(name), Number(/PPid:\s+(\d+)/.exec(status)?.[1] ?? 0));
+      rss.set(Number(name), Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0));
+    } catch { /* exited meanwhile */ }
+  }
+  const rootOf = (pid: number): string | undefined => {
+    for (let p = pid; p > 1; p = parent.get(p) ?? 0) {
+      const hit = Object.entries(roots).find(([, r]) => r === p);
+      if (hit) return hit[0];
+    }
+    return undefined;
+  };
+  const out: Record<string, number> = Object.fromEntries(Object.keys(roots).map((k) => [k, 0]));
+  for (const [pid, kb] of rss) {
+    const root = rootOf(pid);
+    if (root) out[root]! += kb / 1024;
+  }
+  return out;
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -1,0 +1,98 @@
+// This service under test: its servers from the project's own scripts, the compiled service in its own process.
+import { spawnSync, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { removeCluster } from '../../../infra/postgres.js';
+import { launch, ROOT, startStack, stopChild, waitForPort, type StartedStack } from '../../../infra/stack.js';
+import { call, pool, sleep, type System } from '../system.js';
+
+const PORTS = { redis: 26379, mongo: 27217, postgres: 27232, bolt: 27687, http: 27474 };
+const ADMIN = 27030;
+
+/** Neo4j memory for a data set: the page cache holds the whole store (about 1.3 KiB a tuple), the heap its working set. */
+function neo4jSizing(tuples: number) {
+  const pagecacheMb = Math.max(64, Math.ceil((tuples * 1.3) / 1024 / 64) * 64);
+  const heap = tuples > 300_000 ? '2g' : tuples > 30_000 ? '1g' : '512m';
+  return { NEO4J_HEAP: heap, NEO4J_PAGECACHE_MB: String(pagecacheMb) };
+}
+
+export function ours(tuples: number, log: (l: string) => void): System {
+  const dataDir = join(ROOT, '.data', 'bench');
+  const key = randomUUID();
+  const headers = { masterkey: key };
+  const base = `http://127.0.0.1:${ADMIN}`;
+  let stack: StartedStack | undefined;
+  let service: ChildProcess | undefined;
+  const sha = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).stdout.trim();
+  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
+  const q = (s: string) => encodeURIComponent(s);
+  return {
+    label: 'ours (Neo4j index, compiled JS)',
+    version: `${pkg.version} (${sha || 'unknown commit'})`,
+    async start() {
+      log('building dist/ (npm run build)');
+      const built = spawnSync('npm', ['run', '-s', 'build'], { cwd: ROOT, stdio: 'inherit' });
+      if (built.status !== 0) throw new Error('npm run build failed');
+      rmSync(dataDir, { recursive: true, force: true });
+      removeCluster(join(dataDir, 'postgres'));
+      const sizing = neo4jSizing(tuples);
+      log(`Neo4j heap ${sizing.NEO4J_HEAP}, page cache ${sizing.NEO4J_PAGECACHE_MB} MiB`);
+      stack = await startStack({ dataDir, ports: PORTS, env: { ...process.env, ...sizing }, log: (l) => log(`  ${l}`) });
+      const env = { ...stack.urls, ADMIN_PORT: String(ADMIN), CLIENT_PORT: String(ADMIN + 1), MASTER_KEY: key,
+        ADMIN_PASSWORD: randomUUID(), ADMIN_JWT_SECRET: randomUUID() + randomUUID(), CLIENT_JWT_SECRET: randomUUID() + randomUUID(), LOG_LEVEL: 'warn' };
+      service = launch('service', 'env', [...Object.entries(env).map(([k, v]) => `${k}=${v}`), process.execPath, 'dist/src/main.js'],
+        join(dataDir, 'logs', 'service.log'));
+      await waitForPort(ADMIN, service, 'the service', 60_000);
+      await call(`${base}/authorization/resources`, { headers, body: { name: 'Document', relations: { owner: ['User', 'Team'], reader: ['User', 'Team'] },
+        permissions: { read: ['reader', 'reader->read', 'owner', 'owner->read'] } } });
+    },
+    async load(all, progress) {
+      // /relations/many takes one subject and relation with up to 100 resources.
+      const grouped = new Map<string, string[]>();
+      for (const [s, r, o] of all) {
+        const k = `${s} ${r}`;
+        const list = grouped.get(k);
+        if (list) list.push(o); else grouped.set(k, [o]);
+      }
+      const calls: Array<{ subject: string; relation: string; resources: string[] }> = [];
+      for (const [k, resources] of grouped) {
+        const [subject, relation] = k.split(' ') as [string, string];
+        for (let i = 0; i < resources.length; i += 100) calls.push({ subject, relation, resources: resources.slice(i, i + 100) });
+      }
+      let done = 0;
+      await pool(calls, 4, async (c) => {
+        await call(`${base}/authorization/relations/many`, { headers, body: c });
+        progress(done += c.resources.length);
+      });
+    },
+    async settled() {
+      for (;;) {
+        const s = await call(`${base}/authorization/indexer/status`, { headers });
+        if (s.pending === 0 && !s.rebuild && !s.rebuildRequested) return;
+        await sleep(200);
+      }
+    },
+    target: () => ({ base, headers, check: 'allowed', list: 'ours-list' }),
+    check: (s, p, o) => ({ method: 'GET', path: `/authorization/permissions/can?subject=${q(s)}&permission=${p}&resource=${q(o)}` }),
+    list: (s, p, type) => ({ method: 'GET', path: `/authorization/permissions/objects?subject=${q(s)}&permission=${p}&resourceType=${type}` }),
+    async write([subject, relation, resource]) {
+      await call(`${base}/authorization/relations`, { headers, body: { subject, relation, resource } });
+    },
+    async cacheCounts() {
+      const text = await (await fetch(`${base}/metrics`, { headers })).text();
+      let hits = 0;
+      let total = 0;
+      for (const m of text.matchAll(/^authz_check_decisions_total\{([^}]*)\} (\d+)/gm)) {
+        total += Number(m[2]);
+        if (m[1]!.includes('cached="true"')) hits += Number(m[2]);
+      }
+      return { hits, total };
+    },
+    pids: () => ({ ...(stack?.pids ?? {}), ...(service?.pid ? { service: service.pid } : {}) }),
+    async stop() {
+      if (service) await stopChild(service);
+      await stack?.stop();
+    },
+  };
+}
