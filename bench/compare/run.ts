@@ -7,7 +7,9 @@ import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ROOT } from '../../infra/stack.js';
+import { cpuSeconds, cpuShares } from '../cpu.js';
 import { checkPairs, dataSet, type DataSet, type Tuple } from './dataset.js';
+import { parseScale } from './scale.js';
 import { run, type Figures, type Job } from './loadgen.js';
 import { renderReport, type Result } from './report.js';
 import { rssMiB, sleep, type System } from './system.js';
@@ -19,7 +21,7 @@ const say = (s: string) => process.stdout.write(`${s}\n`);
 const show = (f: Figures) => (f.requests ? `${f.rate.toFixed(0)}/s p50 ${f.p50.toFixed(2)} ms p99 ${f.p99.toFixed(2)} ms` : 'no answers')
   + ` (${f.requests} answers, ${f.wrong} wrong, ${f.errors} errors)${f.firstProblem ? `; first problem: ${f.firstProblem.slice(0, 300)}` : ''}`;
 const SYSTEMS: Record<string, (n: number) => System> = {
-  ours: (n) => ours(n, (l) => say(`  ${l}`)),
+  ours: (n) => ours(n, (l) => say(`  ${l}`), args.profile),
   'openfga-pg': () => openfga('postgres', (l) => say(`  ${l}`)),
   'openfga-memory': () => openfga('memory', (l) => say(`  ${l}`)),
   'spicedb-memory': () => spicedb('memory', (l) => say(`  ${l}`)),
@@ -31,13 +33,8 @@ const { values: args } = parseArgs({ options: {
   systems: { type: 'string', default: Object.keys(SYSTEMS).join(',') },
   seconds: { type: 'string', default: '10' },
   out: { type: 'string' },
+  profile: { type: 'boolean', default: false },
 } });
-
-export function parseScale(s: string): number {
-  const m = /^(\d+(?:\.\d+)?)([kKmM]?)$/.exec(s);
-  if (!m) throw new Error(`--scale takes a tuple count such as 10k, 100k or 1M, not ${s}`);
-  return Math.round(Number(m[1]) * (m[2]?.toLowerCase() === 'k' ? 1e3 : m[2]?.toLowerCase() === 'm' ? 1e6 : 1));
-}
 
 const CONCURRENCY = [1, 8, 32];
 const WORK = join(ROOT, '.data', 'bench-jobs');
@@ -75,6 +72,7 @@ async function measure(system: System, set: DataSet, tuples: Tuple[], seconds: n
   result.load = { acked: tuples.length / acked, visible: tuples.length / visible, seconds: visible };
   say(`  load: ${tuples.length} tuples acknowledged at ${result.load.acked.toFixed(0)}/s, visible at ${result.load.visible.toFixed(0)}/s (${visible.toFixed(1)} s)`);
   const rssLoaded = rssMiB(system.pids());
+  await system.beforeReads?.();
 
   const target = system.target();
   const job = (requests: Job['requests'], concurrency: number, answer = target.check, cycle = false): Job =>
@@ -95,10 +93,13 @@ async function measure(system: System, set: DataSet, tuples: Tuple[], seconds: n
   // that the measured phases never ask again.
   note(await drive({ ...job(asks(pairs.slice(CONCURRENCY.length * perPhase, (CONCURRENCY.length + 1) * perPhase)), 8), seconds: 3 }, 'warm-up'));
   for (const [i, c] of CONCURRENCY.entries()) {
+    const cpu0 = cpuSeconds(system.pids());
+    const t = Date.now();
     const f = await drive(job(asks(pairs.slice(i * perPhase, (i + 1) * perPhase)), c), `cold-${c}`);
     note(f);
     result.cold[c] = f;
     say(`  cold checks c=${c}: ${show(f)}`);
+    say(`    cpu: ${cpuShares(cpu0, cpuSeconds(system.pids()), (Date.now() - t) / 1000, cpus().length)} (the load generator uses the rest)`);
   }
 
   // Warm: a working set of 2,000 checks, asked once to fill caches, then cycled.

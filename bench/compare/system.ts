@@ -14,6 +14,8 @@ export interface System {
   load(tuples: Tuple[], progress: (done: number) => void): Promise<void>;
   /** Resolves once everything acknowledged is visible to checks (for systems that index behind the write). */
   settled(): Promise<void>;
+  /** Called once loaded, before the read phases (ours restarts its service under the CPU profiler with --profile). */
+  beforeReads?(): Promise<void>;
   /** How the load generator reaches it and reads its answers. */
   target(): { base: string; headers: Record<string, string>; check: AnswerKind; list: AnswerKind };
   check(subject: string, permission: string, resource: string): Omit<Request, 'expect'>;

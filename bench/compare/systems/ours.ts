@@ -1,10 +1,11 @@
 // This service under test: its servers from the project's own scripts, the compiled service in its own process.
 import { spawnSync, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { readFileSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { removeCluster } from '../../../infra/postgres.js';
 import { launch, ROOT, startStack, stopChild, waitForPort, type StartedStack } from '../../../infra/stack.js';
+import { summarise } from '../../profile.js';
 import { call, pool, sleep, type System } from '../system.js';
 
 const PORTS = { redis: 26379, mongo: 27217, postgres: 27232, bolt: 27687, http: 27474 };
@@ -17,7 +18,8 @@ function neo4jSizing(tuples: number) {
   return { NEO4J_HEAP: heap, NEO4J_PAGECACHE_MB: String(pagecacheMb) };
 }
 
-export function ours(tuples: number, log: (l: string) => void): System {
+/** With `profile`, the service is restarted under `--cpu-prof` after loading, so the profile covers the read phases only. */
+export function ours(tuples: number, log: (l: string) => void, profile = false): System {
   const dataDir = join(ROOT, '.data', 'bench');
   const key = randomUUID();
   const headers = { masterkey: key };
@@ -27,6 +29,14 @@ export function ours(tuples: number, log: (l: string) => void): System {
   const sha = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).stdout.trim();
   const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
   const q = (s: string) => encodeURIComponent(s);
+  const profiles = join(dataDir, 'profiles');
+  let env: Record<string, string> = {};
+  const startService = async (vars: Record<string, string>, flags: string[] = []) => {
+    env = vars;
+    service = launch('service', 'env', [...Object.entries(vars).map(([k, v]) => `${k}=${v}`), process.execPath, ...flags, 'dist/src/main.js'],
+      join(dataDir, 'logs', 'service.log'));
+    await waitForPort(ADMIN, service, 'the service', 60_000);
+  };
   return {
     label: 'ours (Neo4j index, compiled JS)',
     version: `${pkg.version} (${sha || 'unknown commit'})`,
@@ -39,11 +49,9 @@ export function ours(tuples: number, log: (l: string) => void): System {
       const sizing = neo4jSizing(tuples);
       log(`Neo4j heap ${sizing.NEO4J_HEAP}, page cache ${sizing.NEO4J_PAGECACHE_MB} MiB`);
       stack = await startStack({ dataDir, ports: PORTS, env: { ...process.env, ...sizing }, log: (l) => log(`  ${l}`) });
-      const env = { ...stack.urls, ADMIN_PORT: String(ADMIN), CLIENT_PORT: String(ADMIN + 1), MASTER_KEY: key,
+      const vars = { ...stack.urls, ADMIN_PORT: String(ADMIN), CLIENT_PORT: String(ADMIN + 1), MASTER_KEY: key,
         ADMIN_PASSWORD: randomUUID(), ADMIN_JWT_SECRET: randomUUID() + randomUUID(), CLIENT_JWT_SECRET: randomUUID() + randomUUID(), LOG_LEVEL: 'warn' };
-      service = launch('service', 'env', [...Object.entries(env).map(([k, v]) => `${k}=${v}`), process.execPath, 'dist/src/main.js'],
-        join(dataDir, 'logs', 'service.log'));
-      await waitForPort(ADMIN, service, 'the service', 60_000);
+      await startService(vars);
       await call(`${base}/authorization/resources`, { headers, body: { name: 'Document', relations: { owner: ['User', 'Team'], reader: ['User', 'Team'] },
         permissions: { read: ['reader', 'reader->read', 'owner', 'owner->read'] } } });
     },
@@ -73,6 +81,12 @@ export function ours(tuples: number, log: (l: string) => void): System {
         await sleep(200);
       }
     },
+    async beforeReads() {
+      if (!profile || !service) return;
+      await stopChild(service);
+      log(`restarting the service under the CPU profiler (${profiles})`);
+      await startService(env, ['--cpu-prof', `--cpu-prof-dir=${profiles}`]);
+    },
     target: () => ({ base, headers, check: 'allowed', list: 'ours-list' }),
     check: (s, p, o) => ({ method: 'GET', path: `/authorization/permissions/can?subject=${q(s)}&permission=${p}&resource=${q(o)}` }),
     list: (s, p, type) => ({ method: 'GET', path: `/authorization/permissions/objects?subject=${q(s)}&permission=${p}&resourceType=${type}` }),
@@ -93,6 +107,13 @@ export function ours(tuples: number, log: (l: string) => void): System {
     async stop() {
       if (service) await stopChild(service);
       await stack?.stop();
+      if (profile && existsSync(profiles)) {
+        for (const f of readdirSync(profiles).filter((n) => n.endsWith('.cpuprofile'))) {
+          const file = join(profiles, f);
+          log(`CPU profile of the service during the read phases: ${file}`);
+          for (const l of summarise(JSON.parse(readFileSync(file, 'utf8')), file, 15)) log(l);
+        }
+      }
     },
   };
 }
