@@ -59,7 +59,7 @@ export function renderReport(rep: Report): string {
   lines.push(row('load: tuples/s acknowledged', results, (r) => r.load?.acked, (r) => n0(r.load!.acked), true));
   lines.push(row('load: tuples/s until visible to checks', results, (r) => r.load?.visible, (r) => n0(r.load!.visible), true));
   lines.push(row('write-to-visible (new member, inherited read): p50 / max ms', results, (r) => r.visible?.p50, (r) => `${n0(r.visible!.p50)} / ${n0(r.visible!.max)}`, false));
-  lines.push(row('memory: RSS of every process, MiB', results, (r) => (Object.keys(r.rss).length ? total(r) : undefined),
+  lines.push(row('memory: PSS of every process, MiB', results, (r) => (Object.keys(r.rss).length ? total(r) : undefined),
     (r) => `${n0(total(r))} (${Object.entries(r.rss).map(([k, v]) => `${k} ${n0(v)}`).join(', ')})`, false));
   lines.push(`| wrong answers / errors | ${results.map((r) => `${r.wrong} / ${r.errors}`).join(' | ')} | |`, '');
   const problems = results.filter((r) => r.problems.length);

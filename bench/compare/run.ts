@@ -34,6 +34,7 @@ const { values: args } = parseArgs({ options: {
   seconds: { type: 'string', default: '10' },
   out: { type: 'string' },
   profile: { type: 'boolean', default: false },
+  'load-minutes': { type: 'string', default: '30' },
 } });
 
 const CONCURRENCY = [1, 8, 32];
@@ -63,9 +64,17 @@ async function measure(system: System, set: DataSet, tuples: Tuple[], seconds: n
   say(`  started in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
   const l0 = Date.now();
   let lastSay = Date.now();
-  await system.load(tuples, (done) => {
+  let loaded = 0;
+  const loading = system.load(tuples, (done) => {
+    loaded = done;
     if (Date.now() - lastSay > 15_000) { lastSay = Date.now(); say(`  loaded ${done} / ${tuples.length}`); }
   });
+  loading.catch(() => undefined); // a load given up on fails once its server stops
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([loading, new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`gave up loading after ${args['load-minutes']} min: ${loaded} of ${tuples.length} tuples acknowledged`)),
+      Number(args['load-minutes']) * 60_000);
+  })]).finally(() => clearTimeout(timer));
   const acked = (Date.now() - l0) / 1000;
   await system.settled();
   const visible = (Date.now() - l0) / 1000;
@@ -147,7 +156,7 @@ async function measure(system: System, set: DataSet, tuples: Tuple[], seconds: n
 
   const rssEnd = rssMiB(system.pids());
   for (const k of new Set([...Object.keys(rssLoaded), ...Object.keys(rssEnd)])) result.rss[k] = Math.max(rssLoaded[k] ?? 0, rssEnd[k] ?? 0);
-  say(`  memory (RSS, MiB): ${Object.entries(result.rss).map(([k, v]) => `${k} ${v.toFixed(0)}`).join(', ')}; total ${sum(result.rss).toFixed(0)}`);
+  say(`  memory (PSS, MiB): ${Object.entries(result.rss).map(([k, v]) => `${k} ${v.toFixed(0)}`).join(', ')}; total ${sum(result.rss).toFixed(0)}`);
   return result;
 }
 

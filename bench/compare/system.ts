@@ -49,16 +49,16 @@ export async function pool<T>(items: T[], concurrency: number, fn: (item: T) => 
   }));
 }
 
-/** Resident memory in MiB of each named process and everything below it (PostgreSQL forks a process per client). */
+/**
+ * Memory in MiB of each named process and everything below it (PostgreSQL forks a process per client): the
+ * proportional set size, so pages shared between processes (PostgreSQL's shared buffers) count once, not per process.
+ */
 export function rssMiB(roots: Record<string, number>): Record<string, number> {
   const parent = new Map<number, number>();
-  const rss = new Map<number, number>();
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue;
     try {
-      const status = readFileSync(`/proc/${name}/status`, 'utf8');
-      parent.set(Number(name), Number(/PPid:\s+(\d+)/.exec(status)?.[1] ?? 0));
-      rss.set(Number(name), Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0));
+      parent.set(Number(name), Number(/PPid:\s+(\d+)/.exec(readFileSync(`/proc/${name}/status`, 'utf8'))?.[1] ?? 0));
     } catch { /* exited meanwhile */ }
   }
   const rootOf = (pid: number): string | undefined => {
@@ -69,9 +69,13 @@ export function rssMiB(roots: Record<string, number>): Record<string, number> {
     return undefined;
   };
   const out: Record<string, number> = Object.fromEntries(Object.keys(roots).map((k) => [k, 0]));
-  for (const [pid, kb] of rss) {
+  for (const pid of parent.keys()) {
     const root = rootOf(pid);
-    if (root) out[root]! += kb / 1024;
+    if (!root) continue;
+    try {
+      const kb = Number(/^Pss:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'))?.[1] ?? 0);
+      out[root]! += kb / 1024;
+    } catch { /* exited meanwhile */ }
   }
   return out;
 }
