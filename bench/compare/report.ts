@@ -43,7 +43,7 @@ export function renderReport(rep: Report): string {
   lines.push(`Data set: ${n0(rep.set.users)} users in two teams each, ${n0(rep.set.teams)} teams in a tree (a parent team owns each child), ${n0(rep.set.docs)} documents owned by a team with two direct readers each, and list probes reading exactly ${rep.set.lists.map((l) => n0(l.count)).join(' / ')} documents.`);
   lines.push(`Each check phase runs ${rep.seconds} s. Cold: every check distinct, never repeated across phases (half allowed by construction). Warm: 2,000 checks asked once, then cycled. Lists: the same probe repeated, so after the first ask caches may answer. Every answer is compared with the generator's.`, '');
   lines.push('| system | version |', '|---|---|', ...results.map((r) => `| ${r.label} | ${r.version || (r.failed ? 'did not run' : '')} |`), '');
-  lines.push(`| | ${results.map((r) => r.label).join(' | ')} | ours vs best peer |`, `|---|${results.map(() => '---:|').join('')}---:|`);
+  lines.push(`| | ${results.map((r) => r.label).join(' | ')} | ours vs best peer (above 1: ours ahead) |`, `|---|${results.map(() => '---:|').join('')}---:|`);
   const rate = (f?: Figures) => f && f.requests ? f.rate : undefined;
   for (const kind of ['cold', 'warm'] as const) {
     for (const c of [1, 8, 32]) {

@@ -80,4 +80,4 @@ export function rssMiB(roots: Record<string, number>): Record<string, number> {
   return out;
 }
 
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));

@@ -3,7 +3,7 @@ import type { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { launch, ROOT, stopChild, waitForPort } from '../../../infra/stack.js';
 import type { Tuple } from '../dataset.js';
-import { peerBinary, peerPostgres, peerVersion, runOnce, type Postgres } from '../peers.js';
+import { OPENFGA_VERSION, peerBinary, peerPostgres, runOnce, type Postgres } from '../peers.js';
 import { call, pool, type System } from '../system.js';
 
 const HTTP = 28080;
@@ -52,7 +52,8 @@ export function openfga(datastore: 'memory' | 'postgres', log: (l: string) => vo
   let bin = '';
   return {
     label: datastore === 'memory' ? 'OpenFGA (memory)' : 'OpenFGA (PostgreSQL + caches)',
-    get version() { return bin ? peerVersion(bin) : 'not built'; },
+    // A go-installed binary reports its version as `dev`.
+    get version() { return bin ? `openfga ${OPENFGA_VERSION}` : 'not built'; },
     async start() {
       bin = peerBinary('openfga', log);
       const args = ['run', '--http-addr', `127.0.0.1:${HTTP}`, '--grpc-addr', `127.0.0.1:${HTTP + 1}`, '--metrics-enabled=false',
