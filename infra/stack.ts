@@ -88,11 +88,12 @@ export async function waitForPort(port: number, child: ChildProcess, name: strin
   throw new Error(`${name} did not listen on port ${port} within ${timeoutMs / 1000} s`);
 }
 
-export function launch(name: string, cmd: string, args: string[], logFile: string): ChildProcess {
+/** Starts a server in its own process group, output to `logFile`; `env` adds variables (secrets go there, never in argv). */
+export function launch(name: string, cmd: string, args: string[], logFile: string, env: Record<string, string> = {}): ChildProcess {
   mkdirSync(dirname(logFile), { recursive: true });
   // Its own process group: Ctrl-C in the terminal reaches the service, which stops first; the servers after it.
   const child = spawn('sh', ['-c', `exec "$0" "$@" >>"${logFile}" 2>&1`, cmd, ...args], {
-    cwd: ROOT, stdio: 'ignore', detached: true,
+    cwd: ROOT, stdio: 'ignore', detached: true, env: { ...process.env, ...env },
   });
   child.on('error', (e) => console.error(`${name}: ${e.message}`));
   return child;

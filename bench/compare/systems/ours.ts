@@ -33,8 +33,7 @@ export function ours(tuples: number, log: (l: string) => void, profile = false):
   let env: Record<string, string> = {};
   const startService = async (vars: Record<string, string>, flags: string[] = []) => {
     env = vars;
-    service = launch('service', 'env', [...Object.entries(vars).map(([k, v]) => `${k}=${v}`), process.execPath, ...flags, 'dist/src/main.js'],
-      join(dataDir, 'logs', 'service.log'));
+    service = launch('service', process.execPath, [...flags, 'dist/src/main.js'], join(dataDir, 'logs', 'service.log'), vars);
     await waitForPort(ADMIN, service, 'the service', 60_000);
   };
   return {
