@@ -23,6 +23,8 @@ import { randomUUID } from 'node:crypto';
 import { Applier } from './services/authorization/applier.js';
 import { Checks } from './services/authorization/checks.js';
 import { DecisionCache } from './services/authorization/decision-cache.js';
+import { LocalDecisions } from './services/authorization/local-decisions.js';
+import { InvalidationBus } from './stores/redis/invalidation-bus.js';
 import { Definitions } from './services/authorization/definitions.js';
 import { IndexBatch } from './services/authorization/index-batch.js';
 import { ModelSource } from './services/authorization/model-source.js';
@@ -119,7 +121,11 @@ export async function createApp(config: Config, log: Logger = createLogger(confi
   const changeLog = mongoChangeLog(db, counter);
   const hints = redisDeletionHints(redis, prefix);
   const models = new ModelSource(store, redisEpoch(redis, `${prefix}:ep:~definitions`));
-  const cache = new DecisionCache(redis, prefix);
+  const decisions = new LocalDecisions(config.LOCAL_DECISIONS);
+  const bus = new InvalidationBus(redis, prefix, (inv) => decisions.invalidate(inv.keys, inv.structure), () => decisions.reset());
+  decisions.trustWhile(() => bus.trusted());
+  await bus.start();
+  const cache = new DecisionCache(redis, prefix, { decisions, bus });
   const revisions = new Revisions(changeLog);
   const heartbeat = new Heartbeat(redis, prefix, randomUUID());
   const batch = new IndexBatch(store, graph, index, hints);
@@ -268,6 +274,7 @@ export async function createApp(config: Config, log: Logger = createLogger(confi
       await rebuilds.stop();
       await applier.stop();
       settings.stop();
+      await bus.stop();
       await Promise.allSettled([mongo.close(), neo.close(), closeRedis(redis)]);
     },
   };

@@ -31,6 +31,8 @@ const schema = z.object({
   /** JSON of the router's rateLimits (DESIGN.md 6.1), over the defaults. */
   ROUTER_RATE_LIMITS: z.string().optional(),
   WORKER_ONLY: flag,
+  /** Decisions each process keeps in memory in front of the Redis cache (0: none); see the README on consistency. */
+  LOCAL_DECISIONS: z.coerce.number().int().min(0).default(100_000),
   /** Checks every JSON reply against its route's registered output schema; a mismatch is a 500 (the test suite runs with it on). */
   CHECK_REPLIES: flag,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

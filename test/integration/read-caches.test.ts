@@ -1,6 +1,7 @@
 // Caches on the read path (object lists, schemas) and the token deny list, with two service processes on the same stores:
 // a write acknowledged by one is seen by the next read on the other, whatever that read had cached.
 import { randomBytes } from 'node:crypto';
+import { childService } from '../support/child-service.js';
 import { startService, type TestService } from '../support/service.js';
 
 let a: TestService;
@@ -70,6 +71,82 @@ describe('object lists', () => {
     expect(await readable(b, 'User:u')).toEqual(after);
     expect(await readable(a, 'User:u', '&consistency=fully_consistent')).toEqual(after);
   });
+});
+
+describe('decisions held in each process', () => {
+  beforeAll(async () => {
+    expect((await a.http('POST', '/authorization/resources', { body: {
+      name: 'Doc', relations: { folder: ['Folder'], owner: ['User', 'Team'] }, permissions: { view: ['owner', 'owner->read', 'folder->view'] },
+    } })).status).toBe(200);
+  });
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  const can = async (svc: { http(method: string, path: string): Promise<{ status: number; body: any }> }, subject: string, resource: string) => {
+    const r = await svc.http('GET', `/authorization/permissions/can?subject=${subject}&permission=view&resource=${resource}`);
+    expect(r.status).toBe(200);
+    return r.body.allowed as boolean;
+  };
+  const cachedHits = async (svc: TestService) => {
+    const text = (await svc.http('GET', '/metrics')).text;
+    return [...text.matchAll(/authz_check_decisions_total\{allowed="\w+",cached="true"\} (\d+)/g)].reduce((n, m) => n + Number(m[1]), 0);
+  };
+
+  it('a decision cached in one process is never served after a write through the other has returned', async () => {
+    for (let i = 0; i < 10; i++) {
+      const doc = `Doc:held${i}`;
+      // Asked many times at once in b, so b holds the answer; the later asks are cache hits.
+      const hitsBefore = await cachedHits(b);
+      expect(await Promise.all(Array.from({ length: 8 }, () => can(b, 'User:h', doc)))).toEqual(Array(8).fill(false));
+      expect(await can(b, 'User:h', doc)).toBe(false);
+      expect(await cachedHits(b)).toBeGreaterThan(hitsBefore);
+      await write(a, 'User:h', 'owner', doc);
+      expect(await Promise.all(Array.from({ length: 8 }, () => can(b, 'User:h', doc)))).toEqual(Array(8).fill(true));
+      const tuple = await a.http('GET', `/authorization/relations?search=User:h%23owner@${doc}`);
+      expect((await a.http('DELETE', `/authorization/relations/${tuple.body.relations[0]._id}`)).status).toBe(200);
+      expect(await can(b, 'User:h', doc)).toBe(false);
+      expect(await can(a, 'User:h', doc)).toBe(false);
+    }
+  });
+
+  it('checks racing a write in another process: every check that starts after the write returned sees it', async () => {
+    for (let i = 0; i < 5; i++) {
+      const doc = `Doc:race${i}`;
+      expect(await can(b, 'User:r', doc)).toBe(false);
+      let returned = false;
+      const late: Promise<boolean>[] = [];
+      const spin = (async () => {
+        while (!returned) {
+          const started = returned;
+          const answer = await can(b, 'User:r', doc);
+          if (started) late.push(Promise.resolve(answer));
+        }
+      })();
+      await write(a, 'User:r', 'owner', doc);
+      returned = true;
+      for (let k = 0; k < 5; k++) late.push(can(b, 'User:r', doc));
+      await spin;
+      expect(await Promise.all(late)).toEqual(Array(late.length).fill(true));
+    }
+  });
+
+  it('a process that stops answering neither blocks writes for long nor serves a stale decision when it resumes', async () => {
+    const c = await childService({ MONGO_URL: a.config.MONGO_URL, NEO4J_URI: a.config.NEO4J_URI, REDIS_URL: a.config.REDIS_URL });
+    await c.start();
+    try {
+      for (let k = 0; k < 3; k++) expect(await can(c, 'User:s', 'Doc:stopped')).toBe(false);
+      c.signal('SIGSTOP');
+      // a waits for c's acknowledgement, gives up, and waits out c's lease: the write still succeeds.
+      await write(a, 'User:s', 'owner', 'Doc:stopped');
+      c.signal('SIGCONT');
+      expect(await can(c, 'User:s', 'Doc:stopped')).toBe(true);
+      // c is a member again and follows the next writes.
+      const tuple = await a.http('GET', '/authorization/relations?search=User:s%23owner@Doc:stopped');
+      expect((await a.http('DELETE', `/authorization/relations/${tuple.body.relations[0]._id}`)).status).toBe(200);
+      expect(await can(c, 'User:s', 'Doc:stopped')).toBe(false);
+    } finally {
+      c.signal('SIGCONT');
+      await c.kill('SIGTERM');
+    }
+  }, 60_000);
 });
 
 describe('definitions', () => {

@@ -16,6 +16,8 @@ export interface ChildService {
   http(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }>; // eslint-disable-line @typescript-eslint/no-explicit-any
   start(): Promise<void>;
   kill(signal?: NodeJS.Signals): Promise<void>;
+  /** Sends a signal without waiting for an exit (SIGSTOP, SIGCONT). */
+  signal(signal: NodeJS.Signals): void;
 }
 
 /** `args`: what node runs; the TypeScript entry through tsx unless told (the compiled `dist/src/main.js`, say). */
@@ -52,6 +54,7 @@ export async function childService(env: Record<string, string> = {}, args = ['--
         await new Promise((r) => setTimeout(r, 200));
       }
     },
+    signal(signal) { child?.kill(signal); },
     async kill(signal = 'SIGKILL') {
       const c = child;
       if (!c || c.exitCode !== null || c.signalCode !== null) return;

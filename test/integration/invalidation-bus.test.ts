@@ -1,0 +1,66 @@
+// The invalidation bus on a real Redis: a publish returns only after every live member applied it or lost its lease.
+import { Redis } from 'ioredis';
+import { InvalidationBus, type Invalidation } from '../../src/stores/redis/invalidation-bus.js';
+
+let redis: Redis;
+const buses: InvalidationBus[] = [];
+beforeAll(() => { redis = new Redis(process.env.REDIS_URL!); });
+afterAll(async () => { await Promise.all(buses.map((b) => b.stop())); redis.disconnect(); });
+
+const redisNow = async () => { const [s, us] = await redis.time(); return Number(s) * 1000 + Math.floor(Number(us) / 1000); };
+
+async function member(prefix: string) {
+  const seen: Invalidation[] = [];
+  let resets = 0;
+  const bus = new InvalidationBus(redis, prefix, (inv) => seen.push(inv), () => { resets++; });
+  buses.push(bus);
+  await bus.start();
+  return { bus, seen, resets: () => resets };
+}
+
+it('a publish returns after every other live member applied it, and the publisher applied it first', async () => {
+  const [a, b, c] = [await member('test:bus1'), await member('test:bus1'), await member('test:bus1')];
+  expect(a.bus.trusted() && b.bus.trusted() && c.bus.trusted()).toBe(true);
+  for (let i = 0; i < 20; i++) {
+    await a.bus.publish({ keys: [`Doc:${i}`], structure: i % 5 === 0 });
+    expect(a.seen.length).toBe(i + 1);
+    expect(b.seen.at(-1)).toEqual({ keys: [`Doc:${i}`], structure: i % 5 === 0 });
+    expect(c.seen.at(-1)).toEqual({ keys: [`Doc:${i}`], structure: i % 5 === 0 });
+  }
+  expect(b.seen.length).toBe(20);
+});
+
+it('a member that never acknowledges is evicted, and the publish waits its lease out', async () => {
+  const a = await member('test:bus2');
+  // A frozen process: a lease that runs 1.5 s more, and nobody listening under its name.
+  const until = (await redisNow()) + 1500;
+  await redis.zadd('test:bus2:bus:members', until, 'frozen');
+  await a.bus.publish({ keys: ['Doc:x'], structure: false });
+  expect(await redisNow()).toBeGreaterThanOrEqual(until);
+  expect(await redis.zscore('test:bus2:bus:members', 'frozen')).toBeNull();
+  // The publisher itself stays a member.
+  expect(await redis.zscore('test:bus2:bus:members', a.bus.id)).not.toBeNull();
+});
+
+it('an evicted member drops everything at its next renewal, then joins again', async () => {
+  const b = await member('test:bus3');
+  const before = b.resets();
+  await redis.zrem('test:bus3:bus:members', b.bus.id);
+  for (let i = 0; i < 100 && b.resets() === before; i++) await new Promise((r) => setTimeout(r, 20));
+  expect(b.resets()).toBeGreaterThan(before);
+  for (let i = 0; i < 100 && !b.bus.trusted(); i++) await new Promise((r) => setTimeout(r, 20));
+  expect(b.bus.trusted()).toBe(true);
+  expect(await redis.zscore('test:bus3:bus:members', b.bus.id)).not.toBeNull();
+});
+
+it('a member set lost with Redis data: the publisher waits a whole lease, and members rejoin after dropping everything', async () => {
+  const [a, b] = [await member('test:bus4'), await member('test:bus4')];
+  const before = b.resets();
+  await redis.del('test:bus4:bus:members');
+  const start = await redisNow();
+  await a.bus.publish({ keys: ['Doc:y'], structure: false });
+  // Nobody can have trusted state older than the loss by then: a lease (2 s) has passed.
+  expect(await redisNow()).toBeGreaterThanOrEqual(start + 2000);
+  for (let i = 0; i < 100 && b.resets() === before; i++) await new Promise((r) => setTimeout(r, 20));
+  expect(b.resets()).toBeGreaterThan(before);
+});
