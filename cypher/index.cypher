@@ -124,7 +124,8 @@ CALL (it) {
 };
 
 // name: list-objects
-// Objects of $type on which $subject has $action: the check's join read from the actor side.
+// One page of the objects of $type on which $subject has $action, in id order: the check's join read from the
+// actor side. Only the page leaves the database: the order is a top-k sort over the distinct matches.
 MATCH (m:IndexMeta {id: 'meta'})
 WITH m.gen AS gen, toString(m.gen) + '|' AS g
 CALL (gen, g) {
@@ -140,12 +141,31 @@ CALL (gen, g) {
   MATCH (f:IndexFlat {gen: gen, public: true})<-[:REF]-(r:IndexRow {type: $type, action: $action})
   RETURN r.obj AS obj
 }
-WITH DISTINCT obj ORDER BY obj
-WITH collect(obj) AS found
-RETURN size(found) AS count, found[$skip..$skip + $limit] AS objects;
+WITH DISTINCT obj ORDER BY obj SKIP $skip LIMIT $limit
+RETURN obj;
+
+// name: count-objects
+// How many objects list-objects has in all, how many sort before $pivot, and whether $pivot is one of them.
+MATCH (m:IndexMeta {id: 'meta'})
+WITH m.gen AS gen, toString(m.gen) + '|' AS g
+CALL (gen, g) {
+  MATCH (:Actor {id: g + $subject})-[:HOLDS]->(:IndexKey)<-[:GIVES]-(r:IndexRow {type: $type, action: $action})
+  RETURN r.obj AS obj
+  UNION
+  MATCH (:Actor {id: g + $subject})-[:HOLDS]->(:IndexKey)<-[:GIVES]-(:IndexFlat)<-[:REF]-(r:IndexRow {type: $type, action: $action})
+  RETURN r.obj AS obj
+  UNION
+  MATCH (r:IndexRow {gen: gen, type: $type, action: $action, public: true})
+  RETURN r.obj AS obj
+  UNION
+  MATCH (f:IndexFlat {gen: gen, public: true})<-[:REF]-(r:IndexRow {type: $type, action: $action})
+  RETURN r.obj AS obj
+}
+WITH DISTINCT obj
+RETURN count(obj) AS count, count(CASE WHEN obj < $pivot THEN 1 END) AS below, count(CASE WHEN obj = $pivot THEN 1 END) > 0 AS has;
 
 // name: list-subjects
-// Subjects holding a key that gives $action on $resource, and whether the decision is public.
+// One page of the subjects holding a key that gives $action on the row $row, in id order.
 MATCH (m:IndexMeta {id: 'meta'})
 WITH toString(m.gen) + '|' AS g
 OPTIONAL MATCH (r:IndexRow {id: g + $row})
@@ -156,8 +176,25 @@ WITH r, collect(DISTINCT x) + collect(DISTINCT fk) AS nodes
 WITH r, [n IN nodes WHERE n:IndexKey] AS keys, any(n IN nodes WHERE n:IndexFlat AND n.public) AS flatPublic
 UNWIND (CASE WHEN size(keys) = 0 THEN [null] ELSE keys END) AS k
 OPTIONAL MATCH (a:Actor)-[:HOLDS]->(k) WHERE a.subject STARTS WITH $typePrefix
-WITH r, flatPublic, collect(DISTINCT a.subject) AS subjects
-RETURN coalesce(r.public, false) OR flatPublic AS public, subjects;
+WITH DISTINCT a.subject AS subject WHERE subject IS NOT NULL
+WITH subject ORDER BY subject SKIP $skip LIMIT $limit
+RETURN subject;
+
+// name: count-subjects
+// How many subjects list-subjects has, how many sort before $pivot, whether $pivot is one, and whether the decision is public.
+MATCH (m:IndexMeta {id: 'meta'})
+WITH toString(m.gen) + '|' AS g
+OPTIONAL MATCH (r:IndexRow {id: g + $row})
+WITH g, r
+OPTIONAL MATCH (r)-[:GIVES|REF]->(x)
+OPTIONAL MATCH (x)-[:GIVES]->(fk:IndexKey)
+WITH r, collect(DISTINCT x) + collect(DISTINCT fk) AS nodes
+WITH r, [n IN nodes WHERE n:IndexKey] AS keys, any(n IN nodes WHERE n:IndexFlat AND n.public) AS flatPublic
+UNWIND (CASE WHEN size(keys) = 0 THEN [null] ELSE keys END) AS k
+OPTIONAL MATCH (a:Actor)-[:HOLDS]->(k) WHERE a.subject STARTS WITH $typePrefix
+WITH coalesce(r.public, false) OR flatPublic AS public, a.subject AS subject
+RETURN public, count(DISTINCT subject) AS count, count(DISTINCT CASE WHEN subject < $pivot THEN subject END) AS below,
+  count(DISTINCT CASE WHEN subject = $pivot THEN subject END) > 0 AS has;
 
 // name: drop-generation-edges
 // Deletes up to 10000 edges of one generation's index nodes with one label (spliced in; each label has a gen index).

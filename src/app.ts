@@ -139,7 +139,7 @@ export async function createApp(config: Config, log: Logger = createLogger(confi
   const definitions = new Definitions(store, models, changeLog, applier);
   await definitions.seedBuiltins();
   const relations = new Relations(store, changeLog, applier, models, hints);
-  const checks = new Checks(index, graph, models, cache, revisions);
+  const checks = new Checks(index, graph, models, cache, revisions, config.LIST_WHOLE);
   applier.start();
   rebuilds.start();
   routes.push(...authorizationRoutes({

@@ -33,6 +33,8 @@ const schema = z.object({
   WORKER_ONLY: flag,
   /** Decisions each process keeps in memory in front of the Redis cache (0: none); see the README on consistency. */
   LOCAL_DECISIONS: z.coerce.number().int().min(0).default(100_000),
+  /** Object lists up to this long are read whole and cached for paging; longer ones are counted and paged in the index. */
+  LIST_WHOLE: z.coerce.number().int().min(0).default(10_000),
   /** Checks every JSON reply against its route's registered output schema; a mismatch is a 500 (the test suite runs with it on). */
   CHECK_REPLIES: flag,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

@@ -135,10 +135,16 @@ export interface IndexStore {
   flattened(gen: number, objects: string[]): Promise<Set<string>>;
   /** Adds (present) or removes the key a subject holds through one tuple or grant. */
   syncHolds(gen: number, items: HoldChange[]): Promise<void>;
-  listObjects(subject: string, action: string, type: string, skip: number, limit: number): Promise<{ objects: string[]; count: number }>;
-  listSubjects(object: string, action: string, subjectType: string): Promise<{ subjects: string[]; public: boolean }>;
+  /** One page, in id order, of the objects of `type` on which `subject` has `action`. */
+  listObjects(subject: string, action: string, type: string, skip: number, limit: number): Promise<string[]>;
+  countObjects(subject: string, action: string, type: string, pivot: string): Promise<ListCount>;
+  /** One page, in id order, of the subjects of `subjectType` holding `action` on `object`. */
+  listSubjects(object: string, action: string, subjectType: string, skip: number, limit: number): Promise<string[]>;
+  countSubjects(object: string, action: string, subjectType: string, pivot: string): Promise<ListCount & { public: boolean }>;
   dropGeneration(gen: number): Promise<number>;
 }
+/** A list's length, how many of its ids sort before `pivot`, and whether `pivot` is one of them. */
+export interface ListCount { count: number; below: number; has: boolean }
 export interface HoldChange { subject: string; key: string; present: boolean }
 
 /** One tuple or grant edge of the projection, with whether MongoDB has it now. */

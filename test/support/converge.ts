@@ -58,7 +58,25 @@ export async function disagreements(http: Http, state: MongoState, opts: { subje
         const r = await http('GET', `/authorization/permissions/objects?${q}`);
         const want = ev.listObjects(s, a, type).sort();
         const got = r.status === 200 ? [...r.body.objects].sort() : null;
-        if (JSON.stringify(got) !== JSON.stringify(want)) problems.push(`listObjects(${s}, ${a}, ${type}): want ${want.length}, got ${got?.length ?? r.status}`);
+        if (JSON.stringify(got) !== JSON.stringify(want) || r.body.count !== want.length) {
+          problems.push(`listObjects(${s}, ${a}, ${type}): want ${want.length}, got ${got?.length ?? r.status} (count ${r.body?.count})`);
+        }
+      }
+    }
+  }
+  // Who may act on each resource, per subject type (skipped where the decision is public: everyone may).
+  for (const o of opts.resources) {
+    for (const a of actionsOf(o)) {
+      for (const type of opts.types) {
+        const want = ev.listSubjects(a, o, type);
+        if (want.public) continue;
+        const q = new URLSearchParams({ permission: a, resource: o, subjectType: type, limit: '1000', consistency: 'fully_consistent' });
+        const r = await http('GET', `/authorization/permissions/subjects?${q}`);
+        const got = r.status === 200 ? r.body.subjects : null;
+        const sorted = [...want.subjects].sort();
+        if (JSON.stringify(got) !== JSON.stringify(sorted) || r.body.count !== sorted.length) {
+          problems.push(`listSubjects(${a}, ${o}, ${type}): want ${JSON.stringify(sorted)}, got ${JSON.stringify(got)} (count ${r.body?.count})`);
+        }
       }
     }
   }

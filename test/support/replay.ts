@@ -120,32 +120,42 @@ export async function replay(svc: TestService, sc: Scenario, prefix: string, see
         note(label, `can(${c.subject}, ${c.action}, ${c.resource}) expected ${c.expect}, got ${res.status} ${res.text}`);
       }
     }
-    for (const l of step.listObjects ?? []) {
+    // Lists are read two at a time: the pages must join into the whole list, in id order, with its count.
+    const paged = async (path: (skip: number) => string) => {
       const got: string[] = [];
       let count = -1;
+      let isPublic = false;
       for (let skip = 0; ; skip += 2) {
-        const q = new URLSearchParams({ subject: px.object(l.subject), permission: l.action, resourceType: px.type(l.type), skip: String(skip), limit: '2' });
-        const res = await freshRead(`/authorization/permissions/objects?${q}`);
-        if (res.status !== 200) { note(label, `listObjects ${res.status} ${res.text}`); break; }
+        const res = await freshRead(path(skip));
+        if (res.status !== 200) return { error: `${res.status} ${res.text}` };
         count = res.body.count;
-        got.push(...res.body.objects.map((o: string) => o.slice(o.indexOf(':') + 1)));
-        if (res.body.objects.length < 2) break;
+        isPublic ||= Boolean(res.body.public);
+        const ids: string[] = res.body.objects ?? res.body.subjects;
+        got.push(...ids);
+        if (ids.length < 2) break;
       }
+      const sorted = JSON.stringify([...got].sort()) === JSON.stringify(got);
+      return { ids: got.map((o) => o.slice(o.indexOf(':') + 1)), count, isPublic, sorted };
+    };
+    for (const l of step.listObjects ?? []) {
+      const r = await paged((skip) => `/authorization/permissions/objects?${new URLSearchParams({
+        subject: px.object(l.subject), permission: l.action, resourceType: px.type(l.type), skip: String(skip), limit: '2' })}`);
       stats.lists++;
+      if (r.error !== undefined) { note(label, `listObjects ${r.error}`); continue; }
       const expected = l.expect.map((id) => px.id(l.type, id)).sort();
-      if (JSON.stringify(got.sort()) !== JSON.stringify(expected) || count !== expected.length) {
-        note(label, `listObjects(${l.subject}, ${l.action}, ${l.type}) expected ${JSON.stringify(expected)}, got ${JSON.stringify(got)} count ${count}`);
+      if (JSON.stringify([...r.ids!].sort()) !== JSON.stringify(expected) || r.count !== expected.length || !r.sorted) {
+        note(label, `listObjects(${l.subject}, ${l.action}, ${l.type}) expected ${JSON.stringify(expected)}, got ${JSON.stringify(r.ids)} count ${r.count}${r.sorted ? '' : ' (out of order)'}`);
       }
     }
     for (const l of step.listSubjects ?? []) {
-      const q = new URLSearchParams({ permission: l.action, resource: px.object(l.resource), subjectType: px.type(l.subjectType), limit: '1000' });
-      const res = await freshRead(`/authorization/permissions/subjects?${q}`);
+      const r = await paged((skip) => `/authorization/permissions/subjects?${new URLSearchParams({
+        permission: l.action, resource: px.object(l.resource), subjectType: px.type(l.subjectType), skip: String(skip), limit: '2' })}`);
       stats.lists++;
-      if (res.status !== 200) { note(label, `listSubjects ${res.status} ${res.text}`); continue; }
-      if (res.body.public) continue;
-      const got = res.body.subjects.map((o: string) => o.slice(o.indexOf(':') + 1)).sort();
+      if (r.error !== undefined) { note(label, `listSubjects ${r.error}`); continue; }
+      if (r.isPublic) continue;
+      const got = [...r.ids!].sort();
       const expected = l.expect.map((id) => px.id(l.subjectType, id)).sort();
-      if (JSON.stringify(got) !== JSON.stringify(expected)) {
+      if (JSON.stringify(got) !== JSON.stringify(expected) || r.count !== expected.length || !r.sorted) {
         note(label, `listSubjects(${l.action}, ${l.resource}, ${l.subjectType}) expected ${JSON.stringify(expected)}, got ${JSON.stringify(got)}`);
       }
     }

@@ -6,15 +6,14 @@ import type { GraphStore, IndexStore } from '../../stores/ports.js';
 import type { DecisionCache } from './decision-cache.js';
 import { ListCache } from './list-cache.js';
 import type { ModelSource } from './model-source.js';
+import { pageWithExtra } from './paging.js';
 import type { Revisions } from './revisions.js';
 
 export type Consistency = 'minimize_latency' | 'at_least_as_fresh' | 'fully_consistent';
 export interface ReadOptions { consistency?: Consistency; revision?: number }
 
-// Cypher list slices take 32-bit bounds.
-const ALL = 2_000_000_000;
-/** Lists up to this long are read whole and cached for paging; longer ones are paged by the index. */
-const WHOLE = 250_000;
+/** Lists up to this long are read whole and cached for paging; longer ones are counted and paged by the index. */
+const WHOLE = 10_000;
 const noTuples = { subjects: () => [] as string[] };
 
 export class Checks {
@@ -23,7 +22,7 @@ export class Checks {
 
   constructor(private readonly index: IndexStore, private readonly graph: GraphStore,
     private readonly models: ModelSource, private readonly cache: DecisionCache, private readonly revisions: Revisions,
-    private readonly lists = new ListCache(4 * WHOLE)) {}
+    private readonly whole = WHOLE, private readonly lists = new ListCache(100 * Math.max(whole, 1000))) {}
 
   private async settle(opts: ReadOptions) {
     if (opts.consistency === 'at_least_as_fresh' || opts.revision !== undefined) {
@@ -93,8 +92,9 @@ export class Checks {
   }
 
   /**
-   * One page of the sorted objects of `type` the subject may act on, and how many there are. The whole list
-   * is cached under the epochs it depends on, so the next pages cost no index query until a write changes it.
+   * One page of the sorted objects of `type` the subject may act on, and how many there are. A list of at most
+   * `whole` objects is read in one query and cached under the epochs it depends on, so the next pages cost no index
+   * query until a write changes it; a longer one is counted and paged in the index, never read whole.
    */
   async listObjects(subject: string, action: string, type: string, skip: number, limit: number, opts: ReadOptions = {}) {
     await this.settle(opts);
@@ -102,23 +102,26 @@ export class Checks {
     const key = `${subject}|${action}|${type}`;
     const cached = stamp === null ? undefined : this.lists.get(key, stamp);
     if (cached) return { objects: cached.slice(skip, skip + limit), count: cached.length };
-    const self = typeOf(subject) === type;
-    const first = await this.index.listObjects(subject, action, type, 0, WHOLE);
-    if (first.count > WHOLE && !self) return this.index.listObjects(subject, action, type, skip, limit);
-    const found = first.count > WHOLE ? (await this.index.listObjects(subject, action, type, 0, ALL)).objects : first.objects;
-    // Self-access adds the subject itself.
-    const all = self && !found.includes(subject) ? [...found, subject].sort() : found;
-    if (stamp !== null) this.lists.put(key, stamp, all);
-    return { objects: all.slice(skip, skip + limit), count: all.length };
+    // Self-access puts the subject itself in the list.
+    const self = typeOf(subject) === type ? subject : null;
+    const first = await this.index.listObjects(subject, action, type, 0, this.whole + 1);
+    if (first.length <= this.whole) {
+      const all = self !== null && !first.includes(self) ? [...first, self].sort() : first;
+      if (stamp !== null) this.lists.put(key, stamp, all);
+      return { objects: all.slice(skip, skip + limit), count: all.length };
+    }
+    const counted = await this.index.countObjects(subject, action, type, self ?? '');
+    const page = await pageWithExtra(self, counted, skip, limit, (s, l) => this.index.listObjects(subject, action, type, s, l));
+    return { objects: page.ids, count: page.count };
   }
 
+  /** One page of the sorted subjects of `subjectType` that may act on the resource, paged in the index. */
   async listSubjects(action: string, resource: string, subjectType: string, skip: number, limit: number, opts: ReadOptions = {}) {
     await this.settle(opts);
-    const found = await this.index.listSubjects(resource, action, subjectType);
-    const all = new Set(found.subjects);
-    if (typeOf(resource) === subjectType) all.add(resource);
-    const isPublic = found.public || await this.publicWithoutTuples(resource, action);
-    const sorted = [...all].sort();
-    return { subjects: sorted.slice(skip, skip + limit), public: isPublic, count: sorted.length };
+    const self = typeOf(resource) === subjectType ? resource : null;
+    const counted = await this.index.countSubjects(resource, action, subjectType, self ?? '');
+    const page = await pageWithExtra(self, counted, skip, limit, (s, l) => this.index.listSubjects(resource, action, subjectType, s, l));
+    const isPublic = counted.public || await this.publicWithoutTuples(resource, action);
+    return { subjects: page.ids, public: isPublic, count: page.count };
   }
 }

@@ -8,7 +8,6 @@ import type { Relations } from '../authorization/relations.js';
 import type { Schemas } from './schemas.js';
 
 // Cypher list slices take 32-bit bounds.
-const ALL = 2_000_000_000;
 /** Readable ids a sorted or filtered list joins at most (a larger `$in` nears MongoDB's 16 MB command limit). */
 const MAX_JOIN = 100_000;
 
@@ -90,7 +89,7 @@ export class Documents {
       count = page.count;
     } else {
       // Sorting or filtering joins every readable id with the collection (FerretDB v1 scans it for `$in`).
-      const all = await this.deps.checks.listObjects(subject, 'read', s.name, 0, ALL);
+      const all = await this.deps.checks.listObjects(subject, 'read', s.name, 0, MAX_JOIN);
       if (all.count > MAX_JOIN) {
         throw new AppError('LIST_TOO_LARGE', `${all.count} readable documents are too many to sort or filter (at most ${MAX_JOIN}); page them without sort or filters`);
       }

@@ -1,10 +1,14 @@
 // The precomputed index in Neo4j: rows, flats, actors and keys, each id prefixed with its generation.
-import neo4j, { type Driver } from 'neo4j-driver';
+import neo4j, { type Driver, type Record as Neo4jRecord } from 'neo4j-driver';
 import type { IndexStore } from '../ports.js';
 import { loadCypher, reader } from './connection.js';
 
 const CHUNK = 500;
 const chunks = <T>(list: T[]) => Array.from({ length: Math.ceil(list.length / CHUNK) }, (_, i) => list.slice(i * CHUNK, (i + 1) * CHUNK));
+
+const counted = (rec: Neo4jRecord | undefined) => ({
+  count: Number(rec?.get('count') ?? 0), below: Number(rec?.get('below') ?? 0), has: Boolean(rec?.get('has')),
+});
 
 export function neo4jIndexStore(driver: Driver): IndexStore {
   const q = loadCypher('index.cypher');
@@ -69,13 +73,18 @@ export function neo4jIndexStore(driver: Driver): IndexStore {
     },
     async listObjects(subject, action, type, skip, limit) {
       const r = await read('list-objects', { subject, action, type, skip: neo4j.int(skip), limit: neo4j.int(limit) });
-      const rec = r.records[0];
-      return { objects: (rec?.get('objects') as string[]) ?? [], count: Number(rec?.get('count') ?? 0) };
+      return r.records.map((rec) => rec.get('obj') as string);
     },
-    async listSubjects(object, action, subjectType) {
-      const r = await read('list-subjects', { row: `${object}#${action}`, typePrefix: `${subjectType}:` });
-      const rec = r.records[0];
-      return { subjects: ((rec?.get('subjects') as string[]) ?? []).sort(), public: Boolean(rec?.get('public')) };
+    async countObjects(subject, action, type, pivot) {
+      return counted((await read('count-objects', { subject, action, type, pivot })).records[0]);
+    },
+    async listSubjects(object, action, subjectType, skip, limit) {
+      const r = await read('list-subjects', { row: `${object}#${action}`, typePrefix: `${subjectType}:`, skip: neo4j.int(skip), limit: neo4j.int(limit) });
+      return r.records.map((rec) => rec.get('subject') as string);
+    },
+    async countSubjects(object, action, subjectType, pivot) {
+      const rec = (await read('count-subjects', { row: `${object}#${action}`, typePrefix: `${subjectType}:`, pivot })).records[0];
+      return { ...counted(rec), public: Boolean(rec?.get('public')) };
     },
     async dropGeneration(gen) {
       let total = 0;
