@@ -95,7 +95,13 @@ CALL (f, fl, changed) {
     CREATE (f)-[:DEPENDS]->(d)
   }
 }
-RETURN sum(CASE WHEN changed THEN 1 ELSE 0 END) AS changed;
+RETURN collect(CASE WHEN changed THEN fl.id END) AS changed;
+
+// name: rows-referring
+// Objects whose rows refer to any of the flats $flats, at most $limit: decisions about them follow those flats.
+UNWIND $flats AS id
+MATCH (:IndexFlat {id: toString($gen) + '|' + id})<-[:REF]-(r:IndexRow)
+RETURN DISTINCT r.obj AS obj LIMIT $limit;
 
 // name: flats-depending-on
 // Owners of flats computed from tuples on any of $objects: what a change on those objects can alter.

@@ -128,7 +128,10 @@ export interface IndexStore {
   putRows(gen: number, objects: ObjectRows[]): Promise<string[]>;
   deleteRows(gen: number, objects: string[]): Promise<void>;
   /** Writes flats whose content hash changed, with their dependencies; returns how many changed. */
-  putFlats(gen: number, flats: FlatRecord[]): Promise<number>;
+  /** Writes the flats whose content changed; returns their ids. */
+  putFlats(gen: number, flats: FlatRecord[]): Promise<string[]>;
+  /** Objects whose rows refer to any of these flats, at most `limit`. */
+  rowsReferring(gen: number, flatIds: string[], limit: number): Promise<string[]>;
   /** Objects owning a flat that depends on any of `objects` (including the objects themselves). */
   flatsDependingOn(gen: number, objects: string[]): Promise<string[]>;
   /** Which of `objects` already have flats. */

@@ -107,6 +107,19 @@ describe('decisions held in each process', () => {
     }
   });
 
+  it('a change deep in an inherited chain reaches decisions cached in both processes (a flat the rows refer to changed)', async () => {
+    await write(a, 'Folder:g1', 'folder', 'Doc:deep');
+    await write(a, 'Folder:g0', 'parent', 'Folder:g1');
+    for (const svc of [a, b, a, b]) expect(await can(svc, 'User:v', 'Doc:deep')).toBe(false);
+    await write(b, 'User:v', 'viewer', 'Folder:g0');
+    expect(await can(a, 'User:v', 'Doc:deep')).toBe(true);
+    expect(await can(b, 'User:v', 'Doc:deep')).toBe(true);
+    const tuple = await a.http('GET', '/authorization/relations?search=Folder:g0%23parent@Folder:g1');
+    expect((await a.http('DELETE', `/authorization/relations/${tuple.body.relations[0]._id}`)).status).toBe(200);
+    expect(await can(b, 'User:v', 'Doc:deep')).toBe(false);
+    expect(await can(a, 'User:v', 'Doc:deep')).toBe(false);
+  });
+
   it('checks racing a write in another process: every check that starts after the write returned sees it', async () => {
     for (let i = 0; i < 5; i++) {
       const doc = `Doc:race${i}`;

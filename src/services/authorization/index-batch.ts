@@ -28,10 +28,13 @@ export interface BatchInput {
   mark?: string;
 }
 
+/** Objects invalidated one by one after a flat changed; beyond this, the whole decision cache is. */
+const NARROW_MAX = 2000;
+
 export interface BatchResult {
   /** Subjects and objects whose decisions may have changed. */
   touched: string[];
-  /** Whether a flattened set changed (decisions about any object inheriting from it may change). */
+  /** Whether every cached decision may be wrong (a definition changed, or a flat that many rows refer to). */
   structure: boolean;
 }
 
@@ -96,13 +99,23 @@ export class IndexBatch {
     const flats = await this.flats(model, loaded, [...toFlatten]);
 
     let structure = input.modelChanged === true;
+    const changedFlats = new Map<number, string[]>();
     for (const gen of gens) {
-      if (flats.length && (await this.index.putFlats(gen, flats)) > 0) structure = true;
+      if (flats.length) changedFlats.set(gen, await this.index.putFlats(gen, flats));
       await this.index.syncHolds(gen, holds);
       if (rows.put.length) await this.index.putRows(gen, rows.put);
       if (rows.gone.length) await this.index.deleteRows(gen, rows.gone);
     }
-    return { touched: [...new Set([...tuples, ...grants].map((t) => t.subject)), ...resources], structure };
+    const touched = new Set([...[...tuples, ...grants].map((t) => t.subject), ...resources]);
+    // A changed flat changes decisions about the objects whose rows refer to it: those are invalidated one by
+    // one, unless there are so many that dropping every cached decision costs less.
+    for (const [gen, ids] of changedFlats) {
+      if (structure || ids.length === 0) continue;
+      const referring = await this.index.rowsReferring(gen, ids, NARROW_MAX + 1);
+      if (referring.length > NARROW_MAX) structure = true;
+      else for (const o of referring) touched.add(o);
+    }
+    return { touched: [...touched], structure };
   }
 
   private async stored(texts: string[], grant: boolean, input: BatchInput): Promise<Set<string>> {

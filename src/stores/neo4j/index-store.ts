@@ -50,9 +50,18 @@ export function neo4jIndexStore(driver: Driver): IndexStore {
       for (const part of chunks(objects)) await write('delete-rows', { gen, objects: part });
     },
     async putFlats(gen, flats) {
-      let changed = 0;
-      for (const part of chunks(flats)) changed += Number((await write('put-flats', { gen, flats: part })).records[0]?.get('changed') ?? 0);
+      const changed: string[] = [];
+      for (const part of chunks(flats)) changed.push(...((await write('put-flats', { gen, flats: part })).records[0]?.get('changed') as string[] ?? []));
       return changed;
+    },
+    async rowsReferring(gen, flatIds, limit) {
+      const out = new Set<string>();
+      for (const part of chunks(flatIds)) {
+        const left = limit - out.size;
+        if (left <= 0) break;
+        for (const rec of (await read('rows-referring', { gen: neo4j.int(gen), flats: part, limit: neo4j.int(left) })).records) out.add(rec.get('obj') as string);
+      }
+      return [...out];
     },
     async flatsDependingOn(gen, objects) {
       const out = new Set<string>();
