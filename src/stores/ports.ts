@@ -64,11 +64,30 @@ export interface ChangeLog {
   done(revisions: number[]): Promise<void>;
   /** The highest revision taken so far. */
   latest(): Promise<number>;
+  /** The latest revision and the oldest pending one from the fast copy; null when it cannot tell (it is then rebuilt). */
+  frontier(): Promise<Frontier | null>;
+  /** Drops from the fast copy the revisions up to `upTo` that have no durable pending record. */
+  heal(upTo: number): Promise<void>;
 }
+
+export interface Frontier { latest: number; oldest: number | null }
 
 /** Hands out revisions; the change log's unique `_id` is the final word, so a lost counter only costs a retry. */
 export interface RevisionCounter {
+  /** A revision that is not marked pending (history only). */
   next(): Promise<number>;
+  /** A revision marked pending. */
+  take(): Promise<number>;
+  /** After the durable pending record is written: marks it again, in case a rebuild of a lost set read before. */
+  confirm(revision: number): Promise<void>;
+  /** Unmarks applied revisions. */
+  settle(revisions: number[]): Promise<void>;
+  /** The latest revision and the oldest marked pending; null when the pending set is not known complete. */
+  frontier(): Promise<Frontier | null>;
+  /** Marked revisions up to `upTo`, at most `limit`. */
+  marked(upTo: number, limit: number): Promise<number[]>;
+  /** Marks these durable pending revisions and declares the set complete. */
+  rebuild(revisions: number[]): Promise<void>;
   /** Raises the counter to at least `floor` (after a restart or a lost Redis). */
   raise(floor: number): Promise<void>;
   current(): Promise<number>;

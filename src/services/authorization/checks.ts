@@ -25,10 +25,8 @@ export class Checks {
     private readonly whole = WHOLE, private readonly lists = new ListCache(100 * Math.max(whole, 1000))) {}
 
   private async settle(opts: ReadOptions) {
-    if (opts.consistency === 'at_least_as_fresh' || opts.revision !== undefined) {
-      await this.revisions.waitFor(opts.revision ?? (await this.revisions.latest()));
-    } else if (opts.consistency === 'fully_consistent') {
-      await this.revisions.waitFor(await this.revisions.latest());
+    if (opts.consistency === 'at_least_as_fresh' || opts.revision !== undefined || opts.consistency === 'fully_consistent') {
+      await this.revisions.waitFor(opts.revision);
     }
   }
 

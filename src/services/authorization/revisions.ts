@@ -1,9 +1,11 @@
 // Which revisions the index has applied: everything below the oldest entry still in the outbox.
 import { AppError } from '../../errors.js';
-import type { ChangeLog } from '../../stores/ports.js';
+import type { ChangeLog, Frontier } from '../../stores/ports.js';
 
 const WAIT_MS = 5000;
 const POLL_MS = 15;
+/** Waiting longer than this, a reader asks MongoDB whether the marks it waits on are left over (see ChangeLog.heal). */
+const HEAL_AFTER_MS = 250;
 
 export class Revisions {
   constructor(private readonly log: ChangeLog) {}
@@ -16,17 +18,32 @@ export class Revisions {
 
   latest(): Promise<number> { return this.log.latest(); }
 
-  /** Waits until `revision` is applied, at most 5 s, else 503 INDEX_BEHIND. */
-  async waitFor(revision: number): Promise<void> {
+  /**
+   * Waits until `revision` (default: the latest, for a fully consistent read) is applied, at most 5 s, else 503
+   * INDEX_BEHIND. One Redis round trip when nothing older is pending; MongoDB only while Redis cannot tell.
+   */
+  async waitFor(revision?: number): Promise<void> {
     const deadline = Date.now() + WAIT_MS;
+    let healAt = Date.now() + HEAL_AFTER_MS;
+    let target = revision;
     for (;;) {
-      const [oldest, latest] = await Promise.all([this.log.oldestPending(), this.log.latest()]);
-      if (latest >= revision && (oldest === null || oldest > revision)) return;
-      if (Date.now() > deadline) {
-        const applied = oldest === null ? latest : oldest - 1;
-        throw new AppError('INDEX_BEHIND', `The index has applied revision ${applied}, not yet ${revision}`);
+      const f = await this.frontier();
+      target ??= f.latest;
+      if (f.latest >= target && (f.oldest === null || f.oldest > target)) return;
+      const now = Date.now();
+      if (now > deadline) {
+        const applied = f.oldest === null ? f.latest : f.oldest - 1;
+        throw new AppError('INDEX_BEHIND', `The index has applied revision ${applied}, not yet ${target}`);
       }
+      if (now > healAt && f.fast) { await this.log.heal(target); healAt = now + HEAL_AFTER_MS; }
       await new Promise((r) => setTimeout(r, POLL_MS));
     }
+  }
+
+  private async frontier(): Promise<Frontier & { fast: boolean }> {
+    const f = await this.log.frontier();
+    if (f) return { ...f, fast: true };
+    const [oldest, latest] = await Promise.all([this.log.oldestPending(), this.log.latest()]);
+    return { latest, oldest, fast: false };
   }
 }

@@ -20,23 +20,27 @@ export function mongoChangeLog(db: Db, counter: RevisionCounter): ChangeLog {
   const seed = () => (seeded ??= seedRevisions(db, counter).catch((e: unknown) => { seeded = null; throw e; }));
   const log = db.collection<ChangeEntry & { _id: number }>(COLLECTIONS.changes);
   const pending = db.collection<{ _id: number; owner: string; at: Date }>(COLLECTIONS.pending);
+  let rebuilding: Promise<void> | null = null;
 
   return {
     async commit(entry, owner, opts = {}) {
       const keepPending = opts.pending !== false;
       await seed();
       for (let attempt = 0; attempt < MAX_TRIES; attempt++) {
-        const revision = await counter.next();
+        // Marked pending in Redis as it is taken, before anything can acknowledge it (see `frontier`).
+        const revision = keepPending ? await counter.take() : await counter.next();
         const at = new Date();
         let claimed = false;
         try {
           // The pending marker goes first: any entry in the log is pending until its appliers finish.
           if (keepPending) { await pending.insertOne({ _id: revision, owner, at }); claimed = true; }
           await log.insertOne({ _id: revision, revision, ...entry, at });
+          if (keepPending) await counter.confirm(revision);
           return revision;
         } catch (e) {
           if (!isDuplicate(e)) throw e;
-          // Our marker for a revision the log already holds (a counter that went back) must not linger.
+          // Our marker for a revision the log already holds (a counter that went back) must not linger. Its mark
+          // in Redis stays: it may be another writer's, and readers drop marks without a pending record (`heal`).
           if (claimed) await pending.deleteOne({ _id: revision });
           await counter.raise(await highestStored(db));
         }
@@ -55,7 +59,32 @@ export function mongoChangeLog(db: Db, counter: RevisionCounter): ChangeLog {
       return first[0]?._id ?? null;
     },
     async done(revisions) {
-      if (revisions.length) await pending.deleteMany({ _id: { $in: revisions } });
+      if (revisions.length === 0) return;
+      await pending.deleteMany({ _id: { $in: revisions } });
+      // A mark left behind only makes readers wait until `heal` drops it.
+      await counter.settle(revisions).catch(() => undefined);
+    },
+    async frontier() {
+      const f = await counter.frontier();
+      if (f !== null) return f;
+      // Redis lost the set (or never had it): rebuild it from the durable markers. Writers mark their revision
+      // again after their MongoDB insert (`confirm`), so one inserted after the rebuild read is not missed.
+      rebuilding ??= (async () => {
+        // The counter went with the set: raised again first, so the set is never complete beside a counter gone back.
+        await seedRevisions(db, counter);
+        const all = await pending.find({}, { projection: { _id: 1 } }).toArray();
+        await counter.rebuild(all.map((p) => p._id));
+      })().finally(() => { rebuilding = null; });
+      await rebuilding.catch(() => undefined);
+      return null;
+    },
+    async heal(upTo) {
+      const marked = await counter.marked(upTo, 1000);
+      if (marked.length === 0) return;
+      // A mark without a durable pending record is left over (applied, or a commit that failed), or belongs to
+      // a writer between its take and its insert: that one marks again before acknowledging (`confirm`).
+      const busy = new Set((await pending.find({ _id: { $in: marked } }, { projection: { _id: 1 } }).toArray()).map((p) => p._id));
+      await counter.settle(marked.filter((r) => !busy.has(r)));
     },
     async latest() {
       await seed();
