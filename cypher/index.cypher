@@ -27,6 +27,23 @@ RETURN r IS NOT NULL AS rowExists,
       OR EXISTS { MATCH (r)-[:REF]->(:IndexFlat)-[:GIVES]->(k:IndexKey) WHERE EXISTS { (a)-[:HOLDS]->(k) } }))
   ) AS allowed;
 
+// name: check-many
+// The check for each of $checks = [{row, subject}] in one query: concurrent checks share a round trip and a transaction.
+MATCH (m:IndexMeta {id: 'meta'})
+WITH toString(m.gen) + '|' AS g
+UNWIND range(0, size($checks) - 1) AS i
+WITH g, i, $checks[i].row AS row, $checks[i].subject AS subject
+OPTIONAL MATCH (r:IndexRow {id: g + row})
+OPTIONAL MATCH (a:Actor {id: g + subject})
+RETURN i, r IS NOT NULL AS rowExists,
+  r IS NOT NULL AND (
+    coalesce(r.public, false)
+    OR EXISTS { MATCH (r)-[:REF]->(f:IndexFlat) WHERE f.public = true }
+    OR (a IS NOT NULL AND (
+      EXISTS { MATCH (r)-[:GIVES]->(k:IndexKey) WHERE EXISTS { (a)-[:HOLDS]->(k) } }
+      OR EXISTS { MATCH (r)-[:REF]->(:IndexFlat)-[:GIVES]->(k:IndexKey) WHERE EXISTS { (a)-[:HOLDS]->(k) } }))
+  ) AS allowed;
+
 // name: records
 // The raw index records behind one decision, for /evaluate.
 MATCH (m:IndexMeta {id: 'meta'})

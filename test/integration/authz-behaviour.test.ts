@@ -65,6 +65,17 @@ describe('writes and revisions', () => {
 });
 
 describe('decisions', () => {
+  it('many checks at once (grouped into shared index queries) each get their own answer', async () => {
+    const probes: Array<[string, string, boolean]> = [
+      ['User:m', 'Folder:leaf', true], ['User:m', 'Folder:root', true], ['User:zz', 'Folder:leaf', false],
+      ['Team:t', 'Folder:mid', true], ['User:m', 'Folder:nowhere', false], ['Folder:root', 'Folder:leaf', false],
+    ];
+    const asked = Array.from({ length: 240 }, (_, i) => probes[(i * 7) % probes.length]!);
+    // fully_consistent skips the decision cache, so every one of them reaches the index.
+    const answers = await Promise.all(asked.map(([s, o]) => can(s, 'view', o, '&consistency=fully_consistent')));
+    expect(answers).toEqual(asked.map(([, , expected]) => expected));
+  });
+
   it('inherits through nested folders and a team; a delete never leaves a stale allow, even when cached', async () => {
     expect(await can('User:m', 'view', 'Folder:leaf')).toBe(true);
     expect(await can('User:m', 'view', 'Folder:leaf')).toBe(true); // now cached

@@ -1,7 +1,10 @@
 // The precomputed index in Neo4j: rows, flats, actors and keys, each id prefixed with its generation.
 import neo4j, { type Driver, type Record as Neo4jRecord } from 'neo4j-driver';
 import type { IndexStore } from '../ports.js';
+import { Batcher } from './batcher.js';
 import { loadCypher, reader } from './connection.js';
+
+interface Decision { rowExists: boolean; allowed: boolean }
 
 const CHUNK = 500;
 const chunks = <T>(list: T[]) => Array.from({ length: Math.ceil(list.length / CHUNK) }, (_, i) => list.slice(i * CHUNK, (i + 1) * CHUNK));
@@ -20,6 +23,16 @@ export function neo4jIndexStore(driver: Driver): IndexStore {
   const run = reader(driver);
   const read = (name: string, params: Record<string, unknown>) => run(stmt(name), params);
 
+  const answer = (rec: Neo4jRecord | undefined): Decision =>
+    (rec ? { rowExists: rec.get('rowExists') as boolean, allowed: rec.get('allowed') as boolean } : { rowExists: false, allowed: false });
+  const checks = new Batcher<{ row: string; subject: string }, Decision>(
+    async ([one]) => [answer((await read('check', one!)).records[0])],
+    async (many) => {
+      const out: Decision[] = many.map(() => ({ rowExists: false, allowed: false }));
+      for (const rec of (await read('check-many', { checks: many })).records) out[Number(rec.get('i'))] = answer(rec);
+      return out;
+    });
+
   return {
     async meta() {
       const r = await write('meta', {});
@@ -27,11 +40,7 @@ export function neo4jIndexStore(driver: Driver): IndexStore {
     },
     async setBuilding(gen) { await write('set-building', { building: gen }); },
     async switchGeneration(gen) { await write('switch-generation', { gen }); },
-    async check(subject, object, action) {
-      const r = await read('check', { row: `${object}#${action}`, subject });
-      const rec = r.records[0];
-      return rec ? { rowExists: rec.get('rowExists') as boolean, allowed: rec.get('allowed') as boolean } : { rowExists: false, allowed: false };
-    },
+    check: (subject, object, action) => checks.ask({ row: `${object}#${action}`, subject }),
     async records(subject, object, action) {
       const r = await read('records', { row: `${object}#${action}`, subject });
       const rec = r.records[0];
