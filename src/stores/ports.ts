@@ -84,8 +84,10 @@ export interface RevisionCounter {
   settle(revisions: number[]): Promise<void>;
   /** The latest revision and the oldest marked pending; null when the pending set is not known complete. */
   frontier(): Promise<Frontier | null>;
-  /** Marked revisions up to `upTo`, at most `limit`. */
-  marked(upTo: number, limit: number): Promise<number[]>;
+  /** Marks up to revision `upTo`, at most `limit`: each a take-mark or a confirmation of its revision. */
+  marked(upTo: number, limit: number): Promise<Array<{ member: string; revision: number }>>;
+  /** Removes these marks (members returned by `marked`). */
+  dropMarks(members: string[]): Promise<void>;
   /** Marks these durable pending revisions and declares the set complete. */
   rebuild(revisions: number[]): Promise<void>;
   /** Raises the counter to at least `floor` (after a restart or a lost Redis). */

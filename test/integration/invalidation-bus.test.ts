@@ -9,6 +9,9 @@ afterAll(async () => { await Promise.all(buses.map((b) => b.stop())); redis.disc
 
 const redisNow = async () => { const [s, us] = await redis.time(); return Number(s) * 1000 + Math.floor(Number(us) / 1000); };
 
+/** A member set that has existed for long: no lost set's members can still trust anything. */
+const established = (prefix: string) => redis.zadd(`${prefix}:bus:members`, 9e15, 'born:0');
+
 async function member(prefix: string) {
   const seen: Invalidation[] = [];
   let resets = 0;
@@ -19,6 +22,7 @@ async function member(prefix: string) {
 }
 
 it('a publish returns after every other live member applied it, and the publisher applied it first', async () => {
+  await established('test:bus1');
   const [a, b, c] = [await member('test:bus1'), await member('test:bus1'), await member('test:bus1')];
   expect(a.bus.trusted() && b.bus.trusted() && c.bus.trusted()).toBe(true);
   for (let i = 0; i < 20; i++) {
@@ -31,6 +35,7 @@ it('a publish returns after every other live member applied it, and the publishe
 });
 
 it('a member that never acknowledges is evicted, and the publish waits its lease out', async () => {
+  await established('test:bus2');
   const a = await member('test:bus2');
   // A frozen process: a lease that runs 1.5 s more, and nobody listening under its name.
   const until = (await redisNow()) + 1500;
@@ -54,6 +59,7 @@ it('an evicted member drops everything at its next renewal, then joins again', a
 });
 
 it('a member set lost with Redis data: the publisher waits a whole lease, and members rejoin after dropping everything', async () => {
+  await established('test:bus4');
   const [a, b] = [await member('test:bus4'), await member('test:bus4')];
   const before = b.resets();
   await redis.del('test:bus4:bus:members');
@@ -61,6 +67,21 @@ it('a member set lost with Redis data: the publisher waits a whole lease, and me
   await a.bus.publish({ keys: ['Doc:y'], structure: false });
   // Nobody can have trusted state older than the loss by then: a lease (2 s) has passed.
   expect(await redisNow()).toBeGreaterThanOrEqual(start + 2000);
+  for (let i = 0; i < 100 && b.resets() === before; i++) await new Promise((r) => setTimeout(r, 20));
+  expect(b.resets()).toBeGreaterThan(before);
+});
+
+it('a writer that rejoined a lost member set before its first write still waits out the lost members\' leases', async () => {
+  await established('test:bus5');
+  const [a, b] = [await member('test:bus5'), await member('test:bus5')];
+  const before = b.resets();
+  await redis.del('test:bus5:bus:members');
+  const lostAt = await redisNow();
+  // Both rejoin at their next renewal (within half a second), before the write.
+  for (let i = 0; i < 100 && (await redis.zscore('test:bus5:bus:members', a.bus.id)) === null; i++) await new Promise((r) => setTimeout(r, 20));
+  expect(await redis.zscore('test:bus5:bus:members', a.bus.id)).not.toBeNull();
+  await a.bus.publish({ keys: ['Doc:z'], structure: false });
+  expect(await redisNow()).toBeGreaterThanOrEqual(lostAt + 2000);
   for (let i = 0; i < 100 && b.resets() === before; i++) await new Promise((r) => setTimeout(r, 20));
   expect(b.resets()).toBeGreaterThan(before);
 });

@@ -22,7 +22,7 @@ it('answers an idle read alone, and groups the reads asked while the slots are b
   expect(calls).toEqual([['a'], ['b', 'c', 'd'], ['e']]);
 });
 
-it('runs up to `parallel` queries at once, and a failed query fails each of its reads only', async () => {
+it('runs up to `parallel` queries at once, and a failed query fails each of its reads', async () => {
   let running = 0;
   let most = 0;
   const b = new Batcher<number, number>(
@@ -35,4 +35,14 @@ it('runs up to `parallel` queries at once, and a failed query fails each of its 
   // 1 and 2 alone; then 3, -1, 5, 6 together (failed); then 7, 8, 9.
   expect(failed).toBe(4);
   expect(ok).toEqual([2, 4, 14, 16, 18]);
+});
+
+it('a failure also fails the reads still waiting, at once, instead of one timeout after another', async () => {
+  let calls = 0;
+  const b = new Batcher<number, number>(
+    async () => { calls++; await new Promise((r) => setTimeout(r, 5)); throw new Error('store down'); },
+    async () => { calls++; throw new Error('store down'); }, 1, 64);
+  const results = await Promise.allSettled([1, 2, 3, 4].map((q) => b.ask(q)));
+  expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected', 'rejected', 'rejected']);
+  expect(calls).toBe(1);
 });

@@ -83,8 +83,10 @@ export function mongoChangeLog(db: Db, counter: RevisionCounter): ChangeLog {
       if (marked.length === 0) return;
       // A mark without a durable pending record is left over (applied, or a commit that failed), or belongs to
       // a writer between its take and its insert: that one marks again before acknowledging (`confirm`).
-      const busy = new Set((await pending.find({ _id: { $in: marked } }, { projection: { _id: 1 } }).toArray()).map((p) => p._id));
-      await counter.settle(marked.filter((r) => !busy.has(r)));
+      const revisions = [...new Set(marked.map((m) => m.revision))];
+      const busy = new Set((await pending.find({ _id: { $in: revisions } }, { projection: { _id: 1 } }).toArray()).map((p) => p._id));
+      // A confirmation seen here was added after its pending record: without the record now, it was applied.
+      await counter.dropMarks(marked.filter((m) => !busy.has(m.revision)).map((m) => m.member));
     },
     async latest() {
       await seed();

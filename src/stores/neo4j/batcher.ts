@@ -25,8 +25,18 @@ export class Batcher<Q, A> {
     while (this.inFlight < this.parallel && this.queue.length) {
       const group = this.queue.splice(0, this.max);
       this.inFlight++;
-      const run = group.length === 1 ? this.one([group[0]!.q]) : this.many(group.map((w) => w.q));
-      run.then((answers) => group.forEach((w, i) => w.resolve(answers[i]!)), (e: unknown) => group.forEach((w) => w.reject(e)))
+      let run: Promise<A[]>;
+      try {
+        run = group.length === 1 ? this.one([group[0]!.q]) : this.many(group.map((w) => w.q));
+      } catch (e) {
+        run = Promise.reject(e);
+      }
+      run.then((answers) => group.forEach((w, i) => w.resolve(answers[i]!)))
+        .catch((e: unknown) => {
+          group.forEach((w) => w.reject(e));
+          // The store is failing: what waits would fail the same way, one slow timeout after another.
+          this.queue.splice(0).forEach((w) => w.reject(e));
+        })
         .finally(() => { this.inFlight--; this.flush(); });
     }
   }

@@ -12,19 +12,27 @@ const MARGIN_MS = 250;
 /** How long a writer waits for acknowledgements before it evicts the silent members and waits their leases out. */
 const ACK_MS = 500;
 
-const NOW = `local t = redis.call('TIME') local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)`;
+// The member set also holds when it was created, as a member named for that time with a score past any lease:
+// a set created less than a lease ago may have replaced a lost one whose members still trust what they hold.
+const BORN = 9e15;
+const NOW = `local t = redis.call('TIME') local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local born = redis.call('ZRANGEBYSCORE', KEYS[1], ${BORN}, ${BORN}, 'LIMIT', 0, 1)[1]
+if not born then born = 'born:' .. now redis.call('ZADD', KEYS[1], ${BORN}, born) end
+born = tonumber(string.sub(born, 6))`;
 // KEYS: members. ARGV: id, lease ms, join (1) or renew only (0). 1 when the member holds a lease now.
 const RENEW = `${NOW}
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
 if ARGV[3] ~= '1' and not redis.call('ZSCORE', KEYS[1], ARGV[1]) then return 0 end
 redis.call('ZADD', KEYS[1], now + tonumber(ARGV[2]), ARGV[1])
 return 1`;
-// KEYS: members, channel. ARGV: message, own id. Returns {own lease still live (1/0), live members}.
+// KEYS: members, channel. ARGV: message, own id, lease ms. Returns {ms to wait for the members of a lost set, live members}.
 const PUBLISH = `${NOW}
-local live = redis.call('ZRANGEBYSCORE', KEYS[1], '(' .. now, '+inf')
+local live = redis.call('ZRANGEBYSCORE', KEYS[1], '(' .. now, '(${BORN}')
 local own = redis.call('ZSCORE', KEYS[1], ARGV[2])
 redis.call('PUBLISH', KEYS[2], ARGV[1])
-return {(own and tonumber(own) > now) and 1 or 0, live}`;
+local wait = math.max(0, born + tonumber(ARGV[3]) - now)
+if not (own and tonumber(own) > now) then wait = tonumber(ARGV[3]) end
+return {wait, live}`;
 // KEYS: members. ARGV: ids. Removes them; returns how many ms the longest of their leases still runs.
 const EVICT = `${NOW}
 local wait = 0
@@ -150,12 +158,12 @@ export class InvalidationBus {
     this.waiters.set(n, waiter);
     try {
       const message = JSON.stringify({ w: this.id, n, k: inv.keys, s: inv.structure });
-      const [own, live] = await this.redis.eval(PUBLISH, 2, this.members, this.channel, message, this.id) as [number, string[]];
+      const [lost, live] = await this.redis.eval(PUBLISH, 2, this.members, this.channel, message, this.id, String(LEASE_MS)) as [number, string[]];
       waiter.expected = new Set(live.filter((m) => m !== this.id));
-      if (own !== 1) {
-        // The member set may have been lost with Redis's data: nobody's trust can outlast one lease from now.
-        await sleep(LEASE_MS);
-        return;
+      if (lost > 0) {
+        // The member set is younger than a lease (or we are not in it): it may have replaced one lost with Redis's
+        // data, whose members, unknown now, trust what they hold until at most a lease after they last renewed.
+        await sleep(lost + 1);
       }
       if ([...waiter.expected].some((m) => !waiter.acked.has(m))) {
         let timer: NodeJS.Timeout | undefined;

@@ -31,14 +31,18 @@ export function redisRevisionCounter(redis: Redis, prefix: string): RevisionCoun
   return {
     next: () => redis.incr(key),
     take: async () => Number(await redis.eval(TAKE, 2, key, pending)),
-    async confirm(revision) { await redis.zadd(pending, revision, String(revision)); },
-    async settle(revisions) { if (revisions.length) await redis.zrem(pending, ...revisions.map(String)); },
+    // A confirmation is its own member: `heal` may drop a take-mark whose writer has not inserted yet, and that
+    // drop must not take away the confirmation the writer adds once it has.
+    async confirm(revision) { await redis.zadd(pending, revision, `c${revision}`); },
+    async settle(revisions) { if (revisions.length) await redis.zrem(pending, ...revisions.flatMap((r) => [String(r), `c${r}`])); },
+    async dropMarks(members) { if (members.length) await redis.zrem(pending, ...members); },
     async frontier(): Promise<Frontier | null> {
       const r = await redis.eval(FRONTIER, 2, key, pending) as [string, string] | null;
       return r ? { latest: Number(r[0]), oldest: r[1] === '' ? null : Number(r[1]) } : null;
     },
     async marked(upTo, limit) {
-      return (await redis.zrangebyscore(pending, '(0', upTo, 'LIMIT', 0, limit)).map(Number);
+      return (await redis.zrangebyscore(pending, '(0', upTo, 'LIMIT', 0, limit))
+        .map((member) => ({ member, revision: Number(member.startsWith('c') ? member.slice(1) : member) }));
     },
     async rebuild(revisions) { await redis.eval(REBUILD, 2, key, pending, randomUUID(), ...revisions.map(String)); },
     async raise(floor) { await redis.eval(RAISE, 1, key, String(floor)); },
