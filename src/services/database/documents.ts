@@ -7,7 +7,6 @@ import type { Checks } from '../authorization/checks.js';
 import type { Relations } from '../authorization/relations.js';
 import type { Schemas } from './schemas.js';
 
-// Cypher list slices take 32-bit bounds.
 /** Readable ids a sorted or filtered list joins at most (a larger `$in` nears MongoDB's 16 MB command limit). */
 const MAX_JOIN = 100_000;
 
