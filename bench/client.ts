@@ -6,7 +6,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { MongoClient } from 'mongodb';
-import { createApp } from '../src/app.js';
+import { createApp, portOf } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/log.js';
 import { removeCluster } from '../infra/postgres.js';
@@ -30,7 +30,9 @@ async function main() {
     ADMIN_JWT_SECRET: randomUUID() + randomUUID(), CLIENT_JWT_SECRET: randomUUID() + randomUUID(), LOG_LEVEL: 'warn',
     ROUTER_RATE_LIMITS: JSON.stringify({ enabled: false }) });
   const app = await createApp(config, createLogger('warn'));
-  const { admin, client } = await app.listen();
+  const listeners = await app.listen();
+  const admin = portOf(listeners, 'admin');
+  const client = portOf(listeners, 'client');
   const call = async (base: number, method: string, path: string, headers: Record<string, string>, body?: unknown) => {
     const r = await fetch(`http://127.0.0.1:${base}${path}`, { method, headers: { ...headers, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
     return r.json() as Promise<any>; // eslint-disable-line @typescript-eslint/no-explicit-any

@@ -6,7 +6,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import neo4j from 'neo4j-driver';
-import { createApp } from '../src/app.js';
+import { createApp, portOf } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/log.js';
 import { neo4jIndexStore } from '../src/stores/neo4j/index-store.js';
@@ -35,7 +35,7 @@ async function main() {
   // The servers run in their own process groups: Ctrl-C must stop them too.
   process.once('SIGINT', () => void stack.stop().then(() => process.exit(130)));
   const app = await createApp(config, createLogger('warn'));
-  const { admin } = await app.listen();
+  const admin = portOf(await app.listen(), 'admin');
   const headers = { masterkey: config.MASTER_KEY, 'content-type': 'application/json' };
   const call = async (method: string, path: string, body?: unknown) => {
     const r = await fetch(`http://127.0.0.1:${admin}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });

@@ -3,7 +3,7 @@ import { AppError } from './errors.js';
 import { createServer, type Server } from 'node:http';
 import { VERSION } from './root.js';
 import bcrypt from 'bcrypt';
-import type { Config } from './config.js';
+import { bytesOf, type Config } from './config.js';
 import { createLogger, type Logger } from './log.js';
 import { AdminAuth } from './services/admin-auth.js';
 import { ApiTokens } from './services/api-tokens.js';
@@ -16,7 +16,8 @@ import { connectNeo4j, pingNeo4j, warmNeo4j } from './stores/neo4j/connection.js
 import { closeRedis, connectRedis, pingRedis } from './stores/redis/connection.js';
 import { createHttpApp } from './surfaces/http/express-adapter.js';
 import { leanRoutes } from './surfaces/http/lean-routes.js';
-import type { Route } from './surfaces/registry.js';
+import { Registry } from './surfaces/registry.js';
+import { Pipeline } from './surfaces/pipeline.js';
 import { coreRoutes } from './surfaces/routes/core.js';
 import { authorizationRoutes } from './surfaces/routes/authorization.js';
 import { randomUUID } from 'node:crypto';
@@ -71,10 +72,20 @@ import { mongoSchemaStore } from './stores/mongo/schemas.js';
 import { mongoDocumentStore } from './stores/mongo/documents.js';
 import { COLLECTIONS } from './stores/mongo/connection.js';
 
+/** A port the service listens on, by name (admin, client, socket, grpc). */
+export interface Listener { name: string; port: number }
+
+/** The port of the listener named `name`. */
+export function portOf(listeners: Listener[], name: string): number {
+  const l = listeners.find((x) => x.name === name);
+  if (!l) throw new Error(`no listener named ${name}`);
+  return l.port;
+}
+
 export interface App {
-  routes: Route[];
+  registry: Registry;
   log: Logger;
-  listen(): Promise<{ admin: number; client: number }>;
+  listen(): Promise<Listener[]>;
   close(): Promise<void>;
 }
 
@@ -107,10 +118,9 @@ export async function createApp(config: Config, log: Logger = createLogger(confi
 
   const probes: Record<string, () => Promise<void>> = { mongo: () => pingMongo(db), neo4j: () => pingNeo4j(neo) };
   if (config.READY_CHECK_REDIS) probes.redis = () => pingRedis(redis);
-  const routes: Route[] = [];
-  const modules = () => [...new Set(routes.map((r) => r.module))];
-  const health = new Health(probes, config.READY_REQUIRED_MODULES, modules);
-  routes.push(...coreRoutes({ health, auth, tokens }));
+  const registry = new Registry();
+  const health = new Health(probes, config.READY_REQUIRED_MODULES, () => registry.modules());
+  registry.add(...coreRoutes({ health, auth, tokens }));
 
   const store = mongoAuthzStore(db);
   const index = neo4jIndexStore(neo);
@@ -142,7 +152,7 @@ export async function createApp(config: Config, log: Logger = createLogger(confi
   const checks = new Checks(index, graph, models, cache, revisions, config.LIST_WHOLE);
   applier.start();
   rebuilds.start();
-  routes.push(...authorizationRoutes({
+  registry.add(...authorizationRoutes({
     definitions, relations, checks,
     indexer: {
       async reconstruct(soft) {
@@ -167,10 +177,10 @@ export async function createApp(config: Config, log: Logger = createLogger(confi
     accessTtlSeconds: config.CLIENT_ACCESS_TTL_SECONDS, refreshTtlSeconds: config.CLIENT_REFRESH_TTL_SECONDS,
   });
   const teams = new Teams({ teams: mongoTeamStore(db), users, store, relations, checks });
-  routes.push(...authenticationRoutes({ clientAuth, teams }), ...clientAuthorizationRoutes({ checks }));
+  registry.add(...authenticationRoutes({ clientAuth, teams }), ...clientAuthorizationRoutes({ checks }));
   const docs = mongoDocumentStore(db);
   const schemas = new Schemas({ schemas: mongoSchemaStore(db), docs, definitions, systemCollections: new Set(Object.values(COLLECTIONS)), epoch: redisEpoch(redis, `${prefix}:ep:~schemas`) });
-  routes.push(...databaseRoutes({ schemas, documents: new Documents({ schemas, docs, relations, checks }) }));
+  registry.add(...databaseRoutes({ schemas, documents: new Documents({ schemas, docs, relations, checks }) }));
 
   /** Runs `fn` alone among every process (it can ask whether it still is); BUSY when the lease stays taken for `waitMs`. */
   const exclusively = async <T>(key: string, waitMs: number, what: string, fn: (held: () => boolean) => Promise<T>): Promise<T> => {
@@ -194,54 +204,49 @@ export async function createApp(config: Config, log: Logger = createLogger(confi
     store, definitions, schemas, settings, relations, models, latest: () => revisions.latest(), log,
     exclusive: (fn) => exclusively(`${prefix}:lease:state-import`, 10_000, 'A state import', fn),
   });
-  routes.push(...configRoutes({ settings }), ...stateRoutes({ state }), ...docsRoutes(() => routes, VERSION));
+  registry.add(...configRoutes({ settings }), ...stateRoutes({ state }), ...docsRoutes(() => registry.all(), VERSION));
   const limits = new RateLimits(redis, prefix, parseRateLimits(config.ROUTER_RATE_LIMITS));
   settings.on('router', (router) => limits.update(effectiveRateLimits(router.rateLimits)));
-  /** GraphQL answers 404 on both surfaces while core.transports.graphql is off. */
-  const graphqlOn = async () => {
-    if (!settings.get('core').transports.graphql) throw new AppError('ROUTE_NOT_FOUND', 'GraphQL is off (config core.transports.graphql)');
-  };
   const metrics = new Metrics({ latest: () => revisions.latest(), applied: () => revisions.applied(), pending: async () => (await changeLog.pending()).length });
   checks.onDecision = (allowed, cached) => metrics.decision(allowed, cached);
-  routes.push(...metricsRoutes({ metrics }));
+  registry.add(...metricsRoutes({ metrics }));
+  const pipeline = new Pipeline(registry, {
+    auth, clientAuth, limits, log, checkReplies: config.CHECK_REPLIES, maxInputBytes: bytesOf(config.BODY_LIMIT),
+    enabled: (t) => (t === 'rest' ? true : settings.get('core').transports[t]),
+  });
   const http = {
-    auth, clientAuth, limits, log, bodyLimit: config.BODY_LIMIT, trustProxy: config.TRUST_PROXY, checkReplies: config.CHECK_REPLIES,
+    pipeline, log, bodyLimit: config.BODY_LIMIT, trustProxy: config.TRUST_PROXY,
     observe: (surface: string, method: string, route: string, status: number, seconds: number) => metrics.request(surface, method, route, status, seconds),
   };
-  const adminGraphql = graphqlEndpoint({
-    surface: 'admin', log, version: async () => 'routes', build: async () => adminSchema(routes, http),
-    authenticate: async (h) => { await auth.authenticate({ masterkey: h.masterkey, authorization: h.authorization }); },
-    admit: graphqlOn,
-  });
+  const adminGraphql = graphqlEndpoint({ surface: 'admin', pipeline, log, version: async () => 'routes', build: async () => adminSchema(pipeline) });
   const clientGraphql = graphqlEndpoint({
-    surface: 'client', log, version: () => schemas.version(),
+    surface: 'client', pipeline, log, version: () => schemas.version(),
     build: async () => {
       const all = await schemas.records();
       const { skipped } = usableSchemas(all);
       if (skipped.length) log.warn({ schemas: skipped }, 'schemas left out of GraphQL: their generated names clash');
-      return clientSchema(all, { ...http, routes, charge: (route, ip) => limits.consume(route, ip) });
+      return clientSchema(all, pipeline);
     },
-    authenticate: async (h) => { await clientAuth.authenticate(h.authorization); },
-    admit: async (req) => { await graphqlOn(); await limits.consume('POST /graphql', String(req.ip)); },
   });
+  const routes = () => registry.all();
   const toolServer = mountToolServer({
-    ...http, routes, version: VERSION, configModules: MODULE_NAMES, enabled: () => settings.get('core').transports.mcp,
+    pipeline, version: VERSION, configModules: MODULE_NAMES,
     docs: [{
       uri: 'service://docs/guide', name: 'guide', mimeType: 'text/markdown', description: 'How to authenticate and call the API, and every route',
-      read: async () => usageGuide(routes),
+      read: async () => usageGuide(routes()),
     }, {
       uri: 'service://docs/admin-api', name: 'admin-api', mimeType: 'application/json', description: 'OpenAPI 3.1 document of the admin surface',
-      read: async () => JSON.stringify(openApiDocument('admin', routes, VERSION)),
+      read: async () => JSON.stringify(openApiDocument('admin', routes(), VERSION)),
     }, {
       uri: 'service://docs/client-api', name: 'client-api', mimeType: 'application/json', description: 'OpenAPI 3.1 document of the client surface',
-      read: async () => JSON.stringify(openApiDocument('client', routes, VERSION)),
+      read: async () => JSON.stringify(openApiDocument('client', routes(), VERSION)),
     }, {
       uri: 'service://docs/admin-api/swagger', name: 'admin-api-swagger', mimeType: 'text/html',
       description: 'Swagger UI page of the admin surface (served at {admin}/docs)', read: async () => swaggerPage('admin'),
     }],
   });
-  const adminApp = createHttpApp('admin', routes, http, [adminGraphql, toolServer, mountSwaggerAssets]);
-  const clientApp = createHttpApp('client', routes, http, [clientGraphql, mountSwaggerAssets]);
+  const adminApp = createHttpApp('admin', http, [adminGraphql, toolServer, mountSwaggerAssets]);
+  const clientApp = createHttpApp('client', http, [clientGraphql, mountSwaggerAssets]);
   const servers: Server[] = [];
 
   // The lean table answers the checks; every other request goes to Express.
@@ -256,12 +261,12 @@ export async function createApp(config: Config, log: Logger = createLogger(confi
   });
 
   return {
-    routes,
+    registry,
     log,
     async listen() {
-      const admin = await listenOn(adminApp, leanRoutes('admin', routes, http), config.ADMIN_PORT);
-      const client = await listenOn(clientApp, leanRoutes('client', routes, http), config.CLIENT_PORT);
-      return { admin, client };
+      const admin = await listenOn(adminApp, leanRoutes('admin', http), config.ADMIN_PORT);
+      const client = await listenOn(clientApp, leanRoutes('client', http), config.CLIENT_PORT);
+      return [{ name: 'admin', port: admin }, { name: 'client', port: client }];
     },
     async close() {
       // Stop taking connections and let requests in flight finish (bounded), then stop the background work;

@@ -24,7 +24,8 @@ const schema = z.object({
   CLIENT_REFRESH_TTL_SECONDS: z.coerce.number().int().positive().default(30 * 24 * 3600),
   READY_CHECK_REDIS: flag,
   READY_REQUIRED_MODULES: z.string().default('').transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean)),
-  BODY_LIMIT: z.string().default('1mb'),
+  /** Largest request body (and, on gRPC and the socket, message): `512kb`, `1mb` or a number of bytes. */
+  BODY_LIMIT: z.string().regex(/^\d+(\.\d+)?\s*(b|kb|mb|gb)?$/i, 'a size such as 512kb or 1mb').default('1mb'),
   /** Express "trust proxy": behind a reverse proxy, set it so rate limits count the client's address, not the proxy's. */
   TRUST_PROXY: z.string().default('').transform((v): boolean | number | string =>
     v === '' || v === 'false' ? false : v === 'true' ? true : /^\d+$/.test(v) ? Number(v) : v),
@@ -50,4 +51,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error(`invalid configuration:\n${lines.join('\n')}`);
   }
   return parsed.data;
+}
+
+const UNITS: Record<string, number> = { b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3 };
+
+/** A size as BODY_LIMIT writes it (`1mb`), in bytes, the way Express's body parser reads it. */
+export function bytesOf(size: string): number {
+  const m = /^(\d+(?:\.\d+)?)\s*(b|kb|mb|gb)?$/i.exec(size.trim());
+  if (!m) throw new Error(`not a size: ${size}`);
+  return Math.floor(Number(m[1]) * UNITS[(m[2] ?? 'b').toLowerCase()]!);
 }

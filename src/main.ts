@@ -11,8 +11,8 @@ async function main() {
     // Index work only: recovery of pending changes and rebuilds, with no HTTP surfaces.
     log.info('worker only: applying pending changes and rebuilds, not listening');
   } else {
-    const ports = await app.listen();
-    log.info({ admin: `http://${config.HOST}:${ports.admin}`, client: `http://${config.HOST}:${ports.client}` }, 'listening');
+    const listeners = await app.listen();
+    log.info(Object.fromEntries(listeners.map((l) => [l.name, `${config.HOST}:${l.port}`])), 'listening');
   }
   let stopping = false;
   const stop = async (signal: string) => {

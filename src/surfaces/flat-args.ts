@@ -1,6 +1,6 @@
 // Flat arguments for a registry route (GraphQL fields, MCP tools): path parameters, query and body fields side by side.
 import { z } from 'zod';
-import type { RawInput } from './invoke.js';
+import type { RawInput } from './pipeline.js';
 import type { Route } from './registry.js';
 
 type Where = 'params' | 'query' | 'body';
@@ -38,8 +38,8 @@ export function flatArgs(r: Route): FlatArgs {
 /** REST sends path and query values as strings; flat callers send JSON, so scalars are turned into the strings REST would send. */
 const asText = (v: unknown) => (typeof v === 'number' || typeof v === 'boolean' ? String(v) : v);
 
-export function splitArgs(r: Route, flat: FlatArgs, args: Record<string, unknown>, headers: RawInput['headers']): RawInput {
-  const raw: RawInput = { headers };
+export function splitArgs(r: Route, flat: FlatArgs, args: Record<string, unknown>): RawInput {
+  const raw: RawInput = {};
   for (const where of ['params', 'query', 'body'] as const) {
     if (!r[where]) continue;
     if (flat.whole[where]) { raw[where] = args[where]; continue; }

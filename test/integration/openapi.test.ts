@@ -21,8 +21,8 @@ describe.each(['admin', 'client'] as const)('%s surface', (surface) => {
     expect(result.errors ?? []).toEqual([]);
     expect(result.valid).toBe(true);
     const documented = Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).filter((m) => METHODS.includes(m)).map((m) => `${m.toUpperCase()} ${path}`)).sort();
-    const registered = svc.app.routes.filter((x) => x.surface === surface)
-      .map((x) => `${x.method.toUpperCase()} ${x.path.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, '{$1}')}`);
+    const registered = svc.app.registry.of(surface)
+      .map((x) => `${x.http.method.toUpperCase()} ${x.http.path.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, '{$1}')}`);
     const extra = surface === 'admin' ? ['POST /graphql', 'POST /mcp', 'GET /mcp', 'GET /docs/assets/{file}'] : ['POST /graphql', 'GET /docs/assets/{file}'];
     expect(documented).toEqual([...registered, ...extra].sort());
   });

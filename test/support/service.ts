@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { MongoClient } from 'mongodb';
 import neo4j from 'neo4j-driver';
 import { Redis } from 'ioredis';
-import { createApp, type App } from '../../src/app.js';
+import { createApp, portOf, type App } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { createLogger } from '../../src/log.js';
 
@@ -40,9 +40,9 @@ export async function startService(env: Record<string, string> = {}, opts: { wip
     ADMIN_JWT_SECRET: randomBytes(32).toString('hex'), CLIENT_JWT_SECRET: randomBytes(32).toString('hex'), LOG_LEVEL: 'warn', CHECK_REPLIES: '1', ...env,
   });
   const app = await createApp(config, createLogger(config.LOG_LEVEL, opts.logLines ? { write: (l) => { opts.logLines!.push(l); } } : undefined));
-  const ports = await app.listen();
-  const admin = `http://127.0.0.1:${ports.admin}`;
-  const client = `http://127.0.0.1:${ports.client}`;
+  const listeners = await app.listen();
+  const admin = `http://127.0.0.1:${portOf(listeners, 'admin')}`;
+  const client = `http://127.0.0.1:${portOf(listeners, 'client')}`;
   const asAdmin = { masterkey: config.MASTER_KEY };
   return {
     app, config, admin, client, asAdmin,

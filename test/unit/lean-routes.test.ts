@@ -4,25 +4,30 @@ import { createServer, request, type Server } from 'node:http';
 import { z } from 'zod';
 import { createLogger } from '../../src/log.js';
 import { leanRoutes } from '../../src/surfaces/http/lean-routes.js';
-import { route, type Route } from '../../src/surfaces/registry.js';
+import { Registry, route } from '../../src/surfaces/registry.js';
+import { Pipeline, type PipelineDeps } from '../../src/surfaces/pipeline.js';
 import type { HttpDeps } from '../../src/surfaces/http/express-adapter.js';
 
-const routes: Route[] = [
+const registry = new Registry();
+registry.add(
   route({
-    surface: 'admin', method: 'get', path: '/fast', module: 'core', auth: 'none', lean: true, summary: 'lean', output: z.object({ n: z.number() }),
+    surface: 'admin', http: { method: 'get', path: '/fast', lean: true }, module: 'core', auth: 'none', summary: 'lean', output: z.object({ n: z.number() }),
     query: z.strictObject({ n: z.coerce.number().int() }), handle: async ({ query }) => ({ body: { n: query.n * 2 } }),
   }),
-  route({ surface: 'admin', method: 'get', path: '/slow', module: 'core', auth: 'none', summary: 'not lean', output: z.object({}), handle: async () => ({ body: {} }) }),
-];
+  route({ surface: 'admin', http: { method: 'get', path: '/slow' }, module: 'core', auth: 'none', summary: 'not lean', output: z.object({}), handle: async () => ({ body: {} }) }),
+);
 const observed: string[] = [];
+const log = createLogger('silent');
+// Open admin routes need no credentials or limits: the pipeline is given none.
+const pipeline = new Pipeline(registry, { log, maxInputBytes: 1 << 20, enabled: () => true } as unknown as PipelineDeps);
 const deps = {
-  log: createLogger('silent'), trustProxy: false, observe: (_s: string, m: string, r: string, status: number) => observed.push(`${m} ${r} ${status}`),
+  pipeline, log, trustProxy: false, observe: (_s: string, m: string, r: string, status: number) => observed.push(`${m} ${r} ${status}`),
 } as unknown as HttpDeps;
 
 let server: Server;
 let base: string;
 beforeAll(async () => {
-  const lean = leanRoutes('admin', routes, deps);
+  const lean = leanRoutes('admin', deps);
   server = createServer((req, res) => { if (!lean(req, res)) { res.writeHead(299); res.end('next'); } });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const addr = server.address();

@@ -9,6 +9,10 @@ export const CONFIG_MODULES = {
       graphql: z.boolean().default(true),
       /** The MCP tool server at {admin}/mcp. */
       mcp: z.boolean().default(true),
+      /** The gRPC server (GRPC_PORT); while off, every call answers NOT_FOUND. */
+      grpc: z.boolean().default(true),
+      /** The realtime socket (SOCKET_PORT) and the admin surface's WebSockets. */
+      socket: z.boolean().default(true),
     }).prefault({}),
   }),
   database: z.strictObject({

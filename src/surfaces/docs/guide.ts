@@ -1,9 +1,9 @@
 // The API usage guide served to agents (service://docs/guide): how to authenticate and call, then every route, from the registry.
-import { toolName, type Route } from '../registry.js';
+import { label, type Route } from '../registry.js';
 
-export function usageGuide(routes: Route[]): string {
+export function usageGuide(routes: readonly Route[]): string {
   const section = (surface: 'admin' | 'client') => routes.filter((r) => r.surface === surface)
-    .map((r) => `- \`${r.method.toUpperCase()} ${r.path}\`: ${r.summary}${surface === 'admin' && r.mcp !== false ? ` (tool \`${toolName(r.method, r.path)}\`)` : ''}`)
+    .map((r) => `- \`${label(r)}\`: ${r.summary}${surface === 'admin' && r.mcp !== false ? ` (tool \`${r.id}\`)` : ''}`)
     .join('\n');
   return `# authz-graph API guide
 

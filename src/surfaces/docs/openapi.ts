@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { createDocument } from 'zod-openapi';
 import { CATALOG, type ErrorCode } from '../../errors.js';
-import { errorsOf, toolName, type Route, type Surface } from '../registry.js';
+import { errorsOf, type Route, type Surface } from '../registry.js';
 
 function objectOf(schema: z.ZodType | undefined): z.ZodObject | undefined {
   let s: unknown = schema;
@@ -28,23 +28,23 @@ function errorResponses(surface: Surface, codes: ErrorCode[]): Record<string, un
 
 /** The success body in each content type the route produces (text types are plain strings). */
 function success(r: Route): Record<string, unknown> {
-  const content = Object.fromEntries((r.produces ?? ['application/json']).map((type) =>
+  const content = Object.fromEntries((r.http.produces ?? ['application/json']).map((type) =>
     [type, { schema: type === 'application/json' ? r.output : z.string() }]));
-  const ok = { description: r.created ? 'Created' : 'OK', content };
-  if (r.created === 'when-new') return { '201': ok, '200': { description: 'It existed already (the same body)', content } };
-  return { [r.created ? '201' : '200']: ok };
+  const ok = { description: r.http.created ? 'Created' : 'OK', content };
+  if (r.http.created === 'when-new') return { '201': ok, '200': { description: 'It existed already (the same body)', content } };
+  return { [r.http.created ? '201' : '200']: ok };
 }
 
-export function openApiDocument(surface: Surface, routes: Route[], version: string): Record<string, unknown> {
+export function openApiDocument(surface: Surface, routes: readonly Route[], version: string): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   const error = errorBody[surface](['VALIDATION_FAILED', 'UNAUTHENTICATED', 'ROUTE_NOT_FOUND', 'RATE_LIMITED', 'STORE_UNAVAILABLE', 'INTERNAL']);
   for (const r of routes.filter((x) => x.surface === surface)) {
-    const path = r.path.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, '{$1}');
+    const path = r.http.path.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, '{$1}');
     const query = objectOf(r.query);
     const security = r.auth === 'none' ? [] : r.auth === 'user' ? [{ bearer: [] }] : [{ masterkey: [] }, { bearer: [] }];
     paths[path] ??= {};
-    paths[path]![r.method] = {
-      operationId: toolName(r.method, r.path),
+    paths[path]![r.http.method] = {
+      operationId: r.id,
       summary: r.summary,
       tags: [r.module],
       security,
@@ -52,7 +52,7 @@ export function openApiDocument(surface: Surface, routes: Route[], version: stri
       ...(r.query && !query ? { description: 'Query: schema fields as equality filters besides the listed parameters.' } : {}),
       ...(r.body ? { requestBody: { required: true, content: {
         'application/json': { schema: r.body },
-        ...(r.streamBody ? { [r.streamBody]: { schema: z.string().meta({ description: 'One JSON value per line, streamed' }) } } : {}),
+        ...(r.http.streamBody ? { [r.http.streamBody]: { schema: z.string().meta({ description: 'One JSON value per line, streamed' }) } } : {}),
       } } } : {}),
       responses: { ...success(r), ...errorResponses(surface, errorsOf(r)) },
     };

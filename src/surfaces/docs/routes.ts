@@ -16,7 +16,7 @@ export const swaggerPage = (surface: Surface) => `<!doctype html>
 <script>window.ui = SwaggerUIBundle({ url: '/openapi.json', dom_id: '#ui' });</script></body></html>
 `;
 
-export function docsRoutes(getRoutes: () => Route[], version: string): Route[] {
+export function docsRoutes(getRoutes: () => readonly Route[], version: string): Route[] {
   const cache = new Map<Surface, Record<string, unknown>>();
   const doc = (surface: Surface) => {
     if (!cache.has(surface)) cache.set(surface, openApiDocument(surface, getRoutes(), version));
@@ -24,11 +24,11 @@ export function docsRoutes(getRoutes: () => Route[], version: string): Route[] {
   };
   return (['admin', 'client'] as const).flatMap((surface) => [
     route({
-      surface, method: 'get', path: '/openapi.json', output: replies.openapi, module: 'core', auth: 'none', mcp: false, summary: 'This surface\'s OpenAPI 3.1 document',
+      surface, http: { method: 'get', path: '/openapi.json' }, output: replies.openapi, module: 'core', auth: 'none', mcp: false, summary: 'This surface\'s OpenAPI 3.1 document',
       handle: async () => ({ body: doc(surface) }),
     }),
     route({
-      surface, method: 'get', path: '/docs', output: replies.text, produces: ['text/html'], module: 'core', auth: 'none', mcp: false, summary: 'Swagger UI over /openapi.json',
+      surface, http: { method: 'get', path: '/docs', produces: ['text/html'] }, output: replies.text, module: 'core', auth: 'none', mcp: false, summary: 'Swagger UI over /openapi.json',
       handle: async () => ({ text: swaggerPage(surface), headers: { 'content-type': 'text/html; charset=utf-8' } }),
     }),
   ]);

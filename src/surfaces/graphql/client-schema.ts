@@ -5,12 +5,10 @@ import {
 } from 'graphql';
 import type { FieldType } from '../../engine/schema-fields.js';
 import type { SchemaRecord } from '../../stores/ports.js';
-import { invoke, type InvokeDeps, type RawInput } from '../invoke.js';
-import type { Route } from '../registry.js';
+import type { Caller, Pipeline, RawInput } from '../pipeline.js';
 import { JSONScalar } from './json-scalar.js';
 
-export interface ClientContext { headers: Record<string, string | undefined>; ip: string }
-type Field = GraphQLFieldConfig<unknown, ClientContext>;
+type Field = GraphQLFieldConfig<unknown, Caller>;
 
 const SCALARS: Record<FieldType, GraphQLOutputType & GraphQLInputType> = {
   String: GraphQLString, Number: GraphQLFloat, Boolean: GraphQLBoolean, Date: GraphQLString, ObjectId: GraphQLID, JSON: JSONScalar, Relation: GraphQLID,
@@ -30,15 +28,19 @@ export function usableSchemas(all: SchemaRecord[]): { usable: SchemaRecord[]; sk
   return { usable: all.filter((s) => !clash(s)), skipped: all.filter(clash).map((s) => s.name) };
 }
 
-/** Every field runs the REST route it mirrors (same validation, same authorization); the caller is the token's user. */
-export function clientSchema(all: SchemaRecord[], deps: InvokeDeps & {
-  routes: Route[];
-  /** Counts one call of a route against its rate limit: a field costs what the REST call it mirrors costs. */
-  charge(routeKey: string, ip: string): Promise<void>;
-}): GraphQLSchema {
-  const byKey = new Map(deps.routes.filter((r) => r.surface === 'client').map((r) => [`${r.method} ${r.path}`, r]));
-  const check = byKey.get('get /authorization/check')!;
-  const me = byKey.get('get /authentication/user')!;
+/** The client routes the fixed fields and each schema's fields run. */
+export const CLIENT_GRAPHQL_ROUTES = {
+  check: 'get_authorization_check', me: 'get_authentication_user', find: 'get_database_schema', findOne: 'get_database_schema_id',
+  create: 'post_database_schema', patch: 'patch_database_schema_id', remove: 'delete_database_schema_id',
+} as const;
+
+/**
+ * Every field runs the route it mirrors through the pipeline (same validation, authorization and rate limit: an
+ * alias costs what the REST call costs); the caller is the token's user.
+ */
+export function clientSchema(all: SchemaRecord[], pipeline: Pipeline): GraphQLSchema {
+  const ids = CLIENT_GRAPHQL_ROUTES;
+  const run = async (id: string, caller: Caller, raw: RawInput) => (await pipeline.call('client', id, raw, caller)).body;
   const deleteResult = new GraphQLObjectType({
     name: 'DeleteResult',
     fields: { deleted: { type: JSONScalar, description: 'the deleted document' }, tuples: { type: new GraphQLNonNull(GraphQLInt), description: 'tuples deleted with it' } },
@@ -47,12 +49,9 @@ export function clientSchema(all: SchemaRecord[], deps: InvokeDeps & {
     authorizationCheck: {
       type: new GraphQLNonNull(GraphQLBoolean), description: 'Whether you (or a scope you act for) may do an action on a resource',
       args: { action: { type: new GraphQLNonNull(GraphQLString) }, resource: { type: new GraphQLNonNull(GraphQLString) }, scope: { type: GraphQLString } },
-      resolve: async (_s, args: Record<string, unknown>, ctx) => {
-        await deps.charge('GET /authorization/check', ctx.ip);
-        return ((await invoke(check, { query: textual(args), headers: ctx.headers }, deps)).body as { allowed: boolean }).allowed;
-      },
+      resolve: async (_s, args: Record<string, unknown>, caller) => ((await run(ids.check, caller, { query: textual(args) })) as { allowed: boolean }).allowed,
     },
-    me: { type: JSONScalar, description: 'Your account', resolve: async (_s, _a, ctx) => (await invoke(me, { headers: ctx.headers }, deps)).body },
+    me: { type: JSONScalar, description: 'Your account', resolve: (_s, _a, caller) => run(ids.me, caller, {}) },
   };
   const mutation: Record<string, Field> = {};
 
@@ -78,11 +77,6 @@ export function clientSchema(all: SchemaRecord[], deps: InvokeDeps & {
       name: `${s.name}Page`,
       fields: { documents: { type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(docType))) }, count: { type: new GraphQLNonNull(GraphQLInt) } },
     });
-    const call = (method: string, path: string) => byKey.get(`${method} ${path}`)!;
-    const run = async (r: Route, ctx: ClientContext, raw: Omit<RawInput, 'headers'>) => {
-      await deps.charge(`${r.method.toUpperCase()} ${r.path}`, ctx.ip);
-      return (await invoke(r, { ...raw, headers: ctx.headers }, deps)).body;
-    };
     query[`find${s.name}`] = {
       type: new GraphQLNonNull(page), description: `The ${s.name} documents you (or the scope) can read, paged`,
       args: {
@@ -91,29 +85,29 @@ export function clientSchema(all: SchemaRecord[], deps: InvokeDeps & {
       },
       resolve: (_s, a: Record<string, unknown>, ctx) => {
         const { where, ...rest } = a as { where?: Record<string, unknown> };
-        return run(call('get', '/database/:schema'), ctx, { params: { schema: s.name }, query: textual({ ...rest, ...(where ?? {}) }) });
+        return run(ids.find, ctx, { params: { schema: s.name }, query: textual({ ...rest, ...(where ?? {}) }) });
       },
     };
     query[`findOne${s.name}`] = {
       type: docType, description: `One ${s.name} document you can read (null otherwise)`, args: { id: { type: new GraphQLNonNull(GraphQLID) } },
-      resolve: (_s, a: { id: string }, ctx) => run(call('get', '/database/:schema/:id'), ctx, { params: { schema: s.name, id: a.id } }).catch(nullWhenNotFound),
+      resolve: (_s, a: { id: string }, ctx) => run(ids.findOne, ctx, { params: { schema: s.name, id: a.id } }).catch(nullWhenNotFound),
     };
     mutation[`create${s.name}`] = {
       type: new GraphQLNonNull(docType), description: `Create a ${s.name}; you (or the scope team) become its owner`,
       args: { ...(input ? { input: { type: new GraphQLNonNull(input) } } : {}), scope: { type: GraphQLString } },
       resolve: (_s, a: { input?: Record<string, unknown>; scope?: string }, ctx) =>
-        run(call('post', '/database/:schema'), ctx, { params: { schema: s.name }, query: textual({ scope: a.scope }), body: { ...a.input } }),
+        run(ids.create, ctx, { params: { schema: s.name }, query: textual({ scope: a.scope }), body: { ...a.input } }),
     };
     if (input) mutation[`patch${s.name}`] = {
       type: new GraphQLNonNull(docType), description: `Change fields of a ${s.name} (needs edit)`,
       args: { id: { type: new GraphQLNonNull(GraphQLID) }, input: { type: new GraphQLNonNull(input) } },
       resolve: (_s, a: { id: string; input: Record<string, unknown> }, ctx) =>
-        run(call('patch', '/database/:schema/:id'), ctx, { params: { schema: s.name, id: a.id }, body: { ...a.input } }),
+        run(ids.patch, ctx, { params: { schema: s.name, id: a.id }, body: { ...a.input } }),
     };
     mutation[`delete${s.name}`] = {
       type: new GraphQLNonNull(deleteResult), description: `Delete a ${s.name} and its tuples (needs delete)`,
       args: { id: { type: new GraphQLNonNull(GraphQLID) } },
-      resolve: (_s, a: { id: string }, ctx) => run(call('delete', '/database/:schema/:id'), ctx, { params: { schema: s.name, id: a.id } }),
+      resolve: (_s, a: { id: string }, ctx) => run(ids.remove, ctx, { params: { schema: s.name, id: a.id } }),
     };
   }
   return new GraphQLSchema({

@@ -4,39 +4,35 @@ import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/dis
 import { expressMiddleware } from '@as-integrations/express5';
 import type { Express, NextFunction, Request, RequestHandler, Response } from 'express';
 import type { GraphQLSchema } from 'graphql';
-import { AppError } from '../../errors.js';
 import type { Logger } from '../../log.js';
-import { headersOf, sendError } from '../http/express-adapter.js';
-import { asAppError } from '../invoke.js';
+import type { Caller, Pipeline } from '../pipeline.js';
 import type { Surface } from '../registry.js';
+import { headersOf, sendError } from '../http/wire.js';
 import { formatError, toGraphQLError } from './errors.js';
 
-type Headers = Record<string, string | undefined>;
-export interface EndpointContext { headers: Headers; ip: string }
 export interface EndpointOptions {
   surface: Surface;
+  pipeline: Pipeline;
   log: Logger;
   /** What the schema is built from, as a version; null when unknown (then it is rebuilt at most every few seconds). */
   version(): Promise<string | null>;
   build(): Promise<GraphQLSchema>;
-  /** Throws an AppError when the request may not use the endpoint at all. */
-  authenticate(headers: Headers): Promise<void>;
-  /** Runs before anything else (rate limits); throws an AppError to refuse. */
-  admit?(req: Request): Promise<void>;
 }
 
 const UNKNOWN_VERSION_MS = 5000;
+const RATE_KEY = 'POST /graphql';
 
 export function graphqlEndpoint(o: EndpointOptions): (app: Express) => void {
+  const { pipeline } = o;
   let current: { version: string | null; at: number; handler: RequestHandler } | null = null;
   let building: Promise<RequestHandler> | null = null;
   /** A version whose schema failed to build is retried after a while; meanwhile the last good schema serves. */
   let failed: { version: string | null; at: number } | null = null;
 
   async function rebuild(version: string | null): Promise<RequestHandler> {
-    const server = new ApolloServer<EndpointContext>({
+    const server = new ApolloServer<Caller>({
       schema: await o.build(),
-      formatError: formatError(o.surface, o.log),
+      formatError: formatError(o.surface, pipeline),
       introspection: true,
       includeStacktraceInErrorResponses: false,
       // The service handles its own signals (graceful stop); the landing page would load from a CDN.
@@ -45,15 +41,17 @@ export function graphqlEndpoint(o: EndpointOptions): (app: Express) => void {
     });
     await server.start();
     const handler = expressMiddleware(server, {
-      context: async ({ req }) => {
+      // Credentials are checked once per request; every field then runs as this caller.
+      context: async ({ req }): Promise<Caller> => {
         const headers = headersOf(req);
+        const caller: Caller = { transport: 'graphql', ip: String(req.ip), headers, bounded: true };
         try {
-          await o.authenticate(headers);
+          if (o.surface === 'admin') caller.principal = await pipeline.admin(headers);
+          else caller.user = await pipeline.user(headers);
         } catch (e) {
-          if (e instanceof AppError) throw toGraphQLError(e);
-          throw e;
+          throw toGraphQLError(pipeline.neutral(e, RATE_KEY));
         }
-        return { headers, ip: String(req.ip) };
+        return caller;
       },
     });
     // Older servers are simply dropped: they hold no sockets or timers, and requests still on them finish.
@@ -79,10 +77,10 @@ export function graphqlEndpoint(o: EndpointOptions): (app: Express) => void {
     app.post('/graphql', async (req: Request, res: Response, next: NextFunction) => {
       let h: RequestHandler;
       try {
-        await o.admit?.(req);
+        await pipeline.enter('graphql', o.surface, String(req.ip), RATE_KEY);
         h = await handler();
       } catch (e) {
-        return void sendError(o.surface, res, asAppError(e, o.log, 'POST /graphql'));
+        return void sendError(o.surface, res, pipeline.neutral(e, RATE_KEY));
       }
       return h(req, res, next);
     });

@@ -1,9 +1,8 @@
-// GraphQL errors carry the REST catalog's codes: `extensions.code` and `extensions.status`, plus details on the admin surface.
+// GraphQL's side of the neutral error: `extensions.code` and `extensions.status` from the catalog, plus details on the admin surface.
 import { unwrapResolverError } from '@apollo/server/errors';
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import { AppError, CATALOG } from '../../errors.js';
-import type { Logger } from '../../log.js';
-import { asAppError } from '../invoke.js';
+import type { Pipeline } from '../pipeline.js';
 import type { Surface } from '../registry.js';
 
 /** Apollo's and graphql-js's codes for documents that do not parse, validate or coerce: malformed input, as REST would say. */
@@ -13,7 +12,7 @@ const INPUT_CODES = new Set(['GRAPHQL_PARSE_FAILED', 'GRAPHQL_VALIDATION_FAILED'
 export const toGraphQLError = (e: AppError) =>
   new GraphQLError(e.message, { extensions: { code: e.code, status: e.status, http: { status: e.status } } });
 
-export function formatError(surface: Surface, log: Logger) {
+export function formatError(surface: Surface, pipeline: Pipeline) {
   return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
     const original = unwrapResolverError(error);
     const code = formatted.extensions?.code;
@@ -21,7 +20,7 @@ export function formatError(surface: Surface, log: Logger) {
     if (original instanceof AppError) e = original;
     else if (original instanceof GraphQLError && typeof code === 'string' && code in CATALOG) return formatted;
     else if (original instanceof GraphQLError && typeof code === 'string' && INPUT_CODES.has(code)) e = new AppError('VALIDATION_FAILED', formatted.message);
-    else e = asAppError(original, log, 'POST /graphql');
+    else e = pipeline.neutral(original, 'POST /graphql');
     return {
       message: e.message, locations: formatted.locations, path: formatted.path,
       extensions: { code: e.code, status: e.status, ...(surface === 'admin' && e.details.length ? { details: e.details } : {}) },

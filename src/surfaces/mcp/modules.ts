@@ -1,11 +1,14 @@
 // Which tools an MCP connection gets (contract 4.4): modules chosen by `?modules=`, the alias, and the tool list.
 import { z } from 'zod';
 import { flatArgs, type FlatArgs } from '../flat-args.js';
-import { toolName, type Route } from '../registry.js';
+import type { Route } from '../registry.js';
 
 export const META = '__meta__';
+/** Tools every connection loads whatever modules it asks for (contract 4.4: the global `get_config`). */
+export const GLOBAL = '__global__';
+const GLOBAL_TOOLS = new Set(['get_config']);
 export const DEFAULT_MODULES = ['core', META];
-/** `communications` stands for the modules that send things; none of them is in this service yet. */
+/** `communications` stands for the modules that send things (contract 4.4). */
 export const ALIASES: Record<string, string[]> = { communications: ['email', 'push', 'sms'] };
 
 export interface Tool {
@@ -35,24 +38,25 @@ function toolOf(r: Route, name: string, module = r.module, fixed?: Record<string
     inputSchema[a.name] = a.required ? s : s.optional();
   }
   for (const where of Object.keys(flat.whole)) inputSchema[where] = z.unknown().describe(`the whole ${where}`);
-  return { name, module, description: description ?? `${r.summary} (${r.method.toUpperCase()} ${r.path})`, route: r, flat, fixed, inputSchema };
+  return { name, module, description: description ?? `${r.summary} (${r.rateKey})`, route: r, flat, fixed, inputSchema };
 }
 
 /**
  * Every tool of the admin surface: one per route that allows it, named by the contract's rule, except the
  * generic `/config/:module` routes, which become `get_config_{module}` and `patch_config_{module}` per module.
  */
-export function allTools(routes: Route[], configModules: string[]): Tool[] {
+export function allTools(routes: readonly Route[], configModules: string[]): Tool[] {
   const admin = routes.filter((r) => r.surface === 'admin' && r.mcp !== false && r.auth !== 'user');
   const out: Tool[] = [];
   for (const r of admin) {
-    if (r.path === '/config/:module') {
+    const { method, path } = r.http;
+    if (path === '/config/:module') {
       for (const m of configModules) {
-        out.push(toolOf(r, `${r.method}_config_${m}`, m, { module: m }, `${r.method === 'get' ? 'Read' : 'Change'} the ${m} config module (${r.method.toUpperCase()} /config/${m})`));
+        out.push(toolOf(r, `${method}_config_${m}`, m, { module: m }, `${method === 'get' ? 'Read' : 'Change'} the ${m} config module (${method.toUpperCase()} /config/${m})`));
       }
       continue;
     }
-    out.push(toolOf(r, toolName(r.method, r.path)));
+    out.push(toolOf(r, r.id, GLOBAL_TOOLS.has(r.id) ? GLOBAL : r.module));
   }
   return out;
 }

@@ -3,43 +3,38 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Express, Request, Response } from 'express';
 import { AppError, adminErrorBody } from '../../errors.js';
-import type { Logger } from '../../log.js';
-import type { AdminPrincipal } from '../../services/admin-auth.js';
-import { sendError, headersOf } from '../http/express-adapter.js';
+import { headersOf, sendError } from '../http/wire.js';
 import { splitArgs } from '../flat-args.js';
-import { asAppError, collected, invoke, type InvokeDeps } from '../invoke.js';
-import type { Route } from '../registry.js';
-import { ALIASES, META, allTools, selectModules, type Tool } from './modules.js';
+import { collected, type Caller, type Pipeline } from '../pipeline.js';
+import { ALIASES, GLOBAL, META, allTools, selectModules, type Tool } from './modules.js';
 
 export interface DocResource { uri: string; name: string; description: string; mimeType: string; read(): Promise<string> }
 
-export interface ToolServerDeps extends InvokeDeps {
-  routes: Route[];
-  log: Logger;
+export interface ToolServerDeps {
+  pipeline: Pipeline;
   version: string;
   /** Config module names (each gets get_config_{module} and patch_config_{module} when loaded). */
   configModules: string[];
-  /** Whether admin config `core.transports.mcp` is on. */
-  enabled(): boolean;
   docs: DocResource[];
 }
 
 const json = (value: unknown) => ({ content: [{ type: 'text' as const, text: JSON.stringify(value, null, 2) }] });
 
-function build(deps: ToolServerDeps, tools: Tool[], modules: string[], principal: AdminPrincipal, headers: Record<string, string | undefined>) {
+function build(deps: ToolServerDeps, tools: Tool[], modules: string[], caller: Caller) {
+  const { pipeline } = deps;
   const server = new McpServer({ name: 'authz-graph', version: deps.version }, {
     instructions: 'Authorization service administration. Call list_modules first; reconnect with ?modules=a,b to load more tools. '
       + 'Tool arguments are flat: path parameters, query and body fields side by side. Errors come back as the REST error body.',
   });
-  const loaded = tools.filter((t) => modules.includes(t.module));
+  const loaded = tools.filter((t) => modules.includes(t.module) || t.module === GLOBAL);
   for (const t of loaded) {
     server.registerTool(t.name, { description: t.description, inputSchema: t.inputSchema }, async (args: Record<string, unknown>) => {
       try {
-        const raw = splitArgs(t.route, t.flat, { ...args, ...t.fixed }, headers);
-        const reply = await collected(await invoke(t.route, { ...raw, principal }, deps));
+        const raw = splitArgs(t.route, t.flat, { ...args, ...t.fixed });
+        const reply = await collected(await pipeline.invoke(t.route, raw, caller));
         return json(reply.text ?? reply.body ?? {});
       } catch (e) {
-        return { ...json(adminErrorBody(asAppError(e, deps.log, `MCP ${t.name}`))), isError: true };
+        return { ...json(adminErrorBody(pipeline.neutral(e, `MCP ${t.name}`))), isError: true };
       }
     });
   }
@@ -47,7 +42,7 @@ function build(deps: ToolServerDeps, tools: Tool[], modules: string[], principal
     description: 'The modules of this tool server, how many tools each has and whether this connection loaded them (?modules=a,b)',
     inputSchema: {},
   }, async () => {
-    const names = [...new Set(tools.map((t) => t.module))].sort();
+    const names = [...new Set(tools.map((t) => t.module))].filter((m) => m !== GLOBAL).sort();
     return json({
       loaded: modules,
       modules: names.map((name) => ({ name, tools: tools.filter((t) => t.module === name).length, loaded: modules.includes(name) })),
@@ -64,15 +59,16 @@ function build(deps: ToolServerDeps, tools: Tool[], modules: string[], principal
 }
 
 export function mountToolServer(deps: ToolServerDeps): (app: Express) => void {
-  const tools = allTools(deps.routes, deps.configModules);
-  const known = new Set([...tools.map((t) => t.module), META]);
+  const { pipeline } = deps;
+  const tools = allTools(pipeline.registry.all(), deps.configModules);
+  const known = new Set([...tools.map((t) => t.module), META].filter((m) => m !== GLOBAL));
   const handle = async (req: Request, res: Response) => {
     try {
-      if (!deps.enabled()) throw new AppError('ROUTE_NOT_FOUND', 'The tool server is off (config core.transports.mcp)');
+      pipeline.admit('mcp');
       const headers = headersOf(req);
       // Admin JWT or API token; the masterkey is for people at a terminal, not for agents.
       if (!headers.authorization) throw new AppError('UNAUTHENTICATED', 'Send Authorization: Bearer <admin JWT or API token>');
-      const principal = await deps.auth.authenticate({ authorization: headers.authorization });
+      const principal = await pipeline.admin({ authorization: headers.authorization });
       const param = typeof req.query.modules === 'string' ? req.query.modules : undefined;
       const { modules, unknown } = selectModules(param, known);
       if (unknown.length) {
@@ -83,13 +79,13 @@ export function mountToolServer(deps: ToolServerDeps): (app: Express) => void {
         res.status(405).setHeader('Allow', 'POST').json(adminErrorBody(new AppError('BAD_REQUEST', 'This tool server is stateless: POST JSON-RPC messages')));
         return;
       }
-      const server = build(deps, tools, modules, principal, headers);
+      const server = build(deps, tools, modules, { transport: 'mcp', ip: String(req.ip), headers, principal, bounded: true });
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       res.on('close', () => { void transport.close(); void server.close(); });
       await server.connect(transport);
       await transport.handleRequest(req, res, req.body);
     } catch (e) {
-      if (!res.headersSent) sendError('admin', res, asAppError(e, deps.log, `${req.method} /mcp`));
+      if (!res.headersSent) sendError('admin', res, pipeline.neutral(e, `${req.method} /mcp`));
     }
   };
   return (app) => { app.all('/mcp', handle); };

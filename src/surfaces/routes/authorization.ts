@@ -43,22 +43,22 @@ export function authorizationRoutes(deps: { definitions: Definitions; relations:
   const admin = { surface: 'admin' as const, module: 'authorization', auth: 'admin' as const };
   return [
     route({
-      ...admin, method: 'post', path: '/authorization/resources', output: replies.definitionPut, errors: ['INVALID_DEFINITION', 'VERSION_CONFLICT'], summary: 'Create or replace a resource definition',
+      ...admin, http: { method: 'post', path: '/authorization/resources' }, output: replies.definitionPut, errors: ['INVALID_DEFINITION', 'VERSION_CONFLICT'], summary: 'Create or replace a resource definition',
       body: z.strictObject({ name, ...definitionBody }),
       handle: async ({ body }) => withRevision(await definitions.put(
         { name: body.name, relations: body.relations, permissions: body.permissions }, body.version)),
     }),
     route({
-      ...admin, method: 'get', path: '/authorization/resources', output: replies.definitions, summary: 'List resource definitions',
+      ...admin, http: { method: 'get', path: '/authorization/resources' }, output: replies.definitions, summary: 'List resource definitions',
       query: z.strictObject(listQuery), handle: async ({ query }) => ({ body: await definitions.list(query) }),
     }),
     route({
-      ...admin, method: 'get', path: '/authorization/resources/:id', output: replies.definition, errors: ['NOT_FOUND'], summary: 'One definition, by id or name',
+      ...admin, http: { method: 'get', path: '/authorization/resources/:id' }, output: replies.definition, errors: ['NOT_FOUND'], summary: 'One definition, by id or name',
       params: idParam,
       handle: async ({ params }) => ({ body: definitionView(await definitions.get(params.id)) }),
     }),
     route({
-      ...admin, method: 'patch', path: '/authorization/resources/:id', output: replies.definitionPut, errors: ['NOT_FOUND', 'INVALID_DEFINITION', 'VERSION_CONFLICT'], summary: 'Replace relations and permissions; re-indexes the type',
+      ...admin, http: { method: 'patch', path: '/authorization/resources/:id' }, output: replies.definitionPut, errors: ['NOT_FOUND', 'INVALID_DEFINITION', 'VERSION_CONFLICT'], summary: 'Replace relations and permissions; re-indexes the type',
       params: idParam, body: z.strictObject(definitionBody),
       handle: async ({ params, body }) => {
         const found = await definitions.get(params.id);
@@ -67,12 +67,12 @@ export function authorizationRoutes(deps: { definitions: Definitions; relations:
       },
     }),
     route({
-      ...admin, method: 'delete', path: '/authorization/resources/:id', output: replies.definitionDeleted, errors: ['NOT_FOUND', 'BUILTIN_DEFINITION'], summary: 'Delete a definition and its index data',
+      ...admin, http: { method: 'delete', path: '/authorization/resources/:id' }, output: replies.definitionDeleted, errors: ['NOT_FOUND', 'BUILTIN_DEFINITION'], summary: 'Delete a definition and its index data',
       params: idParam, handle: async ({ params }) => withRevision(await definitions.remove(params.id)),
     }),
 
     route({
-      ...admin, method: 'post', path: '/authorization/relations', output: replies.relationCreated, created: 'when-new', errors: ['UNKNOWN_TYPE', 'RELATION_NOT_DEFINED', 'RELATION_NOT_ALLOWED'], summary: 'Write one tuple, indexed before the answer',
+      ...admin, http: { method: 'post', path: '/authorization/relations', created: 'when-new' }, output: replies.relationCreated, errors: ['UNKNOWN_TYPE', 'RELATION_NOT_DEFINED', 'RELATION_NOT_ALLOWED'], summary: 'Write one tuple, indexed before the answer',
       body: tupleBody,
       handle: async ({ body }) => {
         const r = await relations.create(body);
@@ -80,26 +80,26 @@ export function authorizationRoutes(deps: { definitions: Definitions; relations:
       },
     }),
     route({
-      ...admin, method: 'post', path: '/authorization/relations/many', output: replies.relationsMany, errors: ['UNKNOWN_TYPE', 'RELATION_NOT_DEFINED', 'RELATION_NOT_ALLOWED'], summary: 'Grant one relation on many resources; indexed by jobs',
+      ...admin, http: { method: 'post', path: '/authorization/relations/many' }, output: replies.relationsMany, errors: ['UNKNOWN_TYPE', 'RELATION_NOT_DEFINED', 'RELATION_NOT_ALLOWED'], summary: 'Grant one relation on many resources; indexed by jobs',
       body: z.strictObject({ subject: z.string(), relation: z.string(), resources: z.array(z.string()).min(1).max(1000) }),
       handle: async ({ body }) => withRevision(await relations.createMany(body.subject, body.relation, body.resources)),
     }),
     route({
-      ...admin, method: 'get', path: '/authorization/relations', output: replies.relations, summary: 'List and filter tuples',
+      ...admin, http: { method: 'get', path: '/authorization/relations' }, output: replies.relations, summary: 'List and filter tuples',
       query: z.strictObject({ ...listQuery, subjectType: name.optional(), resourceType: name.optional() }),
       handle: async ({ query }) => ({ body: await relations.list(query) }),
     }),
     route({
-      ...admin, method: 'get', path: '/authorization/relations/:id', output: replies.relation, errors: ['NOT_FOUND'], summary: 'One tuple by id',
+      ...admin, http: { method: 'get', path: '/authorization/relations/:id' }, output: replies.relation, errors: ['NOT_FOUND'], summary: 'One tuple by id',
       params: idParam, handle: async ({ params }) => ({ body: await relations.get(params.id) }),
     }),
     route({
-      ...admin, method: 'delete', path: '/authorization/relations/:id', output: replies.relationDeleted, errors: ['NOT_FOUND'], summary: 'Delete a tuple, re-indexed before the answer',
+      ...admin, http: { method: 'delete', path: '/authorization/relations/:id' }, output: replies.relationDeleted, errors: ['NOT_FOUND'], summary: 'Delete a tuple, re-indexed before the answer',
       params: idParam, handle: async ({ params }) => withRevision(await relations.remove(params.id)),
     }),
 
     route({
-      ...admin, method: 'post', path: '/authorization/permissions/grant', output: replies.granted, created: 'when-new', errors: ['UNKNOWN_TYPE', 'PERMISSION_NOT_DEFINED'], summary: 'Direct grant subject#permission@resource',
+      ...admin, http: { method: 'post', path: '/authorization/permissions/grant', created: 'when-new' }, output: replies.granted, errors: ['UNKNOWN_TYPE', 'PERMISSION_NOT_DEFINED'], summary: 'Direct grant subject#permission@resource',
       body: grantBody,
       handle: async ({ body }) => {
         const r = await relations.grant({ subject: body.subject, relation: body.permission, resource: body.resource });
@@ -107,12 +107,12 @@ export function authorizationRoutes(deps: { definitions: Definitions; relations:
       },
     }),
     route({
-      ...admin, method: 'delete', path: '/authorization/permissions/grant', output: replies.revoked, errors: ['NOT_FOUND'], summary: 'Revoke a direct grant',
+      ...admin, http: { method: 'delete', path: '/authorization/permissions/grant' }, output: replies.revoked, errors: ['NOT_FOUND'], summary: 'Revoke a direct grant',
       body: grantBody,
       handle: async ({ body }) => withRevision(await relations.revoke({ subject: body.subject, relation: body.permission, resource: body.resource })),
     }),
     route({
-      ...admin, method: 'get', path: '/authorization/permissions/can', lean: true, output: replies.allowed, errors: ['UNKNOWN_TYPE', 'PERMISSION_NOT_DEFINED', 'INDEX_BEHIND'], summary: 'Decide subject, permission, resource',
+      ...admin, http: { method: 'get', path: '/authorization/permissions/can', lean: true }, output: replies.allowed, errors: ['UNKNOWN_TYPE', 'PERMISSION_NOT_DEFINED', 'INDEX_BEHIND'], summary: 'Decide subject, permission, resource',
       query: z.strictObject({ subject: object, permission: name, resource: object, scope: object.optional(), ...consistency }),
       handle: async ({ query }) => {
         if (query.scope && !(await checks.hasDirectOn(query.subject, query.scope))) return { body: { allowed: false } };
@@ -120,7 +120,7 @@ export function authorizationRoutes(deps: { definitions: Definitions; relations:
       },
     }),
     route({
-      ...admin, method: 'get', path: '/authorization/permissions/evaluate', output: replies.evaluation, errors: ['UNKNOWN_TYPE', 'PERMISSION_NOT_DEFINED', 'INDEX_BEHIND'], summary: 'Explain a decision: paths and raw index records',
+      ...admin, http: { method: 'get', path: '/authorization/permissions/evaluate' }, output: replies.evaluation, errors: ['UNKNOWN_TYPE', 'PERMISSION_NOT_DEFINED', 'INDEX_BEHIND'], summary: 'Explain a decision: paths and raw index records',
       query: z.strictObject({ subject: object, permission: name, resource: object, scope: object.optional(), ...consistency }),
       handle: async ({ query }) => {
         if (query.scope && !(await checks.hasDirectOn(query.subject, query.scope))) {
@@ -130,14 +130,14 @@ export function authorizationRoutes(deps: { definitions: Definitions; relations:
       },
     }),
     route({
-      ...admin, method: 'get', path: '/authorization/permissions/objects', output: replies.objects, errors: ['UNKNOWN_TYPE', 'PERMISSION_NOT_DEFINED', 'INDEX_BEHIND'], summary: 'Objects of a type the subject may act on, paged',
+      ...admin, http: { method: 'get', path: '/authorization/permissions/objects' }, output: replies.objects, errors: ['UNKNOWN_TYPE', 'PERMISSION_NOT_DEFINED', 'INDEX_BEHIND'], summary: 'Objects of a type the subject may act on, paged',
       query: z.strictObject({ subject: object, permission: name, resourceType: name, skip: listQuery.skip, limit: listQuery.limit, ...consistency }),
       handle: async ({ query }) => ({
         body: await checks.listObjects(query.subject, query.permission, query.resourceType, query.skip, query.limit, read(query)),
       }),
     }),
     route({
-      ...admin, method: 'get', path: '/authorization/permissions/subjects', output: replies.subjects, errors: ['UNKNOWN_TYPE', 'PERMISSION_NOT_DEFINED', 'INDEX_BEHIND'], summary: 'Subjects of a type that may act on a resource, paged',
+      ...admin, http: { method: 'get', path: '/authorization/permissions/subjects' }, output: replies.subjects, errors: ['UNKNOWN_TYPE', 'PERMISSION_NOT_DEFINED', 'INDEX_BEHIND'], summary: 'Subjects of a type that may act on a resource, paged',
       query: z.strictObject({ permission: name, resource: object, subjectType: name, skip: listQuery.skip, limit: listQuery.limit, ...consistency }),
       handle: async ({ query }) => ({
         body: await checks.listSubjects(query.permission, query.resource, query.subjectType, query.skip, query.limit, read(query)),
@@ -145,12 +145,12 @@ export function authorizationRoutes(deps: { definitions: Definitions; relations:
     }),
 
     route({
-      ...admin, method: 'post', path: '/authorization/indexer/reconstruct', output: replies.reconstruct, summary: 'Rebuild the index in the background (soft or hard)',
+      ...admin, http: { method: 'post', path: '/authorization/indexer/reconstruct' }, output: replies.reconstruct, summary: 'Rebuild the index in the background (soft or hard)',
       body: z.strictObject({ soft: z.boolean().optional() }),
       handle: async ({ body }) => withRevision({ result: 'ok', revision: await indexer.reconstruct(body.soft ?? false) }),
     }),
     route({
-      ...admin, method: 'get', path: '/authorization/indexer/status', output: replies.indexStatus, summary: 'Index jobs and the applied revision',
+      ...admin, http: { method: 'get', path: '/authorization/indexer/status' }, output: replies.indexStatus, summary: 'Index jobs and the applied revision',
       handle: async () => ({ body: await indexer.status() }),
     }),
   ];

@@ -21,7 +21,7 @@ export function clientAuthorizationRoutes(deps: { checks: Checks }): Route[] {
   };
   return [
     route({
-      ...user, method: 'get', path: '/authorization/check', lean: true, output: replies.allowed, errors: ['FORBIDDEN', 'UNKNOWN_TYPE', 'PERMISSION_NOT_DEFINED'], summary: 'Whether you (or a scope you act for) may do an action on a resource',
+      ...user, http: { method: 'get', path: '/authorization/check', lean: true }, output: replies.allowed, errors: ['FORBIDDEN', 'UNKNOWN_TYPE', 'PERMISSION_NOT_DEFINED'], summary: 'Whether you (or a scope you act for) may do an action on a resource',
       query: z.strictObject({ action, resource: object, scope: object.optional() }),
       handle: async ({ query, user: u }) => {
         const me = `User:${u!.userId}`;
@@ -30,7 +30,7 @@ export function clientAuthorizationRoutes(deps: { checks: Checks }): Route[] {
       },
     }),
     route({
-      ...user, method: 'get', path: '/authorization/role/:resource', output: replies.roles, errors: ['FORBIDDEN'], summary: 'Your direct relations (or a scope\'s) on a resource',
+      ...user, http: { method: 'get', path: '/authorization/role/:resource' }, output: replies.roles, errors: ['FORBIDDEN'], summary: 'Your direct relations (or a scope\'s) on a resource',
       params: z.strictObject({ resource: object }), query: z.strictObject({ scope: object.optional() }),
       handle: async ({ params, query, user: u }) => {
         const subject = await scoped(`User:${u!.userId}`, query.scope, 'read');

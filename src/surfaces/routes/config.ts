@@ -10,13 +10,13 @@ export function configRoutes(deps: { settings: Settings }): Route[] {
   const { settings } = deps;
   const admin = { surface: 'admin' as const, module: 'core', auth: 'admin' as const };
   return [
-    route({ ...admin, method: 'get', path: '/config', output: replies.config, summary: 'Every config module', handle: async () => ({ body: await settings.all() }) }),
+    route({ ...admin, http: { method: 'get', path: '/config' }, output: replies.config, summary: 'Every config module', handle: async () => ({ body: await settings.all() }) }),
     route({
-      ...admin, method: 'get', path: '/config/:module', output: replies.configModule, errors: ['NOT_FOUND'], summary: "One config module's settings",
+      ...admin, http: { method: 'get', path: '/config/:module' }, output: replies.configModule, errors: ['NOT_FOUND'], summary: "One config module's settings",
       params: moduleParam, handle: async ({ params }) => ({ body: await settings.one(params.module) }),
     }),
     route({
-      ...admin, method: 'patch', path: '/config/:module', output: replies.configModule, errors: ['NOT_FOUND', 'BUSY'], summary: 'Change settings of a module: objects merge, null removes a key',
+      ...admin, http: { method: 'patch', path: '/config/:module' }, output: replies.configModule, errors: ['NOT_FOUND', 'BUSY'], summary: 'Change settings of a module: objects merge, null removes a key',
       params: moduleParam, body: z.record(z.string(), z.unknown()),
       handle: async ({ params, body }) => ({ body: await settings.patch(params.module, body) }),
     }),

@@ -23,36 +23,36 @@ export function databaseRoutes(deps: { schemas: Schemas; documents: Documents })
   };
   return [
     route({
-      ...admin, method: 'get', path: '/database/schemas', output: replies.schemas, summary: 'List database schemas',
+      ...admin, http: { method: 'get', path: '/database/schemas' }, output: replies.schemas, summary: 'List database schemas',
       query: z.strictObject(page), handle: async ({ query }) => ({ body: await schemas.list(query.skip, query.limit) }),
     }),
     route({
-      ...admin, method: 'post', path: '/database/schemas', output: replies.schema, created: 'always', errors: ['ALREADY_EXISTS'], summary: 'Create a schema; authorization.enabled registers its resource definition',
+      ...admin, http: { method: 'post', path: '/database/schemas', created: 'always' }, output: replies.schema, errors: ['ALREADY_EXISTS'], summary: 'Create a schema; authorization.enabled registers its resource definition',
       body: schemaBody, handle: async ({ body }) => ({ status: 201, body: await schemas.create(body) }),
     }),
     route({
-      ...admin, method: 'get', path: '/database/schemas/export', output: replies.schemaExport, summary: 'Export every schema (name, fields, serviceOptions)',
+      ...admin, http: { method: 'get', path: '/database/schemas/export' }, output: replies.schemaExport, summary: 'Export every schema (name, fields, serviceOptions)',
       handle: async () => ({ body: await schemas.export() }),
     }),
     route({
-      ...admin, method: 'post', path: '/database/schemas/import', output: replies.schemaImport, errors: ['ALREADY_EXISTS'], mcp: false, summary: 'Create or update schemas by name; documents are kept',
+      ...admin, http: { method: 'post', path: '/database/schemas/import' }, output: replies.schemaImport, errors: ['ALREADY_EXISTS'], mcp: false, summary: 'Create or update schemas by name; documents are kept',
       body: z.strictObject({ schemas: z.array(schemaBody).max(1000) }),
       handle: async ({ body }) => ({ body: await schemas.import(body.schemas) }),
     }),
     route({
-      ...admin, method: 'get', path: '/database/introspection', output: replies.collections, mcp: false, summary: 'Collections that are not schemas yet',
+      ...admin, http: { method: 'get', path: '/database/introspection' }, output: replies.collections, mcp: false, summary: 'Collections that are not schemas yet',
       handle: async () => ({ body: { collections: await schemas.unclaimed() } }),
     }),
     route({
-      ...admin, method: 'post', path: '/database/introspection', output: replies.introspected, mcp: false, summary: 'Sample the unclaimed collections and infer their fields',
+      ...admin, http: { method: 'post', path: '/database/introspection' }, output: replies.introspected, mcp: false, summary: 'Sample the unclaimed collections and infer their fields',
       handle: async () => ({ body: await schemas.introspect() }),
     }),
     route({
-      ...admin, method: 'get', path: '/database/introspection/schemas', output: replies.introspected, mcp: false, summary: 'Introspected collections waiting to be finalized',
+      ...admin, http: { method: 'get', path: '/database/introspection/schemas' }, output: replies.introspected, mcp: false, summary: 'Introspected collections waiting to be finalized',
       handle: async () => ({ body: await schemas.introspected() }),
     }),
     route({
-      ...admin, method: 'post', path: '/database/introspection/schemas/finalize', output: replies.finalized, errors: ['NOT_FOUND', 'ALREADY_EXISTS'], mcp: false, summary: 'Adopt introspected collections as schemas',
+      ...admin, http: { method: 'post', path: '/database/introspection/schemas/finalize' }, output: replies.finalized, errors: ['NOT_FOUND', 'ALREADY_EXISTS'], mcp: false, summary: 'Adopt introspected collections as schemas',
       body: z.strictObject({ schemas: z.array(z.strictObject({
         collectionName: z.string().min(1).max(120), name: z.string().regex(NAME_RE).optional(),
         fields: z.record(z.string(), z.unknown()).optional(), serviceOptions: options.optional(),
@@ -61,17 +61,17 @@ export function databaseRoutes(deps: { schemas: Schemas; documents: Documents })
     }),
 
     // Custom functions come before /database/:schema/:id, which would take "function" for a schema.
-    route({ ...user, method: 'get', path: '/database/function/:name', output: replies.document, errors: ['FUNCTION_NOT_FOUND'], summary: 'Custom function (not supported yet: 404)', params: z.strictObject({ name: z.string() }), handle: noFunctions }),
-    route({ ...user, method: 'post', path: '/database/function/:name', output: replies.document, errors: ['FUNCTION_NOT_FOUND'], summary: 'Custom function (not supported yet: 404)', params: z.strictObject({ name: z.string() }), body: z.record(z.string(), z.unknown()).optional(), handle: noFunctions }),
+    route({ ...user, http: { method: 'get', path: '/database/function/:name' }, output: replies.document, errors: ['FUNCTION_NOT_FOUND'], summary: 'Custom function (not supported yet: 404)', params: z.strictObject({ name: z.string() }), handle: noFunctions }),
+    route({ ...user, http: { method: 'post', path: '/database/function/:name' }, output: replies.document, errors: ['FUNCTION_NOT_FOUND'], summary: 'Custom function (not supported yet: 404)', params: z.strictObject({ name: z.string() }), body: z.record(z.string(), z.unknown()).optional(), handle: noFunctions }),
     route({
-      ...user, method: 'post', path: '/database/:schema', output: replies.document, created: 'always', errors: ['SCHEMA_NOT_FOUND', 'FORBIDDEN', 'ALREADY_EXISTS'], summary: 'Create a document; you (or the scope team) become its owner',
+      ...user, http: { method: 'post', path: '/database/:schema', created: 'always' }, output: replies.document, errors: ['SCHEMA_NOT_FOUND', 'FORBIDDEN', 'ALREADY_EXISTS'], summary: 'Create a document; you (or the scope team) become its owner',
       params: z.strictObject({ schema: schemaParam }),
       query: z.strictObject({ scope: object.refine((s) => s.startsWith('Team:'), { message: 'a scope to create for is a team: Team:<id>' }).optional() }),
       body: z.record(z.string(), z.unknown()),
       handle: async ({ params, query, body, user: u }) => ({ status: 201, body: await documents.create(u!.userId, params.schema, body, query.scope) }),
     }),
     route({
-      ...user, method: 'get', path: '/database/:schema', output: replies.documents, errors: ['SCHEMA_NOT_FOUND', 'FORBIDDEN', 'LIST_TOO_LARGE'], summary: 'The documents you (or the scope) can read, paged; schema fields as equality filters',
+      ...user, http: { method: 'get', path: '/database/:schema' }, output: replies.documents, errors: ['SCHEMA_NOT_FOUND', 'FORBIDDEN', 'LIST_TOO_LARGE'], summary: 'The documents you (or the scope) can read, paged; schema fields as equality filters',
       params: z.strictObject({ schema: schemaParam }),
       // Field names are filters, so the query is checked against the schema in the service (still strict).
       query: z.record(z.string(), z.string()),
@@ -84,17 +84,17 @@ export function databaseRoutes(deps: { schemas: Schemas; documents: Documents })
       },
     }),
     route({
-      ...user, method: 'get', path: '/database/:schema/:id', output: replies.document, errors: ['SCHEMA_NOT_FOUND', 'NOT_FOUND'], summary: 'One document you can read (404 otherwise)',
+      ...user, http: { method: 'get', path: '/database/:schema/:id' }, output: replies.document, errors: ['SCHEMA_NOT_FOUND', 'NOT_FOUND'], summary: 'One document you can read (404 otherwise)',
       params: docParams, query: z.strictObject({ populate: z.string().max(500).optional() }),
       handle: async ({ params, query, user: u }) => ({ body: await documents.get(u!.userId, params.schema, params.id, query.populate) }),
     }),
     route({
-      ...user, method: 'patch', path: '/database/:schema/:id', output: replies.document, errors: ['SCHEMA_NOT_FOUND', 'NOT_FOUND', 'FORBIDDEN', 'ALREADY_EXISTS'], summary: 'Change fields of a document (needs edit)',
+      ...user, http: { method: 'patch', path: '/database/:schema/:id' }, output: replies.document, errors: ['SCHEMA_NOT_FOUND', 'NOT_FOUND', 'FORBIDDEN', 'ALREADY_EXISTS'], summary: 'Change fields of a document (needs edit)',
       params: docParams, body: z.record(z.string(), z.unknown()),
       handle: async ({ params, body, user: u }) => ({ body: await documents.patch(u!.userId, params.schema, params.id, body) }),
     }),
     route({
-      ...user, method: 'delete', path: '/database/:schema/:id', output: replies.documentDeleted, errors: ['SCHEMA_NOT_FOUND', 'NOT_FOUND', 'FORBIDDEN'], summary: 'Delete a document and its tuples (needs delete)',
+      ...user, http: { method: 'delete', path: '/database/:schema/:id' }, output: replies.documentDeleted, errors: ['SCHEMA_NOT_FOUND', 'NOT_FOUND', 'FORBIDDEN'], summary: 'Delete a document and its tuples (needs delete)',
       params: docParams,
       handle: async ({ params, user: u }) => ({ body: await documents.remove(u!.userId, params.schema, params.id) }),
     }),

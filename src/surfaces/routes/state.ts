@@ -14,7 +14,7 @@ export function stateRoutes(deps: { state: State }): Route[] {
   const admin = { surface: 'admin' as const, module: 'core', auth: 'admin' as const };
   return [
     route({
-      ...admin, method: 'get', path: '/state/export', output: replies.state, produces: ['application/json', 'application/x-ndjson'],
+      ...admin, http: { method: 'get', path: '/state/export', produces: ['application/json', 'application/x-ndjson'] }, output: replies.state, 
       summary: 'Export definitions, schemas and config overrides; ?tuples=true adds every tuple and grant, streamed; ?format=ndjson (or Accept: application/x-ndjson) gives a header line then a line per tuple',
       query: z.strictObject({
         tuples: flag('Include every tuple and direct grant'),
@@ -28,8 +28,8 @@ export function stateRoutes(deps: { state: State }): Route[] {
       },
     }),
     route({
-      ...admin, method: 'post', path: '/state/import', output: replies.stateImport,
-      errors: ['INVALID_DEFINITION', 'UNKNOWN_TYPE', 'RELATION_NOT_DEFINED', 'RELATION_NOT_ALLOWED', 'PERMISSION_NOT_DEFINED', 'ALREADY_EXISTS', 'VERSION_CONFLICT', 'BUSY'], streamBody: NDJSON,
+      ...admin, http: { method: 'post', path: '/state/import', streamBody: NDJSON }, output: replies.stateImport,
+      errors: ['INVALID_DEFINITION', 'UNKNOWN_TYPE', 'RELATION_NOT_DEFINED', 'RELATION_NOT_ALLOWED', 'PERMISSION_NOT_DEFINED', 'ALREADY_EXISTS', 'VERSION_CONFLICT', 'BUSY'], 
       summary: 'Import a state document: validated whole before anything changes, idempotent, creates and updates but deletes nothing unless ?prune=true; ?dryRun=true only reports. Large imports: send the NDJSON export (Content-Type: application/x-ndjson), streamed',
       query: z.strictObject({
         dryRun: flag('Report what would change and change nothing'),

@@ -1,0 +1,41 @@
+// HTTP's side of the neutral error and of requests: headers, the client's address and the error body, written once for
+// every HTTP-borne transport (REST, the fast path, GraphQL, MCP, the socket's upgrade).
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import proxyAddr from 'proxy-addr';
+import { AppError, RateLimited, adminErrorBody, clientErrorBody } from '../../errors.js';
+import type { Surface } from '../registry.js';
+
+export type TrustProxy = boolean | number | string;
+
+/** Headers with one value each (the first of repeated ones). */
+export const headersOf = (req: IncomingMessage): Record<string, string | undefined> =>
+  Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v[0] : v]));
+
+/** Express's "trust proxy" semantics for the client address (rate limits count per address). */
+export function clientAddress(trust: TrustProxy): (req: IncomingMessage) => string {
+  if (trust === false) return (req) => req.socket.remoteAddress ?? '';
+  const fn = trust === true ? () => true
+    : typeof trust === 'number' ? (_a: string, i: number) => i < trust
+      : proxyAddr.compile(trust.split(',').map((s) => s.trim()));
+  return (req) => proxyAddr(req, fn);
+}
+
+/** An AppError as the surface's error body (DESIGN.md section 6), with Retry-After on 429. */
+export function errorReply(surface: Surface, e: AppError): { status: number; body: unknown; headers: Record<string, string> } {
+  return {
+    status: e.status, body: (surface === 'admin' ? adminErrorBody : clientErrorBody)(e),
+    headers: e instanceof RateLimited ? { 'Retry-After': String(e.retryAfterSeconds) } : {},
+  };
+}
+
+/** Writes a JSON answer on a bare response. */
+export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { ...headers, 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+export function sendError(surface: Surface, res: ServerResponse, e: AppError): void {
+  const reply = errorReply(surface, e);
+  sendJson(res, reply.status, reply.body, reply.headers);
+}
