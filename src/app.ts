@@ -23,6 +23,9 @@ import { authorizationRoutes } from './surfaces/routes/authorization.js';
 import { randomUUID } from 'node:crypto';
 import { Applier } from './services/authorization/applier.js';
 import { Checks } from './services/authorization/checks.js';
+import { AccessViews } from './services/authorization/access-views.js';
+import { ChangeFeed } from './services/authorization/change-feed.js';
+import { mongoAccessViewStore } from './stores/mongo/access-views.js';
 import { DecisionCache } from './services/authorization/decision-cache.js';
 import { LocalDecisions } from './services/authorization/local-decisions.js';
 import { InvalidationBus } from './stores/redis/invalidation-bus.js';
@@ -152,8 +155,9 @@ export async function createApp(config: Config, log: Logger = createLogger(confi
   const checks = new Checks(index, graph, models, cache, revisions, config.LIST_WHOLE);
   applier.start();
   rebuilds.start();
+  const feed = new ChangeFeed(changeLog, revisions);
   registry.add(...authorizationRoutes({
-    definitions, relations, checks,
+    definitions, relations, checks, feed, views: new AccessViews(mongoAccessViewStore(db), checks, revisions),
     indexer: {
       async reconstruct(soft) {
         // Logged for the record, not pending: rebuilds are tracked on their own, so reads never wait on one.
@@ -177,7 +181,7 @@ export async function createApp(config: Config, log: Logger = createLogger(confi
     accessTtlSeconds: config.CLIENT_ACCESS_TTL_SECONDS, refreshTtlSeconds: config.CLIENT_REFRESH_TTL_SECONDS,
   });
   const teams = new Teams({ teams: mongoTeamStore(db), users, store, relations, checks });
-  registry.add(...authenticationRoutes({ clientAuth, teams }), ...clientAuthorizationRoutes({ checks }));
+  registry.add(...authenticationRoutes({ clientAuth, teams }), ...clientAuthorizationRoutes({ checks, revisions }));
   const docs = mongoDocumentStore(db);
   const schemas = new Schemas({ schemas: mongoSchemaStore(db), docs, definitions, systemCollections: new Set(Object.values(COLLECTIONS)), epoch: redisEpoch(redis, `${prefix}:ep:~schemas`) });
   registry.add(...databaseRoutes({ schemas, documents: new Documents({ schemas, docs, relations, checks }) }));

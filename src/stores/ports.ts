@@ -45,6 +45,9 @@ export interface ChangeEntry {
   tuples?: string[];
   /** The definition's type name (kind definition). */
   type?: string;
+  /** What a `define` wrote, and whether the type had no definition before (the change feed shows both). */
+  definition?: { relations: Record<string, string[]>; permissions: Record<string, string[]>; version: number };
+  created?: boolean;
   at: Date;
 }
 /** A committed entry that its appliers have not finished; `owner` is the process that wrote it. */
@@ -58,6 +61,8 @@ export interface ChangeLog {
    */
   commit(entry: Omit<ChangeEntry, 'revision' | 'at'>, owner: string, opts?: { pending?: boolean }): Promise<number>;
   entries(revisions: number[]): Promise<ChangeEntry[]>;
+  /** Entries with revisions in (after, upTo], in revision order, at most `limit` (the change feed). */
+  between(after: number, upTo: number, limit: number): Promise<ChangeEntry[]>;
   pending(): Promise<PendingRecord[]>;
   /** The lowest pending revision, or null when every committed entry has been applied. */
   oldestPending(): Promise<number | null>;
@@ -305,4 +310,18 @@ export interface DocumentStore {
   /** Samples documents (introspection). */
   sample(collection: string, n: number): Promise<Doc[]>;
   uniqueIndex(collection: string, field: string): Promise<void>;
+}
+
+/** A named access-list view: the objects of a type a subject may act on, as computed at `revision`. */
+export interface AccessViewRecord {
+  _id: string; subject: string; permission: string; resourceType: string; objects: string[]; revision: number;
+  createdAt: Date; refreshedAt: Date;
+}
+export interface AccessViewStore {
+  /** Creates or replaces the view named `_id`. */
+  put(view: AccessViewRecord): Promise<void>;
+  get(name: string): Promise<AccessViewRecord | null>;
+  /** Every view's definition, without its objects. */
+  list(skip: number, limit: number): Promise<Page<Omit<AccessViewRecord, 'objects'> & { count: number }>>;
+  delete(name: string): Promise<boolean>;
 }

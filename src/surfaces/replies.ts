@@ -28,6 +28,18 @@ const changes = z.object({ created: names, updated: names, unchanged: names });
 const counts = z.object({ created: z.number().int(), existing: z.number().int(), removed: z.number().int() });
 const check = z.object({ status: z.enum(['pass', 'fail', 'warn']), durationMs: z.number(), message: z.string().optional() });
 
+const change = z.object({
+  revision: z.number().int(), kind: z.enum(['relation', 'grant', 'definition']), op: z.enum(['create', 'delete', 'update']),
+  tuple: z.string().optional(),
+  definition: z.object({ name: z.string(), relations: edges.optional(), permissions: edges.optional(), version: z.number().int().optional() }).optional(),
+  at: time,
+}).meta({ id: 'Change' });
+const accessView = z.object({
+  name: z.string(), subject: z.string(), permission: z.string(), resourceType: z.string(), count: z.number().int(),
+  revision: z.number().int(), createdAt: time, refreshedAt: time,
+}).meta({ id: 'AccessView' });
+const decision = z.object({ action: z.string(), resource: z.string(), allowed: z.boolean(), revision: z.number().int() });
+
 export const replies = {
   live: z.object({ status: z.literal('alive'), message: z.string() }),
   ready: z.object({ status: z.enum(['ready', 'not-ready']), checks: z.record(z.string(), check) }),
@@ -53,6 +65,13 @@ export const replies = {
   }),
   objects: z.object({ objects: names, count: z.number().int() }),
   subjects: z.object({ subjects: names, public: z.boolean(), count: z.number().int() }),
+  bulkCheck: z.object({ results: z.array(z.object({ allowed: z.boolean() })) }),
+  changes: z.object({ changes: z.array(change), next: z.number().int().meta({ description: 'Pass as `after` to read on' }) }),
+  accessView,
+  accessViews: z.object({ views: z.array(accessView), count: z.number().int() }),
+  accessViewPage: accessView.extend({ objects: names }),
+  accessViewDeleted: z.object({ deleted: z.string() }),
+  decisions: z.object({ items: z.array(decision) }),
   reconstruct: z.object({ result: z.literal('ok'), revision }),
   indexStatus: z.object({
     pending: z.number().int(), appliedRevision: z.number().int(), revision: z.number().int(), generation: z.number().int(),

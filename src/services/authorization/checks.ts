@@ -10,7 +10,11 @@ import { pageWithExtra } from './paging.js';
 import type { Revisions } from './revisions.js';
 
 export type Consistency = 'minimize_latency' | 'at_least_as_fresh' | 'fully_consistent';
-export interface ReadOptions { consistency?: Consistency; revision?: number }
+export interface ReadOptions {
+  consistency?: Consistency; revision?: number;
+  /** The caller has waited for the revision already (`settle`), for a batch of reads that share one wait. */
+  settled?: boolean;
+}
 
 /** Lists up to this long are read whole and cached for paging; longer ones are counted and paged by the index. */
 const WHOLE = 10_000;
@@ -24,7 +28,9 @@ export class Checks {
     private readonly models: ModelSource, private readonly cache: DecisionCache, private readonly revisions: Revisions,
     private readonly whole = WHOLE, private readonly lists = new ListCache(100 * Math.max(whole, 1000))) {}
 
-  private async settle(opts: ReadOptions) {
+  /** Waits until the index has what the read asks for (nothing for minimize_latency). */
+  async settle(opts: ReadOptions): Promise<void> {
+    if (opts.settled) return;
     if (opts.consistency === 'at_least_as_fresh' || opts.revision !== undefined || opts.consistency === 'fully_consistent') {
       await this.revisions.waitFor(opts.revision);
     }

@@ -20,8 +20,8 @@ export class Definitions {
     private readonly applier: Applier) {}
 
   /** Logs the change first (the commit point), so a crash after the save still re-indexes the type. */
-  private async commit(op: 'define' | 'remove', type: string): Promise<ChangeEntry> {
-    const entry = { kind: 'definition' as const, op, type };
+  private async commit(op: 'define' | 'remove', type: string, change: Pick<ChangeEntry, 'definition' | 'created'> = {}): Promise<ChangeEntry> {
+    const entry = { kind: 'definition' as const, op, type, ...change };
     const revision = await this.log.commit(entry, this.applier.owner);
     return { ...entry, revision, at: new Date() };
   }
@@ -45,7 +45,8 @@ export class Definitions {
       if (version < existing.version) return { status: 'ignored' as const, resourceDefinition: definitionView(existing) };
     }
     const target = version ?? (existing ? existing.version + 1 : 0);
-    const entry = await this.commit('define', def.name);
+    // The change feed shows what was defined and whether the type is new.
+    const entry = await this.commit('define', def.name, { definition: { relations: def.relations, permissions: def.permissions, version: target }, created: !existing });
     const { record, written } = await this.store.saveDefinition(def, target);
     // Applied either way: when a concurrent write won, re-indexing under its content is what is needed.
     await this.models.changed();

@@ -19,6 +19,16 @@ export class Revisions {
   latest(): Promise<number> { return this.log.latest(); }
 
   /**
+   * The highest revision R below which nothing is still being written or applied: every revision up to R is in
+   * the log or never will be. Redis marks a revision as it is taken, so a writer between taking its revision and
+   * recording it holds R below it (MongoDB's pending records stand in while Redis cannot tell).
+   */
+  async settled(): Promise<number> {
+    const f = await this.frontier();
+    return f.oldest === null ? f.latest : Math.min(f.latest, f.oldest - 1);
+  }
+
+  /**
    * Waits until `revision` (default: the latest, for a fully consistent read) is applied, at most 5 s, else 503
    * INDEX_BEHIND. One Redis round trip when nothing older is pending; MongoDB only while Redis cannot tell.
    */

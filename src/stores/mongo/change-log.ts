@@ -51,6 +51,11 @@ export function mongoChangeLog(db: Db, counter: RevisionCounter): ChangeLog {
       if (revisions.length === 0) return [];
       return (await log.find({ _id: { $in: revisions } }).toArray()).map(({ _id, ...e }) => ({ ...e, revision: _id }));
     },
+    async between(after, upTo, limit) {
+      if (upTo <= after) return [];
+      return (await log.find({ _id: { $gt: after, $lte: upTo } }).sort({ _id: 1 }).limit(limit).toArray())
+        .map(({ _id, ...e }) => ({ ...e, revision: _id }));
+    },
     async pending() {
       return (await pending.find({}).sort({ _id: 1 }).toArray()).map((p): PendingRecord => ({ revision: p._id, owner: p.owner, at: p.at }));
     },

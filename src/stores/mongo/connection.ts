@@ -18,6 +18,7 @@ export const COLLECTIONS = {
   introspected: 'introspected_schemas',
   config: 'config',
   revokedFamilies: 'revoked_token_families',
+  accessViews: 'access_views',
 } as const;
 
 export async function connectMongo(url: string): Promise<{ client: MongoClient; db: Db }> {

@@ -1,6 +1,8 @@
 // Admin authorization routes (contract section 4.2 plus grants and list routes): thin adapters over the services.
 import { z } from 'zod';
 import { NAME_RE, parseObject } from '../../engine/ids.js';
+import type { AccessViews } from '../../services/authorization/access-views.js';
+import type { ChangeFeed } from '../../services/authorization/change-feed.js';
 import type { Checks, ReadOptions } from '../../services/authorization/checks.js';
 import { definitionView, type Definitions } from '../../services/authorization/definitions.js';
 import { relationView, type Relations } from '../../services/authorization/relations.js';
@@ -38,8 +40,19 @@ const withRevision = <T extends { revision?: number }>(body: T, status = 200): R
 const read = (q: { consistency?: ReadOptions['consistency']; revision?: number }): ReadOptions =>
   ({ consistency: q.consistency, revision: q.revision });
 
-export function authorizationRoutes(deps: { definitions: Definitions; relations: Relations; checks: Checks; indexer: IndexerControl }): Route[] {
-  const { definitions, relations, checks, indexer } = deps;
+/** Checks one bulk call may carry. */
+export const BULK_MAX = 100;
+const viewName = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$/, 'letters, digits, _ . - (at most 100)');
+
+export function authorizationRoutes(deps: {
+  definitions: Definitions; relations: Relations; checks: Checks; indexer: IndexerControl; feed: ChangeFeed; views: AccessViews;
+}): Route[] {
+  const { definitions, relations, checks, indexer, feed, views } = deps;
+  /** Admin scope rule: with a scope, the subject needs a direct tuple or grant on it, then the scope is asked. */
+  const adminCan = async (q: { subject: string; permission: string; resource: string; scope?: string }, opts: ReadOptions) => {
+    if (q.scope && !(await checks.hasDirectOn(q.subject, q.scope))) return false;
+    return checks.can(q.scope ?? q.subject, q.permission, q.resource, opts);
+  };
   const admin = { surface: 'admin' as const, module: 'authorization', auth: 'admin' as const };
   return [
     route({
@@ -80,7 +93,7 @@ export function authorizationRoutes(deps: { definitions: Definitions; relations:
       },
     }),
     route({
-      ...admin, http: { method: 'post', path: '/authorization/relations/many' }, output: replies.relationsMany, errors: ['UNKNOWN_TYPE', 'RELATION_NOT_DEFINED', 'RELATION_NOT_ALLOWED'], summary: 'Grant one relation on many resources; indexed by jobs',
+      ...admin, http: { method: 'post', path: '/authorization/relations/many' }, output: replies.relationsMany, errors: ['UNKNOWN_TYPE', 'RELATION_NOT_DEFINED', 'RELATION_NOT_ALLOWED'], summary: 'Grant one relation on many resources; indexed in coalesced batches after the answer',
       body: z.strictObject({ subject: z.string(), relation: z.string(), resources: z.array(z.string()).min(1).max(1000) }),
       handle: async ({ body }) => withRevision(await relations.createMany(body.subject, body.relation, body.resources)),
     }),
@@ -114,9 +127,20 @@ export function authorizationRoutes(deps: { definitions: Definitions; relations:
     route({
       ...admin, http: { method: 'get', path: '/authorization/permissions/can', lean: true }, output: replies.allowed, errors: ['UNKNOWN_TYPE', 'PERMISSION_NOT_DEFINED', 'INDEX_BEHIND'], summary: 'Decide subject, permission, resource',
       query: z.strictObject({ subject: object, permission: name, resource: object, scope: object.optional(), ...consistency }),
-      handle: async ({ query }) => {
-        if (query.scope && !(await checks.hasDirectOn(query.subject, query.scope))) return { body: { allowed: false } };
-        return { body: { allowed: await checks.can(query.scope ?? query.subject, query.permission, query.resource, read(query)) } };
+      handle: async ({ query }) => ({ body: { allowed: await adminCan(query, read(query)) } }),
+    }),
+    route({
+      ...admin, http: { method: 'post', path: '/authorization/permissions/bulk' }, output: replies.bulkCheck, errors: ['INDEX_BEHIND'],
+      summary: `Decide up to ${BULK_MAX} (subject, permission, resource) at once, answers in order`,
+      body: z.strictObject({
+        items: z.array(z.strictObject({ subject: object, permission: name, resource: object, scope: object.optional() })).min(1).max(BULK_MAX),
+        consistency: consistency.consistency, revision: z.number().int().min(0).optional(),
+      }),
+      handle: async ({ body }) => {
+        // The wait for a revision is paid once; the checks then share the index's grouped queries.
+        const opts = { ...read(body), settled: true };
+        await checks.settle(read(body));
+        return { body: { results: await Promise.all(body.items.map(async (i) => ({ allowed: await adminCan(i, opts) }))) } };
       },
     }),
     route({
@@ -145,12 +169,49 @@ export function authorizationRoutes(deps: { definitions: Definitions; relations:
     }),
 
     route({
+      ...admin, http: { method: 'get', path: '/authorization/changes' }, output: replies.changes,
+      summary: 'Tuple, grant and definition changes after a revision, in revision order (the change feed)',
+      query: z.strictObject({ after: z.coerce.number().int().min(0).default(0), limit: z.coerce.number().int().min(1).max(1000).default(100) }),
+      handle: async ({ query }) => ({ body: await feed.page(query.after, query.limit) }),
+    }),
+
+    route({
+      ...admin, http: { method: 'post', path: '/authorization/views', created: 'when-new' }, output: replies.accessView,
+      errors: ['LIST_TOO_LARGE', 'INDEX_BEHIND'], summary: 'Create or redefine a named access-list view (the objects of a type a subject may act on) and compute it',
+      body: z.strictObject({ name: viewName, subject: object, permission: name, resourceType: name }),
+      handle: async ({ body }) => {
+        const r = await views.create(body);
+        return { status: r.created ? 201 : 200, body: r.view };
+      },
+    }),
+    route({
+      ...admin, http: { method: 'get', path: '/authorization/views' }, output: replies.accessViews, summary: 'List access-list views',
+      query: z.strictObject({ skip: listQuery.skip, limit: listQuery.limit }), handle: async ({ query }) => ({ body: await views.list(query.skip, query.limit) }),
+    }),
+    route({
+      ...admin, http: { method: 'get', path: '/authorization/views/:name' }, output: replies.accessViewPage, errors: ['NOT_FOUND'],
+      summary: "One page of an access-list view's objects, as of its last refresh",
+      params: z.strictObject({ name: viewName }), query: z.strictObject({ skip: listQuery.skip, limit: listQuery.limit }),
+      handle: async ({ params, query }) => ({ body: await views.page(params.name, query.skip, query.limit) }),
+    }),
+    route({
+      ...admin, http: { method: 'post', path: '/authorization/views/:name/refresh' }, output: replies.accessView, errors: ['NOT_FOUND', 'LIST_TOO_LARGE', 'INDEX_BEHIND'],
+      summary: 'Compute an access-list view again from the index', params: z.strictObject({ name: viewName }),
+      handle: async ({ params }) => ({ body: await views.refresh(params.name) }),
+    }),
+    route({
+      ...admin, http: { method: 'delete', path: '/authorization/views/:name' }, output: replies.accessViewDeleted, errors: ['NOT_FOUND'],
+      summary: 'Delete an access-list view', params: z.strictObject({ name: viewName }),
+      handle: async ({ params }) => ({ body: await views.remove(params.name) }),
+    }),
+
+    route({
       ...admin, http: { method: 'post', path: '/authorization/indexer/reconstruct' }, output: replies.reconstruct, summary: 'Rebuild the index in the background (soft or hard)',
       body: z.strictObject({ soft: z.boolean().optional() }),
       handle: async ({ body }) => withRevision({ result: 'ok', revision: await indexer.reconstruct(body.soft ?? false) }),
     }),
     route({
-      ...admin, http: { method: 'get', path: '/authorization/indexer/status' }, output: replies.indexStatus, summary: 'Index jobs and the applied revision',
+      ...admin, http: { method: 'get', path: '/authorization/indexer/status' }, output: replies.indexStatus, summary: 'Pending changes, the applied revision and any rebuild in progress',
       handle: async () => ({ body: await indexer.status() }),
     }),
   ];

@@ -3,14 +3,19 @@ import { z } from 'zod';
 import { parseObject } from '../../engine/ids.js';
 import { AppError } from '../../errors.js';
 import type { Checks } from '../../services/authorization/checks.js';
+import type { Revisions } from '../../services/authorization/revisions.js';
 import { replies } from '../replies.js';
 import { route, type Route } from '../registry.js';
 
 const object = z.string().refine((s) => parseObject(s) !== null, { message: 'must be Type:id (id without #, @ or whitespace)' });
 const action = z.string().min(1).max(200);
 
-export function clientAuthorizationRoutes(deps: { checks: Checks }): Route[] {
-  const { checks } = deps;
+/** Decisions one call (or one socket subscription message) may ask for. */
+export const DECISIONS_MAX = 100;
+export const decisionItems = z.array(z.strictObject({ action, resource: object })).min(1).max(DECISIONS_MAX);
+
+export function clientAuthorizationRoutes(deps: { checks: Checks; revisions: Revisions }): Route[] {
+  const { checks, revisions } = deps;
   const user = { surface: 'client' as const, module: 'authorization', auth: 'user' as const };
   // A scope the caller may not use is a 403, not a quiet "false": the caller asked for something it cannot do.
   const scoped = async (me: string, scope: string | undefined, needed: string) => {
@@ -27,6 +32,18 @@ export function clientAuthorizationRoutes(deps: { checks: Checks }): Route[] {
         const me = `User:${u!.userId}`;
         const subject = await scoped(me, query.scope, query.action);
         return { body: { allowed: await checks.can(subject, query.action, query.resource) } };
+      },
+    }),
+    route({
+      ...user, http: { method: 'post', path: '/authorization/decisions' }, output: replies.decisions,
+      summary: `Your decisions on up to ${DECISIONS_MAX} (action, resource) pairs, with the revision they hold at (the socket's decision watch starts here)`,
+      body: z.strictObject({ items: decisionItems }),
+      handle: async ({ body, user: u }) => {
+        const me = `User:${u!.userId}`;
+        // Read before the checks: each answer reflects at least every change up to this revision.
+        const revision = await revisions.settled();
+        const items = await Promise.all(body.items.map(async (i) => ({ ...i, allowed: await checks.can(me, i.action, i.resource), revision })));
+        return { body: { items } };
       },
     }),
     route({

@@ -1,0 +1,43 @@
+// The change feed's paging rules on a log held in memory: settled revisions only, gaps waited for, entries never split.
+import { ChangeFeed } from '../../src/services/authorization/change-feed.js';
+import type { Revisions } from '../../src/services/authorization/revisions.js';
+import type { ChangeEntry, ChangeLog } from '../../src/stores/ports.js';
+
+const NOW = 1_000_000;
+const entry = (revision: number, ageMs: number, tuples = [`User:u${revision}#viewer@Doc:d`]): ChangeEntry =>
+  ({ revision, kind: 'tuples', op: 'add', tuples, at: new Date(NOW - ageMs) });
+
+function feed(entries: ChangeEntry[], settled: number) {
+  const log = { between: async (after: number, upTo: number, limit: number) =>
+    entries.filter((e) => e.revision > after && e.revision <= upTo).slice(0, limit) } as unknown as ChangeLog;
+  return new ChangeFeed(log, { settled: async () => settled } as unknown as Revisions, () => NOW);
+}
+
+describe('change feed paging', () => {
+  it('serves only settled revisions', async () => {
+    const f = feed([entry(1, 0), entry(2, 0), entry(3, 0)], 2);
+    expect((await f.page(0, 10)).changes.map((c) => c.revision)).toEqual([1, 2]);
+    expect((await f.page(0, 10)).next).toBe(2);
+  });
+
+  it('waits at a young gap and passes an old one', async () => {
+    expect(await feed([entry(1, 0), entry(3, 100)], 3).page(0, 10)).toMatchObject({ next: 1 });
+    expect((await feed([entry(1, 0), entry(3, 60_000)], 3).page(0, 10)).next).toBe(3);
+    // A gap right after the cursor counts too.
+    expect((await feed([entry(5, 100)], 5).page(3, 10)).next).toBe(3);
+  });
+
+  it('never splits an entry, and a page of one entry may hold more than the limit', async () => {
+    const big = entry(2, 0, ['User:a#viewer@Doc:1', 'User:b#viewer@Doc:1', 'User:c#viewer@Doc:1']);
+    const f = feed([entry(1, 0), big, entry(3, 0)], 3);
+    expect(await f.page(0, 2)).toMatchObject({ next: 1, changes: [{ revision: 1 }] });
+    const second = await f.page(1, 2);
+    expect(second.next).toBe(2);
+    expect(second.changes).toHaveLength(3);
+  });
+
+  it('moves past entries that stand for no change (rebuild requests)', async () => {
+    const f = feed([{ revision: 1, kind: 'reconstruct', op: 'soft', at: new Date(NOW) }, entry(2, 0)], 2);
+    expect(await f.page(0, 10)).toMatchObject({ next: 2, changes: [{ revision: 2 }] });
+  });
+});
