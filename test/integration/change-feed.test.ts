@@ -49,7 +49,7 @@ describe('change feed', () => {
     expect([...revisions].sort((x, y) => x - y)).toEqual(revisions);
     // The three tuples of one /relations/many share its revision and are never split across pages.
     expect(whole.changes.filter((c) => c.revision === many.body.revision)).toHaveLength(3);
-    const definition = whole.changes.at(-1) as { definition: { permissions: Record<string, string[]>; version: number } };
+    const definition = whole.changes.at(-1) as unknown as { definition: { permissions: Record<string, string[]>; version: number } };
     expect(definition.definition).toMatchObject({ permissions: { read: ['viewer'] }, version: 1 });
   });
 

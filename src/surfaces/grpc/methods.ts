@@ -1,0 +1,123 @@
+// Each gRPC method as a route of the registry: how its request becomes the route's input and the reply its response.
+import type { RawInput } from '../pipeline.js';
+import type { Reply } from '../registry.js';
+
+type Msg = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+export interface UnaryMethod { kind: 'unary'; route: string; input(req: Msg): RawInput; output(body: Msg, reply: Reply): Msg }
+/** Streams every item of a paged list route, page after page (no cap): `items` picks the page's items, `message` wraps one. */
+export interface PagedMethod { kind: 'paged'; route: string; input(req: Msg): RawInput; items(body: Msg): string[]; message(item: string): Msg }
+/** Follows the change feed route from a revision. */
+export interface WatchMethod { kind: 'watch'; route: string; after(req: Msg): number }
+export type Method = UnaryMethod | PagedMethod | WatchMethod;
+
+/** Query values as REST sends them: strings, absent when empty (proto3 sends zero values for what was not set). */
+const q = (o: Msg) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined && v !== '' && v !== 0 && v !== null).map(([k, v]) => [k, String(v)]));
+/** CONSISTENCY_UNSPECIFIED is the route's default. */
+const consistency = (c: string | undefined) => (c && c !== 'CONSISTENCY_UNSPECIFIED' ? c.toLowerCase() : undefined);
+const iso = (v: unknown) => (v instanceof Date ? v.toISOString() : v === undefined || v === null ? '' : String(v));
+const toNames = (m: Record<string, string[]> | undefined) => Object.fromEntries(Object.entries(m ?? {}).map(([k, v]) => [k, { names: v }]));
+const fromNames = (m: Record<string, { names?: string[] }> | undefined) => Object.fromEntries(Object.entries(m ?? {}).map(([k, v]) => [k, v.names ?? []]));
+
+const relation = (r: Msg) => ({
+  id: r._id, subject: r.subject, relation: r.relation, resource: r.resource, computedTuple: r.computedTuple, revision: r.revision ?? 0, createdAt: iso(r.createdAt),
+});
+const definition = (d: Msg) => ({
+  id: d._id, name: d.name, relations: toNames(d.relations), permissions: toNames(d.permissions), version: d.version, createdAt: iso(d.createdAt), updatedAt: iso(d.updatedAt),
+});
+const view = (v: Msg) => ({ ...v, createdAt: iso(v.createdAt), refreshedAt: iso(v.refreshedAt) });
+const canQuery = (r: Msg) => ({ query: q({ subject: r.subject, permission: r.permission, resource: r.resource, scope: r.scope, consistency: consistency(r.consistency), revision: r.revision }) });
+const defBody = (r: Msg) => ({ relations: fromNames(r.relations), permissions: fromNames(r.permissions), ...(r.version === undefined || r.version === null ? {} : { version: r.version }) });
+const listQuery = (r: Msg) => ({ query: q({ skip: r.skip, limit: r.limit, search: r.search, sort: r.sort }) });
+const json = (v: unknown) => (v === undefined || v === null ? '' : JSON.stringify(v));
+
+export const GRPC_METHODS: Record<string, Method> = {
+  Can: { kind: 'unary', route: 'get_authorization_permissions_can', input: canQuery, output: (b) => ({ allowed: b.allowed }) },
+  CheckBulk: {
+    kind: 'unary', route: 'post_authorization_permissions_bulk',
+    input: (r) => ({ body: {
+      items: (r.items ?? []).map((i: Msg) => ({ subject: i.subject, permission: i.permission, resource: i.resource, ...(i.scope ? { scope: i.scope } : {}) })),
+      ...(consistency(r.consistency) ? { consistency: consistency(r.consistency) } : {}), ...(r.revision ? { revision: r.revision } : {}),
+    } }),
+    output: (b) => ({ results: b.results }),
+  },
+  Evaluate: {
+    kind: 'unary', route: 'get_authorization_permissions_evaluate', input: canQuery,
+    output: (b) => ({
+      allowed: b.allowed, assigned: b.assigned ?? false, reason: b.reason ?? '', paths: b.paths ?? [],
+      subjectIndexJson: json(b.subjectIndex), objectIndexJson: json(b.objectIndex),
+    }),
+  },
+  LookupResources: {
+    kind: 'paged', route: 'get_authorization_permissions_objects',
+    input: (r) => ({ query: q({ subject: r.subject, permission: r.permission, resourceType: r.resourceType, consistency: consistency(r.consistency), revision: r.revision }) }),
+    items: (b) => b.objects, message: (object) => ({ object }),
+  },
+  LookupSubjects: {
+    kind: 'paged', route: 'get_authorization_permissions_subjects',
+    input: (r) => ({ query: q({ permission: r.permission, resource: r.resource, subjectType: r.subjectType, consistency: consistency(r.consistency), revision: r.revision }) }),
+    items: (b) => b.subjects, message: (subject) => ({ subject }),
+  },
+  CreateRelation: {
+    kind: 'unary', route: 'post_authorization_relations', input: (r) => ({ body: { subject: r.subject, relation: r.relation, resource: r.resource } }),
+    output: (b, reply) => ({ relation: relation(b), created: reply.status === 201, revision: b.revision }),
+  },
+  CreateRelations: {
+    kind: 'unary', route: 'post_authorization_relations_many', input: (r) => ({ body: { subject: r.subject, relation: r.relation, resources: r.resources } }),
+    output: (b) => ({ relations: b.relations.map(relation), created: b.created, existing: b.existing, revision: b.revision }),
+  },
+  DeleteRelation: {
+    kind: 'unary', route: 'delete_authorization_relations_id', input: (r) => ({ params: { id: r.id } }),
+    output: (b) => ({ deleted: relation(b.deleted), revision: b.revision }),
+  },
+  ReadRelations: {
+    kind: 'unary', route: 'get_authorization_relations',
+    input: (r) => ({ query: q({ skip: r.skip, limit: r.limit, search: r.search, subjectType: r.subjectType, resourceType: r.resourceType, sort: r.sort }) }),
+    output: (b) => ({ relations: b.relations.map(relation), count: b.count }),
+  },
+  GrantPermission: {
+    kind: 'unary', route: 'post_authorization_permissions_grant', input: (r) => ({ body: { subject: r.subject, permission: r.permission, resource: r.resource } }),
+    output: (b) => ({ created: b.created, revision: b.revision }),
+  },
+  RevokePermission: {
+    kind: 'unary', route: 'delete_authorization_permissions_grant', input: (r) => ({ body: { subject: r.subject, permission: r.permission, resource: r.resource } }),
+    output: (b) => ({ revision: b.revision }),
+  },
+  CreateResourceDefinition: {
+    kind: 'unary', route: 'post_authorization_resources', input: (r) => ({ body: { name: r.name, ...defBody(r) } }),
+    output: (b) => ({ status: b.status, resourceDefinition: definition(b.resourceDefinition), revision: b.revision ?? 0 }),
+  },
+  UpdateResourceDefinition: {
+    kind: 'unary', route: 'patch_authorization_resources_id', input: (r) => ({ params: { id: r.name }, body: defBody(r) }),
+    output: (b) => ({ status: b.status, resourceDefinition: definition(b.resourceDefinition), revision: b.revision ?? 0 }),
+  },
+  GetResourceDefinition: { kind: 'unary', route: 'get_authorization_resources_id', input: (r) => ({ params: { id: r.id } }), output: definition },
+  ListResourceDefinitions: {
+    kind: 'unary', route: 'get_authorization_resources', input: listQuery, output: (b) => ({ resources: b.resources.map(definition), count: b.count }),
+  },
+  DeleteResourceDefinition: {
+    kind: 'unary', route: 'delete_authorization_resources_id', input: (r) => ({ params: { id: r.id } }),
+    output: (b) => ({ deleted: definition(b.deleted), revision: b.revision }),
+  },
+  CreateAccessView: {
+    kind: 'unary', route: 'post_authorization_views',
+    input: (r) => ({ body: { name: r.name, subject: r.subject, permission: r.permission, resourceType: r.resourceType } }), output: view,
+  },
+  ListAccessViews: {
+    kind: 'unary', route: 'get_authorization_views', input: (r) => ({ query: q({ skip: r.skip, limit: r.limit }) }),
+    output: (b) => ({ views: b.views.map(view), count: b.count }),
+  },
+  ReadAccessView: {
+    kind: 'unary', route: 'get_authorization_views_name', input: (r) => ({ params: { name: r.name }, query: q({ skip: r.skip, limit: r.limit }) }),
+    output: ({ objects, ...v }) => ({ view: view(v), objects }),
+  },
+  RefreshAccessView: { kind: 'unary', route: 'post_authorization_views_name_refresh', input: (r) => ({ params: { name: r.name } }), output: view },
+  DeleteAccessView: { kind: 'unary', route: 'delete_authorization_views_name', input: (r) => ({ params: { name: r.name } }), output: (b) => b },
+  Watch: { kind: 'watch', route: 'get_authorization_changes', after: (r) => Number(r.afterRevision ?? 0) },
+};
+
+/** A change of the feed as the Watch stream sends it. */
+export const grpcChange = (c: Msg) => ({
+  revision: c.revision, kind: c.kind, op: c.op, tuple: c.tuple ?? '', at: iso(c.at),
+  definition: c.definition ? { name: c.definition.name, relations: toNames(c.definition.relations), permissions: toNames(c.definition.permissions), version: c.definition.version ?? 0 } : null,
+});

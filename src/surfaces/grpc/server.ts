@@ -1,0 +1,141 @@
+// gRPC (contract 4.5): each method translated to a registry route and run through the pipeline; health and reflection.
+import {
+  Server, ServerCredentials, loadPackageDefinition, type GrpcObject, type Metadata, type ServerUnaryCall, type ServerWritableStream,
+  type ServiceClientConstructor, type UntypedServiceImplementation, type sendUnaryData,
+} from '@grpc/grpc-js';
+import { ReflectionService } from '@grpc/reflection';
+import { HealthImplementation } from 'grpc-health-check';
+import type { Activity } from '../../services/activity.js';
+import { followChanges } from '../follow.js';
+import type { Caller, Pipeline } from '../pipeline.js';
+import { GRPC_METHODS, grpcChange, type PagedMethod, type UnaryMethod } from './methods.js';
+import { loadDefinition, SERVICE } from './proto.js';
+import { grpcStatus } from './status.js';
+
+type Msg = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+export interface GrpcDeps {
+  pipeline: Pipeline;
+  activity: Activity;
+  host: string;
+  port: number;
+  /** Largest message taken or sent (BODY_LIMIT). */
+  maxMessageBytes: number;
+  /** Whether the service is ready (the health service answers SERVING then). */
+  ready(): Promise<boolean>;
+}
+
+const HEALTH_EVERY_MS = 5000;
+const PAGE = 1000;
+
+/** Metadata as the headers the pipeline reads credentials from. */
+function callerOf(metadata: Metadata, peer: string): Caller {
+  const first = (k: string) => { const v = metadata.get(k)[0]; return v === undefined ? undefined : String(v); };
+  // "ipv4:127.0.0.1:5000" or "ipv6:[::1]:5000": the address without its port, as rate limits count it.
+  const ip = peer.replace(/^ipv[46]:/, '').replace(/^\[(.*)\]:\d+$/, '$1').replace(/:\d+$/, '');
+  return { transport: 'grpc', ip, headers: { authorization: first('authorization'), masterkey: first('masterkey') } };
+}
+
+/** Writes with backpressure: resolves once the stream can take more. */
+const written = (call: ServerWritableStream<Msg, Msg>, msg: Msg) =>
+  new Promise<void>((resolve) => { if (call.write(msg)) resolve(); else call.once('drain', () => resolve()); });
+
+export class GrpcTransport {
+  private server: Server | null = null;
+  private healthTimer: NodeJS.Timeout | null = null;
+  private readonly streams = new Set<AbortController>();
+
+  constructor(private readonly deps: GrpcDeps) {}
+
+  private unary(m: UnaryMethod) {
+    const { pipeline } = this.deps;
+    return (call: ServerUnaryCall<Msg, Msg>, callback: sendUnaryData<Msg>) => {
+      const caller = callerOf(call.metadata, call.getPeer());
+      pipeline.call('admin', m.route, m.input(call.request), caller).then(
+        (reply) => callback(null, m.output((reply.body ?? {}) as Msg, reply)),
+        (e: unknown) => callback(grpcStatus(pipeline.neutral(e, `gRPC ${m.route}`))),
+      );
+    };
+  }
+
+  /** Runs a server stream until it ends, fails, or the client cancels; errors end it with their status. */
+  private streaming(name: string, body: (call: ServerWritableStream<Msg, Msg>, caller: Caller, signal: AbortSignal) => Promise<void>) {
+    const { pipeline } = this.deps;
+    return (call: ServerWritableStream<Msg, Msg>) => {
+      const abort = new AbortController();
+      this.streams.add(abort);
+      call.on('cancelled', () => abort.abort());
+      body(call, callerOf(call.metadata, call.getPeer()), abort.signal).then(
+        () => { if (!abort.signal.aborted) call.end(); },
+        (e: unknown) => { if (!abort.signal.aborted) call.destroy(Object.assign(new Error(), grpcStatus(pipeline.neutral(e, `gRPC ${name}`)))); },
+      ).finally(() => this.streams.delete(abort));
+    };
+  }
+
+  /** Every item of a paged route, page by page, each written as its own message. */
+  private paged(name: string, m: PagedMethod) {
+    const { pipeline } = this.deps;
+    return this.streaming(name, async (call, caller, signal) => {
+      const raw = m.input(call.request);
+      for (let skip = 0; !signal.aborted; skip += PAGE) {
+        const query = { ...(raw.query as Record<string, string>), skip: String(skip), limit: String(PAGE) };
+        const items = m.items((await pipeline.call('admin', m.route, { ...raw, query }, caller)).body as Msg);
+        for (const item of items) await written(call, m.message(item));
+        if (items.length < PAGE) return;
+      }
+    });
+  }
+
+  private watch(name: string, after: (req: Msg) => number) {
+    const { pipeline, activity } = this.deps;
+    return this.streaming(name, async (call, caller, signal) => {
+      for await (const page of followChanges(pipeline, caller, after(call.request), activity, signal)) {
+        await written(call, { changes: page.changes.map(grpcChange), nextRevision: page.next });
+      }
+    });
+  }
+
+  /** Listens on the port; resolves with the port bound (0 picks a free one). */
+  async start(): Promise<number> {
+    const definition = loadDefinition();
+    const pkg = loadPackageDefinition(definition) as unknown as { authzgraph: { v1: GrpcObject } };
+    const service = (pkg.authzgraph.v1.AuthzGraph as ServiceClientConstructor).service;
+    const impl: UntypedServiceImplementation = {};
+    for (const [name, m] of Object.entries(GRPC_METHODS)) {
+      impl[name] = m.kind === 'unary' ? this.unary(m) : m.kind === 'paged' ? this.paged(name, m) : this.watch(name, m.after);
+    }
+    const server = new Server({
+      'grpc.max_receive_message_length': this.deps.maxMessageBytes, 'grpc.max_send_message_length': 4 * this.deps.maxMessageBytes,
+      'grpc.keepalive_time_ms': 60_000, 'grpc.keepalive_timeout_ms': 20_000,
+    });
+    server.addService(service, impl);
+    const health = new HealthImplementation({ '': 'NOT_SERVING', [SERVICE]: 'NOT_SERVING' });
+    health.addToServer(server);
+    new ReflectionService(definition).addToServer(server);
+    const setHealth = async () => {
+      const status = (await this.deps.ready().catch(() => false)) ? 'SERVING' : 'NOT_SERVING';
+      health.setStatus('', status);
+      health.setStatus(SERVICE, status);
+    };
+    await setHealth();
+    this.healthTimer = setInterval(() => void setHealth(), HEALTH_EVERY_MS);
+    this.healthTimer.unref();
+    const port = await new Promise<number>((resolve, reject) => {
+      server.bindAsync(`${this.deps.host}:${this.deps.port}`, ServerCredentials.createInsecure(), (err, bound) => (err ? reject(err) : resolve(bound)));
+    });
+    this.server = server;
+    return port;
+  }
+
+  /** Ends the streams (Watch, lookups), lets unary calls in flight finish (bounded), then closes. */
+  async stop(): Promise<void> {
+    if (this.healthTimer) clearInterval(this.healthTimer);
+    for (const s of this.streams) s.abort();
+    const server = this.server;
+    if (!server) return;
+    await new Promise<void>((resolve) => {
+      const force = setTimeout(() => { server.forceShutdown(); resolve(); }, 5000);
+      server.tryShutdown(() => { clearTimeout(force); resolve(); });
+    });
+  }
+}
