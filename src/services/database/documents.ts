@@ -2,7 +2,8 @@
 import { randomUUID } from 'node:crypto';
 import { checkDocument, equalityFilters, type FieldSpec } from '../../engine/schema-fields.js';
 import { AppError } from '../../errors.js';
-import type { Doc, DocumentStore, SchemaRecord } from '../../stores/ports.js';
+import type { Doc, DocumentStore } from '../../stores/ports/documents.js';
+import type { SchemaRecord } from '../../stores/ports/schemas.js';
 import type { Checks } from '../authorization/checks.js';
 import type { Relations } from '../authorization/relations.js';
 import type { Schemas } from './schemas.js';

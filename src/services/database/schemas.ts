@@ -5,7 +5,9 @@ import { NAME_RE } from '../../engine/ids.js';
 import { BUILTIN_NAMES, schemaDefinition } from '../../engine/model.js';
 import { parseFields, usableFieldName, type FieldSpec, type Fields } from '../../engine/schema-fields.js';
 import { AppError } from '../../errors.js';
-import type { DocumentStore, Epoch, IntrospectedRecord, SchemaRecord, SchemaStore } from '../../stores/ports.js';
+import type { DocumentStore } from '../../stores/ports/documents.js';
+import type { Epoch } from '../../stores/ports/epoch.js';
+import type { IntrospectedRecord, SchemaRecord, SchemaStore } from '../../stores/ports/schemas.js';
 import type { Definitions } from '../authorization/definitions.js';
 
 export interface SchemaInput { name: string; fields: unknown; serviceOptions?: { authorization?: { enabled?: boolean } } }

@@ -4,7 +4,9 @@ import { isWellFormed, tupleText, type Tuple } from '../../engine/ids.js';
 import { BUILTIN_NAMES, Model, schemaDefinition, validateDefinition, type Definition } from '../../engine/model.js';
 import { AppError, type ErrorCode } from '../../errors.js';
 import type { Logger } from '../../log.js';
-import type { AuthzStore } from '../../stores/ports.js';
+import type { DefinitionStore } from '../../stores/ports/definitions.js';
+import type { GrantReads } from '../../stores/ports/grants.js';
+import type { TupleReads } from '../../stores/ports/tuples.js';
 import type { Definitions } from '../authorization/definitions.js';
 import type { ModelSource } from '../authorization/model-source.js';
 import type { Relations } from '../authorization/relations.js';
@@ -70,7 +72,7 @@ function refuse(what: string, problems: Problem[], total = problems.length, allM
 
 export class State {
   constructor(private readonly deps: {
-    store: AuthzStore; definitions: Definitions; schemas: Schemas; settings: Settings; relations: Relations; models: ModelSource;
+    store: DefinitionStore & TupleReads & GrantReads; definitions: Definitions; schemas: Schemas; settings: Settings; relations: Relations; models: ModelSource;
     latest(): Promise<number>; log: Logger;
     /** Runs `fn` alone among every process (one import at a time); `held` says whether it still is. */
     exclusive<T>(fn: (held: () => boolean) => Promise<T>): Promise<T>;

@@ -1,6 +1,6 @@
 // API token metadata and bcrypt hashes in MongoDB.
 import type { Db } from 'mongodb';
-import type { ApiTokenRecord, ApiTokenStore } from '../ports.js';
+import type { ApiTokenRecord, ApiTokenStore } from '../ports/api-tokens.js';
 import { COLLECTIONS } from './connection.js';
 
 export function mongoApiTokenStore(db: Db): ApiTokenStore {

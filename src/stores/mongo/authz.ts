@@ -3,7 +3,10 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { Collection, Db, Filter, Sort } from 'mongodb';
 import { parseObject, tupleText, type Tuple } from '../../engine/ids.js';
 import type { Definition } from '../../engine/model.js';
-import type { AuthzStore, DefinitionRecord, ListQuery, Page, RelationRecord } from '../ports.js';
+import type { DefinitionRecord, DefinitionStore } from '../ports/definitions.js';
+import type { GrantStore } from '../ports/grants.js';
+import type { RelationRecord, TupleReads, TupleWrites } from '../ports/tuples.js';
+import type { ListQuery, Page } from '../ports/paging.js';
 import { COLLECTIONS } from './connection.js';
 
 interface GrantDoc { _id: string; subject: string; permission: string; resource: string; computedTuple: string; resourceType: string; revision: number; createdAt: Date }
@@ -41,7 +44,8 @@ async function present(col: Collection<{ _id: string; computedTuple: string }>, 
   return out;
 }
 
-export function mongoAuthzStore(db: Db): AuthzStore {
+/** Definitions, tuples and grants in MongoDB: one adapter for every capability, each service takes the ones it uses. */
+export function mongoAuthzStore(db: Db): DefinitionStore & TupleReads & TupleWrites & GrantStore {
   const defs = db.collection<DefinitionRecord>(COLLECTIONS.definitions);
   const rels = db.collection<RelationRecord>(COLLECTIONS.relations);
   const grants = db.collection<GrantDoc>(COLLECTIONS.grants);

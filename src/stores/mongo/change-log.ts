@@ -1,6 +1,6 @@
 // The change log and its outbox in MongoDB: `change_log` keeps every entry, `pending` the ones not applied yet.
 import type { Db } from 'mongodb';
-import type { ChangeEntry, ChangeLog, PendingRecord, RevisionCounter } from '../ports.js';
+import type { ChangeEntry, ChangeLog, PendingRecord, RevisionCounter } from '../ports/change-log.js';
 import { COLLECTIONS } from './connection.js';
 
 const DUPLICATE = 11000;

@@ -1,6 +1,6 @@
 // Documents of database schemas, one MongoDB collection per schema.
 import { ObjectId, type Db, type Document } from 'mongodb';
-import type { Doc, DocumentStore } from '../ports.js';
+import type { Doc, DocumentStore } from '../ports/documents.js';
 
 type Raw = Document;
 /** Ids are strings here or ObjectIds in adopted collections; the driver's Filter types only ObjectIds. */

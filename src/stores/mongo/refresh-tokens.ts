@@ -1,6 +1,6 @@
 // Refresh tokens in MongoDB, keyed by the hash of the token (the value itself is never stored), and revoked logins.
 import type { Db } from 'mongodb';
-import type { RefreshRecord, RefreshTokenStore } from '../ports.js';
+import type { RefreshRecord, RefreshTokenStore } from '../ports/refresh-tokens.js';
 import { COLLECTIONS } from './connection.js';
 
 const usedId = (hash: string) => `used:${hash}`;

@@ -1,6 +1,6 @@
 // Database schemas and introspection results in MongoDB.
 import type { Db } from 'mongodb';
-import type { IntrospectedRecord, SchemaRecord, SchemaStore } from '../ports.js';
+import type { IntrospectedRecord, SchemaRecord, SchemaStore } from '../ports/schemas.js';
 import { COLLECTIONS } from './connection.js';
 
 export function mongoSchemaStore(db: Db): SchemaStore {

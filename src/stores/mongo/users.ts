@@ -1,6 +1,6 @@
 // Client users in MongoDB; the email (lowercased) is unique.
 import type { Db } from 'mongodb';
-import type { UserRecord, UserStore } from '../ports.js';
+import type { UserRecord, UserStore } from '../ports/users.js';
 import { findByIds } from './by-ids.js';
 import { COLLECTIONS } from './connection.js';
 

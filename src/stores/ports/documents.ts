@@ -1,0 +1,15 @@
+// Documents of the database module's schemas, one collection per schema.
+export type Doc = Record<string, unknown> & { _id: string };
+export interface DocumentStore {
+  insert(collection: string, doc: Doc): Promise<void>;
+  findById(collection: string, id: string): Promise<Doc | null>;
+  findByIds(collection: string, ids: string[]): Promise<Doc[]>;
+  /** Sets fields; the updated document, or null when it is gone. */
+  update(collection: string, id: string, set: Record<string, unknown>): Promise<Doc | null>;
+  delete(collection: string, id: string): Promise<Doc | null>;
+  find(collection: string, filter: Record<string, unknown>, sort: Record<string, 1 | -1>, skip: number, limit: number): Promise<Doc[]>;
+  count(collection: string, filter: Record<string, unknown>): Promise<number>;
+  /** Samples documents (introspection). */
+  sample(collection: string, n: number): Promise<Doc[]>;
+  uniqueIndex(collection: string, field: string): Promise<void>;
+}
