@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { parseTupleText, tupleText, type Tuple } from '../../engine/ids.js';
 import type { Logger } from '../../log.js';
-import type { Heartbeat, Lease } from '../../stores/redis/lease.js';
+import type { Heartbeat, Lease } from '../../stores/ports/lease.js';
 import type { GrantReads } from '../../stores/ports/grants.js';
 import type { TupleReads } from '../../stores/ports/tuples.js';
 import type { GraphStore } from '../../stores/ports/graph.js';
