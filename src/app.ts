@@ -25,6 +25,7 @@ import { Checks } from './services/authorization/checks.js';
 import { DecisionCache } from './services/authorization/decision-cache.js';
 import { LocalDecisions } from './services/authorization/local-decisions.js';
 import { InvalidationBus } from './stores/redis/invalidation-bus.js';
+import { redisDecisionStore } from './stores/redis/decision-cache.js';
 import { Definitions } from './services/authorization/definitions.js';
 import { IndexBatch } from './services/authorization/index-batch.js';
 import { ModelSource } from './services/authorization/model-source.js';
@@ -126,7 +127,7 @@ export async function createApp(config: Config, log: Logger = createLogger(confi
   const bus = new InvalidationBus(redis, prefix, (inv) => decisions.invalidate(inv.keys, inv.structure), () => decisions.reset());
   decisions.trustWhile(() => bus.trusted());
   await bus.start();
-  const cache = new DecisionCache(redis, prefix, { decisions, bus });
+  const cache = new DecisionCache(redisDecisionStore(redis, prefix), { decisions, bus });
   const revisions = new Revisions(changeLog);
   const heartbeat = new Heartbeat(redis, prefix, randomUUID());
   const batch = new IndexBatch(store, graph, index, hints);
