@@ -44,6 +44,7 @@ import { neo4jIndexStore } from './stores/neo4j/index-store.js';
 import { ClientAuth } from './services/client-auth.js';
 import { Teams } from './services/teams.js';
 import { effectiveRateLimits, parseRateLimits, RateLimits, readRateLimits } from './services/rate-limits.js';
+import { redisRateCounter } from './stores/redis/rate-limits.js';
 import { Settings } from './services/config/settings.js';
 import { mongoConfigStore } from './stores/mongo/config.js';
 import { configRoutes } from './surfaces/routes/config.js';
@@ -197,7 +198,7 @@ export async function createApp(config: Config, log: Logger = createLogger(confi
     exclusive: (fn) => exclusively(`${prefix}:lease:state-import`, 10_000, 'A state import', fn),
   });
   routes.push(...configRoutes({ settings }), ...stateRoutes({ state }), ...docsRoutes(() => routes, VERSION));
-  const limits = new RateLimits(redis, prefix, parseRateLimits(config.ROUTER_RATE_LIMITS));
+  const limits = new RateLimits(redisRateCounter(redis, prefix), parseRateLimits(config.ROUTER_RATE_LIMITS));
   settings.on('router', (router) => limits.update(effectiveRateLimits(router.rateLimits)));
   /** GraphQL answers 404 on both surfaces while core.transports.graphql is off. */
   const graphqlOn = async () => {
