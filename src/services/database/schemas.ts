@@ -7,6 +7,7 @@ import { parseFields, usableFieldName, type FieldSpec, type Fields } from '../..
 import { AppError } from '../../errors.js';
 import type { DocumentStore } from '../../stores/ports/documents.js';
 import type { Epoch } from '../../stores/ports/epoch.js';
+import { DuplicateKey } from '../../stores/ports/errors.js';
 import type { IntrospectedRecord, SchemaRecord, SchemaStore } from '../../stores/ports/schemas.js';
 import type { Definitions } from '../authorization/definitions.js';
 
@@ -76,7 +77,7 @@ export class Schemas {
       try {
         await this.deps.docs.uniqueIndex(s.collectionName, name);
       } catch (e) {
-        if ((e as { code?: number }).code !== 11000) throw e;
+        if (!(e instanceof DuplicateKey)) throw e;
         throw new AppError('ALREADY_EXISTS', `${s.name}.${name} cannot be unique: stored documents share a value`);
       }
     }

@@ -8,6 +8,7 @@ import type { GrantStore } from '../ports/grants.js';
 import type { RelationRecord, TupleReads, TupleWrites } from '../ports/tuples.js';
 import type { ListQuery, Page } from '../ports/paging.js';
 import { COLLECTIONS } from './connection.js';
+import { DUPLICATE_KEY, isDuplicateKey } from './duplicate-key.js';
 
 interface GrantDoc { _id: string; subject: string; permission: string; resource: string; computedTuple: string; resourceType: string; revision: number; createdAt: Date }
 
@@ -80,7 +81,7 @@ export function mongoAuthzStore(db: Db): DefinitionStore & TupleReads & TupleWri
         try {
           await defs.insertOne({ _id: randomUUID(), ...doc });
         } catch (e) {
-          if ((e as { code?: number }).code !== 11000) throw e;
+          if (!isDuplicateKey(e)) throw e;
           return { record: (await defs.findOne({ name: def.name }))!, written: false };
         }
       }
@@ -108,7 +109,7 @@ export function mongoAuthzStore(db: Db): DefinitionStore & TupleReads & TupleWri
         // Existing tuples fail on `_id` and the rest are inserted (unordered); anything else is a real error.
         const errors = (e as { writeErrors?: Array<{ index: number; code: number }> | { index: number; code: number } }).writeErrors;
         const list = errors === undefined ? [] : Array.isArray(errors) ? errors : [errors];
-        if (list.length === 0 || list.some((w) => w.code !== 11000)) throw e;
+        if (list.length === 0 || list.some((w) => w.code !== DUPLICATE_KEY)) throw e;
         for (const w of list) failed.add(w.index);
       }
       const created = new Set(docs.filter((_, i) => !failed.has(i)).map((d) => d.computedTuple));
@@ -169,7 +170,7 @@ export function mongoAuthzStore(db: Db): DefinitionStore & TupleReads & TupleWri
           computedTuple, resourceType: parseObject(g.resource)!.type, revision, createdAt: new Date() });
         return { created: true };
       } catch (e) {
-        if ((e as { code?: number }).code !== 11000) throw e;
+        if (!isDuplicateKey(e)) throw e;
         return { created: false };
       }
     },

@@ -1,5 +1,6 @@
 // Documents of the database module's schemas, one collection per schema.
 export type Doc = Record<string, unknown> & { _id: string };
+/** Writes that would give a unique field a value another document holds throw DuplicateKey (ports/errors.ts). */
 export interface DocumentStore {
   insert(collection: string, doc: Doc): Promise<void>;
   findById(collection: string, id: string): Promise<Doc | null>;
@@ -11,5 +12,6 @@ export interface DocumentStore {
   count(collection: string, filter: Record<string, unknown>): Promise<number>;
   /** Samples documents (introspection). */
   sample(collection: string, n: number): Promise<Doc[]>;
+  /** DuplicateKey when stored documents share a value of the field already. */
   uniqueIndex(collection: string, field: string): Promise<void>;
 }
