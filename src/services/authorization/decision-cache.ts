@@ -5,7 +5,7 @@ import type { InvalidationBus } from '../../stores/ports/invalidation-bus.js';
 import type { LocalDecisions, LocalStamp } from './local-decisions.js';
 
 /** What a fresh decision is stored under: the shared store's epochs and this process's local ones. */
-export interface Stamp { redis: string; local: LocalStamp }
+export interface Stamp { shared: string; local: LocalStamp }
 
 /**
  * An entry records the epochs of its subject, its object and the index structure it was computed under.
@@ -22,13 +22,13 @@ export class DecisionCache {
   async lookup(s: string, a: string, o: string): Promise<{ hit: boolean | null; stamp: Stamp } | null> {
     const decisions = this.local?.decisions;
     const near = decisions?.get(s, a, o);
-    if (near !== undefined) return { hit: near, stamp: { redis: '', local: null } };
+    if (near !== undefined) return { hit: near, stamp: { shared: '', local: null } };
     // Taken before the shared store is read: an invalidation arriving meanwhile makes the answer unstorable here.
     const local = decisions?.stamp(s, o) ?? null;
     try {
       const { hit, stamp } = await this.shared.lookup(s, a, o);
       if (hit !== null) decisions?.put(s, a, o, hit, local);
-      return { hit, stamp: { redis: stamp, local } };
+      return { hit, stamp: { shared: stamp, local } };
     } catch {
       return null;
     }
@@ -48,7 +48,7 @@ export class DecisionCache {
 
   async store(s: string, a: string, o: string, allowed: boolean, stamp: Stamp): Promise<void> {
     this.local?.decisions.put(s, a, o, allowed, stamp.local);
-    await this.shared.put(s, a, o, allowed, stamp.redis).catch(() => undefined);
+    await this.shared.put(s, a, o, allowed, stamp.shared).catch(() => undefined);
   }
 
   /** Invalidates decisions about these subjects and objects (and lists of their types), and all of them when the structure changed. */
