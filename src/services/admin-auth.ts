@@ -2,7 +2,8 @@
 import bcrypt from 'bcrypt';
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import { AppError } from '../errors.js';
-import type { AdminStore, ApiTokenStore } from '../stores/ports.js';
+import type { AdminStore } from '../stores/ports/admins.js';
+import type { ApiTokenStore } from '../stores/ports/api-tokens.js';
 import { secretEquals } from './secrets.js';
 
 export type AdminVia = 'masterkey' | 'jwt' | 'apiToken';

@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import bcrypt from 'bcrypt';
 import { AppError } from '../errors.js';
-import type { ApiTokenRecord, ApiTokenStore } from '../stores/ports.js';
+import type { ApiTokenRecord, ApiTokenStore } from '../stores/ports/api-tokens.js';
 import { API_TOKEN_PREFIX, TOKEN_PREFIX_LENGTH, type AdminPrincipal } from './admin-auth.js';
 
 const DAY_MS = 86_400_000;

@@ -3,7 +3,9 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import bcrypt from 'bcrypt';
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import { AppError } from '../errors.js';
-import type { RefreshTokenStore, TokenDenyList, UserRecord, UserStore } from '../stores/ports.js';
+import type { RefreshTokenStore } from '../stores/ports/refresh-tokens.js';
+import type { TokenDenyList } from '../stores/ports/token-deny-list.js';
+import type { UserRecord, UserStore } from '../stores/ports/users.js';
 
 const ISSUER = 'authz-client';
 const AUDIENCE = 'client';

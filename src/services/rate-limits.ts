@@ -1,8 +1,7 @@
-// Per-route rate limits held in Redis (shared by every process), with an in-memory stand-in while Redis is down.
-import type { Redis } from 'ioredis';
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+// Per-route rate limits, counted by a store shared by every process (RateCounter).
 import { z } from 'zod';
 import { RateLimited } from '../errors.js';
+import type { RateCounter } from '../stores/ports/rate-limits.js';
 
 const limit = z.strictObject({ windowMs: z.number().int().min(1000).max(24 * 3600 * 1000), max: z.number().int().min(1).max(1_000_000) });
 export const rateLimitsSchema = z.strictObject({
@@ -40,8 +39,7 @@ export const parseRateLimits = (json: string | undefined): RateLimitConfig =>
   effectiveRateLimits(rateLimitsSchema.parse(readRateLimits(json)));
 
 export class RateLimits {
-  private readonly limiters = new Map<string, RateLimiterRedis>();
-  constructor(private readonly redis: Redis, private readonly prefix: string, private config: RateLimitConfig) {}
+  constructor(private readonly counter: RateCounter, private config: RateLimitConfig) {}
 
   update(config: RateLimitConfig): void { this.config = config; }
 
@@ -58,22 +56,7 @@ export class RateLimits {
   }
 
   private async take(route: string, windowMs: number, max: number, who: string): Promise<void> {
-    const key = `${route} ${max}/${windowMs}`;
-    let limiter = this.limiters.get(key);
-    if (!limiter) {
-      const duration = Math.ceil(windowMs / 1000);
-      limiter = new RateLimiterRedis({
-        storeClient: this.redis, keyPrefix: `${this.prefix}:rl:${key}`, points: max, duration,
-        // Redis down: each process counts on its own rather than refusing everyone or letting everyone through.
-        insuranceLimiter: new RateLimiterMemory({ points: max, duration }),
-      });
-      this.limiters.set(key, limiter);
-    }
-    try {
-      await limiter.consume(who);
-    } catch (e) {
-      if (e instanceof RateLimiterRes) throw new RateLimited(Math.max(1, Math.ceil(e.msBeforeNext / 1000)));
-      throw e;
-    }
+    const wait = await this.counter.take(route, max, windowMs, who);
+    if (wait !== null) throw new RateLimited(Math.max(1, Math.ceil(wait / 1000)));
   }
 }

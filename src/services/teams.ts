@@ -2,7 +2,9 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { typeOf } from '../engine/ids.js';
 import { AppError } from '../errors.js';
-import type { AuthzStore, TeamRecord, TeamStore, UserStore } from '../stores/ports.js';
+import type { TupleReads } from '../stores/ports/tuples.js';
+import type { TeamRecord, TeamStore } from '../stores/ports/teams.js';
+import type { UserStore } from '../stores/ports/users.js';
 import type { Checks } from './authorization/checks.js';
 import type { Relations } from './authorization/relations.js';
 
@@ -13,7 +15,7 @@ const teamObject = (id: string) => `Team:${id}`;
 export const teamView = (t: TeamRecord) => ({ _id: t._id, name: t.name, parentTeam: t.parentTeam ?? null, createdAt: t.createdAt });
 
 export class Teams {
-  constructor(private readonly deps: { teams: TeamStore; users: UserStore; store: AuthzStore; relations: Relations; checks: Checks }) {}
+  constructor(private readonly deps: { teams: TeamStore; users: UserStore; store: TupleReads; relations: Relations; checks: Checks }) {}
 
   private async allowed(userId: string, action: string, teamId: string): Promise<void> {
     // Writes return once applied and bump the decision cache, so the caller's own changes are seen here.

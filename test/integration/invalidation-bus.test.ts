@@ -1,6 +1,7 @@
 // The invalidation bus on a real Redis: a publish returns only after every live member applied it or lost its lease.
 import { Redis } from 'ioredis';
-import { InvalidationBus, type Invalidation } from '../../src/stores/redis/invalidation-bus.js';
+import type { Invalidation } from '../../src/stores/ports/invalidation-bus.js';
+import { InvalidationBus } from '../../src/stores/redis/invalidation-bus.js';
 
 let redis: Redis;
 const buses: InvalidationBus[] = [];

@@ -1,7 +1,7 @@
 // The change feed's paging rules on a log held in memory: settled revisions only, gaps waited for, entries never split.
 import { ChangeFeed } from '../../src/services/authorization/change-feed.js';
 import type { Revisions } from '../../src/services/authorization/revisions.js';
-import type { ChangeEntry, ChangeLog } from '../../src/stores/ports.js';
+import type { ChangeEntry, ChangeLog } from '../../src/stores/ports/change-log.js';
 
 const NOW = 1_000_000;
 const entry = (revision: number, ageMs: number, tuples = [`User:u${revision}#viewer@Doc:d`]): ChangeEntry =>

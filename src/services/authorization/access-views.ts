@@ -1,6 +1,6 @@
 // Access-list views (contract 4.5): a named, refreshable list of the objects of a type a subject may act on, paged.
 import { AppError } from '../../errors.js';
-import type { AccessViewRecord, AccessViewStore } from '../../stores/ports.js';
+import type { AccessViewRecord, AccessViewStore } from '../../stores/ports/access-views.js';
 import type { Checks } from './checks.js';
 import type { Revisions } from './revisions.js';
 

@@ -1,8 +1,10 @@
 // The appliers of the change log: coalesce committed entries into batches, apply them under one lease, recover the rest.
 import { parseTupleText, type Tuple } from '../../engine/ids.js';
 import type { Logger } from '../../log.js';
-import type { Heartbeat, Lease } from '../../stores/redis/lease.js';
-import type { ChangeEntry, ChangeLog, GraphStore, IndexStore, PendingRecord } from '../../stores/ports.js';
+import type { Heartbeat, Lease } from '../../stores/ports/lease.js';
+import type { ChangeEntry, ChangeLog, PendingRecord } from '../../stores/ports/change-log.js';
+import type { GraphStore } from '../../stores/ports/graph.js';
+import type { IndexStore } from '../../stores/ports/index-store.js';
 import type { DecisionCache } from './decision-cache.js';
 import type { IndexBatch } from './index-batch.js';
 import type { ModelSource } from './model-source.js';

@@ -1,5 +1,5 @@
 // The change feed (DESIGN.md 6.1): tuple, grant and definition changes in revision order, paged by revision, followable.
-import type { ChangeEntry, ChangeLog } from '../../stores/ports.js';
+import type { ChangeEntry, ChangeLog } from '../../stores/ports/change-log.js';
 import type { Revisions } from './revisions.js';
 
 export interface Change {

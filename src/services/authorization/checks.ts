@@ -2,7 +2,8 @@
 import { Evaluator } from '../../engine/evaluator.js';
 import { typeOf } from '../../engine/ids.js';
 import { objectRow } from '../../engine/index-math.js';
-import type { GraphStore, IndexStore } from '../../stores/ports.js';
+import type { GraphStore } from '../../stores/ports/graph.js';
+import type { IndexStore } from '../../stores/ports/index-store.js';
 import type { DecisionCache } from './decision-cache.js';
 import { ListCache } from './list-cache.js';
 import type { ModelSource } from './model-source.js';

@@ -1,7 +1,9 @@
 // Resource definitions: validation, version semantics (DESIGN.md section 6) and re-indexing what they affect.
 import { BUILTINS, BUILTIN_NAMES, validateDefinition, type Definition } from '../../engine/model.js';
 import { AppError } from '../../errors.js';
-import type { AuthzStore, ChangeEntry, ChangeLog, DefinitionRecord, ListQuery } from '../../stores/ports.js';
+import type { DefinitionRecord, DefinitionStore } from '../../stores/ports/definitions.js';
+import type { ChangeEntry, ChangeLog } from '../../stores/ports/change-log.js';
+import type { ListQuery } from '../../stores/ports/paging.js';
 import type { Applier } from './applier.js';
 import type { ModelSource } from './model-source.js';
 
@@ -16,7 +18,7 @@ export const definitionView = (r: DefinitionRecord) => ({
 });
 
 export class Definitions {
-  constructor(private readonly store: AuthzStore, private readonly models: ModelSource, private readonly log: ChangeLog,
+  constructor(private readonly store: DefinitionStore, private readonly models: ModelSource, private readonly log: ChangeLog,
     private readonly applier: Applier) {}
 
   /** Logs the change first (the commit point), so a crash after the save still re-indexes the type. */

@@ -5,7 +5,11 @@ import {
   arrowSources, flatSet, grantKey, isArrowRelation, isFlatSource, objectRow, relationKey, tupleView, type TupleView,
 } from '../../engine/index-math.js';
 import type { Model } from '../../engine/model.js';
-import type { AuthzStore, DeletionHints, FlatRecord, GraphStore, IndexStore, ObjectRows } from '../../stores/ports.js';
+import type { GrantReads } from '../../stores/ports/grants.js';
+import type { TupleReads } from '../../stores/ports/tuples.js';
+import type { DeletionHints } from '../../stores/ports/deletion-hints.js';
+import type { GraphStore } from '../../stores/ports/graph.js';
+import type { FlatRecord, IndexStore, ObjectRows } from '../../stores/ports/index-store.js';
 
 const hashOf = (v: unknown) => createHash('sha1').update(JSON.stringify(v)).digest('base64url');
 
@@ -46,7 +50,7 @@ export interface BatchResult {
  * state, never patched, so the result is the same whatever the order or the number of replays.
  */
 export class IndexBatch {
-  constructor(private readonly store: AuthzStore, private readonly graph: GraphStore, private readonly index: IndexStore,
+  constructor(private readonly store: TupleReads & GrantReads, private readonly graph: GraphStore, private readonly index: IndexStore,
     private readonly hints: DeletionHints) {}
 
   async apply(input: BatchInput): Promise<BatchResult> {

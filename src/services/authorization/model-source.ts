@@ -1,6 +1,7 @@
 // The current Model, built from stored definitions; refreshed on local writes and every few seconds.
 import { Model } from '../../engine/model.js';
-import type { AuthzStore, Epoch } from '../../stores/ports.js';
+import type { DefinitionStore } from '../../stores/ports/definitions.js';
+import type { Epoch } from '../../stores/ports/epoch.js';
 
 const REFRESH_MS = 2000;
 
@@ -8,7 +9,7 @@ export class ModelSource {
   private cached: { model: Model; at: number; epoch: string | null } | null = null;
   private loading: Promise<Model> | null = null;
   /** `epoch` changes with every definition change in any process (see `changed`). */
-  constructor(private readonly store: AuthzStore, private readonly epoch: Epoch) {}
+  constructor(private readonly store: DefinitionStore, private readonly epoch: Epoch) {}
 
   async get(): Promise<Model> {
     if (this.cached && Date.now() - this.cached.at < REFRESH_MS) return this.cached.model;

@@ -1,5 +1,5 @@
 // Paging a list kept in the index when one more id (the subject itself, by self-access) belongs in it.
-import type { ListCount } from '../../stores/ports.js';
+import type { ListCount } from '../../stores/ports/index-store.js';
 
 /**
  * One page of the index's sorted list with `extra` merged in at its place: `fetch(skip, limit)` reads the index's

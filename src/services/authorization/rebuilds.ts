@@ -2,8 +2,12 @@
 import { randomUUID } from 'node:crypto';
 import { parseTupleText, tupleText, type Tuple } from '../../engine/ids.js';
 import type { Logger } from '../../log.js';
-import type { Heartbeat, Lease } from '../../stores/redis/lease.js';
-import type { AuthzStore, GraphStore, IndexStore, RebuildRun, RebuildState, RebuildStateStore } from '../../stores/ports.js';
+import type { Heartbeat, Lease } from '../../stores/ports/lease.js';
+import type { GrantReads } from '../../stores/ports/grants.js';
+import type { TupleReads } from '../../stores/ports/tuples.js';
+import type { GraphStore } from '../../stores/ports/graph.js';
+import type { IndexStore } from '../../stores/ports/index-store.js';
+import type { RebuildRun, RebuildState, RebuildStateStore } from '../../stores/ports/rebuild-state.js';
 import type { Applier } from './applier.js';
 import type { DecisionCache } from './decision-cache.js';
 import type { IndexBatch } from './index-batch.js';
@@ -30,7 +34,7 @@ export class Rebuilds {
 
   constructor(private readonly deps: {
     state: RebuildStateStore; stateLease: Lease; runLease: Lease; heartbeat: Heartbeat; applier: Applier;
-    store: AuthzStore; graph: GraphStore; index: IndexStore; batch: IndexBatch; models: ModelSource; cache: DecisionCache; logger: Logger;
+    store: TupleReads & GrantReads; graph: GraphStore; index: IndexStore; batch: IndexBatch; models: ModelSource; cache: DecisionCache; logger: Logger;
   }) {}
 
   private async mutate(change: (s: RebuildState) => void): Promise<RebuildState> {

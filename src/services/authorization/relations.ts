@@ -1,7 +1,11 @@
 // Tuples and direct grants: validate, commit to the change log, store in MongoDB, apply (inline or queued).
 import { tupleText, isWellFormed, type Tuple } from '../../engine/ids.js';
 import { AppError } from '../../errors.js';
-import type { AuthzStore, ChangeEntry, ChangeLog, DeletionHints, ListQuery, RelationRecord } from '../../stores/ports.js';
+import type { GrantStore } from '../../stores/ports/grants.js';
+import type { RelationRecord, TupleReads, TupleWrites } from '../../stores/ports/tuples.js';
+import type { ChangeEntry, ChangeLog } from '../../stores/ports/change-log.js';
+import type { DeletionHints } from '../../stores/ports/deletion-hints.js';
+import type { ListQuery } from '../../stores/ports/paging.js';
 import type { Applier } from './applier.js';
 import type { ModelSource } from './model-source.js';
 
@@ -18,7 +22,7 @@ export const relationView = (r: RelationRecord) => ({
  * retry repairs whatever its failed attempt left behind.
  */
 export class Relations {
-  constructor(private readonly store: AuthzStore, private readonly log: ChangeLog, private readonly applier: Applier,
+  constructor(private readonly store: TupleReads & TupleWrites & GrantStore, private readonly log: ChangeLog, private readonly applier: Applier,
     private readonly models: ModelSource, private readonly hints: DeletionHints) {}
 
   /** Contract rules (a)-(c): well-formed, declared relation, allowed subject type. */

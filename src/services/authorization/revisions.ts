@@ -1,6 +1,6 @@
 // Which revisions the index has applied: everything below the oldest entry still in the outbox.
 import { AppError } from '../../errors.js';
-import type { ChangeLog, Frontier } from '../../stores/ports.js';
+import type { ChangeLog, Frontier } from '../../stores/ports/change-log.js';
 
 const WAIT_MS = 5000;
 const POLL_MS = 15;

@@ -1,7 +1,8 @@
 // Config modules at run time: defaults, then environment, then what operators PATCHed (in MongoDB), in every process.
 import { AppError } from '../../errors.js';
 import type { Logger } from '../../log.js';
-import type { ConfigStore, Epoch } from '../../stores/ports.js';
+import type { ConfigStore } from '../../stores/ports/config.js';
+import type { Epoch } from '../../stores/ports/epoch.js';
 import { CONFIG_MODULES, MODULE_NAMES, isModule, mergePatch, type ModuleConfig, type ModuleName } from './modules.js';
 
 type Json = Record<string, unknown>;

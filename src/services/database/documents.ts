@@ -2,7 +2,9 @@
 import { randomUUID } from 'node:crypto';
 import { checkDocument, equalityFilters, type FieldSpec } from '../../engine/schema-fields.js';
 import { AppError } from '../../errors.js';
-import type { Doc, DocumentStore, SchemaRecord } from '../../stores/ports.js';
+import type { Doc, DocumentStore } from '../../stores/ports/documents.js';
+import { DuplicateKey } from '../../stores/ports/errors.js';
+import type { SchemaRecord } from '../../stores/ports/schemas.js';
 import type { Checks } from '../authorization/checks.js';
 import type { Relations } from '../authorization/relations.js';
 import type { Schemas } from './schemas.js';
@@ -52,7 +54,7 @@ export class Documents {
     try {
       await this.deps.docs.insert(s.collectionName, record);
     } catch (e) {
-      if ((e as { code?: number }).code === 11000) {
+      if (e instanceof DuplicateKey) {
         if (owner) await this.deps.relations.removeAllOn(this.object(s, record._id));
         throw new AppError('ALREADY_EXISTS', 'A unique field has this value already');
       }
@@ -110,7 +112,7 @@ export class Documents {
       if (!updated) throw notFound(s, id);
       return updated;
     } catch (e) {
-      if ((e as { code?: number }).code === 11000) throw new AppError('ALREADY_EXISTS', 'A unique field has this value already');
+      if (e instanceof DuplicateKey) throw new AppError('ALREADY_EXISTS', 'A unique field has this value already');
       throw e;
     }
   }

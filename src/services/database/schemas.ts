@@ -5,7 +5,10 @@ import { NAME_RE } from '../../engine/ids.js';
 import { BUILTIN_NAMES, schemaDefinition } from '../../engine/model.js';
 import { parseFields, usableFieldName, type FieldSpec, type Fields } from '../../engine/schema-fields.js';
 import { AppError } from '../../errors.js';
-import type { DocumentStore, Epoch, IntrospectedRecord, SchemaRecord, SchemaStore } from '../../stores/ports.js';
+import type { DocumentStore } from '../../stores/ports/documents.js';
+import type { Epoch } from '../../stores/ports/epoch.js';
+import { DuplicateKey } from '../../stores/ports/errors.js';
+import type { IntrospectedRecord, SchemaRecord, SchemaStore } from '../../stores/ports/schemas.js';
 import type { Definitions } from '../authorization/definitions.js';
 
 export interface SchemaInput { name: string; fields: unknown; serviceOptions?: { authorization?: { enabled?: boolean } } }
@@ -74,7 +77,7 @@ export class Schemas {
       try {
         await this.deps.docs.uniqueIndex(s.collectionName, name);
       } catch (e) {
-        if ((e as { code?: number }).code !== 11000) throw e;
+        if (!(e instanceof DuplicateKey)) throw e;
         throw new AppError('ALREADY_EXISTS', `${s.name}.${name} cannot be unique: stored documents share a value`);
       }
     }

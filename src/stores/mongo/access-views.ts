@@ -1,6 +1,6 @@
 // Access-list views in MongoDB: one document per view, its objects as one sorted array (bounded by the service).
 import type { Db } from 'mongodb';
-import type { AccessViewRecord, AccessViewStore } from '../ports.js';
+import type { AccessViewRecord, AccessViewStore } from '../ports/access-views.js';
 import { COLLECTIONS } from './connection.js';
 
 export function mongoAccessViewStore(db: Db): AccessViewStore {

@@ -1,7 +1,7 @@
 // Admin accounts in MongoDB.
 import { randomUUID } from 'node:crypto';
 import type { Db } from 'mongodb';
-import type { AdminRecord, AdminStore } from '../ports.js';
+import type { AdminRecord, AdminStore } from '../ports/admins.js';
 import { COLLECTIONS } from './connection.js';
 
 export function mongoAdminStore(db: Db): AdminStore {

@@ -1,7 +1,8 @@
 // API token metadata and bcrypt hashes in MongoDB.
 import type { Db } from 'mongodb';
-import type { ApiTokenRecord, ApiTokenStore } from '../ports.js';
+import type { ApiTokenRecord, ApiTokenStore } from '../ports/api-tokens.js';
 import { COLLECTIONS } from './connection.js';
+import { nullIfDuplicate } from './duplicate-key.js';
 
 export function mongoApiTokenStore(db: Db): ApiTokenStore {
   const col = db.collection<ApiTokenRecord>(COLLECTIONS.apiTokens);
@@ -9,13 +10,7 @@ export function mongoApiTokenStore(db: Db): ApiTokenStore {
     async insert(record) {
       // The public prefix is the key, so authentication is one `_id` lookup (FerretDB v1 scans other filters).
       const doc = { ...record, _id: record.tokenPrefix };
-      try {
-        await col.insertOne(doc);
-      } catch (e) {
-        if ((e as { code?: number }).code === 11000) return null;
-        throw e;
-      }
-      return doc;
+      return nullIfDuplicate(async () => { await col.insertOne(doc); return doc; });
     },
     async findByPrefix(tokenPrefix) {
       const found = await col.findOne({ _id: tokenPrefix });

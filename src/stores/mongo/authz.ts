@@ -3,8 +3,12 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { Collection, Db, Filter, Sort } from 'mongodb';
 import { parseObject, tupleText, type Tuple } from '../../engine/ids.js';
 import type { Definition } from '../../engine/model.js';
-import type { AuthzStore, DefinitionRecord, ListQuery, Page, RelationRecord } from '../ports.js';
+import type { DefinitionRecord, DefinitionStore } from '../ports/definitions.js';
+import type { GrantStore } from '../ports/grants.js';
+import type { RelationRecord, TupleReads, TupleWrites } from '../ports/tuples.js';
+import type { ListQuery, Page } from '../ports/paging.js';
 import { COLLECTIONS } from './connection.js';
+import { DUPLICATE_KEY, isDuplicateKey } from './duplicate-key.js';
 
 interface GrantDoc { _id: string; subject: string; permission: string; resource: string; computedTuple: string; resourceType: string; revision: number; createdAt: Date }
 
@@ -41,7 +45,8 @@ async function present(col: Collection<{ _id: string; computedTuple: string }>, 
   return out;
 }
 
-export function mongoAuthzStore(db: Db): AuthzStore {
+/** Definitions, tuples and grants in MongoDB: one adapter for every capability, each service takes the ones it uses. */
+export function mongoAuthzStore(db: Db): DefinitionStore & TupleReads & TupleWrites & GrantStore {
   const defs = db.collection<DefinitionRecord>(COLLECTIONS.definitions);
   const rels = db.collection<RelationRecord>(COLLECTIONS.relations);
   const grants = db.collection<GrantDoc>(COLLECTIONS.grants);
@@ -76,7 +81,7 @@ export function mongoAuthzStore(db: Db): AuthzStore {
         try {
           await defs.insertOne({ _id: randomUUID(), ...doc });
         } catch (e) {
-          if ((e as { code?: number }).code !== 11000) throw e;
+          if (!isDuplicateKey(e)) throw e;
           return { record: (await defs.findOne({ name: def.name }))!, written: false };
         }
       }
@@ -104,7 +109,7 @@ export function mongoAuthzStore(db: Db): AuthzStore {
         // Existing tuples fail on `_id` and the rest are inserted (unordered); anything else is a real error.
         const errors = (e as { writeErrors?: Array<{ index: number; code: number }> | { index: number; code: number } }).writeErrors;
         const list = errors === undefined ? [] : Array.isArray(errors) ? errors : [errors];
-        if (list.length === 0 || list.some((w) => w.code !== 11000)) throw e;
+        if (list.length === 0 || list.some((w) => w.code !== DUPLICATE_KEY)) throw e;
         for (const w of list) failed.add(w.index);
       }
       const created = new Set(docs.filter((_, i) => !failed.has(i)).map((d) => d.computedTuple));
@@ -165,7 +170,7 @@ export function mongoAuthzStore(db: Db): AuthzStore {
           computedTuple, resourceType: parseObject(g.resource)!.type, revision, createdAt: new Date() });
         return { created: true };
       } catch (e) {
-        if ((e as { code?: number }).code !== 11000) throw e;
+        if (!isDuplicateKey(e)) throw e;
         return { created: false };
       }
     },

@@ -1,10 +1,9 @@
 // The change log and its outbox in MongoDB: `change_log` keeps every entry, `pending` the ones not applied yet.
 import type { Db } from 'mongodb';
-import type { ChangeEntry, ChangeLog, PendingRecord, RevisionCounter } from '../ports.js';
+import type { ChangeEntry, ChangeLog, PendingRecord, RevisionCounter } from '../ports/change-log.js';
 import { COLLECTIONS } from './connection.js';
+import { isDuplicateKey } from './duplicate-key.js';
 
-const DUPLICATE = 11000;
-const isDuplicate = (e: unknown) => (e as { code?: number }).code === DUPLICATE;
 const MAX_TRIES = 50;
 
 /**
@@ -38,7 +37,7 @@ export function mongoChangeLog(db: Db, counter: RevisionCounter): ChangeLog {
           if (keepPending) await counter.confirm(revision);
           return revision;
         } catch (e) {
-          if (!isDuplicate(e)) throw e;
+          if (!isDuplicateKey(e)) throw e;
           // Our marker for a revision the log already holds (a counter that went back) must not linger. Its mark
           // in Redis stays: it may be another writer's, and readers drop marks without a pending record (`heal`).
           if (claimed) await pending.deleteOne({ _id: revision });

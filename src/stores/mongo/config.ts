@@ -1,6 +1,6 @@
 // Config module overrides, one document per module: what operators PATCHed, over the defaults.
 import type { Db } from 'mongodb';
-import type { ConfigStore } from '../ports.js';
+import type { ConfigStore } from '../ports/config.js';
 import { COLLECTIONS } from './connection.js';
 
 interface ConfigRecord { _id: string; value: Record<string, unknown>; updatedAt: Date }

@@ -1,6 +1,7 @@
 // Documents of database schemas, one MongoDB collection per schema.
 import { ObjectId, type Db, type Document } from 'mongodb';
-import type { Doc, DocumentStore } from '../ports.js';
+import type { Doc, DocumentStore } from '../ports/documents.js';
+import { neutralDuplicate } from './duplicate-key.js';
 
 type Raw = Document;
 /** Ids are strings here or ObjectIds in adopted collections; the driver's Filter types only ObjectIds. */
@@ -16,7 +17,7 @@ export function mongoDocumentStore(db: Db): DocumentStore {
     (await col(collection).findOne(byId(id)))
       ?? (HEX24.test(id) ? col(collection).findOne(byId(new ObjectId(id))) : null);
   return {
-    async insert(collection, doc) { await col(collection).insertOne(doc as Document); },
+    async insert(collection, doc) { await neutralDuplicate(() => col(collection).insertOne(doc as Document)); },
     async findById(collection, id) {
       const d = await raw(collection, id);
       return d ? asDoc(d) : null;
@@ -29,7 +30,7 @@ export function mongoDocumentStore(db: Db): DocumentStore {
     async update(collection, id, set) {
       const d = await raw(collection, id);
       if (!d) return null;
-      const r = await col(collection).updateOne(byId(d._id), { $set: set });
+      const r = await neutralDuplicate(() => col(collection).updateOne(byId(d._id), { $set: set }));
       if (r.matchedCount === 0) return null;
       const after = await col(collection).findOne(byId(d._id));
       return after ? asDoc(after) : null;
@@ -45,6 +46,6 @@ export function mongoDocumentStore(db: Db): DocumentStore {
     },
     count: (collection, filter) => col(collection).countDocuments(filter),
     async sample(collection, n) { return (await col(collection).find({}).limit(n).toArray()).map(asDoc); },
-    async uniqueIndex(collection, field) { await col(collection).createIndex({ [field]: 1 }, { unique: true }); },
+    async uniqueIndex(collection, field) { await neutralDuplicate(() => col(collection).createIndex({ [field]: 1 }, { unique: true })); },
   };
 }

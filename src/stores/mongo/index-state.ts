@@ -1,6 +1,6 @@
 // The rebuild state in MongoDB: at most one pending request and the running rebuild, so a restart can resume it.
 import type { Db } from 'mongodb';
-import type { RebuildState, RebuildStateStore } from '../ports.js';
+import type { RebuildState, RebuildStateStore } from '../ports/rebuild-state.js';
 import { COLLECTIONS } from './connection.js';
 
 const ID = 'rebuild';

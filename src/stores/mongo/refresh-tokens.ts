@@ -1,10 +1,10 @@
 // Refresh tokens in MongoDB, keyed by the hash of the token (the value itself is never stored), and revoked logins.
 import type { Db } from 'mongodb';
-import type { RefreshRecord, RefreshTokenStore } from '../ports.js';
+import type { RefreshRecord, RefreshTokenStore } from '../ports/refresh-tokens.js';
 import { COLLECTIONS } from './connection.js';
+import { isDuplicateKey } from './duplicate-key.js';
 
 const usedId = (hash: string) => `used:${hash}`;
-const isDuplicate = (e: unknown) => (e as { code?: number }).code === 11000;
 
 export function mongoRefreshTokenStore(db: Db): RefreshTokenStore {
   const col = db.collection<RefreshRecord>(COLLECTIONS.refreshTokens);
@@ -22,7 +22,7 @@ export function mongoRefreshTokenStore(db: Db): RefreshTokenStore {
       try {
         await col.insertOne({ ...live, _id: usedId(hash), used: true });
       } catch (e) {
-        if (isDuplicate(e)) return { record: live, reused: true };
+        if (isDuplicateKey(e)) return { record: live, reused: true };
         throw e;
       }
       await col.deleteOne({ _id: hash });

@@ -1,7 +1,8 @@
 // Database schemas and introspection results in MongoDB.
 import type { Db } from 'mongodb';
-import type { IntrospectedRecord, SchemaRecord, SchemaStore } from '../ports.js';
+import type { IntrospectedRecord, SchemaRecord, SchemaStore } from '../ports/schemas.js';
 import { COLLECTIONS } from './connection.js';
+import { nullIfDuplicate } from './duplicate-key.js';
 
 export function mongoSchemaStore(db: Db): SchemaStore {
   const schemas = db.collection<SchemaRecord>(COLLECTIONS.schemas);
@@ -14,13 +15,7 @@ export function mongoSchemaStore(db: Db): SchemaStore {
     all: () => schemas.find({}).sort({ name: 1 }).toArray(),
     findByName: (name) => schemas.findOne({ name }),
     async insert(s) {
-      try {
-        await schemas.insertOne(s);
-        return s;
-      } catch (e) {
-        if ((e as { code?: number }).code === 11000) return null;
-        throw e;
-      }
+      return nullIfDuplicate(async () => { await schemas.insertOne(s); return s; });
     },
     async replace(s) { await schemas.replaceOne({ _id: s._id }, s); },
     async collections() { return (await db.listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name); },

@@ -1,6 +1,6 @@
 // Team records and pending invitations in MongoDB; membership itself lives only in relation tuples.
 import type { Db } from 'mongodb';
-import type { InvitationRecord, TeamRecord, TeamStore } from '../ports.js';
+import type { InvitationRecord, TeamRecord, TeamStore } from '../ports/teams.js';
 import { findByIds } from './by-ids.js';
 import { COLLECTIONS } from './connection.js';
 

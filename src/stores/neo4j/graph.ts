@@ -1,7 +1,7 @@
 // The tuple graph in Neo4j: MERGE and DELETE by edge key, so replaying any change converges.
 import neo4j, { type Driver } from 'neo4j-driver';
 import { NAME_RE, parseObject, tupleText, type Tuple } from '../../engine/ids.js';
-import type { EdgeChange, GraphStore } from '../ports.js';
+import type { EdgeChange, GraphStore } from '../ports/graph.js';
 import { loadCypher, reader } from './connection.js';
 
 const label = (type: string) => {

@@ -1,6 +1,6 @@
 // The precomputed index in Neo4j: rows, flats, actors and keys, each id prefixed with its generation.
 import neo4j, { type Driver, type Record as Neo4jRecord } from 'neo4j-driver';
-import type { IndexStore } from '../ports.js';
+import type { IndexStore } from '../ports/index-store.js';
 import { Batcher } from './batcher.js';
 import { loadCypher, reader } from './connection.js';
 

@@ -1,7 +1,7 @@
 // Recent deletions in Redis: an applier that assumes an added tuple is still stored checks these first.
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import type { DeletionHints } from '../ports.js';
+import type { DeletionHints } from '../ports/deletion-hints.js';
 
 const TTL_SECONDS = 3600;
 

@@ -1,6 +1,6 @@
 // A counter in Redis that writers bump after a change, so every process can tell its cached copy is stale.
 import type { Redis } from 'ioredis';
-import type { Epoch } from '../ports.js';
+import type { Epoch } from '../ports/epoch.js';
 
 export function redisEpoch(redis: Redis, key: string): Epoch {
   return {

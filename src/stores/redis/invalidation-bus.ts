@@ -2,8 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { Redis } from 'ioredis';
-
-export interface Invalidation { keys: string[]; structure: boolean }
+import type { Invalidation, InvalidationBus as Bus } from '../ports/invalidation-bus.js';
 
 /** A member's lease in the member set; renewed every quarter of it. */
 const LEASE_MS = 2000;
@@ -52,7 +51,7 @@ interface Waiter { acked: Set<string>; expected: Set<string> | null; done: () =>
  * when it drops everything before joining again. A lost subscription drops everything at once. If Redis lost
  * the member set, the writer finds its own lease gone and waits a whole lease, past every member's trust.
  */
-export class InvalidationBus {
+export class InvalidationBus implements Bus {
   readonly id = randomUUID();
   private readonly sub: Redis;
   private readonly members: string;

@@ -1,20 +1,16 @@
 // Leases in Redis: a named lock held by one process at a time, renewed while held, and process heartbeats.
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import { LeaseTimeout, type Heartbeat as HeartbeatPort, type Lease as LeasePort } from '../ports/lease.js';
 
 const RELEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
 const RENEW = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return 0`;
-
-/** Another holder kept the lease for the whole wait (Redis answered: not an outage). */
-export class LeaseTimeout extends Error {
-  constructor(key: string, ms: number) { super(`the lease ${key} stayed taken for ${ms} ms`); }
-}
 
 /**
  * A lock shared by every process on the same Redis. The holder renews it every third of its time to live;
  * a holder that dies stops renewing, so the lock frees itself after `ttlMs`.
  */
-export class Lease {
+export class Lease implements LeasePort {
   private token: string | null = null;
   private renewer: NodeJS.Timeout | null = null;
   /** When the lease was last known to be ours (acquired or renewed); undefined once a renewal found it taken. */
@@ -70,7 +66,7 @@ export class Lease {
 }
 
 /** Marks a process alive while it runs, so others can tell its pending work from a dead process's. */
-export class Heartbeat {
+export class Heartbeat implements HeartbeatPort {
   private timer: NodeJS.Timeout | null = null;
   constructor(private readonly redis: Redis, private readonly prefix: string, readonly owner: string, private readonly ttlMs = 10_000) {}
   private key = (owner: string) => `${this.prefix}:alive:${owner}`;

@@ -1,6 +1,6 @@
 // The revision counter in Redis and the set of revisions not yet applied, so a fully consistent read costs one round trip.
 import type { Redis } from 'ioredis';
-import type { Frontier, RevisionCounter } from '../ports.js';
+import type { Frontier, RevisionCounter } from '../ports/change-log.js';
 
 const RAISE = `local v = tonumber(redis.call('GET', KEYS[1]) or '0')
 if v < tonumber(ARGV[1]) then redis.call('SET', KEYS[1], ARGV[1]) end

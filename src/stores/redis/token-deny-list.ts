@@ -1,6 +1,6 @@
 // Access tokens revoked before their expiry, in Redis until they would have expired anyway.
 import type { Redis } from 'ioredis';
-import type { TokenDenyList } from '../ports.js';
+import type { TokenDenyList } from '../ports/token-deny-list.js';
 
 export function redisTokenDenyList(redis: Redis, prefix: string): TokenDenyList {
   const key = (id: string) => `${prefix}:deny:${id}`;

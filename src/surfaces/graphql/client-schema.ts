@@ -4,7 +4,7 @@ import {
   GraphQLSchema, GraphQLString, type GraphQLFieldConfig, type GraphQLInputType, type GraphQLOutputType,
 } from 'graphql';
 import type { FieldType } from '../../engine/schema-fields.js';
-import type { SchemaRecord } from '../../stores/ports.js';
+import type { SchemaRecord } from '../../stores/ports/schemas.js';
 import type { Caller, Pipeline, RawInput } from '../pipeline.js';
 import { JSONScalar } from './json-scalar.js';
 

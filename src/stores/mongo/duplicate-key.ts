@@ -1,0 +1,26 @@
+// MongoDB's duplicate-key error (code 11000): recognised only here, and turned into neutral answers for the services.
+import { DuplicateKey } from '../ports/errors.js';
+
+export const DUPLICATE_KEY = 11000;
+
+export const isDuplicateKey = (e: unknown): boolean => (e as { code?: number }).code === DUPLICATE_KEY;
+
+/** `fn`'s result, or null when it failed on a duplicate key. */
+export async function nullIfDuplicate<T>(fn: () => Promise<T>): Promise<T | null> {
+  try {
+    return await fn();
+  } catch (e) {
+    if (isDuplicateKey(e)) return null;
+    throw e;
+  }
+}
+
+/** `fn`'s result; a duplicate-key failure is thrown as the ports' DuplicateKey. */
+export async function neutralDuplicate<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (e) {
+    if (isDuplicateKey(e)) throw new DuplicateKey();
+    throw e;
+  }
+}

@@ -1,0 +1,69 @@
+// The change log (the commit point of every write) and the revision counter that feeds it.
+
+/**
+ * One committed write. It names everything its appliers need (DESIGN.md section 5, write pipeline): the
+ * tuples or grants it touched, or the type whose definition changed. Appliers derive the projection and
+ * the index from MongoDB's current state for those names, so replaying an entry is always safe.
+ */
+export interface ChangeEntry {
+  revision: number;
+  kind: 'tuples' | 'grants' | 'definition' | 'reconstruct';
+  op: 'add' | 'delete' | 'define' | 'remove' | 'soft' | 'hard';
+  /** Tuple texts `S#r@O` (kind tuples or grants). */
+  tuples?: string[];
+  /** The definition's type name (kind definition). */
+  type?: string;
+  /** What a `define` wrote, and whether the type had no definition before (the change feed shows both). */
+  definition?: { relations: Record<string, string[]>; permissions: Record<string, string[]>; version: number };
+  created?: boolean;
+  at: Date;
+}
+/** A committed entry that its appliers have not finished; `owner` is the process that wrote it. */
+export interface PendingRecord { revision: number; owner: string; at: Date }
+
+/** The change log and its outbox of pending entries. */
+export interface ChangeLog {
+  /**
+   * Takes a fresh revision and records the entry: the commit point. Pending until `done`, so a crash
+   * at any later step leaves the entry for the recovery loop. `pending: false` records history only.
+   */
+  commit(entry: Omit<ChangeEntry, 'revision' | 'at'>, owner: string, opts?: { pending?: boolean }): Promise<number>;
+  entries(revisions: number[]): Promise<ChangeEntry[]>;
+  /** Entries with revisions in (after, upTo], in revision order, at most `limit` (the change feed). */
+  between(after: number, upTo: number, limit: number): Promise<ChangeEntry[]>;
+  pending(): Promise<PendingRecord[]>;
+  /** The lowest pending revision, or null when every committed entry has been applied. */
+  oldestPending(): Promise<number | null>;
+  done(revisions: number[]): Promise<void>;
+  /** The highest revision taken so far. */
+  latest(): Promise<number>;
+  /** The latest revision and the oldest pending one from the fast copy; null when it cannot tell (it is then rebuilt). */
+  frontier(): Promise<Frontier | null>;
+  /** Drops from the fast copy the revisions up to `upTo` that have no durable pending record. */
+  heal(upTo: number): Promise<void>;
+}
+
+export interface Frontier { latest: number; oldest: number | null }
+
+/** Hands out revisions; the change log's unique `_id` is the final word, so a lost counter only costs a retry. */
+export interface RevisionCounter {
+  /** A revision that is not marked pending (history only). */
+  next(): Promise<number>;
+  /** A revision marked pending. */
+  take(): Promise<number>;
+  /** After the durable pending record is written: marks it again, in case a rebuild of a lost set read before. */
+  confirm(revision: number): Promise<void>;
+  /** Unmarks applied revisions. */
+  settle(revisions: number[]): Promise<void>;
+  /** The latest revision and the oldest marked pending; null when the pending set is not known complete. */
+  frontier(): Promise<Frontier | null>;
+  /** Marks up to revision `upTo`, at most `limit`: each a take-mark or a confirmation of its revision. */
+  marked(upTo: number, limit: number): Promise<Array<{ member: string; revision: number }>>;
+  /** Removes these marks (members returned by `marked`). */
+  dropMarks(members: string[]): Promise<void>;
+  /** Marks these durable pending revisions and declares the set complete. */
+  rebuild(revisions: number[]): Promise<void>;
+  /** Raises the counter to at least `floor` (after a restart or a lost Redis). */
+  raise(floor: number): Promise<void>;
+  current(): Promise<number>;
+}

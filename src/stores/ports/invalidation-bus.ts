@@ -1,0 +1,14 @@
+// The invalidation bus: a write returns only once every live process has dropped what it changed.
+
+/** What a write changed: objects whose decisions are stale, and whether the index structure changed (all of them are). */
+export interface Invalidation { keys: string[]; structure: boolean }
+
+export interface InvalidationBus {
+  /**
+   * Applies `inv` here, then in every other live process; resolves once none of them can serve what it
+   * invalidates. Throws when the bus cannot be reached: the caller's write is then not acknowledged.
+   */
+  publish(inv: Invalidation): Promise<void>;
+  /** Whether local state may be served now. */
+  trusted(): boolean;
+}

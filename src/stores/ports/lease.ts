@@ -1,0 +1,27 @@
+// Leases (a named lock held by one process at a time across every process) and process heartbeats.
+
+/** Another holder kept the lease for the whole wait (the store answered: not an outage). */
+export class LeaseTimeout extends Error {
+  constructor(key: string, ms: number) { super(`the lease ${key} stayed taken for ${ms} ms`); }
+}
+
+/** A lock shared by every process; the holder keeps it renewed, and a holder that dies loses it after its time to live. */
+export interface Lease {
+  readonly key: string;
+  /** One attempt; true when this process now holds the lease. */
+  tryAcquire(): Promise<boolean>;
+  /** Whether the lease is still known to be ours; false means another process may have held it meanwhile. */
+  held(): boolean;
+  /** Waits for the lease; throws LeaseTimeout after `timeoutMs`. */
+  acquire(timeoutMs: number, signal?: AbortSignal): Promise<void>;
+  release(): Promise<void>;
+}
+
+/** Marks a process alive while it runs, so others can tell its pending work from a dead process's. */
+export interface Heartbeat {
+  readonly owner: string;
+  start(): void;
+  /** Which of these owners are alive now. */
+  alive(owners: string[]): Promise<Set<string>>;
+  stop(): Promise<void>;
+}

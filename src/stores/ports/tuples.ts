@@ -1,0 +1,30 @@
+// Relation tuples in the source of truth, split into what readers and what writers need.
+import type { Tuple } from '../../engine/ids.js';
+import type { ListQuery, Page } from './paging.js';
+
+export interface RelationRecord {
+  _id: string; subject: string; relation: string; resource: string; computedTuple: string;
+  subjectType: string; subjectId: string; resourceType: string; resourceId: string; createdAt: Date; revision: number;
+}
+
+export interface TupleReads {
+  findTuple(id: string): Promise<RelationRecord | null>;
+  listTuples(q: ListQuery & { subjectType?: string; resourceType?: string }): Promise<Page<RelationRecord>>;
+  /** Every stored tuple on one resource. */
+  tuplesOn(resource: string): Promise<RelationRecord[]>;
+  /** Every stored tuple whose subject is this object. */
+  tuplesFrom(subject: string): Promise<RelationRecord[]>;
+  /** Which of these tuple texts are stored now (by `_id`, so one indexed lookup per batch). */
+  presentTuples(texts: string[]): Promise<Set<string>>;
+  /** Every tuple, in batches of `batch`, grouped by resource type. */
+  scanTuples(batch: number, upToRevision?: number): AsyncIterable<Tuple[]>;
+  countTuples(): Promise<number>;
+}
+
+export interface TupleWrites {
+  /** Unordered bulk insert, idempotent per tuple: the records (new or existing) and which were created now. */
+  insertTuples(tuples: Tuple[], revision: number): Promise<{ records: RelationRecord[]; created: Set<string> }>;
+  deleteTuple(id: string): Promise<RelationRecord | null>;
+  /** Deletes these tuples (as text) in one bulk write of `_id` deletes; how many were there. */
+  deleteTupleTexts(texts: string[]): Promise<number>;
+}

@@ -1,0 +1,42 @@
+// The decision cache in Redis: decisions and the epochs that validate them, under the key prefix.
+import { randomUUID } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import type { DecisionStore } from '../ports/decision-cache.js';
+
+const TTL_SECONDS = 300;
+
+export function redisDecisionStore(redis: Redis, prefix: string): DecisionStore {
+  const key = (s: string, a: string, o: string) => `${prefix}:dc:${s}|${a}|${o}`;
+  const epoch = (what: string) => `${prefix}:ep:${what}`;
+  const struct = `${prefix}:ep:~structure`;
+  const typeEpoch = (type: string) => `${prefix}:ep:~type:${type}`;
+  const generation = `${prefix}:ep:~generation`;
+  return {
+    async lookup(s, a, o) {
+      const [value, es, eo, est] = await redis.mget(key(s, a, o), epoch(s), epoch(o), struct);
+      const stamp = `${es ?? 0}:${eo ?? 0}:${est ?? 0}`;
+      return { hit: value && value.slice(2) === stamp ? value[0] === '1' : null, stamp };
+    },
+    async listStamp(subject, type) {
+      const [gen, es, et, est] = await redis.mget(generation, epoch(subject), typeEpoch(type), struct);
+      if (gen === null) {
+        // A Redis that lost its data starts its epochs again from 0, where an old stamp could match: a new generation tells.
+        await redis.set(generation, randomUUID(), 'NX');
+        return null;
+      }
+      return `${gen}:${es ?? 0}:${et ?? 0}:${est ?? 0}`;
+    },
+    async put(s, a, o, allowed, stamp) {
+      await redis.set(key(s, a, o), `${allowed ? 1 : 0}:${stamp}`, 'EX', TTL_SECONDS);
+    },
+    async bump(objects, types, structure) {
+      const multi = redis.multi();
+      for (const o of objects) multi.incr(epoch(o));
+      for (const t of types) multi.incr(typeEpoch(t));
+      if (structure) multi.incr(struct);
+      const replies = await multi.exec();
+      const failed = replies?.find(([e]) => e);
+      if (!replies || failed) throw failed?.[0] ?? new Error('the epoch bump was discarded');
+    },
+  };
+}
