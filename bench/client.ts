@@ -26,7 +26,7 @@ async function main() {
   removeCluster(join(dataDir, 'postgres'));
   const stack = await startStack({ dataDir, env: process.env, log: (l) => say(`  ${l}`), ports: { redis: 26479, mongo: 27317, postgres: 27332, bolt: 27787, http: 27574 } });
   process.once('SIGINT', () => void stack.stop().then(() => process.exit(130)));
-  const config = loadConfig({ ...stack.urls, ADMIN_PORT: '0', CLIENT_PORT: '0', MASTER_KEY: randomUUID(), ADMIN_PASSWORD: 'bench-password',
+  const config = loadConfig({ ...stack.urls, ADMIN_PORT: '0', CLIENT_PORT: '0', GRPC_PORT: '0', SOCKET_PORT: '0', MASTER_KEY: randomUUID(), ADMIN_PASSWORD: 'bench-password',
     ADMIN_JWT_SECRET: randomUUID() + randomUUID(), CLIENT_JWT_SECRET: randomUUID() + randomUUID(), LOG_LEVEL: 'warn',
     ROUTER_RATE_LIMITS: JSON.stringify({ enabled: false }) });
   const app = await createApp(config, createLogger('warn'));

@@ -30,7 +30,7 @@ async function main() {
   rmSync(dataDir, { recursive: true, force: true });
   removeCluster(join(dataDir, 'postgres'));
   const stack = await startStack({ dataDir, env: process.env, log: (l) => say(`  ${l}`), ports: { redis: 26379, mongo: 27217, postgres: 27232, bolt: 27687, http: 27474 } });
-  const config = loadConfig({ ...stack.urls, ADMIN_PORT: '0', CLIENT_PORT: '0', MASTER_KEY: randomUUID(), ADMIN_PASSWORD: 'bench-password',
+  const config = loadConfig({ ...stack.urls, ADMIN_PORT: '0', CLIENT_PORT: '0', GRPC_PORT: '0', SOCKET_PORT: '0', MASTER_KEY: randomUUID(), ADMIN_PASSWORD: 'bench-password',
     ADMIN_JWT_SECRET: randomUUID() + randomUUID(), CLIENT_JWT_SECRET: randomUUID() + randomUUID(), LOG_LEVEL: 'warn' });
   // The servers run in their own process groups: Ctrl-C must stop them too.
   process.once('SIGINT', () => void stack.stop().then(() => process.exit(130)));

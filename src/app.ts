@@ -23,6 +23,12 @@ import { authorizationRoutes } from './surfaces/routes/authorization.js';
 import { randomUUID } from 'node:crypto';
 import { Applier } from './services/authorization/applier.js';
 import { Checks } from './services/authorization/checks.js';
+import { DecisionWatch } from './services/authorization/decision-watch.js';
+import { Activity } from './services/activity.js';
+import type { Invalidation } from './stores/ports/invalidation-bus.js';
+import { GrpcTransport } from './surfaces/grpc/server.js';
+import { RealtimeTransport } from './surfaces/socket/realtime.js';
+import { adminFeedSocket } from './surfaces/socket/admin-feed.js';
 import { AccessViews } from './services/authorization/access-views.js';
 import { ChangeFeed } from './services/authorization/change-feed.js';
 import { mongoAccessViewStore } from './stores/mongo/access-views.js';
@@ -138,7 +144,13 @@ export async function createApp(config: Config, log: Logger = createLogger(confi
   const hints = redisDeletionHints(redis, prefix);
   const models = new ModelSource(store, redisEpoch(redis, `${prefix}:ep:~definitions`));
   const decisions = new LocalDecisions(config.LOCAL_DECISIONS);
-  const bus = new InvalidationBus(redis, prefix, (inv) => decisions.invalidate(inv.keys, inv.structure), () => decisions.reset());
+  // Every invalidation, from this process's index batches or the others' through the bus, also reaches these.
+  const activity = new Activity();
+  const watchers: Array<(inv: Invalidation) => void> = [() => activity.notify()];
+  const bus = new InvalidationBus(redis, prefix, (inv) => {
+    decisions.invalidate(inv.keys, inv.structure);
+    for (const w of watchers) w(inv);
+  }, () => decisions.reset());
   decisions.trustWhile(() => bus.trusted());
   await bus.start();
   const cache = new DecisionCache(redisDecisionStore(redis, prefix), { decisions, bus });
@@ -156,6 +168,8 @@ export async function createApp(config: Config, log: Logger = createLogger(confi
   await definitions.seedBuiltins();
   const relations = new Relations(store, changeLog, applier, models, hints);
   const checks = new Checks(index, graph, models, cache, revisions, config.LIST_WHOLE);
+  const watch = new DecisionWatch(checks, revisions, log);
+  watchers.push((inv) => watch.onInvalidation(inv));
   applier.start();
   rebuilds.start();
   const feed = new ChangeFeed(changeLog, revisions);
@@ -255,10 +269,21 @@ export async function createApp(config: Config, log: Logger = createLogger(confi
   const adminApp = createHttpApp('admin', http, [adminGraphql, toolServer, mountSwaggerAssets]);
   const clientApp = createHttpApp('client', http, [clientGraphql, mountSwaggerAssets]);
   const servers: Server[] = [];
+  const limitsOfSockets = { maxBuffered: bytesOf(config.SOCKET_MAX_BUFFER), heartbeatMs: config.SOCKET_HEARTBEAT_MS };
+  const grpc = new GrpcTransport({
+    pipeline, activity, host: config.HOST, port: config.GRPC_PORT, maxMessageBytes: bytesOf(config.BODY_LIMIT),
+    ready: async () => (await health.ready()).status === 'ready',
+  });
+  const realtime = new RealtimeTransport({
+    ...limitsOfSockets, pipeline, watch, host: config.HOST, port: config.SOCKET_PORT, trustProxy: config.TRUST_PROXY,
+    maxMessageBytes: bytesOf(config.BODY_LIMIT), maxSubscriptions: config.SOCKET_MAX_SUBSCRIPTIONS, liveCheckMs: 5000,
+  });
+  const adminFeed = adminFeedSocket({ ...limitsOfSockets, pipeline, activity, trustProxy: config.TRUST_PROXY });
 
   // The lean table answers the checks; every other request goes to Express.
-  const listenOn = (app: typeof adminApp, lean: ReturnType<typeof leanRoutes>, port: number) => new Promise<number>((resolve, reject) => {
+  const listenOn = (app: typeof adminApp, lean: ReturnType<typeof leanRoutes>, port: number, upgrade?: typeof adminFeed.upgrade) => new Promise<number>((resolve, reject) => {
     const server = createServer((req, res) => { if (!lean(req, res)) app(req, res); });
+    if (upgrade) server.on('upgrade', upgrade);
     server.once('error', reject);
     server.listen(port, config.HOST, () => {
       const addr = server.address();
@@ -271,13 +296,16 @@ export async function createApp(config: Config, log: Logger = createLogger(confi
     registry,
     log,
     async listen() {
-      const admin = await listenOn(adminApp, leanRoutes('admin', http), config.ADMIN_PORT);
+      const admin = await listenOn(adminApp, leanRoutes('admin', http), config.ADMIN_PORT, adminFeed.upgrade);
       const client = await listenOn(clientApp, leanRoutes('client', http), config.CLIENT_PORT);
-      return [{ name: 'admin', port: admin }, { name: 'client', port: client }];
+      const socket = await realtime.start();
+      return [{ name: 'admin', port: admin }, { name: 'client', port: client }, { name: 'socket', port: socket }, { name: 'grpc', port: await grpc.start() }];
     },
     async close() {
       // Stop taking connections and let requests in flight finish (bounded), then stop the background work;
       // what is left in the outbox is applied at the next start.
+      adminFeed.stop();
+      await Promise.all([grpc.stop(), realtime.stop()]);
       await Promise.all(servers.map((s) => new Promise<void>((r) => {
         s.close(() => r());
         s.closeIdleConnections();

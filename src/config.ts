@@ -7,6 +7,9 @@ const flag = z.string().optional().transform((v) => v !== undefined && v !== '' 
 const schema = z.object({
   CLIENT_PORT: port(3000),
   ADMIN_PORT: port(3030),
+  /** The realtime socket (ws, path /realtime). */
+  SOCKET_PORT: port(3001),
+  GRPC_PORT: port(55152),
   HOST: z.string().default('127.0.0.1'),
   MONGO_URL: z.string().default('mongodb://127.0.0.1:27017/authz'),
   NEO4J_URI: z.string().default('bolt://127.0.0.1:7687'),
@@ -36,6 +39,11 @@ const schema = z.object({
   LOCAL_DECISIONS: z.coerce.number().int().min(0).default(100_000),
   /** Object lists up to this long are read whole and cached for paging; longer ones are counted and paged in the index. */
   LIST_WHOLE: z.coerce.number().int().min(0).default(10_000),
+  /** Decision subscriptions one realtime socket may hold. */
+  SOCKET_MAX_SUBSCRIPTIONS: z.coerce.number().int().min(1).max(100_000).default(1000),
+  /** Bytes queued for a socket client that does not read before it is closed (code 4008). */
+  SOCKET_MAX_BUFFER: z.string().regex(/^\d+(\.\d+)?\s*(b|kb|mb|gb)?$/i).default('1mb'),
+  SOCKET_HEARTBEAT_MS: z.coerce.number().int().min(100).default(15_000),
   /** Checks every JSON reply against its route's registered output schema; a mismatch is a 500 (the test suite runs with it on). */
   CHECK_REPLIES: flag,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

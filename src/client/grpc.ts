@@ -89,7 +89,7 @@ export class AuthzGraphClient {
   createRelations(subject: string, relation: string, resources: string[]): Promise<CreateRelationsResponse> {
     return this.call('CreateRelations', { subject, relation, resources });
   }
-  /** `id` is the record's id, which is its tuple text `S#r@O`. */
+  /** `id` as CreateRelation or ReadRelations give it. */
   deleteRelation(id: string): Promise<DeleteRelationResponse> { return this.call('DeleteRelation', { id }); }
   readRelations(req: ReadRelationsRequest = {}): Promise<ReadRelationsResponse> { return this.call('ReadRelations', req); }
   grantPermission(g: PermissionGrant): Promise<{ created: boolean; revision: number }> { return this.call('GrantPermission', g); }

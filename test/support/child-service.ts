@@ -12,6 +12,8 @@ const freePort = () => new Promise<number>((resolve) => {
 
 export interface ChildService {
   admin: string;
+  /** host:port of its gRPC listener. */
+  grpc: string;
   masterKey: string;
   http(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }>; // eslint-disable-line @typescript-eslint/no-explicit-any
   start(): Promise<void>;
@@ -24,8 +26,10 @@ export interface ChildService {
 export async function childService(env: Record<string, string> = {}, args = ['--import', 'tsx', join(ROOT, 'src', 'main.ts')]): Promise<ChildService> {
   const port = await freePort();
   const masterKey = randomBytes(24).toString('hex');
+  const grpcPort = await freePort();
   const fullEnv = {
-    ...process.env, ADMIN_PORT: String(port), CLIENT_PORT: String(await freePort()), MASTER_KEY: masterKey,
+    ...process.env, ADMIN_PORT: String(port), CLIENT_PORT: String(await freePort()), GRPC_PORT: String(grpcPort), SOCKET_PORT: String(await freePort()),
+    MASTER_KEY: masterKey,
     ADMIN_PASSWORD: 'test-admin-password', ADMIN_JWT_SECRET: randomBytes(32).toString('hex'),
     CLIENT_JWT_SECRET: randomBytes(32).toString('hex'), LOG_LEVEL: 'warn', CHECK_REPLIES: '1', ...env,
   };
@@ -42,7 +46,7 @@ export async function childService(env: Record<string, string> = {}, args = ['--
     return { status: res.status, body: parsed as any }; // eslint-disable-line @typescript-eslint/no-explicit-any
   };
   return {
-    admin, masterKey, http,
+    admin, grpc: `127.0.0.1:${grpcPort}`, masterKey, http,
     async start() {
       child = spawn(process.execPath, args, { cwd: ROOT, env: fullEnv, stdio: ['ignore', 'ignore', 'inherit'] });
       const deadline = Date.now() + 60_000;

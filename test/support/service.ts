@@ -9,6 +9,8 @@ import { createLogger } from '../../src/log.js';
 
 export interface TestService {
   app: App; config: Config; admin: string; client: string;
+  /** host:port of the gRPC listener; the realtime socket's ws:// URL. */
+  grpc: string; socket: string;
   http(method: string, path: string, opts?: { body?: unknown; headers?: Record<string, string>; raw?: string }): Promise<{ status: number; body: any; text: string; headers: Headers }>; // eslint-disable-line @typescript-eslint/no-explicit-any
   asAdmin: Record<string, string>;
   stop(): Promise<void>;
@@ -36,16 +38,18 @@ export async function startService(env: Record<string, string> = {}, opts: { wip
   const urls = { MONGO_URL: process.env.MONGO_URL!, NEO4J_URI: process.env.NEO4J_URI!, REDIS_URL: process.env.REDIS_URL! };
   if (opts.wipe !== false) await wipe(urls);
   const config = loadConfig({
-    ...urls, ADMIN_PORT: '0', CLIENT_PORT: '0', MASTER_KEY: randomBytes(24).toString('hex'), ADMIN_PASSWORD: 'test-admin-password',
+    ...urls, ADMIN_PORT: '0', CLIENT_PORT: '0', GRPC_PORT: '0', SOCKET_PORT: '0', MASTER_KEY: randomBytes(24).toString('hex'), ADMIN_PASSWORD: 'test-admin-password',
     ADMIN_JWT_SECRET: randomBytes(32).toString('hex'), CLIENT_JWT_SECRET: randomBytes(32).toString('hex'), LOG_LEVEL: 'warn', CHECK_REPLIES: '1', ...env,
   });
   const app = await createApp(config, createLogger(config.LOG_LEVEL, opts.logLines ? { write: (l) => { opts.logLines!.push(l); } } : undefined));
   const listeners = await app.listen();
   const admin = `http://127.0.0.1:${portOf(listeners, 'admin')}`;
   const client = `http://127.0.0.1:${portOf(listeners, 'client')}`;
+  const grpc = `127.0.0.1:${portOf(listeners, 'grpc')}`;
+  const socket = `ws://127.0.0.1:${portOf(listeners, 'socket')}/realtime`;
   const asAdmin = { masterkey: config.MASTER_KEY };
   return {
-    app, config, admin, client, asAdmin,
+    app, config, admin, client, grpc, socket, asAdmin,
     async http(method, path, o = {}) {
       const base = path.startsWith('http') ? '' : admin;
       const res = await fetch(base + path, {

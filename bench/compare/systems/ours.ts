@@ -48,7 +48,7 @@ export function ours(tuples: number, log: (l: string) => void, profile = false):
       const sizing = neo4jSizing(tuples);
       log(`Neo4j heap ${sizing.NEO4J_HEAP}, page cache ${sizing.NEO4J_PAGECACHE_MB} MiB`);
       stack = await startStack({ dataDir, ports: PORTS, env: { ...process.env, ...sizing }, log: (l) => log(`  ${l}`) });
-      const vars = { ...stack.urls, ADMIN_PORT: String(ADMIN), CLIENT_PORT: String(ADMIN + 1), MASTER_KEY: key,
+      const vars = { ...stack.urls, ADMIN_PORT: String(ADMIN), CLIENT_PORT: String(ADMIN + 1), GRPC_PORT: String(ADMIN + 2), SOCKET_PORT: String(ADMIN + 3), MASTER_KEY: key,
         ADMIN_PASSWORD: randomUUID(), ADMIN_JWT_SECRET: randomUUID() + randomUUID(), CLIENT_JWT_SECRET: randomUUID() + randomUUID(), LOG_LEVEL: 'warn' };
       await startService(vars);
       await call(`${base}/authorization/resources`, { headers, body: { name: 'Document', relations: { owner: ['User', 'Team'], reader: ['User', 'Team'] },

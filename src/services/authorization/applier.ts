@@ -141,7 +141,7 @@ export class Applier {
     if (tuples.length === 0 && grants.length === 0) return;
     const model = await this.deps.models.reload();
     const result = await this.deps.batch.apply({ tuples, grants, gens: await this.gens(), model, assumeStored });
-    await this.deps.cache.bump(result.touched, result.structure);
+    await this.deps.cache.bump(result.touched, result.structure, Math.max(...entries.map((e) => e.revision)));
   }
 
   /** Starts the recovery loop: entries of dead writers, and this process's entries whose application failed. */
@@ -234,10 +234,10 @@ class DefinitionApplier {
           tuples: part.filter((p) => !p.grant).map((p) => p.t), grants: part.filter((p) => p.grant).map((p) => p.t),
           gens: await this.applier.gens(), model, skipProjection: true, modelChanged: true,
         });
-        await cache.bump(r.touched, true);
+        await cache.bump(r.touched, true, entry.revision);
       });
     }
-    await cache.bump([], true);
+    await cache.bump([], true, entry.revision);
     await log.done([entry.revision]);
     logger.info({ type, tuples: tuples.length, grants: grants.length, seconds: (Date.now() - started) / 1000 }, 're-indexed a changed definition');
   }

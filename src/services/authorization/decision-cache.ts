@@ -52,10 +52,10 @@ export class DecisionCache {
   }
 
   /** Invalidates decisions about these subjects and objects (and lists of their types), and all of them when the structure changed. */
-  async bump(objects: Iterable<string>, structure: boolean): Promise<void> {
+  async bump(objects: Iterable<string>, structure: boolean, revision?: number): Promise<void> {
     const unique = new Set(objects);
     await this.shared.bump([...unique], [...new Set([...unique].map(typeOf))], structure);
-    // Every process drops its local decisions before the write that caused this returns.
-    await this.local?.bus.publish({ keys: [...unique], structure });
+    // Every process drops its local decisions before the write that caused this returns (and its watchers hear of it).
+    await this.local?.bus.publish({ keys: [...unique], structure, revision });
   }
 }

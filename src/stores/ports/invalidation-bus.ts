@@ -1,7 +1,11 @@
 // The invalidation bus: a write returns only once every live process has dropped what it changed.
 
 /** What a write changed: objects whose decisions are stale, and whether the index structure changed (all of them are). */
-export interface Invalidation { keys: string[]; structure: boolean }
+export interface Invalidation {
+  keys: string[]; structure: boolean;
+  /** The highest revision the change applied, when it came from the change log (decision watchers report it). */
+  revision?: number;
+}
 
 export interface InvalidationBus {
   /**

@@ -1,6 +1,7 @@
 // HTTP's side of the neutral error and of requests: headers, the client's address and the error body, written once for
 // every HTTP-borne transport (REST, the fast path, GraphQL, MCP, the socket's upgrade).
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import proxyAddr from 'proxy-addr';
 import { AppError, RateLimited, adminErrorBody, clientErrorBody } from '../../errors.js';
 import type { Surface } from '../registry.js';
@@ -38,4 +39,12 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
 export function sendError(surface: Surface, res: ServerResponse, e: AppError): void {
   const reply = errorReply(surface, e);
   sendJson(res, reply.status, reply.body, reply.headers);
+}
+
+/** Refuses a WebSocket upgrade with an HTTP answer carrying the surface's error body. */
+export function refuseUpgrade(surface: Surface, socket: Duplex, e: AppError): void {
+  const reply = errorReply(surface, e);
+  const body = JSON.stringify(reply.body);
+  const extra = Object.entries(reply.headers).map(([k, v]) => `${k}: ${v}\r\n`).join('');
+  socket.end(`HTTP/1.1 ${reply.status} ${e.code}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${extra}Connection: close\r\n\r\n${body}`);
 }

@@ -1,0 +1,62 @@
+// The change feed over a WebSocket on the admin surface (contract 4.2): ws://admin/authorization/changes?after=N.
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { AppError } from '../../errors.js';
+import type { Activity } from '../../services/activity.js';
+import { followChanges } from '../follow.js';
+import { clientAddress, headersOf, refuseUpgrade, type TrustProxy } from '../http/wire.js';
+import type { Caller, Pipeline } from '../pipeline.js';
+import { Connection, type ConnectionLimits } from './connection.js';
+import { CLOSE } from './messages.js';
+
+export const FEED_PATH = '/authorization/changes';
+
+export interface AdminFeedDeps extends ConnectionLimits { pipeline: Pipeline; activity: Activity; trustProxy: TrustProxy }
+
+/** Handles upgrades of the admin HTTP server: the feed at FEED_PATH; false for any other path. */
+export function adminFeedSocket(deps: AdminFeedDeps) {
+  const wss = new WebSocketServer({ noServer: true, maxPayload: 1024 });
+  const open = new Set<Connection>();
+
+  const refuse = (socket: Duplex, e: AppError) => refuseUpgrade('admin', socket, e);
+
+  const follow = (ws: WebSocket, caller: Caller, after: number) => {
+    const abort = new AbortController();
+    const conn = new Connection(ws, deps, () => { abort.abort(); open.delete(conn); });
+    open.add(conn);
+    void (async () => {
+      try {
+        for await (const page of followChanges(deps.pipeline, caller, after, deps.activity, abort.signal)) {
+          conn.send({ type: 'changes', changes: page.changes, next: page.next });
+          if (conn.closed) return;
+        }
+      } catch (e) {
+        const err = deps.pipeline.neutral(e, 'admin feed socket');
+        conn.send({ type: 'error', code: err.code, message: err.message });
+        conn.close(err.status === 401 ? CLOSE.unauthenticated : 1011, err.code);
+      }
+    })();
+  };
+
+  return {
+    upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+      const url = new URL(req.url ?? '/', 'http://admin');
+      if (url.pathname !== FEED_PATH) return refuse(socket, new AppError('ROUTE_NOT_FOUND', `WebSockets on this surface: ${FEED_PATH}`));
+      void (async () => {
+        try {
+          deps.pipeline.admit('socket');
+          const after = url.searchParams.get('after') ?? '0';
+          if (!/^\d{1,15}$/.test(after)) throw new AppError('VALIDATION_FAILED', 'after must be a revision (a whole number)');
+          const headers = headersOf(req);
+          const principal = await deps.pipeline.admin(headers);
+          const caller: Caller = { transport: 'socket', ip: clientAddress(deps.trustProxy)(req), headers, principal };
+          wss.handleUpgrade(req, socket, head, (ws) => follow(ws, caller, Number(after)));
+        } catch (e) {
+          refuse(socket, deps.pipeline.neutral(e, 'admin feed socket'));
+        }
+      })();
+    },
+    stop(): void { for (const c of open) c.close(CLOSE.goingAway, 'the service is stopping'); },
+  };
+}

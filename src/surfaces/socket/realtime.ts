@@ -1,0 +1,175 @@
+// The realtime socket (contract 4.3, DESIGN.md 6.1): ws on SOCKET_PORT, path /realtime, a client access token on the
+// upgrade; messages go through the pipeline like any call. Its first topic is the decision watch.
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { AppError } from '../../errors.js';
+import type { ClientPrincipal } from '../../services/client-auth.js';
+import type { DecisionWatch, Watched } from '../../services/authorization/decision-watch.js';
+import { clientAddress, headersOf, refuseUpgrade, sendJson, type TrustProxy } from '../http/wire.js';
+import type { Caller, Pipeline } from '../pipeline.js';
+import { Connection, type ConnectionLimits } from './connection.js';
+import { CLOSE, clientMessage } from './messages.js';
+
+export interface RealtimeDeps extends ConnectionLimits {
+  pipeline: Pipeline;
+  watch: DecisionWatch;
+  host: string;
+  port: number;
+  trustProxy: TrustProxy;
+  /** Largest message a client may send (BODY_LIMIT); larger ones close the socket with 1009. */
+  maxMessageBytes: number;
+  /** Decision subscriptions one socket may hold. */
+  maxSubscriptions: number;
+  /** How often a socket asks whether its token was revoked (logout). */
+  liveCheckMs: number;
+}
+
+const PATH = '/realtime';
+const DECISIONS = 'post_authorization_decisions';
+
+class Session {
+  private readonly subs = new Map<string, Array<() => void>>();
+  private count = 0;
+  private readonly timers: NodeJS.Timeout[] = [];
+
+  constructor(private readonly deps: RealtimeDeps, private readonly conn: Connection, private readonly caller: Caller & { user: ClientPrincipal }) {
+    const { user } = caller;
+    // The token's own end closes the socket; a logout is noticed at the next liveness check.
+    const left = user.expiresAt.getTime() - Date.now();
+    this.timers.push(setTimeout(() => conn.close(CLOSE.unauthenticated, 'the access token expired'), Math.max(0, Math.min(left, 2 ** 31 - 1))));
+    this.timers.push(setInterval(() => {
+      deps.pipeline.userLive(user).catch((e: unknown) => {
+        if (e instanceof AppError && e.status === 401) conn.close(CLOSE.unauthenticated, 'the access token was revoked');
+      });
+    }, deps.liveCheckMs));
+    for (const t of this.timers) t.unref();
+  }
+
+  end(): void {
+    for (const t of this.timers) clearTimeout(t);
+    for (const stops of this.subs.values()) for (const stop of stops) stop();
+    this.subs.clear();
+  }
+
+  private error(id: string | undefined, e: unknown): void {
+    const err = this.deps.pipeline.neutral(e, 'socket');
+    this.conn.send({ type: 'error', ...(id === undefined ? {} : { id }), code: err.code, message: err.message });
+  }
+
+  async onMessage(data: Buffer, isBinary: boolean): Promise<void> {
+    let parsed: unknown;
+    try {
+      if (isBinary) throw new Error('binary');
+      parsed = JSON.parse(data.toString('utf8'));
+    } catch {
+      return this.error(undefined, new AppError('BAD_REQUEST', 'Messages are JSON text'));
+    }
+    const checked = clientMessage.safeParse(parsed);
+    if (!checked.success) {
+      const id = typeof (parsed as { id?: unknown })?.id === 'string' ? (parsed as { id: string }).id : undefined;
+      return this.error(id, new AppError('VALIDATION_FAILED', 'Unknown or malformed message',
+        checked.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }))));
+    }
+    const msg = checked.data;
+    if (msg.type === 'ping') return this.conn.send({ type: 'pong' });
+    if (msg.type === 'unsubscribe') {
+      const stops = this.subs.get(msg.id);
+      if (!stops) return this.error(msg.id, new AppError('NOT_FOUND', `No subscription ${msg.id}`));
+      for (const stop of stops) stop();
+      this.subs.delete(msg.id);
+      this.count -= stops.length;
+      return this.conn.send({ type: 'unsubscribed', id: msg.id });
+    }
+    await this.subscribe(msg.id, msg.items);
+  }
+
+  private async subscribe(id: string, items: unknown): Promise<void> {
+    try {
+      if (this.subs.has(id)) throw new AppError('VALIDATION_FAILED', `Subscription ${id} exists; unsubscribe first or use another id`);
+      const asked = Array.isArray(items) ? items.length : 0;
+      if (this.count + asked > this.deps.maxSubscriptions) {
+        throw new AppError('SUBSCRIPTION_LIMIT', `A socket holds at most ${this.deps.maxSubscriptions} decision subscriptions (${this.count} held, ${asked} asked)`);
+      }
+      // Validation, rate limit and the first answers: the decisions route, as over REST.
+      this.count += asked; // held while the route runs, so concurrent subscribes cannot pass the cap together
+      this.subs.set(id, []);
+      let reply;
+      try {
+        reply = await this.deps.pipeline.call('client', DECISIONS, { body: { items } }, this.caller);
+      } catch (e) {
+        this.count -= asked;
+        this.subs.delete(id);
+        throw e;
+      }
+      const answers = (reply.body as { items: Array<{ action: string; resource: string; allowed: boolean; revision: number }> }).items;
+      if (this.conn.closed) return;
+      this.conn.send({ type: 'subscribed', id, items: answers });
+      const subject = `User:${this.caller.user.userId}`;
+      this.subs.set(id, answers.map((a) => {
+        const w: Watched = {
+          subject, action: a.action, resource: a.resource, allowed: a.allowed,
+          notify: (d) => this.conn.send({ type: 'decision', ...d }),
+        };
+        return this.deps.watch.add(w);
+      }));
+    } catch (e) {
+      this.error(id, e);
+    }
+  }
+}
+
+export class RealtimeTransport {
+  private server: Server | null = null;
+  private readonly wss: WebSocketServer;
+  private readonly sessions = new Set<Session>();
+  private readonly connections = new Set<Connection>();
+
+  constructor(private readonly deps: RealtimeDeps) {
+    this.wss = new WebSocketServer({ noServer: true, maxPayload: deps.maxMessageBytes });
+  }
+
+  private async upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
+    const { pipeline } = this.deps;
+    const path = (req.url ?? '/').split('?')[0];
+    try {
+      if (path !== PATH) throw new AppError('ROUTE_NOT_FOUND', `The realtime socket is at ${PATH}`);
+      pipeline.admit('socket');
+      const headers = headersOf(req);
+      const user = await pipeline.user(headers);
+      const caller = { transport: 'socket' as const, ip: clientAddress(this.deps.trustProxy)(req), headers, user };
+      this.wss.handleUpgrade(req, socket, head, (ws: WebSocket) => this.open(ws, caller));
+    } catch (e) {
+      refuseUpgrade('client', socket, pipeline.neutral(e, 'socket upgrade'));
+    }
+  }
+
+  private open(ws: WebSocket, caller: Caller & { user: ClientPrincipal }): void {
+    let session: Session | null = null;
+    const conn = new Connection(ws, this.deps, () => { session?.end(); if (session) this.sessions.delete(session); this.connections.delete(conn); });
+    session = new Session(this.deps, conn, caller);
+    this.sessions.add(session);
+    this.connections.add(conn);
+    // Messages of one socket are handled in order.
+    let chain = Promise.resolve();
+    ws.on('message', (data: Buffer, isBinary: boolean) => { chain = chain.then(() => session!.onMessage(data, isBinary)); });
+  }
+
+  async start(): Promise<number> {
+    const server = createServer((_req, res) => {
+      sendJson(res, 426, { code: 'BAD_REQUEST', message: `Connect with a WebSocket to ${PATH}` }, { Upgrade: 'websocket' });
+    });
+    server.on('upgrade', (req, socket, head) => void this.upgrade(req, socket, head));
+    await new Promise<void>((resolve, reject) => { server.once('error', reject); server.listen(this.deps.port, this.deps.host, () => resolve()); });
+    this.server = server;
+    const addr = server.address();
+    return typeof addr === 'object' && addr ? addr.port : this.deps.port;
+  }
+
+  async stop(): Promise<void> {
+    for (const c of this.connections) c.close(CLOSE.goingAway, 'the service is stopping');
+    const server = this.server;
+    if (!server) return;
+    await new Promise<void>((resolve) => { server.close(() => resolve()); server.closeAllConnections(); });
+  }
+}
