@@ -34,8 +34,10 @@ function toolOf(r: Route, name: string, module = r.module, fixed?: Record<string
   const inputSchema: Record<string, z.ZodType> = {};
   for (const a of flat.args) {
     if (fixed && a.name in fixed) continue;
+    // Shown to clients with its type, but never refused by the SDK: the pipeline validates every argument, so a bad
+    // one gets the catalog's VALIDATION_FAILED body here as on every other transport.
     const s = shown(a.schema);
-    inputSchema[a.name] = a.required ? s : s.optional();
+    inputSchema[a.name] = (a.required ? s : s.optional()).or(z.unknown());
   }
   for (const where of Object.keys(flat.whole)) inputSchema[where] = z.unknown().describe(`the whole ${where}`);
   return { name, module, description: description ?? `${r.summary} (${r.rateKey})`, route: r, flat, fixed, inputSchema };
