@@ -1,0 +1,19 @@
+// The authentication module: client accounts and tokens, and teams (whose membership is tuples).
+import type { Config } from '../config.js';
+import type { Checks } from '../services/authorization/checks.js';
+import type { Relations } from '../services/authorization/relations.js';
+import { ClientAuth } from '../services/client-auth.js';
+import { Teams } from '../services/teams.js';
+import type { Stores } from '../stores/stores.js';
+import { authenticationRoutes } from '../surfaces/routes/authentication.js';
+import type { Module } from './module.js';
+
+export function authenticationModule(stores: Stores, config: Config, authz: { relations: Relations; checks: Checks }) {
+  const clientAuth = new ClientAuth({
+    users: stores.users, refresh: stores.refreshTokens, deny: stores.denyList, jwtSecret: config.CLIENT_JWT_SECRET,
+    accessTtlSeconds: config.CLIENT_ACCESS_TTL_SECONDS, refreshTtlSeconds: config.CLIENT_REFRESH_TTL_SECONDS,
+  });
+  const teams = new Teams({ teams: stores.teams, users: stores.users, store: stores.authz, relations: authz.relations, checks: authz.checks });
+  const module: Module = { name: 'authentication', routes: authenticationRoutes({ clientAuth, teams }) };
+  return { module, clientAuth };
+}

@@ -1,0 +1,68 @@
+// The authorization module: definitions, tuples, grants, decisions, the index's appliers and rebuilds, the change feed,
+// access views and the decision watch.
+import type { Config } from '../config.js';
+import type { Logger } from '../log.js';
+import { Activity } from '../services/activity.js';
+import { AccessViews } from '../services/authorization/access-views.js';
+import { Applier } from '../services/authorization/applier.js';
+import { ChangeFeed } from '../services/authorization/change-feed.js';
+import { Checks } from '../services/authorization/checks.js';
+import { DecisionCache } from '../services/authorization/decision-cache.js';
+import { DecisionWatch } from '../services/authorization/decision-watch.js';
+import { Definitions } from '../services/authorization/definitions.js';
+import { IndexBatch } from '../services/authorization/index-batch.js';
+import { Indexer } from '../services/authorization/indexer.js';
+import { LocalDecisions } from '../services/authorization/local-decisions.js';
+import { ModelSource } from '../services/authorization/model-source.js';
+import { Rebuilds } from '../services/authorization/rebuilds.js';
+import { Relations } from '../services/authorization/relations.js';
+import { Revisions } from '../services/authorization/revisions.js';
+import type { Stores } from '../stores/stores.js';
+import { authorizationRoutes } from '../surfaces/routes/authorization.js';
+import { clientAuthorizationRoutes } from '../surfaces/routes/client-authorization.js';
+import type { Module } from './module.js';
+
+export async function authorizationModule(stores: Stores, config: Config, log: Logger) {
+  const { authz: store, index, graph, changeLog, heartbeat } = stores;
+  await index.meta();
+  const models = new ModelSource(store, stores.epoch('definitions'));
+  const decisions = new LocalDecisions(config.LOCAL_DECISIONS);
+  const revisions = new Revisions(changeLog);
+  // Every invalidation, from this process's index batches or the others' through the bus, reaches the local
+  // decisions, the decision watch and the change feed's followers.
+  const activity = new Activity();
+  let watch: DecisionWatch | null = null;
+  const bus = stores.bus((inv) => {
+    decisions.invalidate(inv.keys, inv.structure);
+    watch?.onInvalidation(inv);
+    activity.notify();
+  }, () => decisions.reset());
+  decisions.trustWhile(() => bus.trusted());
+  await bus.start();
+  const cache = new DecisionCache(stores.decisionStore, { decisions, bus });
+  const batch = new IndexBatch(store, graph, index, stores.hints);
+  const applier = new Applier({ log: changeLog, lease: stores.lease('index'), heartbeat, batch, index, graph, models, cache, logger: log });
+  const rebuilds = new Rebuilds({
+    state: stores.rebuildState, stateLease: stores.lease('rebuild-state', 5000), runLease: stores.lease('rebuild', 30_000),
+    heartbeat, applier, store, graph, index, batch, models, cache, logger: log,
+  });
+  const definitions = new Definitions(store, models, changeLog, applier);
+  await definitions.seedBuiltins();
+  const relations = new Relations(store, changeLog, applier, models, stores.hints);
+  const checks = new Checks(index, graph, models, cache, revisions, config.LIST_WHOLE);
+  watch = new DecisionWatch(checks, revisions, log);
+  const indexer = new Indexer({ log: changeLog, owner: heartbeat.owner, rebuilds, revisions, index });
+
+  const module: Module = {
+    name: 'authorization',
+    routes: [
+      ...authorizationRoutes({
+        definitions, relations, checks, indexer, feed: new ChangeFeed(changeLog, revisions), views: new AccessViews(stores.accessViews, checks, revisions),
+      }),
+      ...clientAuthorizationRoutes({ checks, revisions }),
+    ],
+    start() { applier.start(); rebuilds.start(); },
+    async stop() { await rebuilds.stop(); await applier.stop(); await bus.stop(); },
+  };
+  return { module, models, revisions, definitions, relations, checks, watch, activity, changeLog };
+}

@@ -1,0 +1,10 @@
+// A module of the service: its routes for the registry and what it runs in the background, started and stopped by the root.
+import type { Route } from '../surfaces/registry.js';
+
+export interface Module {
+  name: string;
+  routes: Route[];
+  start?(): void | Promise<void>;
+  /** Called in the reverse order of starting; what is left in the outbox is applied at the next start. */
+  stop?(): void | Promise<void>;
+}

@@ -1,0 +1,82 @@
+// Connects MongoDB, Neo4j and Redis and builds every adapter the modules use: the only place that knows which store holds what.
+import { randomUUID } from 'node:crypto';
+import type { Logger } from '../log.js';
+import { mongoAccessViewStore } from './mongo/access-views.js';
+import { mongoAdminStore } from './mongo/admins.js';
+import { mongoApiTokenStore } from './mongo/api-tokens.js';
+import { mongoAuthzStore } from './mongo/authz.js';
+import { mongoChangeLog } from './mongo/change-log.js';
+import { mongoConfigStore } from './mongo/config.js';
+import { COLLECTIONS, connectMongo, pingMongo } from './mongo/connection.js';
+import { mongoDocumentStore } from './mongo/documents.js';
+import { mongoRebuildState } from './mongo/index-state.js';
+import { mongoRefreshTokenStore } from './mongo/refresh-tokens.js';
+import { mongoSchemaStore } from './mongo/schemas.js';
+import { mongoTeamStore } from './mongo/teams.js';
+import { tunedDb } from './mongo/tuned-db.js';
+import { mongoUserStore } from './mongo/users.js';
+import { connectNeo4j, pingNeo4j, warmNeo4j } from './neo4j/connection.js';
+import { neo4jGraphStore } from './neo4j/graph.js';
+import { neo4jIndexStore } from './neo4j/index-store.js';
+import { closeRedis, connectRedis, pingRedis } from './redis/connection.js';
+import { redisDecisionStore } from './redis/decision-cache.js';
+import { redisDeletionHints } from './redis/deletion-hints.js';
+import { redisEpoch } from './redis/epoch.js';
+import { InvalidationBus } from './redis/invalidation-bus.js';
+import { Heartbeat, Lease } from './redis/lease.js';
+import { redisRateCounter } from './redis/rate-limits.js';
+import { redisRevisionCounter } from './redis/revision-counter.js';
+import { redisTokenDenyList } from './redis/token-deny-list.js';
+import type { Invalidation } from './ports/invalidation-bus.js';
+
+export interface StoreUrls { MONGO_URL: string; NEO4J_URI: string; NEO4J_USER: string; NEO4J_PASSWORD: string; REDIS_URL: string; REDIS_PREFIX: string }
+
+export async function connectStores(urls: StoreUrls, log: Logger) {
+  const { client: mongo } = await connectMongo(urls.MONGO_URL);
+  // Stores keep their collections; the config module `database` retunes them (read preference, concerns) in place.
+  const tuned = tunedDb(mongo);
+  const db = tuned.db;
+  const neo = await connectNeo4j(urls.NEO4J_URI, urls.NEO4J_USER, urls.NEO4J_PASSWORD);
+  const warmStarted = Date.now();
+  log.info({ statements: await warmNeo4j(neo), ms: Date.now() - warmStarted }, 'Neo4j query plans warmed');
+  const redis = connectRedis(urls.REDIS_URL);
+  let redisDown = false;
+  redis.on('error', (err) => { if (!redisDown) log.warn({ err: err.message }, 'redis connection error'); redisDown = true; });
+  redis.on('ready', () => { if (redisDown) log.info('redis connection restored'); redisDown = false; });
+  const prefix = urls.REDIS_PREFIX;
+  const counter = redisRevisionCounter(redis, prefix);
+  return {
+    admins: mongoAdminStore(db),
+    apiTokens: mongoApiTokenStore(db),
+    authz: mongoAuthzStore(db),
+    changeLog: mongoChangeLog(db, counter),
+    rebuildState: mongoRebuildState(db),
+    accessViews: mongoAccessViewStore(db),
+    users: mongoUserStore(db),
+    refreshTokens: mongoRefreshTokenStore(db),
+    teams: mongoTeamStore(db),
+    schemas: mongoSchemaStore(db),
+    documents: mongoDocumentStore(db),
+    config: mongoConfigStore(db),
+    /** Collections of the service itself, which introspection never offers as schemas. */
+    systemCollections: new Set<string>(Object.values(COLLECTIONS)),
+    index: neo4jIndexStore(neo),
+    graph: neo4jGraphStore(neo),
+    hints: redisDeletionHints(redis, prefix),
+    decisionStore: redisDecisionStore(redis, prefix),
+    rateCounter: redisRateCounter(redis, prefix),
+    denyList: redisTokenDenyList(redis, prefix),
+    epoch: (name: string) => redisEpoch(redis, `${prefix}:ep:~${name}`),
+    lease: (name: string, ttlMs?: number) => new Lease(redis, `${prefix}:lease:${name}`, ttlMs),
+    heartbeat: new Heartbeat(redis, prefix, randomUUID()),
+    bus: (apply: (inv: Invalidation) => void, reset: () => void) => new InvalidationBus(redis, prefix, apply, reset),
+    /** Applies the config module `database` (read preference, concerns) to every MongoDB call from the next on. */
+    tuneDatabase: (options: Parameters<typeof tuned.set>[0]) => tuned.set(options),
+    probes: (checkRedis: boolean) => ({
+      mongo: () => pingMongo(db), neo4j: () => pingNeo4j(neo), ...(checkRedis ? { redis: () => pingRedis(redis) } : {}),
+    }),
+    async close() { await Promise.allSettled([mongo.close(), neo.close(), closeRedis(redis)]); },
+  };
+}
+
+export type Stores = Awaited<ReturnType<typeof connectStores>>;

@@ -1,0 +1,117 @@
+// Every listener of the service as a list: the two HTTP surfaces (REST with its fast path, GraphQL, MCP, docs, the admin
+// feed socket), the realtime socket and gRPC. Each only translates to and from the pipeline.
+import { createServer, type Server } from 'node:http';
+import type { Express } from 'express';
+import { bytesOf, type Config } from '../config.js';
+import type { Logger } from '../log.js';
+import { VERSION } from '../root.js';
+import type { Activity } from '../services/activity.js';
+import type { DecisionWatch } from '../services/authorization/decision-watch.js';
+import { MODULE_NAMES } from '../services/config/modules.js';
+import type { Schemas } from '../services/database/schemas.js';
+import type { Health } from '../services/health.js';
+import type { Metrics } from '../services/metrics.js';
+import { usageGuide } from './docs/guide.js';
+import { openApiDocument } from './docs/openapi.js';
+import { mountSwaggerAssets, swaggerPage } from './docs/routes.js';
+import { adminSchema } from './graphql/admin-schema.js';
+import { clientSchema, usableSchemas } from './graphql/client-schema.js';
+import { graphqlEndpoint } from './graphql/endpoint.js';
+import { GrpcTransport } from './grpc/server.js';
+import { createHttpApp, type HttpDeps } from './http/express-adapter.js';
+import { leanRoutes } from './http/lean-routes.js';
+import { mountToolServer } from './mcp/tool-server.js';
+import type { Pipeline } from './pipeline.js';
+import type { Surface } from './registry.js';
+import { adminFeedSocket } from './socket/admin-feed.js';
+import { RealtimeTransport } from './socket/realtime.js';
+
+/** A listener: started by `listen`, stopped (connections drained, bounded) by `close`. */
+export interface Transport { name: string; start(): Promise<number>; stop(): Promise<void> }
+
+export interface TransportDeps {
+  config: Config; log: Logger; pipeline: Pipeline; metrics: Metrics; health: Health; schemas: Schemas; watch: DecisionWatch; activity: Activity;
+}
+
+/** One HTTP surface: the lean table answers the checks, Express the rest; `upgrade` takes its WebSockets. */
+function httpTransport(name: Surface, port: number, host: string, app: Express, http: HttpDeps,
+  upgrade?: { upgrade: Parameters<Server['on']>[1]; stop(): void }): Transport {
+  let server: Server | null = null;
+  return {
+    name,
+    start: () => new Promise<number>((resolve, reject) => {
+      const lean = leanRoutes(name, http);
+      const s = createServer((req, res) => { if (!lean(req, res)) app(req, res); });
+      if (upgrade) s.on('upgrade', upgrade.upgrade);
+      s.once('error', reject);
+      s.listen(port, host, () => {
+        const addr = s.address();
+        resolve(typeof addr === 'object' && addr ? addr.port : port);
+      });
+      server = s;
+    }),
+    async stop() {
+      upgrade?.stop();
+      const s = server;
+      if (!s) return;
+      // Requests in flight finish (bounded); idle keep-alive connections close at once.
+      await new Promise<void>((r) => {
+        s.close(() => r());
+        s.closeIdleConnections();
+        setTimeout(() => s.closeAllConnections(), 5000).unref();
+      });
+    },
+  };
+}
+
+export function transports(d: TransportDeps): Transport[] {
+  const { config, log, pipeline } = d;
+  const http: HttpDeps = {
+    pipeline, log, bodyLimit: config.BODY_LIMIT, trustProxy: config.TRUST_PROXY,
+    observe: (surface, method, route, status, seconds) => d.metrics.request(surface, method, route, status, seconds),
+  };
+  const routes = () => pipeline.registry.all();
+  const adminGraphql = graphqlEndpoint({ surface: 'admin', pipeline, log, version: async () => 'routes', build: async () => adminSchema(pipeline) });
+  const clientGraphql = graphqlEndpoint({
+    surface: 'client', pipeline, log, version: () => d.schemas.version(),
+    build: async () => {
+      const all = await d.schemas.records();
+      const { skipped } = usableSchemas(all);
+      if (skipped.length) log.warn({ schemas: skipped }, 'schemas left out of GraphQL: their generated names clash');
+      return clientSchema(all, pipeline);
+    },
+  });
+  const toolServer = mountToolServer({
+    pipeline, version: VERSION, configModules: MODULE_NAMES,
+    docs: [{
+      uri: 'service://docs/guide', name: 'guide', mimeType: 'text/markdown', description: 'How to authenticate and call the API, and every route',
+      read: async () => usageGuide(routes()),
+    }, {
+      uri: 'service://docs/admin-api', name: 'admin-api', mimeType: 'application/json', description: 'OpenAPI 3.1 document of the admin surface',
+      read: async () => JSON.stringify(openApiDocument('admin', routes(), VERSION)),
+    }, {
+      uri: 'service://docs/client-api', name: 'client-api', mimeType: 'application/json', description: 'OpenAPI 3.1 document of the client surface',
+      read: async () => JSON.stringify(openApiDocument('client', routes(), VERSION)),
+    }, {
+      uri: 'service://docs/admin-api/swagger', name: 'admin-api-swagger', mimeType: 'text/html',
+      description: 'Swagger UI page of the admin surface (served at {admin}/docs)', read: async () => swaggerPage('admin'),
+    }],
+  });
+  const sockets = { maxBuffered: bytesOf(config.SOCKET_MAX_BUFFER), heartbeatMs: config.SOCKET_HEARTBEAT_MS };
+  const maxMessageBytes = bytesOf(config.BODY_LIMIT);
+  const grpc = new GrpcTransport({
+    pipeline, activity: d.activity, host: config.HOST, port: config.GRPC_PORT, maxMessageBytes,
+    ready: async () => (await d.health.ready()).status === 'ready',
+  });
+  const realtime = new RealtimeTransport({
+    ...sockets, pipeline, watch: d.watch, host: config.HOST, port: config.SOCKET_PORT, trustProxy: config.TRUST_PROXY,
+    maxMessageBytes, maxSubscriptions: config.SOCKET_MAX_SUBSCRIPTIONS, liveCheckMs: 5000,
+  });
+  return [
+    httpTransport('admin', config.ADMIN_PORT, config.HOST, createHttpApp('admin', http, [adminGraphql, toolServer, mountSwaggerAssets]), http,
+      adminFeedSocket({ ...sockets, pipeline, activity: d.activity, trustProxy: config.TRUST_PROXY })),
+    httpTransport('client', config.CLIENT_PORT, config.HOST, createHttpApp('client', http, [clientGraphql, mountSwaggerAssets]), http),
+    { name: 'socket', start: () => realtime.start(), stop: () => realtime.stop() },
+    { name: 'grpc', start: () => grpc.start(), stop: () => grpc.stop() },
+  ];
+}
