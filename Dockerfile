@@ -14,5 +14,6 @@ COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund
 COPY --from=build /app/dist ./dist
 COPY cypher ./cypher
-EXPOSE 3000 3030
+COPY proto ./proto
+EXPOSE 3000 3001 3030 55152
 CMD ["node", "dist/src/main.js"]
