@@ -1,0 +1,108 @@
+// `npm run bench:transports`: gRPC Can against the REST fast path (cached and uncached checks, one load generator process
+// each), and the decision watch's flip latency with 10,000 live subscriptions. Prints figures; asserts nothing.
+import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs, promisify } from 'node:util';
+import { WebSocket } from 'ws';
+import { createApp, portOf } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+import { createLogger } from '../src/log.js';
+import { removeCluster } from '../infra/postgres.js';
+import { ROOT, startStack } from '../infra/stack.js';
+import { pct, say } from './report.js';
+
+const { values: args } = parseArgs({ options: {
+  seconds: { type: 'string', default: '8' }, concurrency: { type: 'string', default: '32' }, subscriptions: { type: 'string', default: '10000' },
+  flips: { type: 'string', default: '200' },
+} });
+
+async function main() {
+  const dataDir = join(ROOT, '.data', 'bench-transports');
+  rmSync(dataDir, { recursive: true, force: true });
+  removeCluster(join(dataDir, 'postgres'));
+  const stack = await startStack({ dataDir, env: process.env, log: (l) => say(`  ${l}`), ports: { redis: 26479, mongo: 27317, postgres: 27332, bolt: 27787, http: 27574 } });
+  process.once('SIGINT', () => void stack.stop().then(() => process.exit(130)));
+  const config = loadConfig({ ...stack.urls, ADMIN_PORT: '0', CLIENT_PORT: '0', GRPC_PORT: '0', SOCKET_PORT: '0', MASTER_KEY: randomUUID(), ADMIN_PASSWORD: 'bench-password',
+    ADMIN_JWT_SECRET: randomUUID() + randomUUID(), CLIENT_JWT_SECRET: randomUUID() + randomUUID(), LOG_LEVEL: 'warn',
+    ROUTER_RATE_LIMITS: JSON.stringify({ enabled: false }) });
+  const app = await createApp(config, createLogger('warn'));
+  const listeners = await app.listen();
+  const admin = `http://127.0.0.1:${portOf(listeners, 'admin')}`;
+  const client = `http://127.0.0.1:${portOf(listeners, 'client')}`;
+  const call = async (base: string, method: string, path: string, body?: unknown, headers: Record<string, string> = { masterkey: config.MASTER_KEY }) => {
+    const r = await fetch(base + path, { method, headers: { ...headers, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    return r.json() as Promise<any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  };
+  try {
+    await call(admin, 'POST', '/authorization/resources', { name: 'Doc', relations: { owner: ['User', 'Team'], reader: ['User', 'Team'] }, permissions: { read: ['reader', 'owner', 'owner->read'] } });
+    // 2,000 checks over 200 teams, 2,000 users and 2,000 documents.
+    for (let t = 0; t < 200; t++) {
+      await call(admin, 'POST', '/authorization/relations/many', { subject: `Team:t${t}`, relation: 'owner', resources: Array.from({ length: 10 }, (_, i) => `Doc:d${t * 10 + i}`) });
+    }
+    for (let u = 0; u < 2000; u += 1) await call(admin, 'POST', '/authorization/relations', { subject: `User:u${u}`, relation: 'member', resource: `Team:t${u % 200}` });
+    const checks = Array.from({ length: 2000 }, (_, i) => [`User:u${i}`, 'read', `Doc:d${(i * 7) % 2000}`]);
+    const load = async (kind: string, consistency = '') => {
+      const target = kind === 'grpc' ? `127.0.0.1:${portOf(listeners, 'grpc')}` : admin;
+      const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', join(ROOT, 'bench', 'transports-load.ts'),
+        `--kind=${kind}`, `--target=${target}`, `--masterkey=${config.MASTER_KEY}`, `--concurrency=${args.concurrency}`, `--seconds=${args.seconds}`,
+        `--checks=${JSON.stringify(checks)}`, `--consistency=${consistency}`], { cwd: ROOT, maxBuffer: 1 << 20 });
+      return JSON.parse(stdout.trim().split('\n').at(-1)!) as { rate: number; p50: number; p99: number; errors: number };
+    };
+    say(`\nChecks at concurrency ${args.concurrency}, ${args.seconds} s each, one load generator process (same 2 cores):`);
+    await load('rest');
+    await load('grpc'); // warm-up of both paths and the caches
+    const rows: Array<[string, Awaited<ReturnType<typeof load>>]> = [];
+    for (const [label, kind, consistency] of [['REST fast path, cached', 'rest', ''], ['gRPC Can, cached', 'grpc', ''],
+      ['REST fast path, uncached (fully_consistent)', 'rest', 'fully_consistent'], ['gRPC Can, uncached (fully_consistent)', 'grpc', 'fully_consistent']] as const) {
+      const r = await load(kind, consistency);
+      rows.push([label, r]);
+      say(`  ${label.padEnd(46)} ${r.rate.toFixed(0).padStart(7)}/s  p50 ${r.p50.toFixed(2)} ms  p99 ${r.p99.toFixed(2)} ms  errors ${r.errors}`);
+    }
+    say(`  gRPC ÷ REST: cached ${(rows[1]![1].rate / rows[0]![1].rate).toFixed(2)}×, uncached ${(rows[3]![1].rate / rows[2]![1].rate).toFixed(2)}× (goals: ≥ 1.5× cached, ≥ 1× uncached)`);
+
+    // Decision watch: sockets of 1,000 subscriptions each, then flips one at a time.
+    const perSocket = config.SOCKET_MAX_SUBSCRIPTIONS;
+    const sockets = Math.ceil(Number(args.subscriptions) / perSocket);
+    const users: Array<{ id: string; ws: WebSocket; waiting: Map<string, (t: number) => void> }> = [];
+    for (let s = 0; s < sockets; s++) {
+      const email = `watch${s}@bench.example`;
+      await call(client, 'POST', '/authentication/local/new', { email, password: 'bench password' }, {});
+      const login = await call(client, 'POST', '/authentication/local', { email, password: 'bench password' }, {});
+      const ws = new WebSocket(`ws://127.0.0.1:${portOf(listeners, 'socket')}/realtime`, { headers: { authorization: `Bearer ${login.accessToken}` } });
+      await new Promise((r) => ws.once('open', r));
+      const user = { id: login.userId as string, ws, waiting: new Map<string, (t: number) => void>() };
+      let subscribed = 0;
+      const done = new Promise<void>((resolve) => ws.on('message', (data) => {
+        const m = JSON.parse(String(data));
+        if (m.type === 'subscribed' && (subscribed += m.items.length) >= perSocket) resolve();
+        if (m.type === 'decision') user.waiting.get(m.resource)?.(performance.now());
+      }));
+      for (let k = 0; k < perSocket; k += 100) {
+        ws.send(JSON.stringify({ type: 'subscribe', topic: 'decisions', id: `s${k}`, items: Array.from({ length: 100 }, (_, j) => ({ action: 'read', resource: `Watched:w${s}-${k + j}` })) }));
+      }
+      await done;
+      users.push(user);
+    }
+    await call(admin, 'POST', '/authorization/resources', { name: 'Watched', relations: { reader: ['User'] }, permissions: { read: ['reader'] } });
+    say(`\nDecision watch: ${sockets * perSocket} live subscriptions on ${sockets} sockets; ${args.flips} grants, one at a time:`);
+    const lags: number[] = [];
+    for (let f = 0; f < Number(args.flips); f++) {
+      const u = users[f % users.length]!;
+      const resource = `Watched:w${f % users.length}-${Math.floor(f / users.length) % perSocket}`;
+      const arrived = new Promise<number>((resolve) => u.waiting.set(resource, resolve));
+      await call(admin, 'POST', '/authorization/relations', { subject: `User:${u.id}`, relation: 'reader', resource });
+      const returned = performance.now();
+      const at = await Promise.race([arrived, new Promise<number>((r) => setTimeout(() => r(Number.NaN), 5000))]);
+      if (!Number.isNaN(at)) lags.push(Math.max(0, at - returned));
+    }
+    say(`  flip delivered after the write returned: p50 ${pct(lags, 0.5).toFixed(1)} ms  p99 ${pct(lags, 0.99).toFixed(1)} ms  (${lags.length} of ${args.flips} seen; goal p99 ≤ 100 ms)`);
+    for (const u of users) u.ws.close();
+  } finally {
+    await app.close();
+    await stack.stop();
+  }
+}
+
+main().catch((e: Error) => { console.error(e); process.exit(1); });
