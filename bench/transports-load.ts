@@ -50,8 +50,10 @@ async function grpc() {
 }
 
 const started = Date.now();
+const cpu0 = process.cpuUsage();
 await (a.kind === 'grpc' ? grpc() : rest());
+const cpu = process.cpuUsage(cpu0);
 const seconds = (Date.now() - started) / 1000;
 latencies.sort((x, y) => x - y);
 const q = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))] ?? 0;
-process.stdout.write(JSON.stringify({ rate: latencies.length / seconds, p50: q(0.5), p99: q(0.99), errors }) + '\n');
+process.stdout.write(JSON.stringify({ rate: latencies.length / seconds, p50: q(0.5), p99: q(0.99), errors, cpu: (cpu.user + cpu.system) / 1e6 / seconds }) + '\n');
