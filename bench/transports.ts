@@ -1,9 +1,10 @@
 // `npm run bench:transports`: gRPC Can against the REST fast path (cached and uncached checks, one load generator process
 // each), and the decision watch's flip latency with 10,000 live subscriptions. Prints figures; asserts nothing.
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
+import { existsSync, writeFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { parseArgs, promisify } from 'node:util';
 import { WebSocket } from 'ws';
 import { createApp, portOf } from '../src/app.js';
@@ -16,7 +17,18 @@ import { pct, say } from './report.js';
 const { values: args } = parseArgs({ options: {
   seconds: { type: 'string', default: '8' }, concurrency: { type: 'string', default: '32' }, subscriptions: { type: 'string', default: '10000' },
   flips: { type: 'string', default: '200' },
+  /** Also measure with native load generators (wrk for REST, ghz for gRPC), which cost the shared cores less than Node's clients. */
+  native: { type: 'boolean', default: false },
 } });
+
+const GHZ = join(ROOT, '.cache', 'tools', 'ghz');
+/** ghz from the Go module proxy and wrk from Debian, installed once. */
+function nativeTools(): void {
+  if (!existsSync(GHZ)) execFileSync('go', ['install', 'github.com/bojand/ghz/cmd/ghz@v0.120.0'], { env: { ...process.env, GOBIN: dirname(GHZ) }, stdio: 'inherit' });
+  try { execFileSync('wrk', ['--version'], { stdio: 'ignore' }); } catch (e) {
+    if ((e as { code?: string }).code === 'ENOENT') execFileSync('sh', ['-c', 'apt-get install -y wrk || (apt-get update && apt-get install -y wrk)'], { stdio: 'inherit' });
+  }
+}
 
 async function main() {
   const dataDir = join(ROOT, '.data', 'bench-transports');
@@ -66,6 +78,33 @@ async function main() {
         + `CPU cores: service ${r.server.toFixed(2)}, load generator ${r.cpu.toFixed(2)}`);
     }
     say(`  gRPC ÷ REST: cached ${(rows[1]![1].rate / rows[0]![1].rate).toFixed(2)}×, uncached ${(rows[3]![1].rate / rows[2]![1].rate).toFixed(2)}× (goals: ≥ 1.5× cached, ≥ 1× uncached)`);
+
+    if (args.native) {
+      nativeTools();
+      const dir = join(ROOT, '.cache', 'bench-transports');
+      execFileSync('mkdir', ['-p', dir]);
+      writeFileSync(join(dir, 'paths.lua'), `paths = {${checks.map(([s, p, o]) => `"/authorization/permissions/can?subject=${s}&permission=${p}&resource=${o}"`).join(',')}}
+i = 0
+request = function() i = i + 1; return wrk.format("GET", paths[(i % #paths) + 1]) end`);
+      writeFileSync(join(dir, 'checks.json'), JSON.stringify(checks.map(([subject, permission, resource]) => ({ subject, permission, resource }))));
+      say(`\nThe same cached checks with native load generators (wrk: 1 thread, ${args.concurrency} connections; ghz: 1 connection, ${args.concurrency} concurrent calls):`);
+      const cpu = () => { const u = process.cpuUsage(); return u.user + u.system; };
+      let c0 = cpu(); let t0 = performance.now();
+      // Asynchronous: the service runs in this process and must answer meanwhile.
+      const run = promisify(execFile);
+      const wrk = (await run('wrk', ['-t1', `-c${args.concurrency}`, `-d${args.seconds}s`, '--latency', '-H', `masterkey: ${config.MASTER_KEY}`, '-s', join(dir, 'paths.lua'), admin], { encoding: 'utf8' })).stdout;
+      const wrkCpu = (cpu() - c0) / 1e3 / (performance.now() - t0);
+      const wrkRate = Number(/Requests\/sec:\s+([\d.]+)/.exec(wrk)?.[1] ?? 0);
+      say(`  REST fast path (wrk)   ${wrkRate.toFixed(0).padStart(7)}/s  p50 ${/50%\s+(\S+)/.exec(wrk)?.[1]}  p99 ${/99%\s+(\S+)/.exec(wrk)?.[1]}  service CPU ${wrkCpu.toFixed(2)} cores`);
+      c0 = cpu(); t0 = performance.now();
+      const ghz = JSON.parse((await run(GHZ, ['--insecure', '--proto', join(ROOT, 'proto', 'authzgraph', 'v1', 'authzgraph.proto'), '--call', 'authzgraph.v1.AuthzGraph.Can',
+        '-m', JSON.stringify({ masterkey: config.MASTER_KEY }), '-D', join(dir, 'checks.json'), '-c', args.concurrency!, '-z', `${args.seconds}s`, '--connections', '1',
+        '-O', 'json', `127.0.0.1:${portOf(listeners, 'grpc')}`], { encoding: 'utf8', maxBuffer: 64 << 20 })).stdout) as { rps: number; latencyDistribution: Array<{ percentage: number; latency: number }>; statusCodeDistribution: Record<string, number> };
+      const ghzCpu = (cpu() - c0) / 1e3 / (performance.now() - t0);
+      const lat = (p: number) => (((ghz.latencyDistribution ?? []).find((d) => d.percentage === p)?.latency ?? 0) / 1e6).toFixed(2);
+      say(`  gRPC Can (ghz)         ${ghz.rps.toFixed(0).padStart(7)}/s  p50 ${lat(50)}ms  p99 ${lat(99)}ms  service CPU ${ghzCpu.toFixed(2)} cores  statuses ${JSON.stringify(ghz.statusCodeDistribution)}`);
+      say(`  gRPC ÷ REST with native load generators: ${(ghz.rps / wrkRate).toFixed(2)}×`);
+    }
 
     // Decision watch: sockets of 1,000 subscriptions each, then flips one at a time. The type is defined first: a definition
     // change asks every subscription again (measured below), which is not what a flip costs.

@@ -29,9 +29,10 @@ type Unary = (req: Msg, md: Metadata, cb: (e: ServiceError | null, r: Msg) => vo
 type Stream = (req: Msg, md: Metadata) => ClientReadableStream<Msg>;
 
 const asError = (e: ServiceError) => {
-  const details = e.metadata?.get('error-details')[0];
-  return new AuthzGraphError(e.code, String(e.metadata?.get('error-code')[0] ?? 'UNKNOWN'), e.details || e.message,
-    details ? JSON.parse(String(details)) as unknown[] : []);
+  const raw = e.metadata?.get('error-details-bin')[0];
+  let details: unknown[] = [];
+  try { details = raw ? JSON.parse(Buffer.from(raw as Buffer).toString('utf8')) as unknown[] : []; } catch { /* not ours: no details */ }
+  return new AuthzGraphError(e.code, String(e.metadata?.get('error-code')[0] ?? 'UNKNOWN'), e.details || e.message, details);
 };
 const toNames = (m: Names | undefined) => Object.fromEntries(Object.entries(m ?? {}).map(([k, v]) => [k, { names: v }]));
 const fromNames = (m: Record<string, { names: string[] }>): Names => Object.fromEntries(Object.entries(m ?? {}).map(([k, v]) => [k, v.names ?? []]));

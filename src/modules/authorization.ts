@@ -36,7 +36,7 @@ export async function authorizationModule(stores: Stores, config: Config, log: L
     decisions.invalidate(inv.keys, inv.structure);
     watch?.onInvalidation(inv);
     activity.notify();
-  }, () => decisions.reset());
+  }, () => { decisions.reset(); watch?.onReset(); });
   decisions.trustWhile(() => bus.trusted());
   await bus.start();
   const cache = new DecisionCache(stores.decisionStore, { decisions, bus });

@@ -118,6 +118,11 @@ export class Pipeline {
     const { limits, clientAuth, auth } = this.deps;
     // Counted first, so refused and malformed calls cost their sender too; a login counts per account once its body is read.
     if (rateLimited(r) && !r.login) await limits.consume(r.rateKey, caller.ip);
+    // Credentials before the input is read: a caller without them learns nothing about what a route takes.
+    const principal = r.auth === 'admin'
+      ? caller.principal ?? await auth.authenticate({ masterkey: caller.headers.masterkey, authorization: caller.headers.authorization })
+      : null;
+    const user = r.auth === 'user' ? caller.user ?? await clientAuth.verify(caller.headers.authorization) : null;
     if (!caller.bounded) this.measure(raw);
     for (const [where, value] of [['params', raw.params], ['query', raw.query], ['body', raw.body]] as const) {
       const bad = unstorable(value, where);
@@ -127,11 +132,6 @@ export class Pipeline {
     const query = parse(r.query, raw.query, 'query');
     const body = raw.stream ? undefined as never : parse(r.body, raw.body, 'body');
     if (r.login) await limits.consume(r.rateKey, caller.ip, accountOf(body));
-
-    const principal = r.auth === 'admin'
-      ? caller.principal ?? await auth.authenticate({ masterkey: caller.headers.masterkey, authorization: caller.headers.authorization })
-      : null;
-    const user = r.auth === 'user' ? caller.user ?? await clientAuth.verify(caller.headers.authorization) : null;
     // Whether the token was revoked is asked of Redis on every call (a transport that passes `user` asked already,
     // for this request or, on long connections, lately). A read runs meanwhile and its answer is held until the
     // token is known to be live; a change waits for that before it starts.

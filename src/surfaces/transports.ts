@@ -105,7 +105,7 @@ export function transports(d: TransportDeps): Transport[] {
   });
   const realtime = new RealtimeTransport({
     ...sockets, pipeline, watch: d.watch, host: config.HOST, port: config.SOCKET_PORT, trustProxy: config.TRUST_PROXY,
-    maxMessageBytes, maxSubscriptions: config.SOCKET_MAX_SUBSCRIPTIONS, liveCheckMs: 5000,
+    maxMessageBytes, maxSubscriptions: config.SOCKET_MAX_SUBSCRIPTIONS, maxPerUser: config.SOCKET_MAX_PER_USER, liveCheckMs: 5000,
   });
   return [
     httpTransport('admin', config.ADMIN_PORT, config.HOST, createHttpApp('admin', http, [adminGraphql, toolServer, mountSwaggerAssets]), http,

@@ -79,6 +79,18 @@ describe('gRPC', () => {
     expect((await client.readRelations()).count).toBe(before);
   });
 
+  it('a refused stream ends with its status, and input the status header cannot carry still gets its catalog code', async () => {
+    const lookup = (async () => { for await (const _ of client.lookupResources({ subject: 'not an object', permission: 'view', resourceType: 'Folder' })) { /* none */ } })();
+    expect(await refused(lookup)).toMatchObject({ grpcCode: 3, code: 'VALIDATION_FAILED' });
+    const odd = await refused(client.createResourceDefinition({ name: 'Odd', relations: { 'a.é': ['User'] } }));
+    expect(odd).toMatchObject({ grpcCode: 3, code: 'VALIDATION_FAILED' });
+    expect(odd.details.length).toBeGreaterThan(0);
+    const many = await refused(client.checkBulk(Array.from({ length: 100 }, () => ({ subject: 'bad', permission: 'bad name', resource: 'bad' }))));
+    expect(many.code).toBe('VALIDATION_FAILED');
+    expect(Array.isArray(many.details)).toBe(true);
+    expect(await client.can({ subject: 'User:m', permission: 'view', resource: 'Folder:leaf' })).toBe(true);
+  });
+
   it('no or wrong credentials are UNAUTHENTICATED', async () => {
     for (const options of [{}, { masterkey: 'wrong-wrong-wrong-wrong' }, { token: 'cdt_not-a-token' }]) {
       const c = new AuthzGraphClient({ address: svc.grpc, ...options });

@@ -6,7 +6,7 @@ let svc: TestService;
 const doc = { name: 'Doc', relations: { owner: ['User', 'Team'] }, permissions: { read: ['owner', 'owner->read'] } };
 
 beforeAll(async () => {
-  svc = await startService({ ROUTER_RATE_LIMITS: JSON.stringify({ enabled: false }) });
+  svc = await startService({ ROUTER_RATE_LIMITS: JSON.stringify({ enabled: false }), SOCKET_MAX_PER_USER: '3' });
   await svc.http('POST', '/authorization/resources', { body: doc });
 });
 afterAll(async () => { await svc?.stop(); });
@@ -54,6 +54,18 @@ describe('realtime socket', () => {
     expect(await refusedWith({ authorization: `Bearer ${token}` }, svc.socket.replace('/realtime', '/elsewhere'))).toBe(404);
   });
 
+  it('refuses a user more sockets than the cap, and takes one again once another closes', async () => {
+    const { token } = await login('many-sockets@example.com');
+    const open = [await connect(token), await connect(token), await connect(token)];
+    expect(await refusedWith({ authorization: `Bearer ${token}` })).toBe(429);
+    const gone = new Promise((r) => open[0]!.ws.once('close', r));
+    open[0]!.ws.close();
+    await gone;
+    await new Promise((r) => setTimeout(r, 100));
+    open.push(await connect(token));
+    for (const s of open.slice(1)) s.ws.close();
+  });
+
   it('pushes a grant and a revoke through a team two levels up within a second', async () => {
     const { userId, token } = await login('watcher@example.com');
     await svc.http('POST', '/authorization/relations', { body: { subject: 'Team:top', relation: 'owner', resource: 'Team:mid' } });
@@ -85,12 +97,11 @@ describe('realtime socket', () => {
     const { token } = await login('greedy@example.com');
     const s = await connect(token);
     const cap = svc.config.SOCKET_MAX_SUBSCRIPTIONS;
-    for (let i = 0; i < 10_000 / 100; i++) {
-      s.send({ type: 'subscribe', topic: 'decisions', id: `s${i}`, items: Array.from({ length: 100 }, (_, j) => ({ action: 'read', resource: `Doc:n${i}-${j}` })) });
-    }
     let accepted = 0;
     let refused = 0;
-    for (let answers = 0; answers < 100; answers++) {
+    // One message at a time: a client with more than 64 messages waiting is closed (tested below).
+    for (let i = 0; i < 10_000 / 100; i++) {
+      s.send({ type: 'subscribe', topic: 'decisions', id: `s${i}`, items: Array.from({ length: 100 }, (_, j) => ({ action: 'read', resource: `Doc:n${i}-${j}` })) });
       const m = await s.next((x) => x.type === 'subscribed' || x.type === 'error', 30_000);
       if (m.type === 'subscribed') accepted += m.items.length;
       else { expect(m).toMatchObject({ code: 'SUBSCRIPTION_LIMIT' }); refused++; }
@@ -127,10 +138,11 @@ describe('realtime socket', () => {
     raw.pause();
     const before = process.memoryUsage().rss;
     // Each of these is answered with an error of about 200 bytes: 80,000 of them, 16 MB, that the client never reads.
+    // Sent in small bursts, so the server is never more than 64 messages behind (that closes with 1008, tested next).
     const message = JSON.stringify({ type: 'nope', id: 'x'.repeat(100) });
-    for (let i = 0; i < 80_000; i++) {
+    for (let i = 0; i < 80_000 && s.ws.readyState === WebSocket.OPEN; i++) {
       s.ws.send(message);
-      if (i % 5000 === 0) await new Promise((r) => setImmediate(r));
+      if (i % 20 === 19) await new Promise((r) => setTimeout(r, 1));
     }
     await new Promise((r) => setTimeout(r, 3000));
     const grown = (process.memoryUsage().rss - before) / 2 ** 20;
@@ -140,6 +152,17 @@ describe('realtime socket', () => {
     expect([4008, 1006]).toContain(code);
     expect(s.got.filter((m) => m.type === 'error').length).toBeLessThan(80_000);
     process.stderr.write(`slow consumer: server RSS grew ${grown.toFixed(1)} MiB while it was not reading\n`);
+  });
+});
+
+describe('realtime socket, flooding', () => {
+  it('closes a client that sends faster than its messages are handled (1008) rather than queueing them', async () => {
+    const { token } = await login('flood@example.com');
+    const s = await connect(token);
+    const closed = new Promise<number>((resolve) => s.ws.once('close', (code) => resolve(code)));
+    const message = JSON.stringify({ type: 'subscribe', topic: 'decisions', id: 'f', items: [{ action: 'read', resource: 'Doc:f' }] });
+    for (let i = 0; i < 5000 && s.ws.readyState === WebSocket.OPEN; i++) s.ws.send(message);
+    expect(await closed).toBe(1008);
   });
 });
 

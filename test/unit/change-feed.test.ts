@@ -10,7 +10,7 @@ const entry = (revision: number, ageMs: number, tuples = [`User:u${revision}#vie
 function feed(entries: ChangeEntry[], settled: number) {
   const log = { between: async (after: number, upTo: number, limit: number) =>
     entries.filter((e) => e.revision > after && e.revision <= upTo).slice(0, limit) } as unknown as ChangeLog;
-  return new ChangeFeed(log, { settled: async () => settled } as unknown as Revisions, () => NOW);
+  return new ChangeFeed(log, { settled: async () => settled, latest: async () => settled } as unknown as Revisions, () => NOW);
 }
 
 describe('change feed paging', () => {
@@ -39,5 +39,22 @@ describe('change feed paging', () => {
   it('moves past entries that stand for no change (rebuild requests)', async () => {
     const f = feed([{ revision: 1, kind: 'reconstruct', op: 'soft', at: new Date(NOW) }, entry(2, 0)], 2);
     expect(await f.page(0, 10)).toMatchObject({ next: 2, changes: [{ revision: 2 }] });
+  });
+});
+
+describe('change feed frontier', () => {
+  it('heals marks left in the fast copy when the frontier stays below the latest revision', async () => {
+    let settled = 1;
+    let now = NOW;
+    const healed: number[] = [];
+    const log = {
+      between: async (after: number, upTo: number) => [entry(1, 0), entry(2, 0)].filter((e) => e.revision > after && e.revision <= upTo),
+      heal: async (upTo: number) => { healed.push(upTo); settled = 2; },
+    } as unknown as ChangeLog;
+    const f = new ChangeFeed(log, { settled: async () => settled, latest: async () => 2 } as unknown as Revisions, () => now);
+    expect((await f.page(0, 10)).next).toBe(1);
+    now += 300;
+    expect((await f.page(1, 10)).next).toBe(2);
+    expect(healed).toEqual([2]);
   });
 });

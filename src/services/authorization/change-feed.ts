@@ -34,8 +34,32 @@ export function changesOf(e: ChangeEntry): Change[] {
   return [];
 }
 
+/** Entries read at a time while a page fills: an entry may hold up to a thousand tuples. */
+const READ_BATCH = 20;
+/** A frontier held below the latest revision this long is asked whether its marks are left over (ChangeLog.heal). */
+const HEAL_AFTER_MS = 250;
+
 export class ChangeFeed {
+  private behindSince: number | null = null;
+
   constructor(private readonly log: ChangeLog, private readonly revisions: Revisions, private readonly now = () => Date.now()) {}
+
+  /**
+   * The settled revision. A mark left in the fast copy (a commit that failed after taking its revision, a settle
+   * that failed) would hold it back for good where no consistent read heals it: the feed heals it too.
+   */
+  private async settled(): Promise<number> {
+    const settled = await this.revisions.settled();
+    const latest = await this.revisions.latest();
+    if (settled >= latest) { this.behindSince = null; return settled; }
+    this.behindSince ??= this.now();
+    if (this.now() - this.behindSince > HEAL_AFTER_MS) {
+      this.behindSince = this.now();
+      await this.log.heal(latest).catch(() => undefined);
+      return this.revisions.settled();
+    }
+    return settled;
+  }
 
   /**
    * The changes after revision `after`, at most `limit` (an entry's changes are never split, so a page of one
@@ -44,17 +68,20 @@ export class ChangeFeed {
    * and processes alike.
    */
   async page(after: number, limit: number): Promise<ChangePage> {
-    const settled = await this.revisions.settled();
-    const entries = await this.log.between(after, settled, limit);
+    const settled = await this.settled();
     const changes: Change[] = [];
     let next = after;
-    for (const e of entries) {
-      if (e.revision > next + 1 && this.now() - e.at.getTime() < GAP_GRACE_MS) break;
-      const more = changesOf(e);
-      if (changes.length > 0 && changes.length + more.length > limit) break;
-      changes.push(...more);
-      next = e.revision;
+    // Read a few entries at a time until the page is full: never more tuples in memory than the page holds, plus one entry.
+    for (;;) {
+      const entries = await this.log.between(next, settled, Math.min(READ_BATCH, limit));
+      for (const e of entries) {
+        if (e.revision > next + 1 && this.now() - e.at.getTime() < GAP_GRACE_MS) return { changes, next };
+        const more = changesOf(e);
+        if (changes.length > 0 && changes.length + more.length > limit) return { changes, next };
+        changes.push(...more);
+        next = e.revision;
+      }
+      if (entries.length < Math.min(READ_BATCH, limit) || changes.length >= limit) return { changes, next };
     }
-    return { changes, next };
   }
 }

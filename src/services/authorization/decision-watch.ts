@@ -53,6 +53,13 @@ export class DecisionWatch {
     unindex(this.byResource, w.resource, w);
   }
 
+  /** Everything local was dropped (the bus lost its subscription, or this process was evicted): flips may have been missed. */
+  onReset(): void {
+    if (this.all.size === 0) return;
+    this.everything = true;
+    this.schedule();
+  }
+
   /** Told of every invalidation, from this process's writes and from the others' through the bus. */
   onInvalidation(inv: Invalidation): void {
     if (this.all.size === 0) return;
@@ -69,17 +76,20 @@ export class DecisionWatch {
 
   private schedule(): void {
     if (this.running || (this.dirty.size === 0 && !this.everything)) return;
-    this.running = this.round().catch((e: Error) => this.log.warn({ err: e.message }, 'decision watch round failed'))
+    this.running = this.round().catch((e: Error) => { this.failures++; this.log.warn({ err: e.message }, 'decision watch round failed'); })
       // After a round whose checks failed (a store down), the next waits a little rather than spinning.
       .then(() => (this.failures ? new Promise((r) => setTimeout(r, RETRY_MS)) : undefined))
       .finally(() => { this.running = null; this.failures = 0; this.schedule(); });
   }
 
   private async round(): Promise<void> {
+    // Read before anything is taken off the lists: if it fails, the next round asks the same again.
+    const settled = await this.revisions.settled();
     const asked = this.everything ? new Set(this.all) : this.dirty;
     this.everything = false;
     this.dirty = new Set();
-    const revision = this.revision ?? await this.revisions.settled();
+    // The answers reflect at least every change up to both: the invalidations heard, and what had settled.
+    const revision = Math.max(this.revision ?? 0, settled);
     this.revision = undefined;
     const list = [...asked];
     for (let i = 0; i < list.length; i += CONCURRENCY) {

@@ -6,7 +6,7 @@ type Msg = Record<string, any>; // eslint-disable-line @typescript-eslint/no-exp
 
 export interface UnaryMethod { kind: 'unary'; route: string; input(req: Msg): RawInput; output(body: Msg, reply: Reply): Msg }
 /** Streams every item of a paged list route, page after page (no cap): `items` picks the page's items, `message` wraps one. */
-export interface PagedMethod { kind: 'paged'; route: string; input(req: Msg): RawInput; items(body: Msg): string[]; message(item: string): Msg }
+export interface PagedMethod { kind: 'paged'; route: string; input(req: Msg): RawInput; items(body: Msg): string[]; message(item: string, page: Msg): Msg }
 /** Follows the change feed route from a revision. */
 export interface WatchMethod { kind: 'watch'; route: string; after(req: Msg): number }
 export type Method = UnaryMethod | PagedMethod | WatchMethod;
@@ -56,7 +56,7 @@ export const GRPC_METHODS: Record<string, Method> = {
   LookupSubjects: {
     kind: 'paged', route: 'get_authorization_permissions_subjects',
     input: (r) => ({ query: q({ permission: r.permission, resource: r.resource, subjectType: r.subjectType, consistency: consistency(r.consistency), revision: r.revision }) }),
-    items: (b) => b.subjects, message: (subject) => ({ subject }),
+    items: (b) => b.subjects, message: (subject, page) => ({ subject, public: page.public === true }),
   },
   CreateRelation: {
     kind: 'unary', route: 'post_authorization_relations', input: (r) => ({ body: { subject: r.subject, relation: r.relation, resource: r.resource } }),

@@ -5,6 +5,7 @@ import {
 } from '@grpc/grpc-js';
 import { ReflectionService } from '@grpc/reflection';
 import { HealthImplementation } from 'grpc-health-check';
+import { AppError } from '../../errors.js';
 import type { Activity } from '../../services/activity.js';
 import { followChanges } from '../follow.js';
 import type { Caller, Pipeline } from '../pipeline.js';
@@ -32,18 +33,26 @@ const PAGE = 1000;
 function callerOf(metadata: Metadata, peer: string): Caller {
   const first = (k: string) => { const v = metadata.get(k)[0]; return v === undefined ? undefined : String(v); };
   // "ipv4:127.0.0.1:5000" or "ipv6:[::1]:5000": the address without its port, as rate limits count it.
-  const ip = peer.replace(/^ipv[46]:/, '').replace(/^\[(.*)\]:\d+$/, '$1').replace(/:\d+$/, '');
+  const bare = peer.replace(/^ipv[46]:/, '');
+  const ip = bare.startsWith('[') ? bare.slice(1, bare.indexOf(']')) : bare.replace(/:\d+$/, '');
   return { transport: 'grpc', ip, headers: { authorization: first('authorization'), masterkey: first('masterkey') } };
 }
 
-/** Writes with backpressure: resolves once the stream can take more. */
-const written = (call: ServerWritableStream<Msg, Msg>, msg: Msg) =>
-  new Promise<void>((resolve) => { if (call.write(msg)) resolve(); else call.once('drain', () => resolve()); });
+/** Writes with backpressure: resolves once the stream can take more, or is gone (cancelled, closed). */
+const written = (call: ServerWritableStream<Msg, Msg>, msg: Msg, signal: AbortSignal) => new Promise<void>((resolve) => {
+  if (signal.aborted || call.write(msg)) return resolve();
+  const done = () => { call.off('drain', done); signal.removeEventListener('abort', done); resolve(); };
+  call.once('drain', done);
+  signal.addEventListener('abort', done, { once: true });
+});
+/** Streams open at once on one connection (HTTP/2 SETTINGS_MAX_CONCURRENT_STREAMS). */
+const MAX_STREAMS = 100;
 
 export class GrpcTransport {
   private server: Server | null = null;
   private healthTimer: NodeJS.Timeout | null = null;
   private readonly streams = new Set<AbortController>();
+  private stopping = false;
 
   constructor(private readonly deps: GrpcDeps) {}
 
@@ -51,10 +60,10 @@ export class GrpcTransport {
     const { pipeline } = this.deps;
     return (call: ServerUnaryCall<Msg, Msg>, callback: sendUnaryData<Msg>) => {
       const caller = callerOf(call.metadata, call.getPeer());
-      pipeline.call('admin', m.route, m.input(call.request), caller).then(
-        (reply) => callback(null, m.output((reply.body ?? {}) as Msg, reply)),
-        (e: unknown) => callback(grpcStatus(pipeline.neutral(e, `gRPC ${m.route}`))),
-      );
+      pipeline.call('admin', m.route, m.input(call.request), caller)
+        .then((reply) => m.output((reply.body ?? {}) as Msg, reply))
+        .then((out) => callback(null, out), (e: unknown) => callback(grpcStatus(pipeline.neutral(e, `gRPC ${m.route}`))))
+        .catch((e: unknown) => pipeline.log.error({ err: e, route: m.route }, 'gRPC answer not sent'));
     };
   }
 
@@ -65,9 +74,14 @@ export class GrpcTransport {
       const abort = new AbortController();
       this.streams.add(abort);
       call.on('cancelled', () => abort.abort());
+      call.on('close', () => abort.abort());
+      const fail = (e: unknown) => {
+        // A status error on the call itself is what grpc-js sends as the stream's status (destroy would send none).
+        try { call.emit('error', grpcStatus(pipeline.neutral(e, `gRPC ${name}`))); } catch { /* the call is gone */ }
+      };
       body(call, callerOf(call.metadata, call.getPeer()), abort.signal).then(
-        () => { if (!abort.signal.aborted) call.end(); },
-        (e: unknown) => { if (!abort.signal.aborted) call.destroy(Object.assign(new Error(), grpcStatus(pipeline.neutral(e, `gRPC ${name}`)))); },
+        () => (this.stopping ? fail(new AppError('STORE_UNAVAILABLE', 'The service is stopping; resume from the last revision received')) : call.end()),
+        fail,
       ).finally(() => this.streams.delete(abort));
     };
   }
@@ -79,8 +93,9 @@ export class GrpcTransport {
       const raw = m.input(call.request);
       for (let skip = 0; !signal.aborted; skip += PAGE) {
         const query = { ...(raw.query as Record<string, string>), skip: String(skip), limit: String(PAGE) };
-        const items = m.items((await pipeline.call('admin', m.route, { ...raw, query }, caller)).body as Msg);
-        for (const item of items) await written(call, m.message(item));
+        const body = (await pipeline.call('admin', m.route, { ...raw, query }, caller)).body as Msg;
+        const items = m.items(body);
+        for (const item of items) await written(call, m.message(item, body), signal);
         if (items.length < PAGE) return;
       }
     });
@@ -90,7 +105,7 @@ export class GrpcTransport {
     const { pipeline, activity } = this.deps;
     return this.streaming(name, async (call, caller, signal) => {
       for await (const page of followChanges(pipeline, caller, after(call.request), activity, signal)) {
-        await written(call, { changes: page.changes.map(grpcChange), nextRevision: page.next });
+        await written(call, { changes: page.changes.map(grpcChange), nextRevision: page.next }, signal);
       }
     });
   }
@@ -106,7 +121,7 @@ export class GrpcTransport {
     }
     const server = new Server({
       'grpc.max_receive_message_length': this.deps.maxMessageBytes, 'grpc.max_send_message_length': 4 * this.deps.maxMessageBytes,
-      'grpc.keepalive_time_ms': 60_000, 'grpc.keepalive_timeout_ms': 20_000,
+      'grpc.keepalive_time_ms': 60_000, 'grpc.keepalive_timeout_ms': 20_000, 'grpc.max_concurrent_streams': MAX_STREAMS,
     });
     server.addService(service, impl);
     const health = new HealthImplementation({ '': 'NOT_SERVING', [SERVICE]: 'NOT_SERVING' });
@@ -120,8 +135,9 @@ export class GrpcTransport {
     await setHealth();
     this.healthTimer = setInterval(() => void setHealth(), HEALTH_EVERY_MS);
     this.healthTimer.unref();
+    const host = this.deps.host.includes(':') ? `[${this.deps.host}]` : this.deps.host;
     const port = await new Promise<number>((resolve, reject) => {
-      server.bindAsync(`${this.deps.host}:${this.deps.port}`, ServerCredentials.createInsecure(), (err, bound) => (err ? reject(err) : resolve(bound)));
+      server.bindAsync(`${host}:${this.deps.port}`, ServerCredentials.createInsecure(), (err, bound) => (err ? reject(err) : resolve(bound)));
     });
     this.server = server;
     return port;
@@ -130,6 +146,8 @@ export class GrpcTransport {
   /** Ends the streams (Watch, lookups), lets unary calls in flight finish (bounded), then closes. */
   async stop(): Promise<void> {
     if (this.healthTimer) clearInterval(this.healthTimer);
+    // Streams end with UNAVAILABLE: a watcher resumes elsewhere from the last revision it received.
+    this.stopping = true;
     for (const s of this.streams) s.abort();
     const server = this.server;
     if (!server) return;

@@ -9,9 +9,23 @@ const BY_HTTP: Record<number, status> = {
   413: status.RESOURCE_EXHAUSTED, 429: status.RESOURCE_EXHAUSTED, 503: status.UNAVAILABLE, 500: status.INTERNAL,
 };
 
+/** Details sent with an error, at most this many bytes of JSON (whole items only, so it always parses). */
+const DETAILS_MAX = 8192;
+
 export function grpcStatus(e: AppError): Partial<ServiceError> {
   const metadata = new Metadata();
   metadata.set('error-code', e.code);
-  if (e.details.length) metadata.set('error-details', JSON.stringify(e.details).slice(0, 4096));
-  return { code: BY_HTTP[e.status] ?? status.UNKNOWN, details: e.message, metadata };
+  if (e.details.length) {
+    const kept: unknown[] = [];
+    let size = 2;
+    for (const d of e.details) {
+      size += Buffer.byteLength(JSON.stringify(d)) + 1;
+      if (size > DETAILS_MAX) break;
+      kept.push(d);
+    }
+    // Binary metadata (-bin): any text, non-ASCII included, travels as bytes.
+    metadata.set('error-details-bin', Buffer.from(JSON.stringify(kept)));
+  }
+  // Messages may quote input; the status text travels as a header, which must be printable ASCII.
+  return { code: BY_HTTP[e.status] ?? status.UNKNOWN, details: e.message.replace(/[^\x20-\x7e]/g, '?'), metadata };
 }

@@ -23,7 +23,14 @@ export interface RealtimeDeps extends ConnectionLimits {
   maxSubscriptions: number;
   /** How often a socket asks whether its token was revoked (logout). */
   liveCheckMs: number;
+  /** Sockets one user may hold open at once. */
+  maxPerUser: number;
 }
+
+/** Messages of one socket waiting to be handled; a client that sends faster than they are handled is closed. */
+const MAX_PENDING = 64;
+/** What upgrades are counted under by the rate limits (every client route is limited per address). */
+const UPGRADE_KEY = 'GET /realtime';
 
 const PATH = '/realtime';
 const DECISIONS = 'post_authorization_decisions';
@@ -58,6 +65,7 @@ class Session {
   }
 
   async onMessage(data: Buffer, isBinary: boolean): Promise<void> {
+    if (this.conn.closed) return;
     let parsed: unknown;
     try {
       if (isBinary) throw new Error('binary');
@@ -124,6 +132,8 @@ export class RealtimeTransport {
   private readonly wss: WebSocketServer;
   private readonly sessions = new Set<Session>();
   private readonly connections = new Set<Connection>();
+  private readonly perUser = new Map<string, number>();
+  private stopping = false;
 
   constructor(private readonly deps: RealtimeDeps) {
     this.wss = new WebSocketServer({ noServer: true, maxPayload: deps.maxMessageBytes });
@@ -134,25 +144,46 @@ export class RealtimeTransport {
     const path = (req.url ?? '/').split('?')[0];
     try {
       if (path !== PATH) throw new AppError('ROUTE_NOT_FOUND', `The realtime socket is at ${PATH}`);
-      pipeline.admit('socket');
+      if (this.stopping) throw new AppError('NOT_READY', 'The service is stopping');
+      const ip = clientAddress(this.deps.trustProxy)(req);
+      // The gate and the client surface's rate limit, counted before the token is checked.
+      await pipeline.enter('socket', 'client', ip, UPGRADE_KEY);
       const headers = headersOf(req);
       const user = await pipeline.user(headers);
-      const caller = { transport: 'socket' as const, ip: clientAddress(this.deps.trustProxy)(req), headers, user };
-      this.wss.handleUpgrade(req, socket, head, (ws: WebSocket) => this.open(ws, caller));
+      if ((this.perUser.get(user.userId) ?? 0) >= this.deps.maxPerUser) {
+        throw new AppError('RATE_LIMITED', `A user holds at most ${this.deps.maxPerUser} sockets at once; close one first`);
+      }
+      const caller = { transport: 'socket' as const, ip, headers, user };
+      this.wss.handleUpgrade(req, socket, head, (ws: WebSocket) => {
+        if (this.stopping) return void ws.terminate();
+        this.open(ws, caller);
+      });
     } catch (e) {
       refuseUpgrade('client', socket, pipeline.neutral(e, 'socket upgrade'));
     }
   }
 
   private open(ws: WebSocket, caller: Caller & { user: ClientPrincipal }): void {
+    const userId = caller.user.userId;
+    this.perUser.set(userId, (this.perUser.get(userId) ?? 0) + 1);
     let session: Session | null = null;
-    const conn = new Connection(ws, this.deps, () => { session?.end(); if (session) this.sessions.delete(session); this.connections.delete(conn); });
+    const conn = new Connection(ws, this.deps, () => {
+      session?.end();
+      if (session) this.sessions.delete(session);
+      this.connections.delete(conn);
+      const left = (this.perUser.get(userId) ?? 1) - 1;
+      if (left > 0) this.perUser.set(userId, left); else this.perUser.delete(userId);
+    });
     session = new Session(this.deps, conn, caller);
     this.sessions.add(session);
     this.connections.add(conn);
-    // Messages of one socket are handled in order.
+    // Messages of one socket are handled in order, at most MAX_PENDING waiting: memory per socket stays bounded.
     let chain = Promise.resolve();
-    ws.on('message', (data: Buffer, isBinary: boolean) => { chain = chain.then(() => session!.onMessage(data, isBinary)); });
+    let pending = 0;
+    ws.on('message', (data: Buffer, isBinary: boolean) => {
+      if (++pending > MAX_PENDING) return void conn.close(1008, `more than ${MAX_PENDING} messages waiting: send slower`);
+      chain = chain.then(() => session!.onMessage(data, isBinary)).finally(() => { pending--; });
+    });
   }
 
   async start(): Promise<number> {
@@ -167,6 +198,7 @@ export class RealtimeTransport {
   }
 
   async stop(): Promise<void> {
+    this.stopping = true;
     for (const c of this.connections) c.close(CLOSE.goingAway, 'the service is stopping');
     const server = this.server;
     if (!server) return;
