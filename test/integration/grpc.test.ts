@@ -46,6 +46,12 @@ describe('gRPC', () => {
     expect(await client.can({ subject: 'User:g', permission: 'view', resource: 'Folder:a' })).toBe(false);
     const deleted = await client.deleteRelation(many.relations[1]!.id);
     expect(deleted.deleted.computedTuple).toBe('User:bulk#viewer@Folder:b');
+
+    await client.createResourceDefinition({ name: 'Scratch', relations: { viewer: ['User'] }, permissions: { view: ['viewer'] } });
+    const updated = await client.updateResourceDefinition({ name: 'Scratch', relations: { viewer: ['User', 'Team'] }, permissions: { view: ['viewer'] } });
+    expect(updated).toMatchObject({ status: 'processed', resourceDefinition: { version: 1, relations: { viewer: ['User', 'Team'] } } });
+    expect((await client.deleteResourceDefinition('Scratch')).deleted.name).toBe('Scratch');
+    expect((await refused(client.getResourceDefinition('Scratch'))).grpcCode).toBe(5);
   });
 
   it('streams lookups past one page, and keeps access views', async () => {
