@@ -1,17 +1,10 @@
 // `npm run bench:client [-- --documents 100000 --readable 10000]`: the client surface's goals of issue 8 —
 // an authorized page of 25 from a schema where the user may read `readable` of `documents`, and
 // `/authorization/check` against the admin `can` at the same load.
-import { randomUUID } from 'node:crypto';
-import { rmSync } from 'node:fs';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { MongoClient } from 'mongodb';
-import { createApp, portOf } from '../src/app.js';
-import { loadConfig } from '../src/config.js';
-import { createLogger } from '../src/log.js';
-import { removeCluster } from '../infra/postgres.js';
-import { ROOT, startStack } from '../infra/stack.js';
 import { fmt, pct, say } from './report.js';
+import { benchService } from './service.js';
 
 const { values: args } = parseArgs({ options: {
   documents: { type: 'string', default: '100000' }, readable: { type: 'string', default: '10000' }, concurrency: { type: 'string', default: '16' },
@@ -21,18 +14,10 @@ const R = Number(args.readable);
 const C = Number(args.concurrency);
 
 async function main() {
-  const dataDir = join(ROOT, '.data', 'bench-client');
-  rmSync(dataDir, { recursive: true, force: true });
-  removeCluster(join(dataDir, 'postgres'));
-  const stack = await startStack({ dataDir, env: process.env, log: (l) => say(`  ${l}`), ports: { redis: 26479, mongo: 27317, postgres: 27332, bolt: 27787, http: 27574 } });
-  process.once('SIGINT', () => void stack.stop().then(() => process.exit(130)));
-  const config = loadConfig({ ...stack.urls, ADMIN_PORT: '0', CLIENT_PORT: '0', GRPC_PORT: '0', SOCKET_PORT: '0', MASTER_KEY: randomUUID(), ADMIN_PASSWORD: 'bench-password',
-    ADMIN_JWT_SECRET: randomUUID() + randomUUID(), CLIENT_JWT_SECRET: randomUUID() + randomUUID(), LOG_LEVEL: 'warn',
-    ROUTER_RATE_LIMITS: JSON.stringify({ enabled: false }) });
-  const app = await createApp(config, createLogger('warn'));
-  const listeners = await app.listen();
-  const admin = portOf(listeners, 'admin');
-  const client = portOf(listeners, 'client');
+  const svc = await benchService('bench-client', { redis: 26479, mongo: 27317, postgres: 27332, bolt: 27787, http: 27574 });
+  const { config } = svc;
+  const admin = svc.port('admin');
+  const client = svc.port('client');
   const call = async (base: number, method: string, path: string, headers: Record<string, string>, body?: unknown) => {
     const r = await fetch(`http://127.0.0.1:${base}${path}`, { method, headers: { ...headers, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
     return r.json() as Promise<any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -45,7 +30,7 @@ async function main() {
     const me = `User:${login.userId}`;
     const asUser = { authorization: `Bearer ${login.accessToken}` };
     // Documents straight into the collection; ownership tuples through the API, as a bulk import would.
-    const mongo = new MongoClient(stack.urls.MONGO_URL);
+    const mongo = new MongoClient(config.MONGO_URL);
     await mongo.connect();
     const col = mongo.db().collection('Report');
     const t0 = Date.now();
@@ -123,8 +108,7 @@ async function main() {
       say(`  client check p50 / admin can p50 (${pass}): ${(c / a).toFixed(2)}`);
     }
   } finally {
-    await app.close();
-    await stack.stop();
+    await svc.stop();
   }
 }
 

@@ -2,17 +2,13 @@
 // each), and the decision watch's flip latency with 10,000 live subscriptions. Prints figures; asserts nothing.
 import { execFile, execFileSync } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
-import { randomUUID } from 'node:crypto';
-import { rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parseArgs, promisify } from 'node:util';
 import { WebSocket } from 'ws';
-import { createApp, portOf } from '../src/app.js';
-import { loadConfig } from '../src/config.js';
-import { createLogger } from '../src/log.js';
-import { removeCluster } from '../infra/postgres.js';
-import { ROOT, startStack } from '../infra/stack.js';
+import { portOf } from '../src/app.js';
+import { ROOT } from '../infra/stack.js';
 import { pct, say } from './report.js';
+import { benchService } from './service.js';
 
 const { values: args } = parseArgs({ options: {
   seconds: { type: 'string', default: '8' }, concurrency: { type: 'string', default: '32' }, subscriptions: { type: 'string', default: '10000' },
@@ -31,16 +27,8 @@ function nativeTools(): void {
 }
 
 async function main() {
-  const dataDir = join(ROOT, '.data', 'bench-transports');
-  rmSync(dataDir, { recursive: true, force: true });
-  removeCluster(join(dataDir, 'postgres'));
-  const stack = await startStack({ dataDir, env: process.env, log: (l) => say(`  ${l}`), ports: { redis: 26479, mongo: 27317, postgres: 27332, bolt: 27787, http: 27574 } });
-  process.once('SIGINT', () => void stack.stop().then(() => process.exit(130)));
-  const config = loadConfig({ ...stack.urls, ADMIN_PORT: '0', CLIENT_PORT: '0', GRPC_PORT: '0', SOCKET_PORT: '0', MASTER_KEY: randomUUID(), ADMIN_PASSWORD: 'bench-password',
-    ADMIN_JWT_SECRET: randomUUID() + randomUUID(), CLIENT_JWT_SECRET: randomUUID() + randomUUID(), LOG_LEVEL: 'warn',
-    ROUTER_RATE_LIMITS: JSON.stringify({ enabled: false }) });
-  const app = await createApp(config, createLogger('warn'));
-  const listeners = await app.listen();
+  const svc = await benchService('bench-transports', { redis: 26479, mongo: 27317, postgres: 27332, bolt: 27787, http: 27574 });
+  const { config, listeners } = svc;
   const admin = `http://127.0.0.1:${portOf(listeners, 'admin')}`;
   const client = `http://127.0.0.1:${portOf(listeners, 'client')}`;
   const call = async (base: string, method: string, path: string, body?: unknown, headers: Record<string, string> = { masterkey: config.MASTER_KEY }) => {
@@ -154,8 +142,7 @@ request = function() i = i + 1; return wrk.format("GET", paths[(i % #paths) + 1]
     say(`  a definition change, then a grant: the flip arrived ${(seen - t0).toFixed(0)} ms after the change was sent (every subscription asked again)`);
     for (const u of users) u.ws.close();
   } finally {
-    await app.close();
-    await stack.stop();
+    await svc.stop();
   }
 }
 
