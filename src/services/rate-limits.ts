@@ -55,8 +55,15 @@ export class RateLimits {
     await this.take(route, windowMs, max, `${ip}|${account.trim().toLowerCase()}`);
   }
 
-  private async take(route: string, windowMs: number, max: number, who: string): Promise<void> {
-    const wait = await this.counter.take(route, max, windowMs, who);
+  /** Counts `points` more calls of `route` from `ip` (a call that does the work of several). */
+  async charge(route: string, ip: string, points: number): Promise<void> {
+    if (!this.config.enabled || points <= 0) return;
+    const { windowMs, max } = this.config.routes[route] ?? this.config.default;
+    return this.take(route, windowMs, max, ip, points);
+  }
+
+  private async take(route: string, windowMs: number, max: number, who: string, points = 1): Promise<void> {
+    const wait = await this.counter.take(route, max, windowMs, who, points);
     if (wait !== null) throw new RateLimited(Math.max(1, Math.ceil(wait / 1000)));
   }
 }

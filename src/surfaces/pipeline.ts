@@ -132,6 +132,7 @@ export class Pipeline {
     const query = parse(r.query, raw.query, 'query');
     const body = raw.stream ? undefined as never : parse(r.body, raw.body, 'body');
     if (r.login) await limits.consume(r.rateKey, caller.ip, accountOf(body));
+    else if (r.cost && rateLimited(r)) await limits.charge(r.rateKey, caller.ip, r.cost({ params, query, body }) - 1);
     // Whether the token was revoked is asked of Redis on every call (a transport that passes `user` asked already,
     // for this request or, on long connections, lately). A read runs meanwhile and its answer is held until the
     // token is known to be live; a change waits for that before it starts.

@@ -55,6 +55,8 @@ export interface Route<P = any, Q = any, B = any> { // eslint-disable-line @type
   body?: z.ZodType<B>;
   /** The reply body as clients receive it (JSON unless `http.produces` says otherwise). */
   output: z.ZodType;
+  /** How many calls one call counts as against the rate limit, from its validated input (a batch of N checks: N). */
+  cost?(input: { params: P; query: Q; body: B }): number;
   /** Catalog codes this route answers besides those every route of its kind may (see `errorsOf`). */
   errors?: ErrorCode[];
   handle(input: HandlerInput<P, Q, B>): Promise<Reply>;

@@ -2,8 +2,8 @@
 
 export interface RateCounter {
   /**
-   * Takes one point of `who` in the bucket named `name` (at most `max` per `windowMs`): null when it was
-   * granted, else how many ms until a point is free again.
+   * Takes `points` (default one) of `who` in the bucket named `name` (at most `max` per `windowMs`): null when
+   * they were granted, else how many ms until points are free again.
    */
-  take(name: string, max: number, windowMs: number, who: string): Promise<number | null>;
+  take(name: string, max: number, windowMs: number, who: string, points?: number): Promise<number | null>;
 }

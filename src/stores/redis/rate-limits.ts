@@ -6,7 +6,7 @@ import type { RateCounter } from '../ports/rate-limits.js';
 export function redisRateCounter(redis: Redis, prefix: string): RateCounter {
   const limiters = new Map<string, RateLimiterRedis>();
   return {
-    async take(name, max, windowMs, who) {
+    async take(name, max, windowMs, who, points = 1) {
       const key = `${name} ${max}/${windowMs}`;
       let limiter = limiters.get(key);
       if (!limiter) {
@@ -19,7 +19,7 @@ export function redisRateCounter(redis: Redis, prefix: string): RateCounter {
         limiters.set(key, limiter);
       }
       try {
-        await limiter.consume(who);
+        await limiter.consume(who, points);
         return null;
       } catch (e) {
         if (e instanceof RateLimiterRes) return e.msBeforeNext;

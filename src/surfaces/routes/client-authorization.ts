@@ -38,6 +38,8 @@ export function clientAuthorizationRoutes(deps: { checks: Checks; revisions: Rev
       ...user, http: { method: 'post', path: '/authorization/decisions' }, output: replies.decisions,
       summary: `Your decisions on up to ${DECISIONS_MAX} (action, resource) pairs, with the revision they hold at (the socket's decision watch starts here)`,
       body: z.strictObject({ items: decisionItems }),
+      // Each item is a check: a call of N items counts as N against the rate limit, on every transport.
+      cost: ({ body }) => body.items.length,
       handle: async ({ body, user: u }) => {
         const me = `User:${u!.userId}`;
         // Read before the checks: each answer reflects at least every change up to this revision.
