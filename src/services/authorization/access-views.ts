@@ -4,8 +4,9 @@ import type { AccessViewRecord, AccessViewStore } from '../../stores/ports/acces
 import type { Checks } from './checks.js';
 import type { Revisions } from './revisions.js';
 
-/** Objects one view may hold: its list is stored whole, in one document. */
+/** Objects one view may hold: its list is stored whole, in one document (MongoDB holds at most 16 MB). */
 export const VIEW_MAX_OBJECTS = 100_000;
+const VIEW_MAX_BYTES = 8 * 1024 * 1024;
 const PAGE = 1000;
 
 export interface ViewSpec { name: string; subject: string; permission: string; resourceType: string }
@@ -29,10 +30,15 @@ export class AccessViews {
       throw new AppError('LIST_TOO_LARGE', `${first.count} objects are more than a view holds (${VIEW_MAX_OBJECTS}); page /authorization/permissions/objects instead`);
     }
     const objects = [...first.objects];
+    let bytes = objects.reduce((n, o) => n + o.length, 0);
     while (objects.length < first.count) {
       const page = await this.checks.listObjects(spec.subject, spec.permission, spec.resourceType, objects.length, PAGE);
       if (page.objects.length === 0) break;
       objects.push(...page.objects);
+      bytes += page.objects.reduce((n, o) => n + o.length, 0);
+      if (bytes > VIEW_MAX_BYTES) {
+        throw new AppError('LIST_TOO_LARGE', `The objects' ids pass ${VIEW_MAX_BYTES} bytes, more than a view holds; page /authorization/permissions/objects instead`);
+      }
     }
     return { objects, revision };
   }
