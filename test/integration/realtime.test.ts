@@ -78,7 +78,7 @@ describe('realtime socket', () => {
 
     const join = await svc.http('POST', '/authorization/relations', { body: { subject: `User:${userId}`, relation: 'member', resource: 'Team:top' } });
     const granted = await s.next((m) => m.type === 'decision', 1000);
-    expect(granted).toMatchObject({ action: 'read', resource: 'Doc:d', allowed: true, revision: join.body.revision });
+    expect(granted).toMatchObject({ id: 'a', action: 'read', resource: 'Doc:d', allowed: true, revision: join.body.revision });
 
     const link = (await svc.http('GET', '/authorization/relations?search=team:mid%23owner@team:low')).body.relations[0];
     const cut = await svc.http('DELETE', `/authorization/relations/${encodeURIComponent(link._id)}`);

@@ -117,7 +117,7 @@ class Session {
       this.subs.set(id, answers.map((a) => {
         const w: Watched = {
           subject, action: a.action, resource: a.resource, allowed: a.allowed,
-          notify: (d) => this.conn.send({ type: 'decision', ...d }),
+          notify: (d) => this.conn.send({ type: 'decision', id, ...d }),
         };
         return this.deps.watch.add(w);
       }));
