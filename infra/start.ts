@@ -25,6 +25,8 @@ async function main() {
   say('');
   say(`  admin surface   ${origin(config.ADMIN_PORT)}   (health: ${origin(config.ADMIN_PORT)}/ready)`);
   say(`  client surface  ${origin(config.CLIENT_PORT)}`);
+  say(`  realtime socket ws://${config.HOST}:${config.SOCKET_PORT}/realtime   (Bearer access token)`);
+  say(`  gRPC            ${config.HOST}:${config.GRPC_PORT}   (authzgraph.v1.AuthzGraph, reflection on)`);
   say(`  Neo4j Browser   http://127.0.0.1:7474/browser/   (bolt ${stack.urls.NEO4J_URI}, no auth)`);
   say(`  MongoDB         ${stack.urls.MONGO_URL}`);
   say(`  Redis           ${stack.urls.REDIS_URL}`);
