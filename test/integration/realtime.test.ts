@@ -155,6 +155,27 @@ describe('realtime socket', () => {
   });
 });
 
+describe('decision watch across processes', () => {
+  it('a socket on one process hears a flip caused by a write through another', async () => {
+    // The same deployment: the same stores and secrets, another process (its own bus member and decision watch).
+    const other = await startService({ ROUTER_RATE_LIMITS: JSON.stringify({ enabled: false }), CLIENT_JWT_SECRET: svc.config.CLIENT_JWT_SECRET }, { wipe: false });
+    try {
+      const { userId, token } = await login('elsewhere@example.com');
+      const ws = new WebSocket(other.socket, { headers: { authorization: `Bearer ${token}` } });
+      const got: Array<Record<string, unknown>> = [];
+      ws.on('message', (d) => got.push(JSON.parse(String(d))));
+      await new Promise((resolve, reject) => { ws.once('open', resolve); ws.once('error', reject); });
+      ws.send(JSON.stringify({ type: 'subscribe', topic: 'decisions', id: 'x', items: [{ action: 'read', resource: 'Doc:across' }] }));
+      for (let i = 0; i < 100 && !got.some((m) => m.type === 'subscribed'); i++) await new Promise((r) => setTimeout(r, 20));
+      // The write goes through the first process; the second hears of it on the bus.
+      await svc.http('POST', '/authorization/relations', { body: { subject: `User:${userId}`, relation: 'owner', resource: 'Doc:across' } });
+      for (let i = 0; i < 50 && !got.some((m) => m.type === 'decision'); i++) await new Promise((r) => setTimeout(r, 20));
+      expect(got.find((m) => m.type === 'decision')).toMatchObject({ id: 'x', resource: 'Doc:across', allowed: true });
+      ws.close();
+    } finally { await other.stop(); }
+  });
+});
+
 describe('realtime socket, flooding', () => {
   it('closes a client that sends faster than its messages are handled (1008) rather than queueing them', async () => {
     const { token } = await login('flood@example.com');
