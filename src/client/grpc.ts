@@ -2,10 +2,11 @@
 import {
   Metadata, credentials, loadPackageDefinition, type Client, type ClientReadableStream, type GrpcObject, type ServiceClientConstructor, type ServiceError,
 } from '@grpc/grpc-js';
+import { fromNames, toNames } from '../surfaces/grpc/names.js';
 import { loadDefinition } from '../surfaces/grpc/proto.js';
 import type {
   AccessView, CanRequest, Change, CheckItem, CreateRelationResponse, CreateRelationsResponse, DefinitionInput, DeleteRelationResponse,
-  EvaluateResponse, ListRequest, Names, PermissionGrant, ReadOptions, ReadRelationsRequest, ReadRelationsResponse, Relation, ResourceDefinition,
+  EvaluateResponse, ListRequest, PermissionGrant, ReadOptions, ReadRelationsRequest, ReadRelationsResponse, Relation, ResourceDefinition,
   WatchResponse, WriteResourceDefinitionResponse,
 } from './grpc-types.js';
 
@@ -34,8 +35,6 @@ const asError = (e: ServiceError) => {
   try { details = raw ? JSON.parse(Buffer.from(raw as Buffer).toString('utf8')) as unknown[] : []; } catch { /* not ours: no details */ }
   return new AuthzGraphError(e.code, String(e.metadata?.get('error-code')[0] ?? 'UNKNOWN'), e.details || e.message, details);
 };
-const toNames = (m: Names | undefined) => Object.fromEntries(Object.entries(m ?? {}).map(([k, v]) => [k, { names: v }]));
-const fromNames = (m: Record<string, { names: string[] }>): Names => Object.fromEntries(Object.entries(m ?? {}).map(([k, v]) => [k, v.names ?? []]));
 const definition = (d: Msg): ResourceDefinition => ({ ...d, relations: fromNames(d.relations), permissions: fromNames(d.permissions) } as ResourceDefinition);
 
 export class AuthzGraphClient {

@@ -11,10 +11,12 @@ const PAGE = 1000;
 
 export interface ViewSpec { name: string; subject: string; permission: string; resourceType: string }
 
-const summary = (v: AccessViewRecord) => ({
-  name: v._id, subject: v.subject, permission: v.permission, resourceType: v.resourceType, count: v.objects.length,
+type Stored = Omit<AccessViewRecord, 'objects'> & { count: number };
+const summary = (v: Stored) => ({
+  name: v._id, subject: v.subject, permission: v.permission, resourceType: v.resourceType, count: v.count,
   revision: v.revision, createdAt: v.createdAt, refreshedAt: v.refreshedAt,
 });
+const withCount = (v: AccessViewRecord): Stored => ({ ...v, count: v.objects.length });
 
 /**
  * A view is computed from the index, fully consistent at the revision it records, and kept as computed until it is
@@ -53,7 +55,7 @@ export class AccessViews {
       createdAt: existing?.createdAt ?? now, refreshedAt: now,
     };
     await this.store.put(view);
-    return { view: summary(view), created: !existing };
+    return { view: summary(withCount(view)), created: !existing };
   }
 
   private async found(name: string): Promise<AccessViewRecord> {
@@ -67,22 +69,19 @@ export class AccessViews {
     const { objects, revision } = await this.compute(view);
     const next = { ...view, objects, revision, refreshedAt: new Date() };
     await this.store.put(next);
-    return summary(next);
+    return summary(withCount(next));
   }
 
   /** One page of the view's objects, in id order, as of its last refresh. */
   async page(name: string, skip: number, limit: number) {
     const view = await this.found(name);
-    return { ...summary(view), objects: view.objects.slice(skip, skip + limit) };
+    return { ...summary(withCount(view)), objects: view.objects.slice(skip, skip + limit) };
   }
 
   async list(skip: number, limit: number) {
     const page = await this.store.list(skip, limit);
     return {
-      views: page.items.map((v) => ({
-        name: v._id, subject: v.subject, permission: v.permission, resourceType: v.resourceType, count: v.count,
-        revision: v.revision, createdAt: v.createdAt, refreshedAt: v.refreshedAt,
-      })),
+      views: page.items.map(summary),
       count: page.count,
     };
   }

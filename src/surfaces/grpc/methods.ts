@@ -1,6 +1,7 @@
 // Each gRPC method as a route of the registry: how its request becomes the route's input and the reply its response.
 import type { RawInput } from '../pipeline.js';
 import type { Reply } from '../registry.js';
+import { fromNames, toNames } from './names.js';
 
 type Msg = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -16,8 +17,6 @@ const q = (o: Msg) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !
 /** CONSISTENCY_UNSPECIFIED is the route's default. */
 const consistency = (c: string | undefined) => (c && c !== 'CONSISTENCY_UNSPECIFIED' ? c.toLowerCase() : undefined);
 const iso = (v: unknown) => (v instanceof Date ? v.toISOString() : v === undefined || v === null ? '' : String(v));
-const toNames = (m: Record<string, string[]> | undefined) => Object.fromEntries(Object.entries(m ?? {}).map(([k, v]) => [k, { names: v }]));
-const fromNames = (m: Record<string, { names?: string[] }> | undefined) => Object.fromEntries(Object.entries(m ?? {}).map(([k, v]) => [k, v.names ?? []]));
 
 const relation = (r: Msg) => ({
   id: r._id, subject: r.subject, relation: r.relation, resource: r.resource, computedTuple: r.computedTuple, revision: r.revision ?? 0, createdAt: iso(r.createdAt),

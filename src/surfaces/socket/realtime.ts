@@ -130,7 +130,6 @@ class Session {
 export class RealtimeTransport {
   private server: Server | null = null;
   private readonly wss: WebSocketServer;
-  private readonly sessions = new Set<Session>();
   private readonly connections = new Set<Connection>();
   private readonly perUser = new Map<string, number>();
   private stopping = false;
@@ -169,13 +168,11 @@ export class RealtimeTransport {
     let session: Session | null = null;
     const conn = new Connection(ws, this.deps, () => {
       session?.end();
-      if (session) this.sessions.delete(session);
       this.connections.delete(conn);
       const left = (this.perUser.get(userId) ?? 1) - 1;
       if (left > 0) this.perUser.set(userId, left); else this.perUser.delete(userId);
     });
     session = new Session(this.deps, conn, caller);
-    this.sessions.add(session);
     this.connections.add(conn);
     // Messages of one socket are handled in order, at most MAX_PENDING waiting: memory per socket stays bounded.
     let chain = Promise.resolve();
