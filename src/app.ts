@@ -1,6 +1,6 @@
 // The composition root: connects the stores, builds the modules, registers their routes, puts the pipeline and the
 // transports in front of them. It only wires; no singletons.
-import { bytesOf, type Config } from './config.js';
+import { bytesOf, inputLimitsOf, type Config } from './config.js';
 import { createLogger, type Logger } from './log.js';
 import { authenticationModule } from './modules/authentication.js';
 import { authorizationModule } from './modules/authorization.js';
@@ -14,8 +14,8 @@ import { Pipeline } from './surfaces/pipeline.js';
 import { Registry } from './surfaces/registry.js';
 import { transports } from './surfaces/transports.js';
 
-/** A port the service listens on, by name (admin, client, socket, grpc). */
-export interface Listener { name: string; port: number }
+/** A port the service listens on, by name (admin, client, socket, grpc), and the address it is bound to. */
+export interface Listener { name: string; host: string; port: number }
 
 /** The port of the listener named `name`. */
 export function portOf(listeners: Listener[], name: string): number {
@@ -52,7 +52,7 @@ export async function createApp(config: Config, log: Logger = createLogger(confi
 
   const pipeline = new Pipeline(registry, {
     auth: core.auth, clientAuth: authentication.clientAuth, limits: settings.limits, log, checkReplies: config.CHECK_REPLIES,
-    maxInputBytes: bytesOf(config.BODY_LIMIT), enabled: (t) => (t === 'rest' ? true : settings.settings.get('core').transports[t]),
+    maxInputBytes: bytesOf(config.BODY_LIMIT), inputLimits: inputLimitsOf(config), enabled: (t) => (t === 'rest' ? true : settings.settings.get('core').transports[t]),
   });
   const listeners = transports({
     config, log, pipeline, metrics: core.metrics, health: core.health, schemas: database.schemas, watch: authz.watch, activity: authz.activity,
@@ -63,7 +63,7 @@ export async function createApp(config: Config, log: Logger = createLogger(confi
     log,
     async listen() {
       const out: Listener[] = [];
-      for (const t of listeners) out.push({ name: t.name, port: await t.start() });
+      for (const t of listeners) out.push({ name: t.name, host: t.host, port: await t.start() });
       return out;
     },
     async close() {

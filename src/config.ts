@@ -2,7 +2,10 @@
 import { z } from 'zod';
 
 const port = (d: number) => z.coerce.number().int().min(0).max(65535).default(d);
+const optionalText = z.string().optional().transform((v) => (v ? v : undefined));
 const flag = z.string().optional().transform((v) => v !== undefined && v !== '' && v !== '0' && v !== 'false');
+
+const LOOPBACK = '127.0.0.1';
 
 const schema = z.object({
   CLIENT_PORT: port(3000),
@@ -10,7 +13,15 @@ const schema = z.object({
   /** The realtime socket (ws, path /realtime). */
   SOCKET_PORT: port(3001),
   GRPC_PORT: port(55152),
-  HOST: z.string().default('127.0.0.1'),
+  /** Deprecated: the address of both surfaces when ADMIN_HOST or CLIENT_HOST is not set. */
+  HOST: optionalText,
+  /** The operator surfaces (admin HTTP and gRPC): loopback unless told, so they are never exposed by accident. */
+  ADMIN_HOST: optionalText,
+  /** The application surfaces (client HTTP and the realtime socket). */
+  CLIENT_HOST: optionalText,
+  /** Origins browsers may call the client surface from (CORS), comma-separated; none by default. The admin surface allows none. */
+  CORS_ORIGINS: z.string().default('').transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean))
+    .refine((list) => list.every((o) => o === '*' || /^https?:\/\/[^/\s]+$/.test(o)), 'origins such as https://app.example.com (scheme, host, port; no path), or *'),
   MONGO_URL: z.string().default('mongodb://127.0.0.1:27017/authz'),
   NEO4J_URI: z.string().default('bolt://127.0.0.1:7687'),
   NEO4J_USER: z.string().default('neo4j'),
@@ -46,10 +57,23 @@ const schema = z.object({
   /** Realtime sockets one user may hold open at once. */
   SOCKET_MAX_PER_USER: z.coerce.number().int().min(1).max(1000).default(10),
   SOCKET_HEARTBEAT_MS: z.coerce.number().int().min(100).default(15_000),
+  /** Input shape limits every call is held to on every transport (README, "Limits"). */
+  LIMIT_STRING_BYTES: z.string().regex(/^\d+(\.\d+)?\s*(b|kb|mb|gb)?$/i).default('64kb'),
+  LIMIT_ARRAY_ITEMS: z.coerce.number().int().min(1).default(10_000),
+  LIMIT_OBJECT_KEYS: z.coerce.number().int().min(1).default(1000),
+  LIMIT_JSON_DEPTH: z.coerce.number().int().min(2).max(256).default(32),
+  /** GraphQL documents: nesting depth, aliases, lexical tokens, directives and cost (graphql-armor's cost model). */
+  GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(1).default(10),
+  GRAPHQL_MAX_ALIASES: z.coerce.number().int().min(0).default(30),
+  GRAPHQL_MAX_TOKENS: z.coerce.number().int().min(10).default(2000),
+  GRAPHQL_MAX_DIRECTIVES: z.coerce.number().int().min(0).default(20),
+  GRAPHQL_MAX_COST: z.coerce.number().int().min(1).default(5000),
+  /** Failed admin authentications one address may make per minute before it is refused (429) for the rest of it. */
+  ADMIN_AUTH_FAILURES_PER_MINUTE: z.coerce.number().int().min(1).default(30),
   /** Checks every JSON reply against its route's registered output schema; a mismatch is a 500 (the test suite runs with it on). */
   CHECK_REPLIES: flag,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-});
+}).transform((c) => ({ ...c, ADMIN_HOST: c.ADMIN_HOST ?? c.HOST ?? LOOPBACK, CLIENT_HOST: c.CLIENT_HOST ?? c.HOST ?? LOOPBACK }));
 
 export type Config = z.infer<typeof schema>;
 
@@ -62,6 +86,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   return parsed.data;
 }
+
+/** The input shape limits of the pipeline, from the LIMIT_* settings. */
+export const inputLimitsOf = (c: Config) => ({
+  stringBytes: bytesOf(c.LIMIT_STRING_BYTES), arrayItems: c.LIMIT_ARRAY_ITEMS, objectKeys: c.LIMIT_OBJECT_KEYS, depth: c.LIMIT_JSON_DEPTH,
+});
 
 const UNITS: Record<string, number> = { b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3 };
 

@@ -1,13 +1,24 @@
 // Object and tuple identifiers: `Type:id` and `S#rel@O`, parsed strictly per DESIGN.md section 4.
 
-export const NAME_RE = /^[A-Za-z][A-Za-z0-9_]*$/;
+/** Type, relation and permission names: a letter, then letters, digits or `_`; at most 128 characters. */
+export const NAME_RE = /^[A-Za-z][A-Za-z0-9_]{0,127}$/;
+export const NAME_RULE = 'must match ^[A-Za-z][A-Za-z0-9_]*$ (at most 128 characters)';
+/**
+ * The longest `Type:id`, in UTF-8 bytes. Ids are keys in every store and every cache: an unbounded one lets a single
+ * caller fill Redis and the service's memory (DESIGN.md section 4 leaves the length open; the README states this one).
+ */
+export const MAX_OBJECT_BYTES = 512;
+export const OBJECT_RULE = `must be Type:id (id without #, @ or whitespace; at most ${MAX_OBJECT_BYTES} bytes)`;
+
+/** UTF-8 length without allocating for short strings: a UTF-16 unit is at most 3 UTF-8 bytes. */
+const withinBytes = (text: string, max: number) => text.length * 3 <= max || new TextEncoder().encode(text).length <= max;
 
 export interface ObjectRef { type: string; id: string }
 export interface Tuple { subject: string; relation: string; resource: string }
 
 /** `Type:id` -> parts, or null. The id is everything after the first `:`. */
 export function parseObject(text: unknown): ObjectRef | null {
-  if (typeof text !== 'string') return null;
+  if (typeof text !== 'string' || !withinBytes(text, MAX_OBJECT_BYTES)) return null;
   const colon = text.indexOf(':');
   if (colon < 0) return null;
   const type = text.slice(0, colon);

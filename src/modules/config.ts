@@ -16,7 +16,7 @@ export async function configModule(stores: Stores, config: Config, log: Logger) 
   });
   await settings.start();
   settings.on('database', (options) => stores.tuneDatabase(options));
-  const limits = new RateLimits(stores.rateCounter, parseRateLimits(config.ROUTER_RATE_LIMITS));
+  const limits = new RateLimits(stores.rateCounter, parseRateLimits(config.ROUTER_RATE_LIMITS), config.ADMIN_AUTH_FAILURES_PER_MINUTE);
   settings.on('router', (router) => limits.update(effectiveRateLimits(router.rateLimits)));
   const module: Module = { name: 'config', routes: configRoutes({ settings }), stop: () => settings.stop() };
   return { module, settings, limits };

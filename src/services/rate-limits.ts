@@ -38,8 +38,15 @@ export function readRateLimits(json: string | undefined): Record<string, unknown
 export const parseRateLimits = (json: string | undefined): RateLimitConfig =>
   effectiveRateLimits(rateLimitsSchema.parse(readRateLimits(json)));
 
+/** The bucket failed admin authentications are counted in, per address. */
+const AUTH_FAILURES = 'admin authentication failures';
+
 export class RateLimits {
-  constructor(private readonly counter: RateCounter, private config: RateLimitConfig) {}
+  constructor(
+    private readonly counter: RateCounter, private config: RateLimitConfig,
+    /** Failed admin authentications one address may make per minute (not switched off with the router's limits). */
+    private readonly authFailuresPerMinute = 30,
+  ) {}
 
   update(config: RateLimitConfig): void { this.config = config; }
 
@@ -60,6 +67,17 @@ export class RateLimits {
     if (!this.config.enabled || points <= 0) return;
     const { windowMs, max } = this.config.routes[route] ?? this.config.default;
     return this.take(route, windowMs, max, ip, points);
+  }
+
+  /** Refuses (429) an address that has failed admin authentication too often lately; takes nothing. */
+  async admitAuthentication(ip: string): Promise<void> {
+    const wait = await this.counter.spent(AUTH_FAILURES, this.authFailuresPerMinute, 60_000, ip);
+    if (wait !== null) throw new RateLimited(Math.max(1, Math.ceil(wait / 1000)));
+  }
+
+  /** Counts one failed admin authentication of `ip`; the failure itself is still answered as such. */
+  async failedAuthentication(ip: string): Promise<void> {
+    await this.counter.take(AUTH_FAILURES, this.authFailuresPerMinute, 60_000, ip);
   }
 
   private async take(route: string, windowMs: number, max: number, who: string, points = 1): Promise<void> {

@@ -8,6 +8,7 @@ import type { ClientAuth, ClientPrincipal } from '../services/client-auth.js';
 import type { RateLimits } from '../services/rate-limits.js';
 import { storeUnavailable } from '../stores/unavailable.js';
 import { label, rateLimited, type Registry, type Reply, type Route, type Surface } from './registry.js';
+import { checkShape, type InputLimits } from './input-limits.js';
 import { unstorable } from './storable.js';
 
 export type Transport = 'rest' | 'graphql' | 'mcp' | 'grpc' | 'socket';
@@ -34,6 +35,8 @@ export interface PipelineDeps {
   auth: AdminAuth; clientAuth: ClientAuth; limits: RateLimits; log: Logger;
   /** Largest input a call may carry, counted as JSON text, where the transport did not bound it. */
   maxInputBytes: number;
+  /** Strings, arrays, keys and depth of every input (a route may widen them: `Route.limits`). */
+  inputLimits: InputLimits;
   /** Whether a transport is switched on (config core.transports); REST always is. */
   enabled(transport: Transport): boolean;
   /** Checks every JSON reply against its route's registered output (a mismatch is a 500); on in tests. */
@@ -84,10 +87,23 @@ export class Pipeline {
   }
 
   /** Credentials checked once for a connection or a request that makes many calls (GraphQL, MCP, gRPC, the socket). */
-  async admin(headers: Caller['headers']): Promise<AdminPrincipal> {
+  async admin(headers: Caller['headers'], ip: string): Promise<AdminPrincipal> {
+    try { return await this.authenticateAdmin(headers, ip); } catch (e) { throw this.neutral(e, 'authentication'); }
+  }
+
+  /**
+   * Admin credentials, with failures counted per address: past the limit an address is refused (429) before its
+   * credentials are even looked at, so guessing costs the guesser, not the service.
+   */
+  private async authenticateAdmin(headers: Caller['headers'], ip: string): Promise<AdminPrincipal> {
+    const { auth, limits } = this.deps;
+    await limits.admitAuthentication(ip);
     try {
-      return await this.deps.auth.authenticate({ masterkey: headers.masterkey, authorization: headers.authorization });
-    } catch (e) { throw this.neutral(e, 'authentication'); }
+      return await auth.authenticate({ masterkey: headers.masterkey, authorization: headers.authorization });
+    } catch (e) {
+      if (e instanceof AppError && e.status === 401) await limits.failedAuthentication(ip);
+      throw e;
+    }
   }
 
   async user(headers: Caller['headers']): Promise<ClientPrincipal> {
@@ -115,16 +131,18 @@ export class Pipeline {
 
   private async run(r: Route, raw: RawInput, caller: Caller): Promise<Reply> {
     this.admit(caller.transport);
-    const { limits, clientAuth, auth } = this.deps;
+    const { limits, clientAuth } = this.deps;
     // Counted first, so refused and malformed calls cost their sender too; a login counts per account once its body is read.
     if (rateLimited(r) && !r.login) await limits.consume(r.rateKey, caller.ip);
     // Credentials before the input is read: a caller without them learns nothing about what a route takes.
     const principal = r.auth === 'admin'
-      ? caller.principal ?? await auth.authenticate({ masterkey: caller.headers.masterkey, authorization: caller.headers.authorization })
+      ? caller.principal ?? await this.authenticateAdmin(caller.headers, caller.ip)
       : null;
     const user = r.auth === 'user' ? caller.user ?? await clientAuth.verify(caller.headers.authorization) : null;
     if (!caller.bounded) this.measure(raw);
+    const shape = r.limits ? { ...this.deps.inputLimits, ...r.limits } : this.deps.inputLimits;
     for (const [where, value] of [['params', raw.params], ['query', raw.query], ['body', raw.body]] as const) {
+      checkShape(value, where, shape);
       const bad = unstorable(value, where);
       if (bad) throw new AppError('VALIDATION_FAILED', `Invalid ${where}: ${bad.path} ${bad.message}`, [bad]);
     }

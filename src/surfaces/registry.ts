@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import type { ErrorCode } from '../errors.js';
 import type { AdminPrincipal } from '../services/admin-auth.js';
 import type { ClientPrincipal } from '../services/client-auth.js';
+import type { InputLimits } from './input-limits.js';
 
 export type Surface = 'admin' | 'client';
 export type Method = 'get' | 'post' | 'patch' | 'put' | 'delete';
@@ -57,6 +58,8 @@ export interface Route<P = any, Q = any, B = any> { // eslint-disable-line @type
   output: z.ZodType;
   /** How many calls one call counts as against the rate limit, from its validated input (a batch of N checks: N). */
   cost?(input: { params: P; query: Q; body: B }): number;
+  /** Input shape limits this route widens or narrows (the pipeline's defaults otherwise). */
+  limits?: Partial<InputLimits>;
   /** Catalog codes this route answers besides those every route of its kind may (see `errorsOf`). */
   errors?: ErrorCode[];
   handle(input: HandlerInput<P, Q, B>): Promise<Reply>;
@@ -84,9 +87,11 @@ export const rateLimited = (r: Route) => r.surface === 'client' || r.login === t
 /** Every catalog code a route may answer: its own, and those that come with its input, credentials and surface. */
 export function errorsOf(r: Route): ErrorCode[] {
   const codes = new Set<ErrorCode>(r.errors ?? []);
-  if (r.params || r.query || r.body) codes.add('VALIDATION_FAILED');
-  if (r.body) { codes.add('BAD_REQUEST'); codes.add('PAYLOAD_TOO_LARGE'); }
+  if (r.params || r.query || r.body) { codes.add('VALIDATION_FAILED'); codes.add('PAYLOAD_TOO_LARGE'); }
+  if (r.body) codes.add('BAD_REQUEST');
   if (r.auth !== 'none') codes.add('UNAUTHENTICATED');
+  // Admin credentials that fail too often from one address are refused for a while.
+  if (r.auth === 'admin') codes.add('RATE_LIMITED');
   if (r.auth === 'user') codes.add('TOKEN_EXPIRED');
   if (rateLimited(r)) codes.add('RATE_LIMITED');
   codes.add('STORE_UNAVAILABLE');

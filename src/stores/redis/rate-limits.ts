@@ -5,19 +5,27 @@ import type { RateCounter } from '../ports/rate-limits.js';
 
 export function redisRateCounter(redis: Redis, prefix: string): RateCounter {
   const limiters = new Map<string, RateLimiterRedis>();
+  const limiterOf = (name: string, max: number, windowMs: number): RateLimiterRedis => {
+    const key = `${name} ${max}/${windowMs}`;
+    let limiter = limiters.get(key);
+    if (!limiter) {
+      const duration = Math.ceil(windowMs / 1000);
+      limiter = new RateLimiterRedis({
+        storeClient: redis, keyPrefix: `${prefix}:rl:${key}`, points: max, duration,
+        // Redis down: each process counts on its own rather than refusing everyone or letting everyone through.
+        insuranceLimiter: new RateLimiterMemory({ points: max, duration }),
+      });
+      limiters.set(key, limiter);
+    }
+    return limiter;
+  };
   return {
+    async spent(name, max, windowMs, who) {
+      const res = await limiterOf(name, max, windowMs).get(who);
+      return res && res.consumedPoints >= max ? Math.max(1, res.msBeforeNext) : null;
+    },
     async take(name, max, windowMs, who, points = 1) {
-      const key = `${name} ${max}/${windowMs}`;
-      let limiter = limiters.get(key);
-      if (!limiter) {
-        const duration = Math.ceil(windowMs / 1000);
-        limiter = new RateLimiterRedis({
-          storeClient: redis, keyPrefix: `${prefix}:rl:${key}`, points: max, duration,
-          // Redis down: each process counts on its own rather than refusing everyone or letting everyone through.
-          insuranceLimiter: new RateLimiterMemory({ points: max, duration }),
-        });
-        limiters.set(key, limiter);
-      }
+      const limiter = limiterOf(name, max, windowMs);
       try {
         await limiter.consume(who, points);
         return null;

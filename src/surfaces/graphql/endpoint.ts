@@ -46,7 +46,7 @@ export function graphqlEndpoint(o: EndpointOptions): (app: Express) => void {
         const headers = headersOf(req);
         const caller: Caller = { transport: 'graphql', ip: String(req.ip), headers, bounded: true };
         try {
-          if (o.surface === 'admin') caller.principal = await pipeline.admin(headers);
+          if (o.surface === 'admin') caller.principal = await pipeline.admin(headers, caller.ip);
           else caller.user = await pipeline.user(headers);
         } catch (e) {
           throw toGraphQLError(pipeline.neutral(e, RATE_KEY));

@@ -68,7 +68,7 @@ export function mountToolServer(deps: ToolServerDeps): (app: Express) => void {
       const headers = headersOf(req);
       // Admin JWT or API token; the masterkey is for people at a terminal, not for agents.
       if (!headers.authorization) throw new AppError('UNAUTHENTICATED', 'Send Authorization: Bearer <admin JWT or API token>');
-      const principal = await pipeline.admin({ authorization: headers.authorization });
+      const principal = await pipeline.admin({ authorization: headers.authorization }, String(req.ip));
       const param = typeof req.query.modules === 'string' ? req.query.modules : undefined;
       const { modules, unknown } = selectModules(param, known);
       if (unknown.length) {

@@ -1,12 +1,12 @@
 // Admin authorization routes (contract section 4.2 plus grants and list routes): thin adapters over the services.
 import { z } from 'zod';
-import { NAME_RE, parseObject } from '../../engine/ids.js';
 import type { AccessViews } from '../../services/authorization/access-views.js';
 import type { ChangeFeed } from '../../services/authorization/change-feed.js';
 import type { Checks, ReadOptions } from '../../services/authorization/checks.js';
 import { definitionView, type Definitions } from '../../services/authorization/definitions.js';
 import { relationView, type Relations } from '../../services/authorization/relations.js';
 import { replies } from '../replies.js';
+import { nameText as name, objectText as object, tuplePart } from './fields.js';
 import { route, type Reply, type Route } from '../registry.js';
 
 export interface IndexerControl {
@@ -14,8 +14,6 @@ export interface IndexerControl {
   status(): Promise<Record<string, unknown>>;
 }
 
-const object = z.string().refine((s) => parseObject(s) !== null, { message: 'must be Type:id (id without #, @ or whitespace)' });
-const name = z.string().regex(NAME_RE, 'must match ^[A-Za-z][A-Za-z0-9_]*$');
 const listQuery = {
   skip: z.coerce.number().int().min(0).default(0),
   limit: z.coerce.number().int().min(1).max(1000).default(25),
@@ -31,9 +29,9 @@ const definitionBody = {
   permissions: z.record(z.string(), z.array(z.string())).default({}),
   version: z.number().int().min(0).optional(),
 };
-const tupleBody = z.strictObject({ subject: z.string(), relation: z.string(), resource: z.string() });
+const tupleBody = z.strictObject({ subject: tuplePart, relation: tuplePart, resource: tuplePart });
 const grantBody = z.strictObject({ subject: object, permission: name, resource: object });
-const idParam = z.strictObject({ id: z.string().min(1) });
+const idParam = z.strictObject({ id: z.string().min(1).max(200) });
 
 const withRevision = <T extends { revision?: number }>(body: T, status = 200): Reply =>
   ({ status, body, headers: body.revision === undefined ? {} : { 'X-Authz-Revision': String(body.revision) } });
@@ -94,7 +92,7 @@ export function authorizationRoutes(deps: {
     }),
     route({
       ...admin, http: { method: 'post', path: '/authorization/relations/many' }, output: replies.relationsMany, errors: ['UNKNOWN_TYPE', 'RELATION_NOT_DEFINED', 'RELATION_NOT_ALLOWED'], summary: 'Grant one relation on many resources; indexed in coalesced batches after the answer',
-      body: z.strictObject({ subject: z.string(), relation: z.string(), resources: z.array(z.string()).min(1).max(1000) }),
+      body: z.strictObject({ subject: tuplePart, relation: tuplePart, resources: z.array(tuplePart).min(1).max(1000) }),
       handle: async ({ body }) => withRevision(await relations.createMany(body.subject, body.relation, body.resources)),
     }),
     route({

@@ -1,13 +1,12 @@
 // Client /authorization/check and /role (contract 4.1): the subject is the caller, never a parameter.
 import { z } from 'zod';
-import { parseObject } from '../../engine/ids.js';
 import { AppError } from '../../errors.js';
 import type { Checks } from '../../services/authorization/checks.js';
 import type { Revisions } from '../../services/authorization/revisions.js';
 import { replies } from '../replies.js';
 import { route, type Route } from '../registry.js';
+import { objectText as object } from './fields.js';
 
-const object = z.string().refine((s) => parseObject(s) !== null, { message: 'must be Type:id (id without #, @ or whitespace)' });
 const action = z.string().min(1).max(200);
 
 /** Decisions one call (or one socket subscription message) may ask for. */

@@ -30,7 +30,7 @@ export function coreRoutes(deps: { health: Health; auth: AdminAuth; tokens: ApiT
     route({
       surface: 'admin', http: { method: 'post', path: '/login' }, output: replies.token, module: 'core', auth: 'none', mcp: false, login: true,
       summary: 'Admin login: returns an admin JWT',
-      body: z.strictObject({ username: z.string().min(1), password: z.string().min(1) }),
+      body: z.strictObject({ username: z.string().min(1).max(200), password: z.string().min(1).max(1024) }),
       handle: async ({ body }) => ({ body: await auth.login(body.username, body.password) }),
     }),
     route({
@@ -47,7 +47,7 @@ export function coreRoutes(deps: { health: Health; auth: AdminAuth; tokens: ApiT
     route({
       surface: 'admin', http: { method: 'delete', path: '/api-tokens/:id' }, output: replies.apiTokenDeleted, errors: ['NOT_FOUND', 'FORBIDDEN'], module: 'core', auth: 'admin',
       summary: 'Revoke one of your API tokens',
-      params: z.strictObject({ id: z.string().min(1) }),
+      params: z.strictObject({ id: z.string().min(1).max(200) }),
       handle: async ({ params, principal }) => ({ body: await tokens.revoke(principal!, params.id) }),
     }),
   ];

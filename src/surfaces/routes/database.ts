@@ -1,16 +1,16 @@
 // The database module: schemas and introspection for operators, documents for client users (thin adapters).
 import { z } from 'zod';
-import { NAME_RE, parseObject } from '../../engine/ids.js';
+import { NAME_RE } from '../../engine/ids.js';
 import { AppError } from '../../errors.js';
 import type { Documents } from '../../services/database/documents.js';
 import type { Schemas } from '../../services/database/schemas.js';
 import { replies } from '../replies.js';
 import { route, type Route } from '../registry.js';
+import { nameText, objectText as object } from './fields.js';
 
 const page = { skip: z.coerce.number().int().min(0).default(0), limit: z.coerce.number().int().min(1).max(1000).default(25) };
 const options = z.strictObject({ authorization: z.strictObject({ enabled: z.boolean() }).optional() });
-const schemaBody = z.strictObject({ name: z.string().regex(NAME_RE, 'must match ^[A-Za-z][A-Za-z0-9_]*$'), fields: z.record(z.string(), z.unknown()), serviceOptions: options.optional() });
-const object = z.string().refine((s) => parseObject(s) !== null, { message: 'must be Type:id' });
+const schemaBody = z.strictObject({ name: nameText, fields: z.record(z.string(), z.unknown()), serviceOptions: options.optional() });
 const schemaParam = z.string().regex(NAME_RE, 'not a schema name');
 const docParams = z.strictObject({ schema: schemaParam, id: z.string().min(1).max(200) });
 
@@ -61,8 +61,8 @@ export function databaseRoutes(deps: { schemas: Schemas; documents: Documents })
     }),
 
     // Custom functions come before /database/:schema/:id, which would take "function" for a schema.
-    route({ ...user, http: { method: 'get', path: '/database/function/:name' }, output: replies.document, errors: ['FUNCTION_NOT_FOUND'], summary: 'Custom function (not supported yet: 404)', params: z.strictObject({ name: z.string() }), handle: noFunctions }),
-    route({ ...user, http: { method: 'post', path: '/database/function/:name' }, output: replies.document, errors: ['FUNCTION_NOT_FOUND'], summary: 'Custom function (not supported yet: 404)', params: z.strictObject({ name: z.string() }), body: z.record(z.string(), z.unknown()).optional(), handle: noFunctions }),
+    route({ ...user, http: { method: 'get', path: '/database/function/:name' }, output: replies.document, errors: ['FUNCTION_NOT_FOUND'], summary: 'Custom function (not supported yet: 404)', params: z.strictObject({ name: z.string().max(200) }), handle: noFunctions }),
+    route({ ...user, http: { method: 'post', path: '/database/function/:name' }, output: replies.document, errors: ['FUNCTION_NOT_FOUND'], summary: 'Custom function (not supported yet: 404)', params: z.strictObject({ name: z.string().max(200) }), body: z.record(z.string(), z.unknown()).optional(), handle: noFunctions }),
     route({
       ...user, http: { method: 'post', path: '/database/:schema', created: 'always' }, output: replies.document, errors: ['SCHEMA_NOT_FOUND', 'FORBIDDEN', 'ALREADY_EXISTS'], summary: 'Create a document; you (or the scope team) become its owner',
       params: z.strictObject({ schema: schemaParam }),
@@ -74,7 +74,7 @@ export function databaseRoutes(deps: { schemas: Schemas; documents: Documents })
       ...user, http: { method: 'get', path: '/database/:schema' }, output: replies.documents, errors: ['SCHEMA_NOT_FOUND', 'FORBIDDEN', 'LIST_TOO_LARGE'], summary: 'The documents you (or the scope) can read, paged; schema fields as equality filters',
       params: z.strictObject({ schema: schemaParam }),
       // Field names are filters, so the query is checked against the schema in the service (still strict).
-      query: z.record(z.string(), z.string()),
+      query: z.record(z.string().max(128), z.string().max(1000)),
       handle: async ({ params, query, user: u }) => {
         const { skip, limit, sort, populate, scope, ...filters } = query;
         const q = z.strictObject({ ...page, sort: z.string().regex(/^-?[A-Za-z_][A-Za-z0-9_]*$/).optional(), populate: z.string().max(500).optional(), scope: object.optional() })

@@ -36,6 +36,8 @@ export function stateRoutes(deps: { state: State }): Route[] {
         prune: flag('Also remove what the document leaves out, in the sections it carries (schemas are never removed)'),
       }),
       body: stateHeader,
+      // A state document lists every tuple: its size is bounded by the body limit, not by a count of items.
+      limits: { arrayItems: Number.MAX_SAFE_INTEGER },
       handle: async ({ query, body, stream }) => {
         const opts = { dryRun: query.dryRun, prune: query.prune };
         return { body: stream ? await state.importNdjson(stream, opts) : await state.importDocument(body, opts) };

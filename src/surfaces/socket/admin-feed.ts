@@ -49,9 +49,10 @@ export function adminFeedSocket(deps: AdminFeedDeps) {
           const after = url.searchParams.get('after') ?? '0';
           if (!/^\d{1,15}$/.test(after)) throw new AppError('VALIDATION_FAILED', 'after must be a revision (a whole number)');
           const headers = headersOf(req);
-          await deps.pipeline.admin(headers);
+          const ip = clientAddress(deps.trustProxy)(req);
+          await deps.pipeline.admin(headers, ip);
           // No principal on the caller: each page checks the credentials again, so a revoked token stops the feed.
-          const caller: Caller = { transport: 'socket', ip: clientAddress(deps.trustProxy)(req), headers };
+          const caller: Caller = { transport: 'socket', ip, headers };
           wss.handleUpgrade(req, socket, head, (ws) => follow(ws, caller, Number(after)));
         } catch (e) {
           refuse(socket, deps.pipeline.neutral(e, 'admin feed socket'));

@@ -1,0 +1,10 @@
+// Input fields several route modules share: object references and names, with the engine's rules and length caps.
+import { z } from 'zod';
+import { MAX_OBJECT_BYTES, NAME_RE, NAME_RULE, OBJECT_RULE, parseObject } from '../../engine/ids.js';
+
+/** `Type:id`, at most MAX_OBJECT_BYTES bytes. */
+export const objectText = z.string().refine((s) => parseObject(s) !== null, { message: OBJECT_RULE });
+/** A type, relation or permission name. */
+export const nameText = z.string().regex(NAME_RE, NAME_RULE);
+/** A tuple's parts before the service checks them against the model: only their lengths are bounded here. */
+export const tuplePart = z.string().max(MAX_OBJECT_BYTES);
