@@ -9,7 +9,8 @@ import { removeCluster } from '../infra/postgres.js';
 import { ROOT, startStack, type StackPorts } from '../infra/stack.js';
 import { say } from './report.js';
 
-export async function benchService(name: string, ports: StackPorts) {
+/** `env` overrides the service settings below (the soak keeps rate limits on, raised). */
+export async function benchService(name: string, ports: StackPorts, env: Record<string, string> = {}) {
   const dataDir = join(ROOT, '.data', name);
   rmSync(dataDir, { recursive: true, force: true });
   removeCluster(join(dataDir, 'postgres'));
@@ -18,11 +19,11 @@ export async function benchService(name: string, ports: StackPorts) {
   process.once('SIGINT', () => void stack.stop().then(() => process.exit(130)));
   const config = loadConfig({ ...stack.urls, ADMIN_PORT: '0', CLIENT_PORT: '0', GRPC_PORT: '0', SOCKET_PORT: '0', MASTER_KEY: randomUUID(), ADMIN_PASSWORD: 'bench-password',
     ADMIN_JWT_SECRET: randomUUID() + randomUUID(), CLIENT_JWT_SECRET: randomUUID() + randomUUID(), LOG_LEVEL: 'warn',
-    ROUTER_RATE_LIMITS: JSON.stringify({ enabled: false }) });
+    ROUTER_RATE_LIMITS: JSON.stringify({ enabled: false }), ...env });
   const app = await createApp(config, createLogger('warn'));
   const listeners = await app.listen();
   return {
-    config, app, listeners, port: (n: string) => portOf(listeners, n),
+    config, app, listeners, port: (n: string) => portOf(listeners, n), pids: stack.pids ?? {},
     async stop() { await app.close(); await stack.stop(); },
   };
 }
