@@ -21,12 +21,12 @@ async function main() {
   // Redis carries the locks and the decision cache, so the embedded default checks it by default.
   const env = { READY_CHECK_REDIS: '1', ...process.env, ...stack.urls, ...secrets };
   const config = loadConfig(env);
-  const origin = (p: number) => `http://${config.HOST}:${p}`;
+  const admin = `http://${config.ADMIN_HOST}:${config.ADMIN_PORT}`;
   say('');
-  say(`  admin surface   ${origin(config.ADMIN_PORT)}   (health: ${origin(config.ADMIN_PORT)}/ready)`);
-  say(`  client surface  ${origin(config.CLIENT_PORT)}`);
-  say(`  realtime socket ws://${config.HOST}:${config.SOCKET_PORT}/realtime   (Bearer access token)`);
-  say(`  gRPC            ${config.HOST}:${config.GRPC_PORT}   (authzgraph.v1.AuthzGraph, reflection on)`);
+  say(`  admin surface   ${admin}   (health: ${admin}/ready)`);
+  say(`  client surface  http://${config.CLIENT_HOST}:${config.CLIENT_PORT}`);
+  say(`  realtime socket ws://${config.CLIENT_HOST}:${config.SOCKET_PORT}/realtime   (Bearer access token)`);
+  say(`  gRPC            ${config.ADMIN_HOST}:${config.GRPC_PORT}   (authzgraph.v1.AuthzGraph, reflection on)`);
   say(`  Neo4j Browser   http://127.0.0.1:7474/browser/   (bolt ${stack.urls.NEO4J_URI}, no auth)`);
   say(`  MongoDB         ${stack.urls.MONGO_URL}`);
   say(`  Redis           ${stack.urls.REDIS_URL}`);

@@ -12,7 +12,7 @@ async function main() {
     log.info('worker only: applying pending changes and rebuilds, not listening');
   } else {
     const listeners = await app.listen();
-    log.info(Object.fromEntries(listeners.map((l) => [l.name, `${config.HOST}:${l.port}`])), 'listening');
+    log.info(Object.fromEntries(listeners.map((l) => [l.name, `${l.host}:${l.port}`])), 'listening');
   }
   let stopping = false;
   const stop = async (signal: string) => {

@@ -2,7 +2,7 @@
 // feed socket), the realtime socket and gRPC. Each only translates to and from the pipeline.
 import { createServer, type Server } from 'node:http';
 import type { Express } from 'express';
-import { bytesOf, type Config } from '../config.js';
+import { bytesOf, graphqlLimitsOf, type Config } from '../config.js';
 import type { Logger } from '../log.js';
 import { VERSION } from '../root.js';
 import type { Activity } from '../services/activity.js';
@@ -18,30 +18,39 @@ import { adminSchema } from './graphql/admin-schema.js';
 import { clientSchema, usableSchemas } from './graphql/client-schema.js';
 import { graphqlEndpoint } from './graphql/endpoint.js';
 import { GrpcTransport } from './grpc/server.js';
+import { corsPolicy, type CorsGate } from './http/cors-policy.js';
 import { createHttpApp, type HttpDeps } from './http/express-adapter.js';
 import { leanRoutes } from './http/lean-routes.js';
+import { securityHeaders } from './http/security-headers.js';
 import { mountToolServer } from './mcp/tool-server.js';
 import type { Pipeline } from './pipeline.js';
 import type { Surface } from './registry.js';
 import { adminFeedSocket } from './socket/admin-feed.js';
 import { RealtimeTransport } from './socket/realtime.js';
 
-/** A listener: started by `listen`, stopped (connections drained, bounded) by `close`. */
-export interface Transport { name: string; start(): Promise<number>; stop(): Promise<void> }
+/** A listener on `host` (the address it binds): started by `listen`, stopped (connections drained, bounded) by `close`. */
+export interface Transport { name: string; host: string; start(): Promise<number>; stop(): Promise<void> }
 
 export interface TransportDeps {
   config: Config; log: Logger; pipeline: Pipeline; metrics: Metrics; health: Health; schemas: Schemas; watch: DecisionWatch; activity: Activity;
 }
 
-/** One HTTP surface: the lean table answers the checks, Express the rest; `upgrade` takes its WebSockets. */
-function httpTransport(name: Surface, port: number, host: string, app: Express, http: HttpDeps,
+/**
+ * One HTTP surface: security headers and the CORS policy on every request, then the lean table answers the checks,
+ * Express the rest; `upgrade` takes its WebSockets.
+ */
+function httpTransport(name: Surface, port: number, host: string, app: Express, http: HttpDeps, cors: CorsGate,
   upgrade?: { upgrade: Parameters<Server['on']>[1]; stop(): void }): Transport {
   let server: Server | null = null;
   return {
     name,
+    host,
     start: () => new Promise<number>((resolve, reject) => {
       const lean = leanRoutes(name, http);
-      const s = createServer((req, res) => { if (!lean(req, res)) app(req, res); });
+      const s = createServer((req, res) => {
+        securityHeaders(req, res);
+        if (!cors(req, res) && !lean(req, res)) app(req, res);
+      });
       if (upgrade) s.on('upgrade', upgrade.upgrade);
       s.once('error', reject);
       s.listen(port, host, () => {
@@ -66,14 +75,16 @@ function httpTransport(name: Surface, port: number, host: string, app: Express, 
 
 export function transports(d: TransportDeps): Transport[] {
   const { config, log, pipeline } = d;
+  if (config.HOST) log.warn('HOST is deprecated: set ADMIN_HOST (admin HTTP, gRPC) and CLIENT_HOST (client HTTP, realtime socket)');
   const http: HttpDeps = {
     pipeline, log, bodyLimit: config.BODY_LIMIT, trustProxy: config.TRUST_PROXY,
     observe: (surface, method, route, status, seconds) => d.metrics.request(surface, method, route, status, seconds),
   };
   const routes = () => pipeline.registry.all();
-  const adminGraphql = graphqlEndpoint({ surface: 'admin', pipeline, log, version: async () => 'routes', build: async () => adminSchema(pipeline) });
+  const limits = graphqlLimitsOf(config);
+  const adminGraphql = graphqlEndpoint({ surface: 'admin', pipeline, log, limits, version: async () => 'routes', build: async () => adminSchema(pipeline) });
   const clientGraphql = graphqlEndpoint({
-    surface: 'client', pipeline, log, version: () => d.schemas.version(),
+    surface: 'client', pipeline, log, limits, version: () => d.schemas.version(),
     build: async () => {
       const all = await d.schemas.records();
       const { skipped } = usableSchemas(all);
@@ -100,18 +111,19 @@ export function transports(d: TransportDeps): Transport[] {
   const sockets = { maxBuffered: bytesOf(config.SOCKET_MAX_BUFFER), heartbeatMs: config.SOCKET_HEARTBEAT_MS };
   const maxMessageBytes = bytesOf(config.BODY_LIMIT);
   const grpc = new GrpcTransport({
-    pipeline, activity: d.activity, host: config.HOST, port: config.GRPC_PORT, maxMessageBytes,
+    pipeline, activity: d.activity, host: config.ADMIN_HOST, port: config.GRPC_PORT, maxMessageBytes,
     ready: async () => (await d.health.ready()).status === 'ready',
   });
   const realtime = new RealtimeTransport({
-    ...sockets, pipeline, watch: d.watch, host: config.HOST, port: config.SOCKET_PORT, trustProxy: config.TRUST_PROXY,
+    ...sockets, pipeline, watch: d.watch, host: config.CLIENT_HOST, port: config.SOCKET_PORT, trustProxy: config.TRUST_PROXY,
     maxMessageBytes, maxSubscriptions: config.SOCKET_MAX_SUBSCRIPTIONS, maxPerUser: config.SOCKET_MAX_PER_USER, liveCheckMs: 5000,
   });
   return [
-    httpTransport('admin', config.ADMIN_PORT, config.HOST, createHttpApp('admin', http, [adminGraphql, toolServer, mountSwaggerAssets]), http,
-      adminFeedSocket({ ...sockets, pipeline, activity: d.activity, trustProxy: config.TRUST_PROXY })),
-    httpTransport('client', config.CLIENT_PORT, config.HOST, createHttpApp('client', http, [clientGraphql, mountSwaggerAssets]), http),
-    { name: 'socket', start: () => realtime.start(), stop: () => realtime.stop() },
-    { name: 'grpc', start: () => grpc.start(), stop: () => grpc.stop() },
+    httpTransport('admin', config.ADMIN_PORT, config.ADMIN_HOST, createHttpApp('admin', http, [adminGraphql, toolServer, mountSwaggerAssets]), http,
+      corsPolicy('admin', []), adminFeedSocket({ ...sockets, pipeline, activity: d.activity, trustProxy: config.TRUST_PROXY })),
+    httpTransport('client', config.CLIENT_PORT, config.CLIENT_HOST, createHttpApp('client', http, [clientGraphql, mountSwaggerAssets]), http,
+      corsPolicy('client', config.CORS_ORIGINS)),
+    { name: 'socket', host: config.CLIENT_HOST, start: () => realtime.start(), stop: () => realtime.stop() },
+    { name: 'grpc', host: config.ADMIN_HOST, start: () => grpc.start(), stop: () => grpc.stop() },
   ];
 }

@@ -1,4 +1,5 @@
 // Documentation on each surface: GET /openapi.json (from the registry) and GET /docs (Swagger UI over that document).
+import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import express, { type Express } from 'express';
@@ -8,13 +9,32 @@ import { openApiDocument } from './openapi.js';
 
 const SWAGGER_DIR = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 
+/** The page's one inline script. No validator: its badge would be fetched from validator.swagger.io. */
+const INIT = "window.ui = SwaggerUIBundle({ url: '/openapi.json', dom_id: '#ui', validatorUrl: null });";
+
 /** The Swagger UI page for a surface; its assets are served from /docs/assets. */
 export const swaggerPage = (surface: Surface) => `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>authz-graph ${surface} API</title>
 <link rel="stylesheet" href="/docs/assets/swagger-ui.css"></head>
 <body><div id="ui"></div><script src="/docs/assets/swagger-ui-bundle.js"></script>
-<script>window.ui = SwaggerUIBundle({ url: '/openapi.json', dom_id: '#ui' });</script></body></html>
+<script>${INIT}</script></body></html>
 `;
+
+/**
+ * What the page needs and nothing else (test/integration/docs-page.test.ts renders it in Chromium): its own scripts (the
+ * bundle, and the inline script by hash), its stylesheet, its data: icons, and /openapi.json. Nothing from elsewhere;
+ * no framing. Swagger UI sets styles through the DOM, which style-src does not govern, so no inline styles are allowed.
+ */
+export const DOCS_CSP = [
+  "default-src 'none'",
+  `script-src 'self' 'sha256-${createHash('sha256').update(INIT).digest('base64')}'`,
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
 
 export function docsRoutes(getRoutes: () => readonly Route[], version: string): Route[] {
   const cache = new Map<Surface, Record<string, unknown>>();
@@ -29,7 +49,7 @@ export function docsRoutes(getRoutes: () => readonly Route[], version: string): 
     }),
     route({
       surface, http: { method: 'get', path: '/docs', produces: ['text/html'] }, output: replies.text, module: 'core', auth: 'none', mcp: false, summary: 'Swagger UI over /openapi.json',
-      handle: async () => ({ text: swaggerPage(surface), headers: { 'content-type': 'text/html; charset=utf-8' } }),
+      handle: async () => ({ text: swaggerPage(surface), headers: { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': DOCS_CSP } }),
     }),
   ]);
 }
