@@ -3,12 +3,14 @@ import { randomBytes } from 'node:crypto';
 import { MongoClient } from 'mongodb';
 import neo4j from 'neo4j-driver';
 import { Redis } from 'ioredis';
-import { createApp, portOf, type App } from '../../src/app.js';
+import { createApp, portOf, type App, type Listener } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { createLogger } from '../../src/log.js';
 
 export interface TestService {
   app: App; config: Config; admin: string; client: string;
+  /** Every listener, with the address it is bound to. */
+  listeners: Listener[];
   /** host:port of the gRPC listener; the realtime socket's ws:// URL. */
   grpc: string; socket: string;
   http(method: string, path: string, opts?: { body?: unknown; headers?: Record<string, string>; raw?: string }): Promise<{ status: number; body: any; text: string; headers: Headers }>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -49,7 +51,7 @@ export async function startService(env: Record<string, string> = {}, opts: { wip
   const socket = `ws://127.0.0.1:${portOf(listeners, 'socket')}/realtime`;
   const asAdmin = { masterkey: config.MASTER_KEY };
   return {
-    app, config, admin, client, grpc, socket, asAdmin,
+    app, config, admin, client, grpc, socket, asAdmin, listeners,
     async http(method, path, o = {}) {
       const base = path.startsWith('http') ? '' : admin;
       const res = await fetch(base + path, {
