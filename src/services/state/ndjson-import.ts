@@ -1,6 +1,7 @@
 // Reading an NDJSON state upload: the header line, then each tuple or grant line checked and spooled, then the end line.
 import { AppError } from '../../errors.js';
 import type { Logger } from '../../log.js';
+import { unstorable } from '../../engine/storable.js';
 import type { Carried } from './apply.js';
 import { stateHeader, stateLine, type StateHeader, type StateLine } from './document.js';
 import { asItem, batches, BATCH, lineOf, PROGRESS_EVERY, type Item, type ItemLine } from './items.js';
@@ -15,6 +16,10 @@ type Lines = AsyncIterator<{ n: number; text: string }>;
 function parseLine<T>(text: string, n: number, schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: { issues: Array<{ path: PropertyKey[]; message: string }> } } }): T {
   let value: unknown;
   try { value = JSON.parse(text); } catch { throw new AppError('VALIDATION_FAILED', `Line ${n} is not JSON`, [{ line: n }]); }
+  // A streamed body skips the pipeline's check for what MongoDB cannot hold (a NUL in an id, a `$` key in the header's
+  // config): found here, with its line, it refuses the upload before anything is written instead of failing mid-import.
+  const bad = unstorable(value, 'line');
+  if (bad) throw new AppError('VALIDATION_FAILED', `Line ${n}: ${bad.path} ${bad.message}`, [{ line: n, path: bad.path, message: bad.message }]);
   const r = schema.safeParse(value);
   if (r.success) return r.data;
   throw new AppError('VALIDATION_FAILED', `Line ${n}: ${r.error.issues.map((i) => `${i.path.map(String).join('.') || 'line'} ${i.message}`).join('; ')}`,
