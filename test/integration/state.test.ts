@@ -249,7 +249,8 @@ it('deletes nothing without prune; with prune removes what the sections it carri
   const pruned = await svc.http('POST', '/state/import?prune=true', { body: { ...doc, relations: doc.relations.slice(5) } });
   expect(pruned.status).toBe(200);
   expect(pruned.body.resources.removed).toEqual(['Extra']);
-  expect(pruned.body.relations).toEqual({ created: 0, existing: doc.relations.length - 5, removed: 6 }); // the five, and Extra's tuple
+  // The five; Extra's tuple stays stored (as after a DELETE of its definition): no export without Extra could carry it.
+  expect(pruned.body.relations).toEqual({ created: 0, existing: doc.relations.length - 5, removed: 5 });
   expect((await svc.http('GET', '/authorization/resources/Extra')).status).toBe(404);
   const left = comparable((await exportOf(svc)).body);
   expect(left.relations).toEqual(comparable({ relations: doc.relations.slice(5) }).relations);

@@ -130,9 +130,13 @@ async function applyItems(deps: ApplyDeps, plan: Plan, items: () => AsyncIterabl
   }
   if (kept && (carried.relations || carried.grants)) {
     // Only what was stored when the import began: a tuple another writer adds meanwhile is not the document's to remove.
+    // And only what an export under the definitions the import leaves would carry: an export leaves out the tuples its
+    // definitions do not allow (a narrowed relation's stay stored, and widening it again restores them), so their
+    // absence from the document says nothing, and an unchanged export imported with prune removes nothing.
+    const { model } = plan;
     const sweep = async (source: AsyncIterable<Tuple[]>, grant: boolean, counts: Counts) => {
       for await (const batch of source) {
-        const gone = batch.filter((t) => !kept.has(textOf({ grant, t })));
+        const gone = batch.filter((t) => (grant ? model.isValidGrant(t) : model.isValid(t)) && !kept.has(textOf({ grant, t })));
         if (!gone.length) continue;
         if (!opts.dryRun) guard();
         counts.removed += opts.dryRun ? gone.length
