@@ -1,10 +1,14 @@
-// Admin authentication: masterkey, admin JWTs (jose, HS256) and API tokens (bcrypt), per contract section 5.
+// Admin authentication: masterkey, admin JWTs (jose, HS256) and API tokens (SHA-256 digests), per contract section 5.
 import bcrypt from 'bcrypt';
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import { AppError } from '../errors.js';
 import type { AdminStore } from '../stores/ports/admins.js';
 import type { ApiTokenStore } from '../stores/ports/api-tokens.js';
-import { secretEquals } from './secrets.js';
+import { secretEquals, tokenMatches } from './secrets.js';
+
+/** Tokens made before digests were bcrypt hashes: they keep working until they expire or are rotated (README). */
+const matches = async (token: string, stored: string): Promise<boolean> =>
+  stored.startsWith('sha256:') ? tokenMatches(token, stored) : bcrypt.compare(token, stored);
 
 export type AdminVia = 'masterkey' | 'jwt' | 'apiToken';
 export interface AdminPrincipal { adminId: string; via: AdminVia; tokenId?: string }
@@ -69,15 +73,15 @@ export class AdminAuth {
   }
 
   private async viaApiToken(token: string): Promise<AdminPrincipal> {
+    // The prefix is the record's key: an unknown prefix is refused after one lookup and no hashing at all.
     const candidates = await this.deps.tokens.findByPrefix(token.slice(0, TOKEN_PREFIX_LENGTH));
     for (const c of candidates) {
-      if (!(await bcrypt.compare(token, c.hash))) continue;
+      if (!(await matches(token, c.hash))) continue;
       if (c.expiresAt.getTime() <= Date.now()) throw new AppError('TOKEN_EXPIRED', 'The API token has expired');
       const now = new Date();
       if (!c.lastUsedAt || now.getTime() - c.lastUsedAt.getTime() >= TOUCH_INTERVAL_MS) await this.deps.tokens.touch(c._id, now);
       return { adminId: c.adminId, via: 'apiToken', tokenId: c._id };
     }
-    if (candidates.length === 0) await bcrypt.compare(token, DUMMY_HASH);
     throw new AppError('UNAUTHENTICATED', 'Invalid or revoked API token');
   }
 }

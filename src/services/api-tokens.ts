@@ -1,9 +1,9 @@
-// API tokens: `cdt_` + base64url of 32 random bytes, stored as a bcrypt hash; plaintext returned once.
+// API tokens: `cdt_` + base64url of 32 random bytes, stored as a SHA-256 digest; plaintext returned once.
 import { randomBytes } from 'node:crypto';
-import bcrypt from 'bcrypt';
 import { AppError } from '../errors.js';
 import type { ApiTokenRecord, ApiTokenStore } from '../stores/ports/api-tokens.js';
 import { API_TOKEN_PREFIX, TOKEN_PREFIX_LENGTH, type AdminPrincipal } from './admin-auth.js';
+import { tokenDigest } from './secrets.js';
 
 const DAY_MS = 86_400_000;
 export const DEFAULT_EXPIRY_DAYS = 90;
@@ -21,7 +21,7 @@ export class ApiTokens {
     for (;;) {
       const token = API_TOKEN_PREFIX + randomBytes(32).toString('base64url');
       const record = await this.store.insert({
-        name, tokenPrefix: token.slice(0, TOKEN_PREFIX_LENGTH), hash: await bcrypt.hash(token, 10), adminId: by.adminId,
+        name, tokenPrefix: token.slice(0, TOKEN_PREFIX_LENGTH), hash: tokenDigest(token), adminId: by.adminId,
         createdAt: now, expiresAt: new Date(now.getTime() + expiresInDays * DAY_MS), lastUsedAt: null,
       });
       if (record) return { token, tokenPrefix: record.tokenPrefix, id: record._id, name: record.name, expiresAt: record.expiresAt };

@@ -38,6 +38,9 @@ export function readRateLimits(json: string | undefined): Record<string, unknown
 export const parseRateLimits = (json: string | undefined): RateLimitConfig =>
   effectiveRateLimits(rateLimitsSchema.parse(readRateLimits(json)));
 
+/** An IPv4 client seen through a dual-stack socket (`::ffff:1.2.3.4`) is counted as the same address on every transport. */
+const addr = (ip: string) => (ip.startsWith('::ffff:') ? ip.slice(7) : ip);
+
 /** The bucket failed admin authentications are counted in, per address. */
 const AUTH_FAILURES = 'admin authentication failures';
 
@@ -54,7 +57,8 @@ export class RateLimits {
    * Counts one request of `route` from `ip`; throws RATE_LIMITED (with Retry-After) past the limit.
    * A login (`account` given) counts per IP and account name, and per IP over all names at ten times that.
    */
-  async consume(route: string, ip: string, account?: string): Promise<void> {
+  async consume(route: string, from: string, account?: string): Promise<void> {
+    const ip = addr(from);
     if (!this.config.enabled) return;
     const { windowMs, max } = this.config.routes[route] ?? this.config.default;
     if (account === undefined) return this.take(route, windowMs, max, ip);
@@ -66,18 +70,18 @@ export class RateLimits {
   async charge(route: string, ip: string, points: number): Promise<void> {
     if (!this.config.enabled || points <= 0) return;
     const { windowMs, max } = this.config.routes[route] ?? this.config.default;
-    return this.take(route, windowMs, max, ip, points);
+    return this.take(route, windowMs, max, addr(ip), points);
   }
 
   /** Refuses (429) an address that has failed admin authentication too often lately; takes nothing. */
   async admitAuthentication(ip: string): Promise<void> {
-    const wait = await this.counter.spent(AUTH_FAILURES, this.authFailuresPerMinute, 60_000, ip);
+    const wait = await this.counter.spent(AUTH_FAILURES, this.authFailuresPerMinute, 60_000, addr(ip));
     if (wait !== null) throw new RateLimited(Math.max(1, Math.ceil(wait / 1000)));
   }
 
   /** Counts one failed admin authentication of `ip`; the failure itself is still answered as such. */
   async failedAuthentication(ip: string): Promise<void> {
-    await this.counter.take(AUTH_FAILURES, this.authFailuresPerMinute, 60_000, ip);
+    await this.counter.take(AUTH_FAILURES, this.authFailuresPerMinute, 60_000, addr(ip));
   }
 
   private async take(route: string, windowMs: number, max: number, who: string, points = 1): Promise<void> {

@@ -54,8 +54,10 @@ function parse<T>(schema: z.ZodType<T> | undefined, value: unknown, where: strin
   }
   const r = schema.safeParse(value ?? {});
   if (r.success) return r.data;
-  throw new AppError('VALIDATION_FAILED', `Invalid ${where}`,
-    r.error.issues.map((i) => ({ path: [where, ...i.path.map(String)].join('.'), message: i.message })));
+  const details = r.error.issues.map((i) => ({ path: [where, ...i.path.map(String)].join('.'), message: i.message }));
+  // The first problem in the message too: the client surface's error body carries no details.
+  const more = details.length > 1 ? ` (and ${details.length - 1} more)` : '';
+  throw new AppError('VALIDATION_FAILED', `Invalid ${where}: ${details[0]!.path} ${details[0]!.message}${more}`, details);
 }
 
 /** The account name a login is for, from its validated body (limits count logins per IP and name). */

@@ -9,6 +9,7 @@ import type { Caller, Pipeline } from '../pipeline.js';
 import type { Surface } from '../registry.js';
 import { headersOf, sendError } from '../http/wire.js';
 import { formatError, toGraphQLError } from './errors.js';
+import { documentLimits, type GraphqlLimits } from './limits.js';
 
 export interface EndpointOptions {
   surface: Surface;
@@ -17,6 +18,7 @@ export interface EndpointOptions {
   /** What the schema is built from, as a version; null when unknown (then it is rebuilt at most every few seconds). */
   version(): Promise<string | null>;
   build(): Promise<GraphQLSchema>;
+  limits: GraphqlLimits;
 }
 
 const UNKNOWN_VERSION_MS = 5000;
@@ -30,14 +32,17 @@ export function graphqlEndpoint(o: EndpointOptions): (app: Express) => void {
   let failed: { version: string | null; at: number } | null = null;
 
   async function rebuild(version: string | null): Promise<RequestHandler> {
+    const limits = documentLimits(o.limits);
     const server = new ApolloServer<Caller>({
       schema: await o.build(),
+      parseOptions: limits.parseOptions,
+      validationRules: limits.validationRules,
       formatError: formatError(o.surface, pipeline),
       introspection: true,
       includeStacktraceInErrorResponses: false,
       // The service handles its own signals (graceful stop); the landing page would load from a CDN.
       stopOnTerminationSignals: false,
-      plugins: [ApolloServerPluginLandingPageDisabled()],
+      plugins: [ApolloServerPluginLandingPageDisabled(), ...limits.plugins],
     });
     await server.start();
     const handler = expressMiddleware(server, {

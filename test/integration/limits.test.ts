@@ -1,0 +1,170 @@
+// The pipeline's limits against a hostile caller: id lengths, input shape, GraphQL documents, failed admin
+// authentication per address, and API tokens verified without a slow hash.
+import { createHash } from 'node:crypto';
+import { MongoClient } from 'mongodb';
+import bcrypt from 'bcrypt';
+import { AuthzGraphClient, AuthzGraphError } from '../../src/client/grpc.js';
+import { startService, type TestService } from '../support/service.js';
+
+let svc: TestService;
+const LIMITS = JSON.stringify({ routes: { 'GET /authentication/user': { windowMs: 60_000, max: 4 } } });
+const folder = { name: 'Folder', relations: { viewer: ['User'] }, permissions: { view: ['viewer'] } };
+
+beforeAll(async () => {
+  svc = await startService({ ROUTER_RATE_LIMITS: LIMITS, ADMIN_AUTH_FAILURES_PER_MINUTE: '5', GRAPHQL_MAX_ALIASES: '10' });
+  expect((await svc.http('POST', '/authorization/resources', { body: folder })).status).toBe(200);
+}, 120_000);
+afterAll(async () => { await svc?.stop(); });
+
+const client = (method: string, path: string, token?: string, body?: unknown) =>
+  svc.http(method, `${svc.client}${path}`, { body, headers: token ? { authorization: `Bearer ${token}` } : {} });
+
+async function userToken(email: string): Promise<string> {
+  expect((await client('POST', '/authentication/local/new', undefined, { email, password: 'correct horse' })).status).toBe(201);
+  return (await client('POST', '/authentication/local', undefined, { email, password: 'correct horse' })).body.accessToken as string;
+}
+
+const gql = (base: string, headers: Record<string, string>, query: string) =>
+  svc.http('POST', `${base}/graphql`, { body: { query }, headers });
+
+describe('ids and input shape', () => {
+  const long = `Folder:${'x'.repeat(600)}`;
+
+  it('refuses a Type:id longer than 512 bytes on the client check, admin writes and checks, before any store sees it', async () => {
+    const token = await userToken('ids@example.com');
+    const check = await client('GET', `/authorization/check?action=view&resource=${encodeURIComponent(long)}`, token);
+    expect(check.status).toBe(400);
+    expect(check.body).toMatchObject({ code: 'VALIDATION_FAILED' });
+    expect(check.text).toContain('512 bytes');
+    const write = await svc.http('POST', '/authorization/relations', { body: { subject: 'User:u', relation: 'viewer', resource: long } });
+    expect(write.status).toBe(400);
+    const can = await svc.http('GET', `/authorization/permissions/can?subject=User:u&permission=view&resource=${encodeURIComponent(long)}`);
+    expect(can.status).toBe(400);
+    // Multi-byte characters count as bytes: 200 of them are 600 bytes although the string is shorter than 512.
+    const wide = await svc.http('POST', '/authorization/relations', { body: { subject: 'User:u', relation: 'viewer', resource: `Folder:${'é'.repeat(260)}` } });
+    expect(wide.status).toBe(400);
+    const fits = await svc.http('POST', '/authorization/relations', { body: { subject: 'User:u', relation: 'viewer', resource: `Folder:${'x'.repeat(500)}` } });
+    expect(fits.status).toBe(201);
+    expect((await svc.http('GET', '/state/export?tuples=true')).text).not.toContain('x'.repeat(600));
+  });
+
+  it('refuses names over 128 characters', async () => {
+    const r = await svc.http('POST', '/authorization/resources', { body: { name: `F${'o'.repeat(128)}`, relations: {}, permissions: {} } });
+    expect(r.status).toBe(400);
+  });
+
+  it('answers 413 naming the place for a string, array, object or nesting past its limit, on REST, GraphQL and gRPC', async () => {
+    let deep: unknown = 'leaf';
+    for (let i = 0; i < 40; i++) deep = { d: deep };
+    const nested = await svc.http('PATCH', '/config/core', { body: { x: deep } });
+    expect(nested.status).toBe(413);
+    expect(nested.body).toMatchObject({ code: 'PAYLOAD_TOO_LARGE', status: 413 });
+    expect(nested.body.message).toMatch(/^body\.x(\.d)+ nests deeper than 32 levels$/);
+
+    const manyKeys = Object.fromEntries(Array.from({ length: 1001 }, (_, i) => [`k${i}`, 1]));
+    expect((await svc.http('PATCH', '/config/core', { body: manyKeys })).status).toBe(413);
+    const bigString = await svc.http('PATCH', '/config/core', { body: { x: 'y'.repeat(70_000) } });
+    expect(bigString.status).toBe(413);
+    expect(bigString.body.message).toBe('body.x is longer than 65536 bytes');
+    const token = await userToken('shape@example.com');
+    const longArray = await client('POST', '/authorization/decisions', token, { items: Array.from({ length: 10_001 }, () => 1) });
+    expect(longArray.status).toBe(413);
+    expect(longArray.body).toEqual({ code: 'PAYLOAD_TOO_LARGE', message: 'body.items has more than 10000 items' });
+    // A query parameter is held to the same limit (over GraphQL: a URL that long is refused by HTTP itself).
+    const search = await gql(svc.admin, { masterkey: svc.config.MASTER_KEY }, `{ get_authorization_resources(search: "${'s'.repeat(70_000)}") }`);
+    expect(search.body.errors[0].extensions).toMatchObject({ code: 'PAYLOAD_TOO_LARGE', status: 413 });
+    expect(search.body.errors[0].message).toBe('query.search is longer than 65536 bytes');
+
+    const grpc = new AuthzGraphClient({ address: svc.grpc, masterkey: svc.config.MASTER_KEY });
+    try {
+      const refused = await grpc.can({ subject: 'User:u', permission: 'view', resource: long }).then(() => null, (e: unknown) => e as AuthzGraphError);
+      expect(refused?.code).toBe('VALIDATION_FAILED');
+    } finally { grpc.close(); }
+  });
+});
+
+describe('GraphQL documents', () => {
+  it('refuses 20,000 aliases of me at once as too many tokens (400), and the service answers others meanwhile', async () => {
+    const token = await userToken('aliases@example.com');
+    const query = `{ ${Array.from({ length: 20_000 }, (_, i) => `a${i}: me`).join(' ')} }`;
+    const [r, can] = await Promise.all([
+      gql(svc.client, { authorization: `Bearer ${token}` }, query),
+      svc.http('GET', '/authorization/permissions/can?subject=User:u&permission=view&resource=Folder:f'),
+    ]);
+    expect(r.status).toBe(400);
+    expect(r.body.errors[0].extensions).toMatchObject({ code: 'VALIDATION_FAILED', status: 400 });
+    expect(r.body.errors[0].message).toMatch(/2000 tokens/);
+    expect(r.text.length).toBeLessThan(2000);
+    expect(can.status).toBe(200);
+  });
+
+  it('refuses too many aliases, and too deep a document with 400 VALIDATION_FAILED', async () => {
+    const token = await userToken('depth@example.com');
+    const aliases = await gql(svc.client, { authorization: `Bearer ${token}` }, `{ ${Array.from({ length: 11 }, (_, i) => `a${i}: me`).join(' ')} }`);
+    expect(aliases.status).toBe(400);
+    expect(aliases.body.errors[0].extensions.code).toBe('VALIDATION_FAILED');
+    expect(aliases.body.errors[0].message).toMatch(/aliases/i);
+    let selection = 'leaf';
+    for (let i = 0; i < 11; i++) selection = `n${i} { ${selection} }`;
+    const deep = await gql(svc.client, { authorization: `Bearer ${token}` }, `{ me { ${selection} } }`);
+    expect(deep.status).toBe(400);
+    expect(deep.body.errors.map((e: { message: string }) => e.message).join(' ')).toMatch(/depth limit of 10 exceeded/i);
+    const probing = await gql(svc.admin, { masterkey: svc.config.MASTER_KEY }, `{ get_authorization_resourcez }`);
+    expect(probing.status).toBe(400);
+    expect(probing.text).not.toMatch(/Did you mean/);
+    const nested = await gql(svc.client, { authorization: `Bearer ${token}` }, `query { ...F } fragment F on Query { me }`);
+    expect(nested.status).toBe(200);
+  });
+
+  it('charges every field of a document to its route: aliases of me past the route limit are refused (429)', async () => {
+    const token = await userToken('charged@example.com');
+    const r = await gql(svc.client, { authorization: `Bearer ${token}` }, `{ ${Array.from({ length: 6 }, (_, i) => `a${i}: me`).join(' ')} }`);
+    const codes = (r.body.errors ?? []).map((e: { extensions: { code: string } }) => e.extensions.code);
+    expect(codes).toContain('RATE_LIMITED');
+    expect(Object.values(r.body.data ?? {}).filter((v) => v !== null).length).toBeLessThanOrEqual(4);
+  });
+});
+
+describe('admin authentication', () => {
+  it('refuses an address (429) after repeated failures, whatever it sends next, on REST and gRPC alike', async () => {
+    // A separate service process state is not needed: the failures are counted per address in Redis.
+    for (let i = 0; i < 5; i++) {
+      const r = await svc.http('GET', '/authorization/resources', { headers: { authorization: `Bearer cdt_${'A'.repeat(43)}${i}` } });
+      expect(r.status).toBe(401);
+    }
+    const sixth = await svc.http('GET', '/authorization/resources', { headers: { masterkey: 'wrong-but-long-enough' } });
+    expect(sixth.status).toBe(429);
+    expect(sixth.headers.get('retry-after')).toMatch(/^\d+$/);
+    // Right credentials from the same address wait too: a guesser cannot tell a hit while refused.
+    expect((await svc.http('GET', '/authorization/resources')).status).toBe(429);
+    const grpc = new AuthzGraphClient({ address: svc.grpc, masterkey: svc.config.MASTER_KEY });
+    try {
+      const refused = await grpc.listResourceDefinitions({}).then(() => null, (e: unknown) => e as AuthzGraphError);
+      expect(refused?.code).toBe('RATE_LIMITED');
+    } finally { grpc.close(); }
+    // The client surface's users are not locked out by an admin guesser.
+    expect((await client('POST', '/authentication/local/new', undefined, { email: 'after@example.com', password: 'correct horse' })).status).toBe(201);
+    await svc.stop();
+    svc = await startService({ ROUTER_RATE_LIMITS: LIMITS, GRAPHQL_MAX_ALIASES: '10' });
+  });
+
+  it('stores API tokens as SHA-256 digests, accepts them, and still accepts a token stored with bcrypt before', async () => {
+    const jwt = (await svc.http('POST', '/login', { body: { username: 'admin', password: 'test-admin-password' }, headers: {} })).body.token as string;
+    const made = await svc.http('POST', '/api-tokens', { body: { name: 'ci' }, headers: { authorization: `Bearer ${jwt}` } });
+    expect(made.status).toBe(201);
+    const token = made.body.token as string;
+    expect((await svc.http('GET', '/authorization/resources', { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+    const mongo = await MongoClient.connect(svc.config.MONGO_URL);
+    try {
+      const tokens = mongo.db().collection<{ _id: string; tokenPrefix: string; hash: string }>('api_tokens');
+      const stored = await tokens.findOne({ _id: made.body.tokenPrefix });
+      expect(stored?.hash).toBe(`sha256:${createHash('sha256').update(token).digest('hex')}`);
+      // A token made by an earlier version: its record holds a bcrypt hash.
+      const legacy = `cdt_LEGACY01${'b'.repeat(35)}`;
+      await tokens.insertOne({ ...stored!, _id: legacy.slice(0, 12), tokenPrefix: legacy.slice(0, 12), hash: await bcrypt.hash(legacy, 4) });
+      expect((await svc.http('GET', '/authorization/resources', { headers: { authorization: `Bearer ${legacy}` } })).status).toBe(200);
+      expect((await svc.http('GET', '/authorization/resources', { headers: { authorization: `Bearer ${legacy.slice(0, -1)}c` } })).status).toBe(401);
+    } finally { await mongo.close(); }
+    expect((await svc.http('GET', '/authorization/resources', { headers: { authorization: `Bearer ${token.slice(0, -2)}zz` } })).status).toBe(401);
+  });
+});
