@@ -92,6 +92,11 @@ export const inputLimitsOf = (c: Config) => ({
   stringBytes: bytesOf(c.LIMIT_STRING_BYTES), arrayItems: c.LIMIT_ARRAY_ITEMS, objectKeys: c.LIMIT_OBJECT_KEYS, depth: c.LIMIT_JSON_DEPTH,
 });
 
+/** The GraphQL document limits, from the GRAPHQL_MAX_* settings. */
+export const graphqlLimitsOf = (c: Config) => ({
+  depth: c.GRAPHQL_MAX_DEPTH, aliases: c.GRAPHQL_MAX_ALIASES, tokens: c.GRAPHQL_MAX_TOKENS, directives: c.GRAPHQL_MAX_DIRECTIVES, cost: c.GRAPHQL_MAX_COST,
+});
+
 const UNITS: Record<string, number> = { b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3 };
 
 /** A size as BODY_LIMIT writes it (`1mb`), in bytes, the way Express's body parser reads it. */
