@@ -13,6 +13,12 @@ const FIELD_RE = /^[A-Za-z][A-Za-z0-9_]*$/;
 /** Whether `name` can be a schema field. */
 export const usableFieldName = (name: string) => FIELD_RE.test(name) && !RESERVED.has(name);
 
+/**
+ * The field of this name, only if the schema declares it: `fields[name]` would also find what every object
+ * inherits (`constructor`, `toString`), and a body or filter naming one would pass as a field of no type.
+ */
+export const fieldOf = (fields: Fields, name: string): FieldSpec | undefined => (Object.hasOwn(fields, name) ? fields[name] : undefined);
+
 /** Normalises `fields` ({name: "String"} or {name: {type, required?, default?, unique?, model?}}); problems when invalid. */
 export function parseFields(raw: unknown, knownSchemas: ReadonlySet<string>): { fields: Fields; problems: Problem[] } {
   const problems: Problem[] = [];
@@ -52,6 +58,7 @@ function checkValue(f: FieldSpec, v: unknown): string | null {
     case 'Date': return typeof v === 'string' && !Number.isNaN(Date.parse(v)) ? null : 'must be an ISO date string';
     case 'ObjectId': case 'Relation': return typeof v === 'string' && v.length > 0 && v.length <= 200 ? null : 'must be an id (string)';
     case 'JSON': return null;
+    default: return 'has a field type this service does not know';
   }
 }
 
@@ -64,7 +71,7 @@ export function checkDocument(fields: Fields, body: unknown, mode: 'create' | 'p
   const doc: Record<string, unknown> = {};
   if (!body || typeof body !== 'object' || Array.isArray(body)) return { doc, problems: [{ path: 'body', message: 'must be an object' }] };
   for (const [name, value] of Object.entries(body as Record<string, unknown>)) {
-    const f = fields[name];
+    const f = fieldOf(fields, name);
     if (!f) { problems.push({ path: `body.${name}`, message: 'unknown field' }); continue; }
     const bad = checkValue(f, value);
     if (bad) problems.push({ path: `body.${name}`, message: bad });
@@ -72,7 +79,7 @@ export function checkDocument(fields: Fields, body: unknown, mode: 'create' | 'p
   }
   if (mode === 'create') {
     for (const [name, f] of Object.entries(fields)) {
-      if (doc[name] !== undefined || problems.some((p) => p.path === `body.${name}`)) continue;
+      if (Object.hasOwn(doc, name) || problems.some((p) => p.path === `body.${name}`)) continue;
       if (f.default !== undefined) doc[name] = f.default;
       else if (f.required) problems.push({ path: `body.${name}`, message: 'is required' });
     }
@@ -85,7 +92,7 @@ export function equalityFilters(fields: Fields, query: Record<string, string>): 
   const filter: Record<string, unknown> = {};
   const problems: Problem[] = [];
   for (const [name, raw] of Object.entries(query)) {
-    const f = fields[name];
+    const f = fieldOf(fields, name);
     if (!f || f.type === 'JSON') { problems.push({ path: `query.${name}`, message: 'unknown parameter (filters take schema fields)' }); continue; }
     if (f.type === 'Number') {
       const n = Number(raw);

@@ -3,7 +3,8 @@ export interface Unstorable { path: string; message: string }
 
 /**
  * NUL characters in strings, keys that start with `$` or contain `.` (operators and paths to the
- * store), and arrays nested in arrays (FerretDB v1) would fail only at the store, after other writes.
+ * store), and arrays nested in arrays (FerretDB v1) would fail only at the store, after other writes;
+ * `__proto__` keys would be dropped or turn into prototypes on their way there.
  */
 export function unstorable(value: unknown, path: string, depth = 0): Unstorable | null {
   if (depth > 64) return { path, message: 'is nested too deeply' };
@@ -19,6 +20,9 @@ export function unstorable(value: unknown, path: string, depth = 0): Unstorable 
   if (value && typeof value === 'object') {
     for (const [k, v] of Object.entries(value)) {
       if (k.startsWith('$') || k.includes('.') || k.includes('\u0000')) return { path: `${path}.${k}`, message: 'keys may not start with $ or contain . or NUL' };
+      // Parsed JSON holds `__proto__` as a plain key, but zod's records drop it silently and an assignment of it to an
+      // object sets the prototype: refused like the store's own forbidden keys, never half-taken.
+      if (k === '__proto__') return { path: `${path}.${k}`, message: 'a key may not be __proto__' };
       const bad = unstorable(v, `${path}.${k}`, depth + 1);
       if (bad) return bad;
     }

@@ -1,6 +1,6 @@
 // Client documents of database schemas: ownership on create, and every read, list and change authorized through the index.
 import { randomUUID } from 'node:crypto';
-import { checkDocument, equalityFilters, type FieldSpec } from '../../engine/schema-fields.js';
+import { checkDocument, equalityFilters, fieldOf } from '../../engine/schema-fields.js';
 import { AppError } from '../../errors.js';
 import type { Doc, DocumentStore } from '../../stores/ports/documents.js';
 import { DuplicateKey } from '../../stores/ports/errors.js';
@@ -135,7 +135,7 @@ export class Documents {
     if (!populate) return docs;
     const out = docs.map((d) => ({ ...d }));
     for (const field of populate.split(',').map((f) => f.trim()).filter(Boolean)) {
-      const spec = s.fields[field] as FieldSpec | undefined;
+      const spec = fieldOf(s.fields, field);
       if (spec?.type !== 'Relation' || !spec.model) {
         throw new AppError('VALIDATION_FAILED', `populate takes Relation fields of ${s.name}; ${field} is not one`, [{ path: 'query.populate' }]);
       }
@@ -157,7 +157,7 @@ const notFound = (s: SchemaRecord, id: string) => new AppError('NOT_FOUND', `No 
 function sortOf(s: SchemaRecord, sort: string | undefined): Record<string, 1 | -1> {
   if (sort === undefined) return { _id: 1 };
   const field = sort.replace(/^-/, '');
-  if (!(field in s.fields) && !['_id', 'createdAt', 'updatedAt'].includes(field)) {
+  if (!fieldOf(s.fields, field) && !['_id', 'createdAt', 'updatedAt'].includes(field)) {
     throw new AppError('VALIDATION_FAILED', `Cannot sort by ${field}: not a field of ${s.name}`, [{ path: 'query.sort' }]);
   }
   return { [field]: sort.startsWith('-') ? -1 : 1 };
