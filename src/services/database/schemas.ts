@@ -120,11 +120,25 @@ export class Schemas {
       _id: randomUUID(), name: input.name, collectionName, fields, serviceOptions: { authorization: { enabled } }, createdAt: now, updatedAt: now,
     };
     if (await this.deps.schemas.findByName(input.name)) throw new AppError('ALREADY_EXISTS', `A schema ${input.name} exists`);
+    await this.unowned(collectionName);
     // Indexes and definition first: a schema is only recorded once what it needs is in place.
     await this.apply(record);
-    if (!(await this.deps.schemas.insert(record))) throw new AppError('ALREADY_EXISTS', `A schema ${input.name} exists`);
+    if (!(await this.deps.schemas.insert(record))) {
+      // Lost a race on the name or, by the unique index on collectionName, on the collection.
+      await this.unowned(collectionName);
+      throw new AppError('ALREADY_EXISTS', `A schema ${input.name} exists`);
+    }
     await this.deps.epoch.bump();
     return schemaView(record);
+  }
+
+  /**
+   * Refuses a collection that a schema holds already: a second owner would serve the same documents under other
+   * access rules (a schema without authorization lets every signed-in user read what the other one guards).
+   */
+  private async unowned(collectionName: string): Promise<void> {
+    const owner = await this.deps.schemas.findByCollection(collectionName);
+    if (owner) throw new AppError('ALREADY_EXISTS', `The collection ${collectionName} belongs to schema ${owner.name}; a collection has one schema`);
   }
 
   async export() {
@@ -151,6 +165,7 @@ export class Schemas {
         const existing = await this.deps.schemas.findByName(input.name);
         if (!existing) {
           if (this.deps.systemCollections.has(input.name)) throw new AppError('VALIDATION_FAILED', `${input.name} is a collection of the service`);
+          await this.unowned(input.name);
           if (enabled && !adopt.has(input.name) && await this.handMade(input.name)) {
             throw new AppError('ALREADY_EXISTS', `A resource definition ${input.name} exists already; choose another schema name`);
           }
@@ -209,6 +224,15 @@ export class Schemas {
   /** Adopts introspected collections as schemas; their documents stay where they are. */
   async finalize(items: Array<{ collectionName: string; name?: string; fields?: unknown; serviceOptions?: SchemaInput['serviceOptions'] }>) {
     const pending = new Map((await this.deps.schemas.introspected()).map((r) => [r.collectionName, r]));
+    // Every item checked before the first is adopted, so a refused one leaves the others unadopted too.
+    const seen = new Set<string>();
+    for (const item of items) {
+      if (!pending.has(item.collectionName)) throw new AppError('NOT_FOUND', `${item.collectionName} is not an introspected collection; run POST /database/introspection first`);
+      if (seen.has(item.collectionName)) throw new AppError('VALIDATION_FAILED', `${item.collectionName} appears twice`, [{ path: 'schemas' }]);
+      seen.add(item.collectionName);
+      // An introspection result may be older than a schema made since for the same collection.
+      await this.unowned(item.collectionName);
+    }
     const created = [];
     for (const item of items) {
       const found = pending.get(item.collectionName);

@@ -1,5 +1,6 @@
 // Connects to a MongoDB-wire server and creates the indexes the stores rely on (FerretDB v1 compatible).
 import { MongoClient, type Db } from 'mongodb';
+import { isDuplicateKey } from './duplicate-key.js';
 
 export const COLLECTIONS = {
   admins: 'admins',
@@ -46,6 +47,9 @@ async function ensureIndexes(db: Db): Promise<void> {
     db.collection(c.users).createIndex({ email: 1 }, { unique: true }),
     db.collection(c.refreshTokens).createIndex({ family: 1 }),
     db.collection(c.schemas).createIndex({ name: 1 }, { unique: true }),
+    // One schema per collection (two would share documents and access rules). A database that already holds two owners
+    // still starts: creating and adopting schemas check the owner first, and the second owner is an operator's to fix.
+    db.collection(c.schemas).createIndex({ collectionName: 1 }, { unique: true }).catch((e: unknown) => { if (!isDuplicateKey(e)) throw e; }),
   ]);
 }
 

@@ -14,6 +14,7 @@ export function mongoSchemaStore(db: Db): SchemaStore {
     },
     all: () => schemas.find({}).sort({ name: 1 }).toArray(),
     findByName: (name) => schemas.findOne({ name }),
+    findByCollection: (collectionName) => schemas.findOne({ collectionName }),
     async insert(s) {
       return nullIfDuplicate(async () => { await schemas.insertOne(s); return s; });
     },

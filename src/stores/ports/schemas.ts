@@ -13,6 +13,8 @@ export interface SchemaStore {
   list(skip: number, limit: number): Promise<Page<SchemaRecord>>;
   all(): Promise<SchemaRecord[]>;
   findByName(name: string): Promise<SchemaRecord | null>;
+  /** The schema whose documents live in this collection (one at most: a collection has one owner). */
+  findByCollection(collectionName: string): Promise<SchemaRecord | null>;
   /** Null when the name is taken. */
   insert(s: SchemaRecord): Promise<SchemaRecord | null>;
   replace(s: SchemaRecord): Promise<void>;
