@@ -38,7 +38,7 @@ export async function createApp(config: Config, log: Logger = createLogger(confi
   const { revisions, changeLog } = authz;
   const core = await coreModule(stores, config, registry, {
     latest: () => revisions.latest(), applied: () => revisions.applied(), pending: async () => (await changeLog.pending()).length,
-  });
+  }, log);
   authz.checks.onDecision = (allowed, cached) => core.metrics.decision(allowed, cached);
   const authentication = authenticationModule(stores, config, authz);
   const database = databaseModule(stores, authz);

@@ -1,5 +1,6 @@
 // The core module: operator credentials (the first admin, JWTs, API tokens), health, metrics and the API's own docs.
 import type { Config } from '../config.js';
+import type { Logger } from '../log.js';
 import { VERSION } from '../root.js';
 import { bootstrapAdmin } from '../services/admin-bootstrap.js';
 import { AdminAuth } from '../services/admin-auth.js';
@@ -13,13 +14,13 @@ import { coreRoutes } from '../surfaces/routes/core.js';
 import { metricsRoutes } from '../surfaces/routes/metrics.js';
 import type { Module } from './module.js';
 
-export async function coreModule(stores: Stores, config: Config, registry: Registry, progress: IndexProgress) {
+export async function coreModule(stores: Stores, config: Config, registry: Registry, progress: IndexProgress, log: Logger) {
   const bootstrap = await bootstrapAdmin(stores.admins, config.ADMIN_USERNAME, config.ADMIN_PASSWORD);
   const auth = new AdminAuth({
     admins: stores.admins, tokens: stores.apiTokens, masterKey: config.MASTER_KEY, jwtSecret: config.ADMIN_JWT_SECRET,
     jwtTtlSeconds: config.ADMIN_JWT_TTL_SECONDS, bootstrapAdminId: () => bootstrap._id,
   });
-  const health = new Health(stores.probes(config.READY_CHECK_REDIS), config.READY_REQUIRED_MODULES, () => registry.modules());
+  const health = new Health(stores.probes(config.READY_CHECK_REDIS), config.READY_REQUIRED_MODULES, () => registry.modules(), log);
   const metrics = new Metrics(progress);
   const module: Module = {
     name: 'core',

@@ -51,6 +51,8 @@ export interface Route<P = any, Q = any, B = any> { // eslint-disable-line @type
   mcp?: boolean;
   /** A login: rate limited per client IP and account name (every client route is limited per IP anyway). */
   login?: boolean;
+  /** Rate limited per client IP on the admin surface too: a route anyone may call without credentials. */
+  limited?: boolean;
   params?: z.ZodType<P>;
   query?: z.ZodType<Q>;
   body?: z.ZodType<B>;
@@ -81,8 +83,8 @@ export function toolName(method: Method, path: string): string {
 /** "GET /authorization/check", for logs and messages. */
 export const label = (r: Route) => r.rateKey;
 
-/** Whether the pipeline counts calls of this route against a rate limit (every client route, and logins). */
-export const rateLimited = (r: Route) => r.surface === 'client' || r.login === true;
+/** Whether the pipeline counts calls of this route against a rate limit (every client route, logins, and `limited` routes). */
+export const rateLimited = (r: Route) => r.surface === 'client' || r.login === true || r.limited === true;
 
 /** Every catalog code a route may answer: its own, and those that come with its input, credentials and surface. */
 export function errorsOf(r: Route): ErrorCode[] {

@@ -15,7 +15,9 @@ export function coreRoutes(deps: { health: Health; auth: AdminAuth; tokens: ApiT
     }),
     route({
       surface: 'admin', http: { method: 'get', path: '/ready', produces: ['application/json', 'text/plain'] }, output: replies.ready, module: 'core', auth: 'none',
-      summary: 'Deep readiness: one check per dependency; 503 when not ready',
+      // Each call probes every store (at most once a second, see Health): counted per caller like client routes.
+      limited: true,
+      summary: 'Deep readiness: one check per dependency (a failed store is only named; why is in the log); 503 when not ready',
       query: z.strictObject({ legacy: z.enum(['true', 'false']).optional() }),
       handle: async ({ query, headers }) => {
         const report = await health.ready();

@@ -1,0 +1,57 @@
+// Readiness: a failed store is named, never described (the reason goes to the log, once per change), and probes are
+// shared by callers that ask at once and reused for a second.
+import { jest } from '@jest/globals';
+import type { Logger } from '../../src/log.js';
+import { Health } from '../../src/services/health.js';
+
+const logger = () => {
+  const lines: Array<[string, unknown, string]> = [];
+  const log = { warn: (o: unknown, m: string) => lines.push(['warn', o, m]), info: (o: unknown, m: string) => lines.push(['info', o, m]) };
+  return { lines, log: log as unknown as Logger };
+};
+
+it('names a failed store without its error text, and logs why when it starts failing, changes or recovers', async () => {
+  let redisError: Error | null = new Error('connect ECONNREFUSED 10.1.2.3:6379 (user svc, password hunter2)');
+  const { lines, log } = logger();
+  const health = new Health({ mongo: async () => undefined, redis: async () => { if (redisError) throw redisError; } }, ['core'], () => ['core'], log);
+  const wait = () => new Promise((r) => setTimeout(r, 1050));
+
+  const down = await health.ready();
+  expect(down).toEqual({
+    status: 'not-ready',
+    checks: { mongo: { status: 'pass', durationMs: expect.any(Number) }, redis: { status: 'fail', durationMs: expect.any(Number), message: 'down' }, 'module:core': { status: 'pass', durationMs: 0 } },
+  });
+  expect(JSON.stringify(down)).not.toMatch(/ECONNREFUSED|10\.1\.2\.3|hunter2/);
+  expect(lines).toEqual([['warn', { check: 'redis', reason: redisError.message }, 'readiness check fails']]);
+
+  await wait();
+  await health.ready(); // the same reason: not logged again
+  expect(lines).toHaveLength(1);
+  redisError = new Error('NOAUTH Authentication required');
+  await wait();
+  await health.ready();
+  expect(lines[1]).toEqual(['warn', { check: 'redis', reason: 'NOAUTH Authentication required' }, 'readiness check fails']);
+  redisError = null;
+  await wait();
+  expect((await health.ready()).status).toBe('ready');
+  expect(lines[2]).toEqual(['info', { check: 'redis' }, 'readiness check passes again']);
+});
+
+it('probes once for callers that ask together, and reuses the report for a second', async () => {
+  const probe = jest.fn(async () => { await new Promise((r) => setTimeout(r, 50)); });
+  const health = new Health({ mongo: probe }, [], () => []);
+  const reports = await Promise.all(Array.from({ length: 20 }, () => health.ready()));
+  expect(probe).toHaveBeenCalledTimes(1);
+  expect(new Set(reports).size).toBe(1);
+  await health.ready();
+  expect(probe).toHaveBeenCalledTimes(1);
+  await new Promise((r) => setTimeout(r, 1050));
+  await health.ready();
+  expect(probe).toHaveBeenCalledTimes(2);
+});
+
+it('a probe that hangs fails as down after the timeout', async () => {
+  const health = new Health({ neo4j: () => new Promise(() => undefined) }, [], () => []);
+  const report = await health.ready();
+  expect(report.checks.neo4j).toEqual({ status: 'fail', durationMs: expect.any(Number), message: 'down' });
+}, 10_000);
