@@ -53,7 +53,11 @@ export class Teams {
     return { invitationToken, teamId, email: email.trim().toLowerCase(), expiresAt };
   }
 
-  /** Joins with an invitation meant for the caller's email; each invitation works once. */
+  /**
+   * Joins with an invitation meant for the caller's email; each invitation works once. The member tuple is committed
+   * before the invitation is used up: a failure in between leaves the invitation to retry with (the tuple write is
+   * idempotent), never a used invitation and no membership. Once used, joining with it again is a 404 and changes nothing.
+   */
   async join(userId: string, invitationToken: string) {
     const { teams, users, relations } = this.deps;
     const hash = hashOf(invitationToken);
@@ -62,8 +66,10 @@ export class Teams {
     if (inv.expiresAt.getTime() <= Date.now()) throw new AppError('FORBIDDEN', 'The invitation has expired');
     const user = await users.findById(userId);
     if (user?.email !== inv.email) throw new AppError('FORBIDDEN', 'The invitation was sent to another email address');
-    if (!(await teams.deleteInvitation(hash))) throw new AppError('NOT_FOUND', 'No such invitation (it may have been used already)');
     const { revision } = await relations.create({ subject: me(userId), relation: 'member', resource: teamObject(inv.teamId) });
+    // Of two joins racing with one token (only its addressee can: the emails are the same), both wrote the same
+    // tuple and one uses the invitation up; the other is told it was used, as if it came second.
+    if (!(await teams.deleteInvitation(hash))) throw new AppError('NOT_FOUND', 'No such invitation (it may have been used already)');
     const team = await teams.findById(inv.teamId);
     return { team: team ? teamView(team) : { _id: inv.teamId, name: null, parentTeam: null }, roles: ['member'], revision };
   }
