@@ -1,6 +1,7 @@
 // The one pipeline every call of every transport goes through: gate, rate limit, credentials, input limits and
 // validation, the handler, the reply check, and one neutral error (an AppError) that each transport maps once.
 import type { z } from 'zod';
+import { bytesOf } from '../config.js';
 import { AppError } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { AdminAuth, AdminPrincipal } from '../services/admin-auth.js';
@@ -141,7 +142,9 @@ export class Pipeline {
       ? caller.principal ?? await this.authenticateAdmin(caller.headers, caller.ip)
       : null;
     const user = r.auth === 'user' ? caller.user ?? await clientAuth.verify(caller.headers.authorization) : null;
-    if (!caller.bounded) this.measure(raw);
+    // A route's own body limit holds on every transport; the general one where the transport's parser did not apply it.
+    if (r.http.bodyLimit) this.measure(raw, bytesOf(r.http.bodyLimit));
+    else if (!caller.bounded) this.measure(raw, this.deps.maxInputBytes);
     const shape = r.limits ? { ...this.deps.inputLimits, ...r.limits } : this.deps.inputLimits;
     for (const [where, value] of [['params', raw.params], ['query', raw.query], ['body', raw.body]] as const) {
       checkShape(value, where, shape);
@@ -169,9 +172,9 @@ export class Pipeline {
   }
 
   /** Input size as JSON text, for transports whose parser does not bound it (each of their messages is bounded too). */
-  private measure(raw: RawInput): void {
+  private measure(raw: RawInput, max: number): void {
     const size = Buffer.byteLength(JSON.stringify([raw.params ?? null, raw.query ?? null, raw.body ?? null]));
-    if (size > this.deps.maxInputBytes) throw new AppError('PAYLOAD_TOO_LARGE', `The input exceeds ${this.deps.maxInputBytes} bytes`);
+    if (size > max) throw new AppError('PAYLOAD_TOO_LARGE', `The input exceeds ${max} bytes`);
   }
 
   /** The catalog error for anything thrown: store outages are 503 (retry is safe), the rest is logged as a bug. */

@@ -33,6 +33,8 @@ export interface HttpBinding {
   created?: 'always' | 'when-new';
   /** Content types of the reply (JSON unless given). */
   produces?: string[];
+  /** The largest JSON body this route reads (`16kb`), below BODY_LIMIT; routes without a body read at most 1 KB. */
+  bodyLimit?: string;
   /** A content type (e.g. application/x-ndjson) whose body is handed over unparsed as `stream`. */
   streamBody?: string;
 }

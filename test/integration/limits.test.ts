@@ -3,11 +3,12 @@
 import { createHash } from 'node:crypto';
 import { MongoClient } from 'mongodb';
 import bcrypt from 'bcrypt';
+import WebSocket from 'ws';
 import { AuthzGraphClient, AuthzGraphError } from '../../src/client/grpc.js';
 import { startService, type TestService } from '../support/service.js';
 
 let svc: TestService;
-const LIMITS = JSON.stringify({ routes: { 'GET /authentication/user': { windowMs: 60_000, max: 4 } } });
+const LIMITS = JSON.stringify({ routes: { 'GET /authentication/user': { windowMs: 60_000, max: 4 }, 'POST /realtime': { windowMs: 60_000, max: 3 } } });
 const folder = { name: 'Folder', relations: { viewer: ['User'] }, permissions: { view: ['viewer'] } };
 
 beforeAll(async () => {
@@ -80,6 +81,35 @@ describe('ids and input shape', () => {
       const refused = await grpc.can({ subject: 'User:u', permission: 'view', resource: long }).then(() => null, (e: unknown) => e as AuthzGraphError);
       expect(refused?.code).toBe('VALIDATION_FAILED');
     } finally { grpc.close(); }
+  });
+});
+
+describe('bodies and socket messages', () => {
+  it('holds a login to its own body limit (16 KB) and a route without a body to 1 KB, with 413 and the error body', async () => {
+    const login = await svc.http('POST', '/login', { body: { username: 'admin', password: 'p'.repeat(20_000) }, headers: {} });
+    expect(login.status).toBe(413);
+    expect(login.body).toMatchObject({ code: 'PAYLOAD_TOO_LARGE', status: 413, message: 'The body exceeds 16384 bytes' });
+    const register = await client('POST', '/authentication/local/new', undefined, { email: 'e'.repeat(20_000), password: 'correct horse' });
+    expect(register.status).toBe(413);
+    expect(register.body).toEqual({ code: 'PAYLOAD_TOO_LARGE', message: 'The body exceeds 16384 bytes' });
+    const stray = await svc.http('DELETE', '/authorization/resources/Nothing', { body: { pad: 'x'.repeat(2000) } });
+    expect(stray.status).toBe(413);
+    // Below its limit a login body is read, and answered as a login.
+    expect((await svc.http('POST', '/login', { body: { username: 'admin', password: 'wrong password' }, headers: {} })).status).toBe(401);
+  });
+
+  it('counts every socket message against the client rate limit (POST /realtime): past it, each is answered RATE_LIMITED', async () => {
+    const token = await userToken('socket@example.com');
+    const ws = new WebSocket(svc.socket, { headers: { authorization: `Bearer ${token}` } });
+    const got: Array<Record<string, unknown>> = [];
+    ws.on('message', (d) => got.push(JSON.parse(String(d)) as Record<string, unknown>));
+    await new Promise((res, rej) => { ws.once('open', res); ws.once('error', rej); });
+    for (let i = 0; i < 5; i++) ws.send(JSON.stringify({ type: 'ping' }));
+    const deadline = Date.now() + 5000;
+    while (got.length < 5 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    ws.close();
+    expect(got.filter((m) => m.type === 'pong')).toHaveLength(3);
+    expect(got.filter((m) => m.type === 'error').map((m) => m.code)).toEqual(['RATE_LIMITED', 'RATE_LIMITED']);
   });
 });
 

@@ -38,6 +38,9 @@ async function sendStream(res: Response, pieces: AsyncIterable<string | Uint8Arr
   });
 }
 
+/** What a route without a body schema reads: enough for an empty `{}`, nothing to speak of. */
+const NO_BODY_LIMIT = '1kb';
+
 /** `mount` adds handlers that are not registry routes (GraphQL, MCP), before the JSON 404. */
 export function createHttpApp(surface: Surface, deps: HttpDeps, mount: Array<(app: Express) => void> = []): Express {
   const { pipeline } = deps;
@@ -53,11 +56,14 @@ export function createHttpApp(surface: Surface, deps: HttpDeps, mount: Array<(ap
     track(req, res, () => (req.route as { path?: string } | undefined)?.path ?? 'unmatched');
     next();
   });
-  app.use(express.json({ limit: deps.bodyLimit }));
   const send = (res: Response, e: AppError) => sendError(surface, res, e);
+  // Each route reads at most its own body limit: a route that takes no body reads almost none (a stray body is refused).
+  const parsers = new Map<string, ReturnType<typeof express.json>>();
+  const parser = (limit: string) => parsers.get(limit) ?? parsers.set(limit, express.json({ limit })).get(limit)!;
 
   for (const r of pipeline.registry.of(surface)) {
-    app[r.http.method](r.http.path, async (req: Request, res: Response) => {
+    const limit = r.http.bodyLimit ?? (r.body ? deps.bodyLimit : NO_BODY_LIMIT);
+    app[r.http.method](r.http.path, parser(limit), async (req: Request, res: Response) => {
       try {
         const stream = r.http.streamBody && req.is(r.http.streamBody) ? req : undefined;
         const reply = await pipeline.invoke(r, { params: req.params, query: req.query, body: req.body, stream },
@@ -75,11 +81,13 @@ export function createHttpApp(surface: Surface, deps: HttpDeps, mount: Array<(ap
       }
     });
   }
+  // GraphQL and the tool server read JSON up to BODY_LIMIT.
+  app.use(parser(deps.bodyLimit));
   for (const m of mount) m(app);
   app.use((req, res) => send(res, new AppError('ROUTE_NOT_FOUND', `No route ${req.method} ${req.path}`)));
   const onError: ErrorRequestHandler = (err, _req, res, _next) => {
     const type = (err as { type?: string }).type;
-    if (type === 'entity.too.large') return void send(res, new AppError('PAYLOAD_TOO_LARGE', `The body exceeds ${deps.bodyLimit}`));
+    if (type === 'entity.too.large') return void send(res, new AppError('PAYLOAD_TOO_LARGE', `The body exceeds ${(err as { limit: number }).limit} bytes`));
     if (type === 'entity.parse.failed') return void send(res, new AppError('BAD_REQUEST', 'The body is not valid JSON'));
     if (typeof (err as { status?: number }).status === 'number' && (err as { status: number }).status < 500) {
       return void send(res, new AppError('BAD_REQUEST', (err as Error).message));

@@ -18,17 +18,17 @@ export function authenticationRoutes(deps: { clientAuth: ClientAuth; teams: Team
   const user = { surface: 'client' as const, module: 'authentication', auth: 'user' as const };
   return [
     route({
-      ...open, http: { method: 'post', path: '/authentication/local/new', created: 'always' }, output: replies.registered, errors: ['ALREADY_EXISTS'], summary: 'Register with email and password; returns the user, no tokens',
+      ...open, http: { method: 'post', path: '/authentication/local/new', created: 'always', bodyLimit: '16kb' }, output: replies.registered, errors: ['ALREADY_EXISTS'], summary: 'Register with email and password; returns the user, no tokens',
       body: z.strictObject({ email, password }),
       handle: async ({ body }) => ({ status: 201, body: await clientAuth.register(body.email, body.password) }),
     }),
     route({
-      ...open, http: { method: 'post', path: '/authentication/local' }, output: replies.tokens, login: true, summary: 'Log in: an access token and a refresh token',
+      ...open, http: { method: 'post', path: '/authentication/local', bodyLimit: '16kb' }, output: replies.tokens, login: true, summary: 'Log in: an access token and a refresh token',
       body: z.strictObject({ email: z.string().min(1).max(254), password: z.string().min(1).max(1024) }),
       handle: async ({ body }) => ({ body: await clientAuth.login(body.email, body.password) }),
     }),
     route({
-      ...open, http: { method: 'post', path: '/authentication/renew' }, output: replies.tokens, summary: 'Rotate a refresh token; reusing a rotated one revokes the login',
+      ...open, http: { method: 'post', path: '/authentication/renew', bodyLimit: '16kb' }, output: replies.tokens, summary: 'Rotate a refresh token; reusing a rotated one revokes the login',
       body: z.strictObject({ refreshToken: z.string().min(1).max(200) }),
       handle: async ({ body }) => ({ body: await clientAuth.renew(body.refreshToken) }),
     }),

@@ -30,7 +30,7 @@ export function coreRoutes(deps: { health: Health; auth: AdminAuth; tokens: ApiT
       },
     }),
     route({
-      surface: 'admin', http: { method: 'post', path: '/login' }, output: replies.token, module: 'core', auth: 'none', mcp: false, login: true,
+      surface: 'admin', http: { method: 'post', path: '/login', bodyLimit: '16kb' }, output: replies.token, module: 'core', auth: 'none', mcp: false, login: true,
       summary: 'Admin login: returns an admin JWT',
       body: z.strictObject({ username: z.string().min(1).max(200), password: z.string().min(1).max(1024) }),
       handle: async ({ body }) => ({ body: await auth.login(body.username, body.password) }),

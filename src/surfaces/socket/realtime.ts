@@ -31,6 +31,8 @@ export interface RealtimeDeps extends ConnectionLimits {
 const MAX_PENDING = 64;
 /** What upgrades are counted under by the rate limits (every client route is limited per address). */
 const UPGRADE_KEY = 'GET /realtime';
+/** What each message on an open socket is counted under (router rateLimits can name it). */
+const MESSAGE_KEY = 'POST /realtime';
 
 const PATH = '/realtime';
 const DECISIONS = 'post_authorization_decisions';
@@ -80,6 +82,12 @@ class Session {
         checked.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }))));
     }
     const msg = checked.data;
+    // Every message is one call of the client surface, whatever it asks (a subscription's items are charged besides).
+    try {
+      await this.deps.pipeline.enter('socket', 'client', this.caller.ip, MESSAGE_KEY);
+    } catch (e) {
+      return this.error('id' in msg ? msg.id : undefined, e);
+    }
     if (msg.type === 'ping') return this.conn.send({ type: 'pong' });
     if (msg.type === 'unsubscribe') {
       const stops = this.subs.get(msg.id);
