@@ -12,6 +12,8 @@ const freePort = () => new Promise<number>((resolve) => {
 
 export interface ChildService {
   admin: string;
+  /** The client surface's base URL. */
+  client: string;
   /** host:port of its gRPC listener. */
   grpc: string;
   masterKey: string;
@@ -22,13 +24,19 @@ export interface ChildService {
   signal(signal: NodeJS.Signals): void;
 }
 
-/** `args`: what node runs; the TypeScript entry through tsx unless told (the compiled `dist/src/main.js`, say). */
-export async function childService(env: Record<string, string> = {}, args = ['--import', 'tsx', join(ROOT, 'src', 'main.ts')]): Promise<ChildService> {
+/**
+ * `args`: what node runs; the TypeScript entry through tsx unless told (the compiled `dist/src/main.js`, say).
+ * `output`: when given, everything the process writes (standard output, where the log goes, and standard error) is
+ * appended to it, chunk by chunk; otherwise the log is dropped and standard error passes through.
+ */
+export async function childService(env: Record<string, string> = {}, args = ['--import', 'tsx', join(ROOT, 'src', 'main.ts')],
+  opts: { output?: string[] } = {}): Promise<ChildService> {
   const port = await freePort();
+  const clientPort = await freePort();
   const masterKey = randomBytes(24).toString('hex');
   const grpcPort = await freePort();
   const fullEnv = {
-    ...process.env, ADMIN_PORT: String(port), CLIENT_PORT: String(await freePort()), GRPC_PORT: String(grpcPort), SOCKET_PORT: String(await freePort()),
+    ...process.env, ADMIN_PORT: String(port), CLIENT_PORT: String(clientPort), GRPC_PORT: String(grpcPort), SOCKET_PORT: String(await freePort()),
     MASTER_KEY: masterKey,
     ADMIN_PASSWORD: 'test-admin-password', ADMIN_JWT_SECRET: randomBytes(32).toString('hex'),
     CLIENT_JWT_SECRET: randomBytes(32).toString('hex'), LOG_LEVEL: 'warn', CHECK_REPLIES: '1', ...env,
@@ -46,9 +54,11 @@ export async function childService(env: Record<string, string> = {}, args = ['--
     return { status: res.status, body: parsed as any }; // eslint-disable-line @typescript-eslint/no-explicit-any
   };
   return {
-    admin, grpc: `127.0.0.1:${grpcPort}`, masterKey, http,
+    admin, client: `http://127.0.0.1:${clientPort}`, grpc: `127.0.0.1:${grpcPort}`, masterKey, http,
     async start() {
-      child = spawn(process.execPath, args, { cwd: ROOT, env: fullEnv, stdio: ['ignore', 'ignore', 'inherit'] });
+      const output = opts.output;
+      child = spawn(process.execPath, args, { cwd: ROOT, env: fullEnv, stdio: ['ignore', output ? 'pipe' : 'ignore', output ? 'pipe' : 'inherit'] });
+      if (output) for (const stream of [child.stdout!, child.stderr!]) stream.on('data', (chunk: Buffer) => { output.push(chunk.toString('utf8')); });
       const deadline = Date.now() + 60_000;
       for (;;) {
         if (child.exitCode !== null) throw new Error(`the service exited with ${child.exitCode}`);
