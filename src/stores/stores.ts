@@ -10,6 +10,7 @@ import { mongoConfigStore } from './mongo/config.js';
 import { COLLECTIONS, connectMongo, pingMongo } from './mongo/connection.js';
 import { mongoDocumentStore } from './mongo/documents.js';
 import { mongoRebuildState } from './mongo/index-state.js';
+import { primaryDb } from './mongo/primary-db.js';
 import { mongoRefreshTokenStore } from './mongo/refresh-tokens.js';
 import { mongoSchemaStore } from './mongo/schemas.js';
 import { mongoTeamStore } from './mongo/teams.js';
@@ -33,9 +34,10 @@ export interface StoreUrls { MONGO_URL: string; NEO4J_URI: string; NEO4J_USER: s
 
 export async function connectStores(urls: StoreUrls, log: Logger) {
   const { client: mongo } = await connectMongo(urls.MONGO_URL);
-  // Stores keep their collections; the config module `database` retunes them (read preference, concerns) in place.
+  // The write path reads the primary and writes acknowledged whatever the config says; only the documents of database
+  // schemas follow the config module `database`, retuned in place (read preference, concerns).
+  const db = primaryDb(mongo);
   const tuned = tunedDb(mongo);
-  const db = tuned.db;
   const neo = await connectNeo4j(urls.NEO4J_URI, urls.NEO4J_USER, urls.NEO4J_PASSWORD);
   const warmStarted = Date.now();
   log.info({ statements: await warmNeo4j(neo), ms: Date.now() - warmStarted }, 'Neo4j query plans warmed');
@@ -56,7 +58,7 @@ export async function connectStores(urls: StoreUrls, log: Logger) {
     refreshTokens: mongoRefreshTokenStore(db),
     teams: mongoTeamStore(db),
     schemas: mongoSchemaStore(db),
-    documents: mongoDocumentStore(db),
+    documents: mongoDocumentStore(tuned.db),
     config: mongoConfigStore(db),
     /** Collections of the service itself, which introspection never offers as schemas. */
     systemCollections: new Set<string>(Object.values(COLLECTIONS)),
@@ -70,7 +72,7 @@ export async function connectStores(urls: StoreUrls, log: Logger) {
     lease: (name: string, ttlMs?: number) => new Lease(redis, `${prefix}:lease:${name}`, ttlMs),
     heartbeat: new Heartbeat(redis, prefix, randomUUID()),
     bus: (apply: (inv: Invalidation) => void, reset: () => void) => new InvalidationBus(redis, prefix, apply, reset),
-    /** Applies the config module `database` (read preference, concerns) to every MongoDB call from the next on. */
+    /** Applies the config module `database` (read preference, concerns) to document calls from the next on. */
     tuneDatabase: (options: Parameters<typeof tuned.set>[0]) => tuned.set(options),
     probes: (checkRedis: boolean) => ({
       mongo: () => pingMongo(db), neo4j: () => pingNeo4j(neo), ...(checkRedis ? { redis: () => pingRedis(redis) } : {}),

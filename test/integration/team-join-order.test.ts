@@ -28,7 +28,7 @@ it('a join whose member tuple cannot be written leaves the invitation usable; on
   const teamDef = (await svc.http('GET', '/authorization/resources/Team')).body;
   const { member: _m, ...relations } = teamDef.relations as Record<string, string[]>;
   const permissions = Object.fromEntries(Object.entries(teamDef.permissions as Record<string, string[]>)
-    .map(([p, via]) => [p, via.filter((v) => v !== 'member' && !v.startsWith('member->'))]).filter(([, via]) => via.length));
+    .map(([p, via]): [string, string[]] => [p, via.filter((v) => v !== 'member' && !v.startsWith('member->'))]).filter(([, via]) => via.length));
   expect((await svc.http('PATCH', '/authorization/resources/Team', { body: { relations, permissions } })).status).toBe(200);
   const failed = await join();
   expect(failed.status).toBe(422);

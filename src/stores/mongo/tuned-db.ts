@@ -1,5 +1,5 @@
 // A Db whose collections always use the current read preference, read concern and write concern (config module
-// `database`), so a PATCH reaches every store without a restart or a new connection.
+// `database`), so a PATCH reaches the document store without a restart or a new connection.
 import { ReadConcern, WriteConcern, type Collection, type Db, type MongoClient, type ReadConcernLevel, type ReadPreferenceMode, type W } from 'mongodb';
 
 export interface DatabaseOptions {
@@ -40,7 +40,10 @@ export function tunedDb(client: MongoClient): { db: Db; set(options: DatabaseOpt
   return {
     db,
     set(o) {
-      const { w, j, wtimeoutMS } = o.writeConcern;
+      const { j, wtimeoutMS } = o.writeConcern;
+      // Unacknowledged writes are raised to w: 1: unique fields of schemas rest on the duplicate-key error, which
+      // w: 0 never reports (the config takes 0, as MongoDB does; it is documented as meaning 1 here).
+      const w = o.writeConcern.w === 0 ? 1 : o.writeConcern.w;
       current = client.db(undefined, {
         readPreference: o.readPreference,
         ...(o.readConcern ? { readConcern: new ReadConcern(o.readConcern.level) } : {}),
