@@ -14,8 +14,12 @@ export type Method = UnaryMethod | PagedMethod | WatchMethod;
 
 /** Query values as REST sends them: strings, absent when empty (proto3 sends zero values for what was not set). */
 const q = (o: Msg) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined && v !== '' && v !== 0 && v !== null).map(([k, v]) => [k, String(v)]));
-/** CONSISTENCY_UNSPECIFIED is the route's default. */
-const consistency = (c: string | undefined) => (c && c !== 'CONSISTENCY_UNSPECIFIED' ? c.toLowerCase() : undefined);
+/**
+ * CONSISTENCY_UNSPECIFIED is the route's default. proto3 enums are open: a number the proto does not name arrives as
+ * that number, and is passed on as text for the route to refuse.
+ */
+const consistency = (c: string | number | undefined) =>
+  (typeof c === 'number' ? (c === 0 ? undefined : String(c)) : c && c !== 'CONSISTENCY_UNSPECIFIED' ? c.toLowerCase() : undefined);
 const iso = (v: unknown) => (v instanceof Date ? v.toISOString() : v === undefined || v === null ? '' : String(v));
 
 const relation = (r: Msg) => ({

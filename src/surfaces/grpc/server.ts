@@ -1,7 +1,7 @@
 // gRPC (contract 4.5): each method translated to a registry route and run through the pipeline; health and reflection.
 import {
   Server, ServerCredentials, loadPackageDefinition, type GrpcObject, type Metadata, type ServerUnaryCall, type ServerWritableStream,
-  type ServiceClientConstructor, type UntypedServiceImplementation, type sendUnaryData,
+  type ServiceClientConstructor, type ServiceDefinition, type UntypedServiceImplementation, type sendUnaryData,
 } from '@grpc/grpc-js';
 import { ReflectionService } from '@grpc/reflection';
 import { HealthImplementation } from 'grpc-health-check';
@@ -45,6 +45,18 @@ const written = (call: ServerWritableStream<Msg, Msg>, msg: Msg, signal: AbortSi
   call.once('drain', done);
   signal.addEventListener('abort', done, { once: true });
 });
+/** A request whose bytes are not a message of its type; answered INVALID_ARGUMENT, as REST answers a body that is not JSON. */
+const UNDECODABLE = Symbol('undecodable');
+const undecodable = () => new AppError('BAD_REQUEST', 'The request is not a valid message of its type');
+
+/** The service with decoding that cannot throw: grpc-js answers a throwing decoder with INTERNAL, a server fault. */
+function tolerant(service: ServiceDefinition): ServiceDefinition {
+  return Object.fromEntries(Object.entries(service).map(([name, m]) => [name, {
+    ...m,
+    requestDeserialize: (bytes: Buffer) => { try { return m.requestDeserialize(bytes); } catch { return { [UNDECODABLE]: true }; } },
+  }])) as ServiceDefinition;
+}
+
 /** Streams open at once on one connection (HTTP/2 SETTINGS_MAX_CONCURRENT_STREAMS). */
 const MAX_STREAMS = 100;
 
@@ -60,7 +72,9 @@ export class GrpcTransport {
     const { pipeline } = this.deps;
     return (call: ServerUnaryCall<Msg, Msg>, callback: sendUnaryData<Msg>) => {
       const caller = callerOf(call.metadata, call.getPeer());
-      pipeline.call('admin', m.route, m.input(call.request), caller)
+      if (UNDECODABLE in call.request) return void callback(grpcStatus(undecodable()));
+      // The request's translation runs inside the chain: a throw there is answered (and logged), not left to grpc-js.
+      Promise.resolve().then(() => pipeline.call('admin', m.route, m.input(call.request), caller))
         .then((reply) => m.output((reply.body ?? {}) as Msg, reply))
         .then((out) => callback(null, out), (e: unknown) => callback(grpcStatus(pipeline.neutral(e, `gRPC ${m.route}`))))
         .catch((e: unknown) => pipeline.log.error({ err: e, route: m.route }, 'gRPC answer not sent'));
@@ -79,7 +93,8 @@ export class GrpcTransport {
         // A status error on the call itself is what grpc-js sends as the stream's status (destroy would send none).
         try { call.emit('error', grpcStatus(pipeline.neutral(e, `gRPC ${name}`))); } catch { /* the call is gone */ }
       };
-      body(call, callerOf(call.metadata, call.getPeer()), abort.signal).then(
+      const run = UNDECODABLE in call.request ? Promise.reject(undecodable()) : body(call, callerOf(call.metadata, call.getPeer()), abort.signal);
+      run.then(
         () => (this.stopping ? fail(new AppError('STORE_UNAVAILABLE', 'The service is stopping; resume from the last revision received')) : call.end()),
         fail,
       ).finally(() => this.streams.delete(abort));
@@ -123,7 +138,7 @@ export class GrpcTransport {
       'grpc.max_receive_message_length': this.deps.maxMessageBytes, 'grpc.max_send_message_length': 4 * this.deps.maxMessageBytes,
       'grpc.keepalive_time_ms': 60_000, 'grpc.keepalive_timeout_ms': 20_000, 'grpc.max_concurrent_streams': MAX_STREAMS,
     });
-    server.addService(service, impl);
+    server.addService(tolerant(service), impl);
     const health = new HealthImplementation({ '': 'NOT_SERVING', [SERVICE]: 'NOT_SERVING' });
     health.addToServer(server);
     new ReflectionService(definition).addToServer(server);
