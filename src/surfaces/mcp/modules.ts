@@ -35,9 +35,12 @@ function toolOf(r: Route, name: string, module = r.module, fixed?: Record<string
   for (const a of flat.args) {
     if (fixed && a.name in fixed) continue;
     // Shown to clients with its type, but never refused by the SDK: the pipeline validates every argument, so a bad
-    // one gets the catalog's VALIDATION_FAILED body here as on every other transport.
+    // one gets the catalog's VALIDATION_FAILED body here as on every other transport. A missing one too: the SDK
+    // would refuse a missing required key with its own message, so requiredness is said in the description instead.
     const s = shown(a.schema);
-    inputSchema[a.name] = (a.required ? s : s.optional()).or(z.unknown());
+    const described = a.required ? `required${a.description ? `: ${a.description}` : ''}` : a.description;
+    const field = s.optional().or(z.unknown());
+    inputSchema[a.name] = described ? field.describe(described) : field;
   }
   for (const where of Object.keys(flat.whole)) inputSchema[where] = z.unknown().describe(`the whole ${where}`);
   return { name, module, description: description ?? `${r.summary} (${r.rateKey})`, route: r, flat, fixed, inputSchema };
