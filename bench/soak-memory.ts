@@ -1,5 +1,8 @@
 // Memory of the soak's processes from /proc (RSS, PostgreSQL's backends summed) and Redis's own used_memory.
+import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import type { Redis } from 'ioredis';
 
 const MIB = 2 ** 20;
@@ -79,4 +82,26 @@ export async function redisKeys(redis: Redis): Promise<Record<string, number>> {
     for (const k of keys) { const kind = k.split(':').slice(1, 2)[0] ?? k; out[kind] = (out[kind] ?? 0) + 1; }
   } while (cursor !== '0');
   return out;
+}
+
+/** The JVM's heap (MiB, committed and used) from `jcmd GC.heap_info`: whether Neo4j's RSS follows its heap sizing. */
+export function jvmHeap(pid: number): { committed: number; used: number; metaspace: number } | undefined {
+  try {
+    const out = execFileSync('jcmd', [String(pid), 'GC.heap_info'], { encoding: 'utf8', timeout: 20_000 });
+    const heap = /heap\s+total (\d+)K, used (\d+)K/.exec(out);
+    const meta = /Metaspace\s+used (\d+)K/.exec(out);
+    if (!heap) return undefined;
+    return { committed: Number(heap[1]) / 1024, used: Number(heap[2]) / 1024, metaspace: Number(meta?.[1] ?? 0) / 1024 };
+  } catch { return undefined; }
+}
+
+/**
+ * The service's live heap (MiB) after a full collection: heapUsed between collections saws up and down by tens of MiB,
+ * so only this tells a leak. Taken twice (warm-up end, end); each stalls the service for a moment.
+ */
+export function liveHeap(): number {
+  setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc') as () => void;
+  gc();
+  return process.memoryUsage().heapUsed / MIB;
 }

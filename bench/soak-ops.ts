@@ -15,7 +15,7 @@ const ok = (route: string, status: number, good: number[] = [200]): Result => ({
  * Tuples the soak wrote and may delete, oldest first. Deletes run a little more often than tuples are added and
  * stop at LIVE_FLOOR, so the data set holds the seed plus about LIVE_FLOOR tuples however long the soak runs.
  */
-export const LIVE_FLOOR = 1000;
+export const LIVE_FLOOR = 300;
 
 /** Calls per 100 of each kind. */
 export const WEIGHTS = {
@@ -110,7 +110,7 @@ export class Mix {
   private user(): ClientUser { return this.users[rand(this.users.length)]!; }
 
   private async clientCheck(): Promise<Result> {
-    const resource = Math.random() < 0.5 ? `Doc:w${rand(SHAPE.watched)}` : `Doc:d${rand(SHAPE.docs)}`;
+    const resource = Math.random() < 0.5 ? `Doc:w${rand(SHAPE.clientDocs)}` : `Doc:d${rand(SHAPE.clientDocs)}`;
     const r = await call(`${this.t.client}/authorization/check?action=read&resource=${resource}`, 'GET', { authorization: `Bearer ${this.user().access}` });
     return ok('GET /authorization/check (client)', r.status);
   }
@@ -172,7 +172,7 @@ export class Mix {
 
   private async gqlClient(): Promise<Result> {
     const r = await call(`${this.t.client}/graphql`, 'POST', { authorization: `Bearer ${this.user().access}` }, {
-      query: 'query ($r: String!) { authorizationCheck(action: "read", resource: $r) me }', variables: { r: `Doc:w${rand(SHAPE.watched)}` },
+      query: 'query ($r: String!) { authorizationCheck(action: "read", resource: $r) me }', variables: { r: `Doc:w${rand(SHAPE.clientDocs)}` },
     });
     return { route: 'POST /graphql (client)', status: r.status === 200 && !r.body?.errors ? 'ok' : `${r.status}${r.body?.errors ? ` ${r.body.errors[0]?.extensions?.code}` : ''}` };
   }

@@ -64,3 +64,8 @@ export function routeTable(routes: RouteTotals): string[] {
 export function errorsByRoute(routes: RouteTotals): string {
   return Object.entries(routes).flatMap(([route, r]) => Object.entries(r.statuses).filter(([k]) => k !== 'ok').map(([k, v]) => `${route}: ${k} ×${v}`)).join('; ');
 }
+
+/** The three routes with the highest p99, for the ramp: what limits the mix's throughput. */
+export function slowest(routes: RouteTotals): string {
+  return Object.entries(routes).sort((a, b) => b[1].p99 - a[1].p99).slice(0, 3).map(([route, r]) => `${route} ${r.p99.toFixed(0)} ms`).join(', ');
+}

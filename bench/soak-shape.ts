@@ -8,14 +8,16 @@ export const SHAPE = {
   /** Synthetic users `User:u*`, each a member of one team. */
   users: 600,
   /** Documents `Doc:w*` the soak writes readers to and the sockets watch. */
-  watched: 200,
+  watched: 100,
   /** Client users (registered, logging in and renewing, one socket each). */
   clients: 20,
   /**
    * Distinct (subject, document) pairs the checks draw from: a working set, as real traffic has, so the decision
    * caches (Redis, 300 s TTL; in process) reach their steady size during the warm-up instead of growing all along.
    */
-  checks: 5000,
+  checks: 2000,
+  /** Documents a client user's checks name (`Doc:w*` and `Doc:d*` below this), for the same reason. */
+  clientDocs: 100,
 } as const;
 
 export interface SoakTarget {

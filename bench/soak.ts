@@ -12,17 +12,17 @@ import { ROOT } from '../infra/stack.js';
 import { cpuSeconds, cpuShares } from './cpu.js';
 import { say } from './report.js';
 import { benchService } from './service.js';
-import { redisKeys, sample, type Sample } from './soak-memory.js';
+import { jvmHeap, liveHeap, redisKeys, sample, type Sample } from './soak-memory.js';
 import { LIVE_FLOOR, WEIGHTS } from './soak-ops.js';
 import { SHAPE, seed, type SoakTarget } from './soak-shape.js';
-import { curveTable, drifts, driftTable, errorsByRoute, progressLine, routeTable, type RouteTotals } from './soak-report.js';
+import { curveTable, drifts, driftTable, errorsByRoute, progressLine, routeTable, slowest, type RouteTotals } from './soak-report.js';
 
 const { values: args } = parseArgs({ options: {
   minutes: { type: 'string', default: '10' },
   /** Samples before this are warm-up: caches fill, the JVM sizes its heap; drift is measured after it. */
-  warmup: { type: 'string', default: '2' },
+  warmup: { type: 'string', default: '3' },
   share: { type: 'string', default: '0.7' },
-  steps: { type: 'string', default: '4,8,16,32,64' }, 'step-seconds': { type: 'string', default: '8' },
+  steps: { type: 'string', default: '4,8,16,32,64,128' }, 'step-seconds': { type: 'string', default: '8' },
   /** Writes a heap snapshot of the service at the warm-up's end and at the end (each stalls it for seconds). */
   'heap-snapshots': { type: 'boolean', default: false },
   out: { type: 'string', default: join(ROOT, 'bench', 'results', '2026-11-24-soak.md') },
@@ -42,6 +42,7 @@ const RATE_LIMITS = {
 const PORTS = { redis: 26679, mongo: 27517, postgres: 27532, bolt: 27987, http: 27874 };
 
 type Line = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+const jvm = (h: ReturnType<typeof jvmHeap>, k: 'committed' | 'used' | 'metaspace') => (h ? h[k].toFixed(0) : '?');
 
 /** Runs the load generator; `onLine` sees each JSON line it prints. */
 function loadGenerator(target: SoakTarget, flags: string[], onLine: (m: Line) => void) {
@@ -66,7 +67,12 @@ async function main() {
     const steps: Line[] = [];
     let peak = { rate: 0, concurrency: 0 };
     const ramp = loadGenerator(target, ['--mode=ramp', `--steps=${args.steps}`, `--step-seconds=${args['step-seconds']}`], (m) => {
-      if (m.type === 'step') { steps.push(m); say(`  concurrency ${String(m.concurrency).padStart(3)}: ${m.rate.toFixed(0).padStart(5)} calls/s  errors ${m.errors}${m.errors ? `  (${errorsByRoute(m.routes)})` : ''}`); }
+      if (m.type === 'warm-up') say(`  warm-up step (not counted), concurrency ${m.concurrency}: ${m.rate.toFixed(0)} calls/s`);
+      if (m.type === 'step') {
+        steps.push(m);
+        say(`  concurrency ${String(m.concurrency).padStart(3)}: ${m.rate.toFixed(0).padStart(5)} calls/s  errors ${m.errors}  slowest p99: ${slowest(m.routes as RouteTotals)}`
+          + `${m.errors ? `\n      errors: ${errorsByRoute(m.routes)}` : ''}`);
+      }
       if (m.type === 'peak') peak = { rate: m.rate, concurrency: m.concurrency };
     });
     if (await ramp.done !== 0 || !peak.rate) throw new Error('the ramp failed');
@@ -79,6 +85,9 @@ async function main() {
     let totals: Line = {};
     let pids: Record<string, number> = {};
     let cpu0: Record<string, number> = {};
+    let cpu1: Record<string, number> = {};
+    /** What the memory is made of, at the warm-up's end and at the end. */
+    const inside: Record<string, { live: number; jvm?: ReturnType<typeof jvmHeap> }> = {};
     let warmedUp = false;
     let pending = Promise.resolve();
     const soak = loadGenerator(target, [`--rate=${rate}`, `--seconds=${MINUTES * 60}`, '--every=10'], (m) => {
@@ -100,15 +109,21 @@ async function main() {
           if (!warmedUp && m.t >= WARMUP_S) {
             warmedUp = true;
             keys.warm = await redisKeys(redis);
+            inside.warm = { live: liveHeap(), jvm: jvmHeap(svc.pids.neo4j!) };
             if (args['heap-snapshots']) say(`  heap snapshot: ${writeHeapSnapshot(join(dataDir, 'warm.heapsnapshot'))}`);
           }
-        } else if (m.type === 'done') totals = m;
+        } else if (m.type === 'done') {
+          // Before the load generator exits: after, its CPU time moves into this process's children total.
+          cpu1 = cpuSeconds(pids);
+          totals = m;
+        }
       });
     });
     if (await soak.done !== 0) throw new Error('the load generator failed');
     await pending;
-    const cpu = cpuShares(cpu0, cpuSeconds(pids), MINUTES * 60, availableParallelism());
+    const cpu = cpuShares(cpu0, cpu1, totals.seconds, availableParallelism());
     keys.end = await redisKeys(redis);
+    inside.end = { live: liveHeap(), jvm: jvmHeap(svc.pids.neo4j!) };
     if (args['heap-snapshots']) say(`  heap snapshot: ${writeHeapSnapshot(join(dataDir, 'end.heapsnapshot'))}`);
 
     const rows = drifts(samples, WARMUP_S, GOAL);
@@ -120,13 +135,16 @@ async function main() {
       `${totals.calls} calls, ${totals.errors} errors (${fivexx} 5xx), ${totals.behind} not started (service behind), ${totals.unfinished} unfinished at the end`,
       `decisions pushed to the sockets: ${totals.decisions}; closes by the server: ${JSON.stringify(totals.closes)}`,
       `CPU over the soak: ${cpu}`,
+      `service live heap after a full GC, warm-up end → end: ${inside.warm?.live.toFixed(1)} → ${inside.end?.live.toFixed(1)} MiB`,
+      `Neo4j JVM heap (jcmd GC.heap_info), warm-up end → end: committed ${jvm(inside.warm?.jvm, 'committed')} → ${jvm(inside.end?.jvm, 'committed')} MiB, `
+        + `used ${jvm(inside.warm?.jvm, 'used')} → ${jvm(inside.end?.jvm, 'used')} MiB, metaspace ${jvm(inside.warm?.jvm, 'metaspace')} → ${jvm(inside.end?.jvm, 'metaspace')} MiB`,
+      `Redis keys by kind, warm-up end → end: ${Object.keys({ ...keys.warm, ...keys.end }).map((k) => `${k} ${keys.warm?.[k] ?? 0} → ${keys.end?.[k] ?? 0}`).join(', ')}`,
     ];
     say('\nMemory after the warm-up (start and end: medians of the first and last three samples):');
     for (const l of driftTable(rows)) say(`  ${l}`);
     say('');
     for (const l of routeTable(routes)) say(`  ${l}`);
     for (const l of summary) say(`  ${l}`);
-    say(`  Redis keys by kind, warm-up end → end: ${Object.keys({ ...keys.warm, ...keys.end }).map((k) => `${k} ${keys.warm?.[k] ?? 0}→${keys.end?.[k] ?? 0}`).join(', ')}`);
 
     const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim();
     const notFlat = rows.filter((d) => !d.flat && !d.name.startsWith('load generator'));
@@ -142,9 +160,9 @@ async function main() {
       `- Peak: closed loop at concurrency ${args.steps}, ${args['step-seconds']} s each; the soak then paces the same mix open-loop at ${Number(args.share) * 100}% of the best step. Memory sampled every 10 s; warm-up ${WARMUP_S} s; start and end are medians of the first and last three samples after it.`,
       '', '## Summary', '', ...summary.map((l) => `- ${l}`),
       `- Goals (reported, not asserted): every process and Redis flat within ±${GOAL}% after warm-up: ${notFlat.length ? `**missed** by ${notFlat.map((d) => `${d.name} (${d.drift >= 0 ? '+' : ''}${d.drift.toFixed(1)}%)`).join(', ')}` : 'met'}; 0 errors: ${totals.errors === 0 ? 'met' : `**missed** (${totals.errors})`}.`,
-      '', '## Ramp', '', '| concurrency | calls/s | errors |', '|---:|---:|---:|', ...steps.map((s) => `| ${s.concurrency} | ${s.rate.toFixed(0)} | ${s.errors} |`),
-      '', '## Memory after warm-up', '', ...driftTable(rows), '',
-      `Redis keys by kind, warm-up end → end: ${Object.keys({ ...keys.warm, ...keys.end }).map((k) => `\`${k}\` ${keys.warm?.[k] ?? 0} → ${keys.end?.[k] ?? 0}`).join(', ')}.`,
+      '', '## Ramp', '', 'After one uncounted step at the first concurrency (first queries plan and compile).', '',
+      '| concurrency | calls/s | errors | slowest p99 |', '|---:|---:|---:|---|', ...steps.map((s) => `| ${s.concurrency} | ${s.rate.toFixed(0)} | ${s.errors} | ${slowest(s.routes as RouteTotals)} |`),
+      '', '## Memory after warm-up', '', ...driftTable(rows),
       '', '## Calls and errors by route', '', ...routeTable(routes),
       '', '## Curve (MiB; every 10 s)', '', ...curveTable(samples), '',
     ].join('\n'));
