@@ -61,6 +61,12 @@ describe.each(['admin', 'client'] as const)('%s surface', (surface) => {
   });
 });
 
+it('the realtime port answers plain HTTP with the same headers', async () => {
+  const res = await fetch(svc.socket.replace('ws:', 'http:'));
+  await res.arrayBuffer();
+  expect([res.status, res.headers.get('x-content-type-options'), res.headers.get('cache-control')]).toEqual([426, 'nosniff', 'no-store']);
+});
+
 describe('answers that carry tokens or secrets are never cached', () => {
   it('admin login and API token creation', async () => {
     const login = await fetch(`${svc.admin}/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: 'test-admin-password' }) });

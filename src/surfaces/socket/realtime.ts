@@ -6,6 +6,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { AppError } from '../../errors.js';
 import type { ClientPrincipal } from '../../services/client-auth.js';
 import type { DecisionWatch, Watched } from '../../services/authorization/decision-watch.js';
+import { securityHeaders } from '../http/security-headers.js';
 import { clientAddress, headersOf, refuseUpgrade, sendJson, type TrustProxy } from '../http/wire.js';
 import type { Caller, Pipeline } from '../pipeline.js';
 import { Connection, type ConnectionLimits } from './connection.js';
@@ -192,7 +193,8 @@ export class RealtimeTransport {
   }
 
   async start(): Promise<number> {
-    const server = createServer((_req, res) => {
+    const server = createServer((req, res) => {
+      securityHeaders(req, res);
       sendJson(res, 426, { code: 'BAD_REQUEST', message: `Connect with a WebSocket to ${PATH}` }, { Upgrade: 'websocket' });
     });
     server.on('upgrade', (req, socket, head) => void this.upgrade(req, socket, head));
