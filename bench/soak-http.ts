@@ -7,7 +7,7 @@ const agent = new Agent({ keepAlive: true, maxSockets: 512 });
 export interface Reply { status: number; body: any } // eslint-disable-line @typescript-eslint/no-explicit-any
 
 /** status 0: the connection failed or timed out (30 s). */
-export function call(url: string, method: string, headers: Record<string, string>, body?: unknown): Promise<Reply> {
+export function call(url: string, method: string, headers: Record<string, string>, body?: unknown, retried = false): Promise<Reply> {
   const payload = body === undefined ? undefined : JSON.stringify(body);
   return new Promise((resolve) => {
     const req = request(url, {
@@ -24,7 +24,12 @@ export function call(url: string, method: string, headers: Record<string, string
       res.on('error', () => resolve({ status: 0, body: null }));
     });
     req.on('timeout', () => req.destroy(new Error('timeout')));
-    req.on('error', () => resolve({ status: 0, body: null }));
+    req.on('error', (e: NodeJS.ErrnoException) => {
+      // The server closed an idle keep-alive connection just as this request went out on it: nothing reached the
+      // service, so once more on a new connection (what Node's documentation of reusedSocket advises).
+      if (req.reusedSocket && e.code === 'ECONNRESET' && !retried) return void call(url, method, headers, body, true).then(resolve);
+      resolve({ status: 0, body: { error: e.code ?? e.message } });
+    });
     req.end(payload);
   });
 }
