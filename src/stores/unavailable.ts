@@ -2,14 +2,24 @@
 const NEO4J_CODES = new Set(['ServiceUnavailable', 'SessionExpired']);
 const MONGO_NAMES = new Set(['MongoServerSelectionError', 'MongoNetworkError', 'MongoNetworkTimeoutError', 'MongoNotConnectedError',
   'MongoTopologyClosedError', 'MongoPoolClearedError']);
+/**
+ * FerretDB answers with InternalError (code 1) when its PostgreSQL is down, restarting or recovering: pgx's
+ * connection failures and PostgreSQL's admin-shutdown, startup and connection-failure states (SQLSTATE 57P0x, 08xxx).
+ */
+const FERRET_STORAGE_DOWN = [/failed to connect to/, /dial error/, /connection refused/, /unexpected EOF/, /conn closed/,
+  /connection reset by peer/, /broken pipe/, /terminating connection/, /the database system is/, /SQLSTATE (57P0\d|08\w{3})/,
+  /failed to (receive|write|deallocate)/, /context deadline exceeded/];
 const REDIS_MESSAGES = [/Connection is closed/, /Stream isn't writeable/, /Reached the max retries per request limit/, /ECONNREFUSED/,
   /the lease .* stayed taken/, /the lease .* was lost/, /Command timed out/];
 
-export function storeUnavailable(e: unknown): string | null {
+export function storeUnavailable(e: unknown, depth = 0): string | null {
   if (!e || typeof e !== 'object') return null;
-  const err = e as { code?: unknown; name?: string; message?: string };
+  const err = e as { code?: unknown; name?: string; message?: string; cause?: unknown; errorResponse?: unknown };
   if (typeof err.code === 'string' && (NEO4J_CODES.has(err.code) || err.code.startsWith('Neo.TransientError.'))) return 'Neo4j';
   if (err.name && MONGO_NAMES.has(err.name)) return 'MongoDB';
+  if (err.code === 1 && /^Mongo/.test(err.name ?? '') && FERRET_STORAGE_DOWN.some((re) => re.test(err.message ?? ''))) return 'MongoDB';
   if (err.name === 'MaxRetriesPerRequestError' || REDIS_MESSAGES.some((re) => re.test(err.message ?? ''))) return 'Redis';
+  // The driver wraps a connection lost mid-insertMany in a MongoBulkWriteError (the network error is its errorResponse).
+  if (depth < 3) return storeUnavailable(err.cause, depth + 1) ?? storeUnavailable(err.errorResponse, depth + 1);
   return null;
 }

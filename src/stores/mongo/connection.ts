@@ -22,9 +22,28 @@ export const COLLECTIONS = {
   accessViews: 'access_views',
 } as const;
 
+/**
+ * How long a call waits for an unreachable server before it fails (and the request answers 503). The driver's 30 s
+ * default, or the 10 s used before, held every write that long while FerretDB was down; a live server is selected at once.
+ */
+const SELECTION_TIMEOUT_MS = 2000;
+/** At start-up the server may come up a little after the service: connecting is tried again for this long. */
+const CONNECT_WITHIN_MS = 10_000;
+
 export async function connectMongo(url: string): Promise<{ client: MongoClient; db: Db }> {
-  const client = new MongoClient(url, { serverSelectionTimeoutMS: 10000, ignoreUndefined: true });
-  await client.connect();
+  const deadline = Date.now() + CONNECT_WITHIN_MS;
+  let client: MongoClient;
+  for (;;) {
+    client = new MongoClient(url, { serverSelectionTimeoutMS: SELECTION_TIMEOUT_MS, ignoreUndefined: true });
+    try {
+      await client.connect();
+      break;
+    } catch (e) {
+      await client.close().catch(() => undefined);
+      if (Date.now() > deadline) throw e;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
   const db = client.db();
   await ensureIndexes(db);
   return { client, db };

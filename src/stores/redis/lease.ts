@@ -15,10 +15,19 @@ export class Lease implements LeasePort {
   private renewer: NodeJS.Timeout | null = null;
   /** When the lease was last known to be ours (acquired or renewed); undefined once a renewal found it taken. */
   private confirmedAt: number | undefined;
+  /**
+   * A token whose release failed (Redis down). Redis keeps the key across a restart (append-only file), and no one
+   * could take the lease until it expired; deleted on the next attempt instead, as the work under it has ended.
+   */
+  private unreleased: string | null = null;
   constructor(private readonly redis: Redis, readonly key: string, private readonly ttlMs = 15_000) {}
 
   /** One attempt; true when this process now holds the lease. */
   async tryAcquire(): Promise<boolean> {
+    if (this.unreleased) {
+      await this.redis.eval(RELEASE, 1, this.key, this.unreleased);
+      this.unreleased = null;
+    }
     const token = randomUUID();
     const at = Date.now();
     if ((await this.redis.set(this.key, token, 'PX', this.ttlMs, 'NX')) !== 'OK') return false;
@@ -61,7 +70,7 @@ export class Lease implements LeasePort {
     this.renewer = null;
     const token = this.token;
     this.token = null;
-    if (token) await this.redis.eval(RELEASE, 1, this.key, token).catch(() => undefined);
+    if (token) await this.redis.eval(RELEASE, 1, this.key, token).catch(() => { this.unreleased = token; });
   }
 }
 
