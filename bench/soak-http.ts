@@ -2,7 +2,9 @@
 import { Agent, request } from 'node:http';
 
 // Keep-alive: a soak that opened a connection per call would measure TCP set-up and fill TIME_WAIT, not the service.
-const agent = new Agent({ keepAlive: true, maxSockets: 512 });
+// A timeout is what lets Node's agent honour the server's `Keep-Alive: timeout=5` (it then drops idle connections after
+// 4 s, before the server does); without one it keeps them, and a burst reuses one the server is closing (ECONNRESET).
+const agent = new Agent({ keepAlive: true, maxSockets: 512, timeout: 30_000 });
 
 export interface Reply { status: number; body: any } // eslint-disable-line @typescript-eslint/no-explicit-any
 
