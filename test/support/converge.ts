@@ -38,8 +38,8 @@ export async function waitIdle(http: Http, ms = 120_000): Promise<void> {
 }
 
 /** Every disagreement between the service and the evaluator, over checks among `objects` and list queries of `types`. */
-export async function disagreements(http: Http, state: MongoState, opts: { subjects: string[]; resources: string[]; types: string[] })
-  : Promise<string[]> {
+export async function disagreements(http: Http, state: MongoState,
+  opts: { subjects: string[]; resources: string[]; types: string[]; subjectTypes?: string[] }): Promise<string[]> {
   const ev = new Evaluator(state.model, state.tuples, state.grants);
   const problems: string[] = [];
   const actionsOf = (o: string) => state.model.actionsOf(o.slice(0, o.indexOf(':')));
@@ -67,7 +67,7 @@ export async function disagreements(http: Http, state: MongoState, opts: { subje
   // Who may act on each resource, per subject type (skipped where the decision is public: everyone may).
   for (const o of opts.resources) {
     for (const a of actionsOf(o)) {
-      for (const type of opts.types) {
+      for (const type of opts.subjectTypes ?? opts.types) {
         const want = ev.listSubjects(a, o, type);
         if (want.public) continue;
         const q = new URLSearchParams({ permission: a, resource: o, subjectType: type, limit: '1000', consistency: 'fully_consistent' });

@@ -1,5 +1,6 @@
 // The appliers of the change log: coalesce committed entries into batches, apply them under one lease, recover the rest.
 import { parseTupleText, type Tuple } from '../../engine/ids.js';
+import { AppError } from '../../errors.js';
 import type { Logger } from '../../log.js';
 import type { Heartbeat, Lease } from '../../stores/ports/lease.js';
 import type { ChangeEntry, ChangeLog, PendingRecord } from '../../stores/ports/change-log.js';
@@ -16,6 +17,12 @@ const RECOVER_EVERY_MS = 1000;
 const OWN_GRACE_MS = 30_000;
 // Waiting on other processes' units (one may be a large rebuild batch); Redis being down fails at once instead.
 const LEASE_WAIT_MS = 30_000;
+/**
+ * How long a single write waits for its index work. A Neo4j just restarted accepts connections while it recovers its
+ * store and plans every statement cold: writes then waited 26 s (test/integration/store-faults.test.ts). Past this,
+ * the write answers 503; its entry is committed and stays pending, so the work goes on and recovery finishes it.
+ */
+export const APPLY_WAIT_MS = 10_000;
 
 interface Waiter { entry: ChangeEntry; resolve(): void; reject(e: unknown): void; sync: boolean; verify: boolean }
 
@@ -71,9 +78,18 @@ export class Applier {
     return m.building ? [m.gen, m.building] : [m.gen];
   }
 
-  /** Applies a committed entry and resolves when it is done (single writes). */
+  /** Applies a committed entry and resolves when it is done (single writes), or rejects after APPLY_WAIT_MS. */
   apply(entry: ChangeEntry): Promise<void> {
-    return this.enqueue(entry, true, false);
+    const work = this.enqueue(entry, true, false);
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new AppError('STORE_UNAVAILABLE',
+        `The index did not take revision ${entry.revision} within ${APPLY_WAIT_MS / 1000} s; it is stored and will be indexed; retry shortly (writes are safe to retry)`)),
+      APPLY_WAIT_MS);
+    });
+    // A failure after the answer was given is the recovery loop's (the entry is in `failed`), not the caller's.
+    work.catch(() => undefined);
+    return Promise.race([work, late]).finally(() => clearTimeout(timer));
   }
 
   /** Queues a committed entry (`/relations/many`); failures stay pending for the recovery loop. */
