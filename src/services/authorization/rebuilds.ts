@@ -13,6 +13,7 @@ import type { DecisionCache } from './decision-cache.js';
 import type { IndexBatch } from './index-batch.js';
 import type { ModelSource } from './model-source.js';
 import { readAhead } from '../read-ahead.js';
+import { storeUnavailable } from '../../stores/unavailable.js';
 
 /** Contract section 8: 1000 relations per resource type at a time. */
 export const REBUILD_BATCH = 1000;
@@ -76,7 +77,11 @@ export class Rebuilds {
   private async poll(): Promise<void> {
     if (this.active || this.abort.signal.aborted) return;
     this.active = this.runPending().catch((e: Error) => {
-      if (!(e instanceof Stopped)) this.deps.logger.error({ err: e.message }, 'index rebuild failed; it will be retried');
+      if (e instanceof Stopped) return;
+      // A store that is down is an outage the health checks report, not a bug: a warning, and the rebuild resumes.
+      const store = storeUnavailable(e);
+      if (store) this.deps.logger.warn({ err: e.message }, `index rebuild paused: ${store} unavailable; it will be retried`);
+      else this.deps.logger.error({ err: e.message }, 'index rebuild failed; it will be retried');
     }).finally(() => { this.active = null; });
     await this.active;
   }
