@@ -15,12 +15,13 @@ import { hostileFixture, type Fixture } from '../support/hostile/fixture.js';
 import { adminGqlCases, adminGqlRequest, CLIENT_FIELDS, clientGqlCases, clientGqlRequest, type ClientField } from '../support/hostile/graphql.js';
 import { GRPC_METHOD_NAMES, grpcBytes, grpcCases, rawClient } from '../support/hostile/grpc.js';
 import { mcpBody, mcpCases } from '../support/hostile/mcp.js';
+import { mutating } from '../support/hostile/mutation.js';
 import { restCases, restSafe, send } from '../support/hostile/rest.js';
 import { OneAtATime, socketFrames } from '../support/hostile/socket.js';
 import { shown, Tally, type Call } from '../support/hostile/tally.js';
 
 /** Generated inputs per route and transport (the corpus size); the default runs in about two to three minutes on 2 cores. */
-const RUNS = Number(process.env.HOSTILE_RUNS ?? 20);
+const RUNS = Number(process.env.HOSTILE_RUNS ?? 120);
 const SEED = Number(process.env.HOSTILE_SEED ?? Math.floor(Math.random() * 2 ** 31));
 /** Calls in flight at once. */
 const PARALLEL = 4;
@@ -84,7 +85,7 @@ async function rest(r: Route, as: As, n: number) {
     const req = restSafe(r, c);
     const a = await send(base, req, headersFor(r, as), GIVE_UP_MS);
     const input = `${req.method} ${req.path}${req.body ? ` (${req.contentType}) ${req.body.toString('latin1')}` : ''}`;
-    const call: Call = { transport: 'rest', route: `${r.surface} ${r.rateKey}`, as: asLabel(r, as), input: shown(input) };
+    const call: Call = { transport: 'rest', route: `${r.surface} ${r.rateKey}`, as: asLabel(r, as), input: shown(input), writes: mutating(r) };
     const v = a.status === 0 ? { status: 0, problem: a.text } : httpVerdict(r.surface, a.status, a.text, a.retryAfter);
     tally.add(call, judged(v, r.auth, as), a.ms, a.text, mayWait(req.path));
   });
@@ -97,24 +98,24 @@ describe('hostile input', () => {
   }, TEST_MS);
 
   it('GraphQL: every admin route as its field, and every client field', async () => {
-    const post = async (surface: 'admin' | 'client', route: string, body: unknown, as: As, auth: string, headers: Record<string, string>) => {
+    const post = async (surface: 'admin' | 'client', route: string, body: unknown, as: As, writes: boolean, headers: Record<string, string>) => {
       const text = JSON.stringify(body);
       const a = await send(surface === 'admin' ? fx.svc.admin : fx.svc.client, { method: 'POST', path: '/graphql', body: Buffer.from(text), contentType: 'application/json' }, headers, GIVE_UP_MS);
-      const call: Call = { transport: 'graphql', route: `${surface} ${route}`, as, input: shown(body) };
+      const call: Call = { transport: 'graphql', route: `${surface} ${route}`, as, input: shown(body), writes };
       const v = a.status === 0 ? { status: 0, problem: a.text } : graphqlVerdict(surface, a.status, a.text, a.retryAfter);
       tally.add(call, judged(v, 'needed', as === 'ok' ? 'ok' : 'none'), a.ms, a.text, mayWait(text));
     };
     for (const r of fx.svc.app.registry.of('admin')) {
       await pool(sample(adminGqlCases(r, fx.known), `graphql ${r.id}`), async (c) => {
         const req = adminGqlRequest(r, c);
-        if (req) await post('admin', r.id, req.body, 'ok', r.auth, headersFor(r, 'ok'));
-        else await post('admin', r.id, { query: `mutation { ${r.id} }` }, 'none', r.auth, {});
+        if (req) await post('admin', r.id, req.body, 'ok', mutating(r), headersFor(r, 'ok'));
+        else await post('admin', r.id, { query: `mutation { ${r.id} }` }, 'none', mutating(r), {});
       });
     }
     for (const f of Object.keys(CLIENT_FIELDS) as ClientField[]) {
       await pool(sample(clientGqlCases(f, fx.known), `graphql client ${f}`), async (c) => {
         const req = clientGqlRequest(f, c);
-        await post('client', `${CLIENT_FIELDS[f].field} (${CLIENT_GRAPHQL_ROUTES[f]})`, req.body, 'ok', 'user', { authorization: `Bearer ${fx.user.token}` });
+        await post('client', `${CLIENT_FIELDS[f].field} (${CLIENT_GRAPHQL_ROUTES[f]})`, req.body, 'ok', CLIENT_FIELDS[f].mutates, { authorization: `Bearer ${fx.user.token}` });
       });
     }
     expect(failIfProblems('graphql')).toEqual([]);
@@ -130,7 +131,7 @@ describe('hostile input', () => {
         const headers: Record<string, string> = { accept: 'application/json, text/event-stream', ...(body ? { authorization: `Bearer ${fx.adminJwt}` } : {}) };
         const sent = body ?? Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: id++, method: 'tools/call', params: { name: t.name, arguments: {} } }));
         const a = await send(fx.svc.admin, { method: 'POST', path: `/mcp?modules=${modules}`, body: sent, contentType: 'application/json' }, headers, GIVE_UP_MS);
-        const call: Call = { transport: 'mcp', route: t.name, as: body ? 'admin' : 'none', input: shown(sent.toString('latin1')) };
+        const call: Call = { transport: 'mcp', route: t.name, as: body ? 'admin' : 'none', input: shown(sent.toString('latin1')), writes: mutating(t.route) };
         const v = a.status === 0 ? { status: 0, problem: a.text } : mcpVerdict(a.status, a.text, a.retryAfter, c.envelope !== 'unknown-tool');
         tally.add(call, v, a.ms, a.text, mayWait(sent.toString()));
       });
@@ -148,7 +149,10 @@ describe('hostile input', () => {
         await pool(sample(grpcCases(method, fx.known), `grpc ${method}`), async (c) => {
           const bytes = grpcBytes(fx.svc.app.registry, method, c);
           const a = await client.call(method, bytes, md, watch ? 1000 : GIVE_UP_MS);
-          const call: Call = { transport: 'grpc', route: `${method} (${GRPC_METHODS[method]!.route})`, as: 'admin', input: shown(c.bytes ? `bytes ${bytes.toString('hex')}` : c.req) };
+          const call: Call = {
+            transport: 'grpc', route: `${method} (${GRPC_METHODS[method]!.route})`, as: 'admin', input: shown(c.bytes ? `bytes ${bytes.toString('hex')}` : c.req),
+            writes: mutating(fx.svc.app.registry.get('admin', GRPC_METHODS[method]!.route)),
+          };
           // A Watch past the head follows silently: its deadline passing is the documented behaviour, not a failure.
           const v = watch && a.code === 4 ? { status: 200 } : grpcVerdict(a.code, a.catalog, a.details);
           tally.add(call, v, watch && a.code === 4 ? 0 : a.ms, a.details, mayWait(JSON.stringify(c.req)));

@@ -11,6 +11,8 @@ export interface Call {
   as: string;
   /** Enough to send it again: the request as written on the wire (truncated when huge). */
   input: string;
+  /** The route could write: its generated input was made invalid, so a success is a leak in that construction. */
+  writes?: boolean;
 }
 
 export interface Problem extends Call { status: number; ms: number; answer: string }
@@ -41,7 +43,8 @@ export class Tally {
     else if (ms > this.slowest.ms) this.slowest = { ms, call, status: v.status };
     if (v.status >= 500 && !documentedWait) this.serverErrors++;
     const limit = documentedWait ? INDEX_WAIT_MS + ANSWER_MS : ANSWER_MS;
-    const why = [v.problem, v.status >= 500 && !documentedWait ? `status ${v.status}` : '', ms > limit ? `took ${ms} ms` : ''].filter(Boolean).join('; ');
+    let why = [v.problem, v.status >= 500 && !documentedWait ? `status ${v.status}` : '', ms > limit ? `took ${ms} ms` : ''].filter(Boolean).join('; ');
+    if (call.writes && v.status >= 200 && v.status < 300) why = [why, 'a write route took generated input (it may have changed state)'].filter(Boolean).join('; ');
     if (why) this.problems.push({ ...call, status: v.status, ms, answer: `${why} — ${shown(answer, 400)}` });
   }
 
