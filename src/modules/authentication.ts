@@ -8,12 +8,22 @@ import type { Stores } from '../stores/stores.js';
 import { authenticationRoutes } from '../surfaces/routes/authentication.js';
 import type { Module } from './module.js';
 
+/** How often expired refresh tokens are deleted. */
+const PURGE_EVERY_MS = 10 * 60_000;
+
 export function authenticationModule(stores: Stores, config: Config, authz: { relations: Relations; checks: Checks }) {
   const clientAuth = new ClientAuth({
     users: stores.users, refresh: stores.refreshTokens, deny: stores.denyList, jwtSecret: config.CLIENT_JWT_SECRET,
     accessTtlSeconds: config.CLIENT_ACCESS_TTL_SECONDS, refreshTtlSeconds: config.CLIENT_REFRESH_TTL_SECONDS,
   });
   const teams = new Teams({ teams: stores.teams, users: stores.users, store: stores.authz, relations: authz.relations, checks: authz.checks });
-  const module: Module = { name: 'authentication', routes: authenticationRoutes({ clientAuth, teams }) };
+  // Each process purges now and then; the deletes are idempotent, so several processes need no lease.
+  let purging: NodeJS.Timeout | undefined;
+  const purge = () => { clientAuth.purgeExpired().catch(() => undefined); }; // a store outage: the next round retries
+  const module: Module = {
+    name: 'authentication', routes: authenticationRoutes({ clientAuth, teams }),
+    start() { purge(); purging = setInterval(purge, PURGE_EVERY_MS).unref(); },
+    stop() { clearInterval(purging); },
+  };
   return { module, clientAuth };
 }

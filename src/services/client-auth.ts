@@ -33,6 +33,15 @@ export class ClientAuth {
     this.key = new TextEncoder().encode(deps.jwtSecret);
   }
 
+  /**
+   * Forgets what can no longer be presented: refresh tokens past their expiry (live and rotated ones alike: every
+   * login and renewal stores one), and revoked families older than any token of theirs could be.
+   */
+  purgeExpired(): Promise<number> {
+    const now = Date.now();
+    return this.deps.refresh.purgeExpired(new Date(now), new Date(now - this.deps.refreshTtlSeconds * 1000));
+  }
+
   async register(email: string, password: string) {
     const user = await this.deps.users.insert({
       _id: randomUUID(), email: normalise(email), passwordHash: await bcrypt.hash(password, BCRYPT_ROUNDS), createdAt: new Date(),

@@ -20,6 +20,9 @@ export const COLLECTIONS = {
   config: 'config',
   revokedFamilies: 'revoked_token_families',
   accessViews: 'access_views',
+  deviceTokens: 'device_tokens',
+  notifications: 'notifications',
+  outbox: 'communication_outbox',
 } as const;
 
 /**
@@ -65,6 +68,8 @@ async function ensureIndexes(db: Db): Promise<void> {
     db.collection(c.grants).createIndex({ resource: 1 }),
     db.collection(c.users).createIndex({ email: 1 }, { unique: true }),
     db.collection(c.refreshTokens).createIndex({ family: 1 }),
+    db.collection(c.refreshTokens).createIndex({ expiresAt: 1 }),
+    db.collection(c.revokedFamilies).createIndex({ revokedAt: 1 }),
     db.collection(c.schemas).createIndex({ name: 1 }, { unique: true }),
     // One schema per collection (two would share documents and access rules). A database that already holds two owners
     // still starts: creating and adopting schemas check the owner first, and the second owner is an operator's to fix.

@@ -34,5 +34,10 @@ export function mongoRefreshTokenStore(db: Db): RefreshTokenStore {
       await col.deleteMany({ family, used: false });
     },
     async familyRevoked(family) { return (await revoked.findOne({ _id: family })) !== null; },
+    async purgeExpired(now, revokedBefore) {
+      const tokens = await col.deleteMany({ expiresAt: { $lt: now } });
+      const families = await revoked.deleteMany({ revokedAt: { $lt: revokedBefore } });
+      return tokens.deletedCount + families.deletedCount;
+    },
   };
 }

@@ -14,4 +14,6 @@ export interface RefreshTokenStore {
   /** Records the family as revoked for good, then deletes its live tokens. */
   revokeFamily(family: string): Promise<void>;
   familyRevoked(family: string): Promise<boolean>;
+  /** Deletes tokens (live and used) expired before `now`, and revoked families recorded before `revokedBefore`; how many. */
+  purgeExpired(now: Date, revokedBefore: Date): Promise<number>;
 }

@@ -1,9 +1,15 @@
 // The decision cache in Redis: decisions and the epochs that validate them, under the key prefix.
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { DecisionStore } from '../ports/decision-cache.js';
 
 const TTL_SECONDS = 300;
+/**
+ * An object's epoch is a token that never repeats, set with an expiry, so Redis holds one only for objects written
+ * lately (a counter per object ever written grew without end). When it expires the stamp reads "0" again, which no
+ * token equals, and every decision (300 s) or list (300 s) stamped under an earlier token is gone by then.
+ */
+const OBJECT_EPOCH_TTL_SECONDS = 3600;
 
 export function redisDecisionStore(redis: Redis, prefix: string): DecisionStore {
   const key = (s: string, a: string, o: string) => `${prefix}:dc:${s}|${a}|${o}`;
@@ -31,7 +37,8 @@ export function redisDecisionStore(redis: Redis, prefix: string): DecisionStore 
     },
     async bump(objects, types, structure) {
       const multi = redis.multi();
-      for (const o of objects) multi.incr(epoch(o));
+      const token = randomBytes(9).toString('base64url');
+      for (const o of objects) multi.set(epoch(o), token, 'EX', OBJECT_EPOCH_TTL_SECONDS);
       for (const t of types) multi.incr(typeEpoch(t));
       if (structure) multi.incr(struct);
       const replies = await multi.exec();
