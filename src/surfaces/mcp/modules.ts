@@ -37,9 +37,11 @@ function toolOf(r: Route, name: string, module = r.module, fixed?: Record<string
     // Shown to clients with its type, but never refused by the SDK: the pipeline validates every argument, so a bad
     // one gets the catalog's VALIDATION_FAILED body here as on every other transport. A missing one too: the SDK
     // would refuse a missing required key with its own message, so requiredness is said in the description instead.
+    // `unknown` comes first so the SDK hands over the argument as sent: the field's own schema would transform it
+    // first (a record drops `__proto__` keys, coercions and defaults apply), and the pipeline would check the result.
     const s = shown(a.schema);
     const described = a.required ? `required${a.description ? `: ${a.description}` : ''}` : a.description;
-    const field = s.optional().or(z.unknown());
+    const field = z.union([z.unknown(), s]).optional();
     inputSchema[a.name] = described ? field.describe(described) : field;
   }
   for (const where of Object.keys(flat.whole)) inputSchema[where] = z.unknown().describe(`the whole ${where}`);
