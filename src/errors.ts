@@ -21,6 +21,7 @@ export const CATALOG = {
   PERMISSION_NOT_DEFINED: [422, 'The resource type does not declare this permission'],
   BUILTIN_DEFINITION: [422, 'Built-in definitions cannot be deleted'],
   LIST_TOO_LARGE: [422, 'Too many readable documents to sort or filter'],
+  FUNCTION_OUT_OF_DATE: [422, 'The custom endpoint refers to a schema or field that no longer exists'],
   SUBSCRIPTION_LIMIT: [422, 'This connection holds as many subscriptions as it may'],
   RATE_LIMITED: [429, 'Too many requests'],
   NOT_READY: [503, 'The service is not ready'],

@@ -6,6 +6,7 @@ import { mongoAdminStore } from './mongo/admins.js';
 import { mongoApiTokenStore } from './mongo/api-tokens.js';
 import { mongoAuthzStore } from './mongo/authz.js';
 import { mongoChangeLog } from './mongo/change-log.js';
+import { ENDPOINTS_COLLECTION, mongoEndpointStore } from './mongo/custom-endpoints.js';
 import { mongoConfigStore } from './mongo/config.js';
 import { COLLECTIONS, connectMongo, pingMongo } from './mongo/connection.js';
 import { mongoDocumentStore } from './mongo/documents.js';
@@ -59,9 +60,11 @@ export async function connectStores(urls: StoreUrls, log: Logger) {
     teams: mongoTeamStore(db),
     schemas: mongoSchemaStore(db),
     documents: mongoDocumentStore(tuned.db),
+    /** Custom endpoint definitions of the database module. */
+    customEndpoints: mongoEndpointStore(db),
     config: mongoConfigStore(db),
     /** Collections of the service itself, which introspection never offers as schemas. */
-    systemCollections: new Set<string>(Object.values(COLLECTIONS)),
+    systemCollections: new Set<string>([...Object.values(COLLECTIONS), ENDPOINTS_COLLECTION]),
     index: neo4jIndexStore(neo),
     graph: neo4jGraphStore(neo),
     hints: redisDeletionHints(redis, prefix),

@@ -76,14 +76,53 @@ export class Documents {
     if (problems.length) throw new AppError('VALIDATION_FAILED', 'Unknown or malformed filter', problems);
     const sort = sortOf(s, q.sort);
     const subject = await this.actor(userId, q.scope, 'read');
+    const { documents, count } = await this.readable(subject, s, filter, q.sort === undefined ? undefined : sort, q.skip, q.limit);
+    return { documents: await this.populate(subject, s, documents, q.populate), count };
+  }
+
+  /**
+   * A page of what the caller (or the scope) can read among the documents matching `filter`, for custom endpoints:
+   * the filter is built from a stored definition and typed inputs, never taken from a request as it is. Without a
+   * caller (an endpoint open to anyone) only a schema without authorization is read.
+   */
+  async query(userId: string | null, s: SchemaRecord, q: { filter: Record<string, unknown>; sort?: string; skip: number; limit: number; scope?: string }) {
+    const sort = q.sort === undefined ? undefined : sortOf(s, q.sort);
+    if (userId === null) {
+      if (this.guarded(s)) throw new AppError('UNAUTHENTICATED', `${s.name} has authorization enabled: call with a token`);
+      return this.readable('', s, q.filter, sort, q.skip, q.limit);
+    }
+    return this.readable(await this.actor(userId, q.scope, 'read'), s, q.filter, sort, q.skip, q.limit);
+  }
+
+  /**
+   * Changes or deletes every listed document, or none: each must be readable (else 404) and allow the action (else
+   * 403) before any is written. The calls per document check again, as their own routes do.
+   */
+  async changeAll(userId: string, s: SchemaRecord, ids: string[], change: { set: Record<string, unknown> } | 'delete') {
+    for (const id of ids) await this.load(userId, s, id, change === 'delete' ? 'delete' : 'edit');
+    const out: Doc[] = [];
+    for (const id of ids) {
+      if (change === 'delete') out.push((await this.remove(userId, s.name, id)).deleted);
+      else out.push(await this.patch(userId, s.name, id, change.set));
+    }
+    return out;
+  }
+
+  /** `sort` undefined: the index's order (the cheapest page of a guarded schema), `_id` order otherwise. */
+  private async readable(subject: string, s: SchemaRecord, filter: Record<string, unknown>, sort: Record<string, 1 | -1> | undefined, skip: number, limit: number) {
     let documents: Doc[];
     let count: number;
     if (!this.guarded(s)) {
       [documents, count] = await Promise.all([
-        this.deps.docs.find(s.collectionName, filter, sort, q.skip, q.limit), this.deps.docs.count(s.collectionName, filter)]);
-    } else if (Object.keys(filter).length === 0 && q.sort === undefined) {
+        this.deps.docs.find(s.collectionName, filter, sort ?? { _id: 1 }, skip, limit), this.deps.docs.count(s.collectionName, filter)]);
+    } else if (typeof filter._id === 'string') {
+      // One document by id (a custom endpoint's usual filter): one check, not a join with everything readable.
+      const where = (await this.deps.checks.can(subject, 'read', this.object(s, filter._id))) ? filter : null;
+      [documents, count] = where ? await Promise.all([
+        this.deps.docs.find(s.collectionName, where, sort ?? { _id: 1 }, skip, limit), this.deps.docs.count(s.collectionName, where)]) : [[], 0];
+    } else if (Object.keys(filter).length === 0 && sort === undefined) {
       // The common case stays on the index: one page of ids, then one `_id` lookup per document.
-      const page = await this.deps.checks.listObjects(subject, 'read', s.name, q.skip, q.limit);
+      const page = await this.deps.checks.listObjects(subject, 'read', s.name, skip, limit);
       const ids = page.objects.map((o) => o.slice(s.name.length + 1));
       const byId = new Map((await this.deps.docs.findByIds(s.collectionName, ids)).map((d) => [d._id, d]));
       documents = ids.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : []));
@@ -95,11 +134,12 @@ export class Documents {
         throw new AppError('LIST_TOO_LARGE', `${all.count} readable documents are too many to sort or filter (at most ${MAX_JOIN}); page them without sort or filters`);
       }
       const ids = all.objects.map((o) => o.slice(s.name.length + 1));
-      const where = { ...filter, _id: { $in: ids } };
+      // An `_id` term of the filter (a comparison) is kept beside the readable ids, not overwritten by them.
+      const where = Object.hasOwn(filter, '_id') ? { $and: [filter, { _id: { $in: ids } }] } : { ...filter, _id: { $in: ids } };
       [documents, count] = await Promise.all([
-        this.deps.docs.find(s.collectionName, where, sort, q.skip, q.limit), this.deps.docs.count(s.collectionName, where)]);
+        this.deps.docs.find(s.collectionName, where, sort ?? { _id: 1 }, skip, limit), this.deps.docs.count(s.collectionName, where)]);
     }
-    return { documents: await this.populate(subject, s, documents, q.populate), count };
+    return { documents, count };
   }
 
   async patch(userId: string, schemaName: string, id: string, body: unknown) {

@@ -14,13 +14,10 @@ const schemaBody = z.strictObject({ name: nameText, fields: z.record(z.string(),
 const schemaParam = z.string().regex(NAME_RE, 'not a schema name');
 const docParams = z.strictObject({ schema: schemaParam, id: z.string().min(1).max(200) });
 
-export function databaseRoutes(deps: { schemas: Schemas; documents: Documents }): Route[] {
+export function databaseRoutes(deps: { schemas: Schemas; documents: Documents; functions: Route[] }): Route[] {
   const { schemas, documents } = deps;
   const admin = { surface: 'admin' as const, module: 'database', auth: 'admin' as const };
   const user = { surface: 'client' as const, module: 'database', auth: 'user' as const };
-  const noFunctions = async ({ params }: { params: { name: string } }) => {
-    throw new AppError('FUNCTION_NOT_FOUND', `No custom function ${params.name}: custom functions are not supported yet`);
-  };
   return [
     route({
       ...admin, http: { method: 'get', path: '/database/schemas' }, output: replies.schemas, summary: 'List database schemas',
@@ -60,9 +57,8 @@ export function databaseRoutes(deps: { schemas: Schemas; documents: Documents })
       handle: async ({ body }) => ({ body: await schemas.finalize(body.schemas) }),
     }),
 
-    // Custom functions come before /database/:schema/:id, which would take "function" for a schema.
-    route({ ...user, http: { method: 'get', path: '/database/function/:name' }, output: replies.document, errors: ['FUNCTION_NOT_FOUND'], summary: 'Custom function (not supported yet: 404)', params: z.strictObject({ name: z.string().max(200) }), handle: noFunctions }),
-    route({ ...user, http: { method: 'post', path: '/database/function/:name' }, output: replies.document, errors: ['FUNCTION_NOT_FOUND'], summary: 'Custom function (not supported yet: 404)', params: z.strictObject({ name: z.string().max(200) }), body: z.record(z.string(), z.unknown()).optional(), handle: noFunctions }),
+    // Custom endpoints (routes/custom-endpoints.ts) come before /database/:schema/:id, which would take "function" for a schema.
+    ...deps.functions,
     route({
       ...user, http: { method: 'post', path: '/database/:schema', created: 'always' }, output: replies.document, errors: ['SCHEMA_NOT_FOUND', 'FORBIDDEN', 'ALREADY_EXISTS'], summary: 'Create a document; you (or the scope team) become its owner',
       params: z.strictObject({ schema: schemaParam }),
