@@ -22,6 +22,7 @@ import { corsPolicy, type CorsGate } from './http/cors-policy.js';
 import { createHttpApp, type HttpDeps } from './http/express-adapter.js';
 import { leanRoutes } from './http/lean-routes.js';
 import { securityHeaders } from './http/security-headers.js';
+import { refuseMalformed } from './http/wire.js';
 import { mountToolServer } from './mcp/tool-server.js';
 import type { Pipeline } from './pipeline.js';
 import type { Surface } from './registry.js';
@@ -54,6 +55,7 @@ function httpTransport(name: Surface, port: number, host: string, app: Express, 
       if (upgrade) s.on('upgrade', upgrade.upgrade);
       s.once('error', reject);
       s.listen(port, host, () => {
+      s.on('clientError', refuseMalformed(name));
         const addr = s.address();
         resolve(typeof addr === 'object' && addr ? addr.port : port);
       });

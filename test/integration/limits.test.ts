@@ -1,6 +1,7 @@
 // The pipeline's limits against a hostile caller: id lengths, input shape, GraphQL documents, failed admin
 // authentication per address, and API tokens verified without a slow hash.
 import { createHash } from 'node:crypto';
+import { connect } from 'node:net';
 import { MongoClient } from 'mongodb';
 import bcrypt from 'bcrypt';
 import WebSocket from 'ws';
@@ -110,6 +111,46 @@ describe('bodies and socket messages', () => {
     ws.close();
     expect(got.filter((m) => m.type === 'pong')).toHaveLength(3);
     expect(got.filter((m) => m.type === 'error').map((m) => m.code)).toEqual(['RATE_LIMITED', 'RATE_LIMITED']);
+  });
+});
+
+/** Sends raw bytes to a surface and reads the whole answer (the server closes the connection). */
+function raw(base: string, bytes: Buffer): Promise<{ status: number; headers: string; body: string }> {
+  const url = new URL(base);
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    const socket = connect(Number(url.port), url.hostname, () => socket.write(bytes));
+    socket.on('data', (c) => chunks.push(c));
+    socket.on('error', reject);
+    socket.on('close', () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      const [head = '', body = ''] = text.split('\r\n\r\n');
+      resolve({ status: Number(/^HTTP\/1\.1 (\d+)/.exec(head)?.[1]), headers: head, body });
+    });
+  });
+}
+
+describe('requests HTTP itself refuses', () => {
+  it('answers headers past 16 KB with 431 and bytes that are not HTTP with 400, each with the surface\'s error body', async () => {
+    const long = await raw(svc.admin, Buffer.from(`GET /live?pad=${'z'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\n\r\n`));
+    expect(long.status).toBe(431);
+    expect(JSON.parse(long.body)).toMatchObject({ code: 'HEADERS_TOO_LARGE', status: 431 });
+    expect(long.headers).toMatch(/X-Content-Type-Options: nosniff/);
+    const garbage = await raw(svc.client, Buffer.concat([Buffer.from('GET /database/'), Buffer.from([0xff, 0xfe]), Buffer.from(' HTTP/1.1\r\nHost: x\r\n\r\n')]));
+    expect(garbage.status).toBe(400);
+    expect(JSON.parse(garbage.body)).toEqual({ code: 'BAD_REQUEST', message: 'The request is not valid HTTP' });
+    const socketPort = new URL(svc.socket.replace('ws:', 'http:')).origin;
+    const onSocket = await raw(socketPort, Buffer.from('\x01\x02 not http\r\n\r\n'));
+    expect(onSocket.status).toBe(400);
+  });
+
+  it('gives Apollo\'s own refusals (a query that is not a string, a batch) the catalog status', async () => {
+    const notString = await svc.http('POST', `${svc.admin}/graphql`, { body: { query: { $ne: null } } });
+    expect(notString.status).toBe(400);
+    expect(notString.body.errors[0].extensions).toMatchObject({ code: 'BAD_REQUEST', status: 400 });
+    const batch = await svc.http('POST', `${svc.admin}/graphql`, { body: [{ query: '{ __typename }' }, { query: '{ __typename }' }] });
+    expect(batch.status).toBe(400);
+    expect(batch.body.errors[0].extensions).toMatchObject({ code: 'BAD_REQUEST', status: 400 });
   });
 });
 

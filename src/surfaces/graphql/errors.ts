@@ -1,7 +1,7 @@
 // GraphQL's side of the neutral error: `extensions.code` and `extensions.status` from the catalog, plus details on the admin surface.
 import { unwrapResolverError } from '@apollo/server/errors';
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
-import { AppError, CATALOG } from '../../errors.js';
+import { AppError, CATALOG, type ErrorCode } from '../../errors.js';
 import type { Pipeline } from '../pipeline.js';
 import type { Surface } from '../registry.js';
 
@@ -18,7 +18,10 @@ export function formatError(surface: Surface, pipeline: Pipeline) {
     const code = formatted.extensions?.code;
     let e: AppError;
     if (original instanceof AppError) e = original;
-    else if (original instanceof GraphQLError && typeof code === 'string' && code in CATALOG) return formatted;
+    // Apollo's own refusals named with a catalog code (BAD_REQUEST) get the status every error body carries.
+    else if (original instanceof GraphQLError && typeof code === 'string' && code in CATALOG) {
+      return { ...formatted, extensions: { ...formatted.extensions, status: formatted.extensions?.status ?? CATALOG[code as ErrorCode][0] } };
+    }
     else if (original instanceof GraphQLError && typeof code === 'string' && INPUT_CODES.has(code)) e = new AppError('VALIDATION_FAILED', formatted.message);
     else e = pipeline.neutral(original, 'POST /graphql');
     return {

@@ -46,5 +46,19 @@ export function refuseUpgrade(surface: Surface, socket: Duplex, e: AppError): vo
   const reply = errorReply(surface, e);
   const body = JSON.stringify(reply.body);
   const extra = Object.entries(reply.headers).map(([k, v]) => `${k}: ${v}\r\n`).join('');
-  socket.end(`HTTP/1.1 ${reply.status} ${e.code}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${extra}Connection: close\r\n\r\n${body}`);
+  socket.end(`HTTP/1.1 ${reply.status} ${e.code}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n`
+    + `X-Content-Type-Options: nosniff\r\nCache-Control: no-store\r\n${extra}Connection: close\r\n\r\n${body}`);
+}
+
+/**
+ * A server's `clientError` handler: a request Node cannot parse (a request line or headers past its 16 KB, bytes
+ * that are not HTTP) gets the surface's error body instead of Node's bare answer; a connection already gone is dropped.
+ */
+export function refuseMalformed(surface: Surface): (err: NodeJS.ErrnoException, socket: Duplex) => void {
+  return (err, socket) => {
+    if (!socket.writable || err.code === 'ECONNRESET' || err.code === 'ERR_HTTP_REQUEST_TIMEOUT') return void socket.destroy();
+    refuseUpgrade(surface, socket, err.code === 'HPE_HEADER_OVERFLOW'
+      ? new AppError('HEADERS_TOO_LARGE', 'The request line or headers exceed 16 KB')
+      : new AppError('BAD_REQUEST', 'The request is not valid HTTP'));
+  };
 }

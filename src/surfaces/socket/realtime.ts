@@ -7,7 +7,7 @@ import { AppError } from '../../errors.js';
 import type { ClientPrincipal } from '../../services/client-auth.js';
 import type { DecisionWatch, Watched } from '../../services/authorization/decision-watch.js';
 import { securityHeaders } from '../http/security-headers.js';
-import { clientAddress, headersOf, refuseUpgrade, sendJson, type TrustProxy } from '../http/wire.js';
+import { clientAddress, headersOf, refuseMalformed, refuseUpgrade, sendJson, type TrustProxy } from '../http/wire.js';
 import type { Caller, Pipeline } from '../pipeline.js';
 import { Connection, type ConnectionLimits } from './connection.js';
 import { CLOSE, clientMessage } from './messages.js';
@@ -208,6 +208,7 @@ export class RealtimeTransport {
     this.stopping = true;
     for (const c of this.connections) c.close(CLOSE.goingAway, 'the service is stopping');
     const server = this.server;
+    server.on('clientError', refuseMalformed('client'));
     if (!server) return;
     await new Promise<void>((resolve) => { server.close(() => resolve()); server.closeAllConnections(); });
   }
