@@ -4,6 +4,7 @@ import { bytesOf, inputLimitsOf, type Config } from './config.js';
 import { createLogger, type Logger } from './log.js';
 import { authenticationModule } from './modules/authentication.js';
 import { authorizationModule } from './modules/authorization.js';
+import { chatModule } from './modules/chat.js';
 import { configModule } from './modules/config.js';
 import { coreModule } from './modules/core.js';
 import { databaseModule } from './modules/database.js';
@@ -41,11 +42,13 @@ export async function createApp(config: Config, log: Logger = createLogger(confi
   }, log);
   authz.checks.onDecision = (allowed, cached) => core.metrics.decision(allowed, cached);
   const authentication = authenticationModule(stores, config, authz);
-  const database = databaseModule(stores, authz);
+  const database = databaseModule(stores, authz, authentication.clientAuth);
   const settings = await configModule(stores, config, log);
+  const chat = chatModule(stores, authz, settings.settings, log);
   const modules: Module[] = [
     core.module, authz.module, authentication.module, database.module, settings.module,
     stateModule(stores, log, { ...authz, schemas: database.schemas, settings: settings.settings }),
+    chat.module,
   ];
   for (const m of modules) registry.add(...m.routes);
   for (const m of modules) await m.start?.();
@@ -55,7 +58,7 @@ export async function createApp(config: Config, log: Logger = createLogger(confi
     maxInputBytes: bytesOf(config.BODY_LIMIT), inputLimits: inputLimitsOf(config), enabled: (t) => (t === 'rest' ? true : settings.settings.get('core').transports[t]),
   });
   const listeners = transports({
-    config, log, pipeline, metrics: core.metrics, health: core.health, schemas: database.schemas, watch: authz.watch, activity: authz.activity,
+    config, log, pipeline, metrics: core.metrics, health: core.health, schemas: database.schemas, watch: authz.watch, activity: authz.activity, chat: chat.sockets,
   });
 
   return {

@@ -7,6 +7,7 @@ import { mongoApiTokenStore } from './mongo/api-tokens.js';
 import { mongoAuthzStore } from './mongo/authz.js';
 import { mongoChangeLog } from './mongo/change-log.js';
 import { ENDPOINTS_COLLECTION, mongoEndpointStore } from './mongo/custom-endpoints.js';
+import { CHAT_COLLECTIONS, mongoChatStore } from './mongo/chat.js';
 import { mongoConfigStore } from './mongo/config.js';
 import { COLLECTIONS, connectMongo, pingMongo } from './mongo/connection.js';
 import { mongoDocumentStore } from './mongo/documents.js';
@@ -21,6 +22,7 @@ import { connectNeo4j, pingNeo4j, warmNeo4j } from './neo4j/connection.js';
 import { neo4jGraphStore } from './neo4j/graph.js';
 import { neo4jIndexStore } from './neo4j/index-store.js';
 import { closeRedis, connectRedis, pingRedis } from './redis/connection.js';
+import { redisChatChannel } from './redis/chat-channel.js';
 import { redisDecisionStore } from './redis/decision-cache.js';
 import { redisDeletionHints } from './redis/deletion-hints.js';
 import { redisEpoch } from './redis/epoch.js';
@@ -64,7 +66,8 @@ export async function connectStores(urls: StoreUrls, log: Logger) {
     customEndpoints: mongoEndpointStore(db),
     config: mongoConfigStore(db),
     /** Collections of the service itself, which introspection never offers as schemas. */
-    systemCollections: new Set<string>([...Object.values(COLLECTIONS), ENDPOINTS_COLLECTION]),
+    chat: mongoChatStore(db),
+    systemCollections: new Set<string>([...Object.values(COLLECTIONS), ...Object.values(CHAT_COLLECTIONS), ENDPOINTS_COLLECTION]),
     index: neo4jIndexStore(neo),
     graph: neo4jGraphStore(neo),
     hints: redisDeletionHints(redis, prefix),
@@ -75,6 +78,7 @@ export async function connectStores(urls: StoreUrls, log: Logger) {
     lease: (name: string, ttlMs?: number) => new Lease(redis, `${prefix}:lease:${name}`, ttlMs),
     heartbeat: new Heartbeat(redis, prefix, randomUUID()),
     bus: (apply: (inv: Invalidation) => void, reset: () => void) => new InvalidationBus(redis, prefix, apply, reset),
+    chatChannel: (onMessage: (message: string) => void) => redisChatChannel(redis, prefix, onMessage),
     /** Applies the config module `database` (read preference, concerns) to document calls from the next on. */
     tuneDatabase: (options: Parameters<typeof tuned.set>[0]) => tuned.set(options),
     probes: (checkRedis: boolean) => ({

@@ -27,6 +27,7 @@ import { mountToolServer } from './mcp/tool-server.js';
 import type { Pipeline } from './pipeline.js';
 import type { Surface } from './registry.js';
 import { adminFeedSocket } from './socket/admin-feed.js';
+import type { ChatSockets } from './socket/chat-session.js';
 import { RealtimeTransport } from './socket/realtime.js';
 
 /** A listener on `host` (the address it binds): started by `listen`, stopped (connections drained, bounded) by `close`. */
@@ -34,6 +35,8 @@ export interface Transport { name: string; host: string; start(): Promise<number
 
 export interface TransportDeps {
   config: Config; log: Logger; pipeline: Pipeline; metrics: Metrics; health: Health; schemas: Schemas; watch: DecisionWatch; activity: Activity;
+  /** Chat rooms on the realtime socket. */
+  chat?: ChatSockets;
 }
 
 /**
@@ -118,7 +121,7 @@ export function transports(d: TransportDeps): Transport[] {
   });
   const realtime = new RealtimeTransport({
     ...sockets, pipeline, watch: d.watch, host: config.CLIENT_HOST, port: config.SOCKET_PORT, trustProxy: config.TRUST_PROXY,
-    maxMessageBytes, maxSubscriptions: config.SOCKET_MAX_SUBSCRIPTIONS, maxPerUser: config.SOCKET_MAX_PER_USER, liveCheckMs: 5000,
+    maxMessageBytes, maxSubscriptions: config.SOCKET_MAX_SUBSCRIPTIONS, maxPerUser: config.SOCKET_MAX_PER_USER, liveCheckMs: 5000, chat: d.chat,
   });
   return [
     httpTransport('admin', config.ADMIN_PORT, config.ADMIN_HOST, createHttpApp('admin', http, [adminGraphql, toolServer, mountSwaggerAssets]), http,

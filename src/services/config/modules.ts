@@ -1,6 +1,7 @@
 // The config modules (DESIGN.md section 6): each one's strict schema with its defaults. Stored values are overrides.
 import { z } from 'zod';
 import { rateLimitsSchema } from '../rate-limits.js';
+import { chatConfig } from './chat-config.js';
 
 export const CONFIG_MODULES = {
   core: z.strictObject({
@@ -27,6 +28,7 @@ export const CONFIG_MODULES = {
   router: z.strictObject({
     rateLimits: rateLimitsSchema.prefault({}),
   }),
+  chat: chatConfig,
 } as const;
 
 export type ModuleName = keyof typeof CONFIG_MODULES;

@@ -1,5 +1,6 @@
 // The realtime socket's messages (DESIGN.md 6.1): what a client may send, validated before anything runs.
 import { z } from 'zod';
+import { chatMessages } from './chat-messages.js';
 
 export const clientMessage = z.discriminatedUnion('type', [
   z.strictObject({
@@ -9,6 +10,7 @@ export const clientMessage = z.discriminatedUnion('type', [
   }),
   z.strictObject({ type: z.literal('unsubscribe'), id: z.string().min(1).max(100) }),
   z.strictObject({ type: z.literal('ping') }),
+  ...chatMessages,
 ]);
 export type ClientMessage = z.infer<typeof clientMessage>;
 

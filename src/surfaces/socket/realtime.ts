@@ -9,6 +9,8 @@ import type { DecisionWatch, Watched } from '../../services/authorization/decisi
 import { securityHeaders } from '../http/security-headers.js';
 import { clientAddress, headersOf, refuseMalformed, refuseUpgrade, sendJson, type TrustProxy } from '../http/wire.js';
 import type { Caller, Pipeline } from '../pipeline.js';
+import { isChatMessage } from './chat-messages.js';
+import { ChatSession, type ChatSockets } from './chat-session.js';
 import { Connection, type ConnectionLimits } from './connection.js';
 import { CLOSE, clientMessage } from './messages.js';
 
@@ -26,6 +28,8 @@ export interface RealtimeDeps extends ConnectionLimits {
   liveCheckMs: number;
   /** Sockets one user may hold open at once. */
   maxPerUser: number;
+  /** The chat module's rooms on this socket, when it is loaded. */
+  chat?: ChatSockets;
 }
 
 /** Messages of one socket waiting to be handled; a client that sends faster than they are handled is closed. */
@@ -42,9 +46,11 @@ class Session {
   private readonly subs = new Map<string, Array<() => void>>();
   private count = 0;
   private readonly timers: NodeJS.Timeout[] = [];
+  private readonly chat: ChatSession | null;
 
   constructor(private readonly deps: RealtimeDeps, private readonly conn: Connection, private readonly caller: Caller & { user: ClientPrincipal }) {
     const { user } = caller;
+    this.chat = deps.chat ? new ChatSession(deps.chat, deps.pipeline, conn, caller) : null;
     // The token's own end closes the socket; a logout is noticed at the next liveness check.
     const left = user.expiresAt.getTime() - Date.now();
     this.timers.push(setTimeout(() => conn.close(CLOSE.unauthenticated, 'the access token expired'), Math.max(0, Math.min(left, 2 ** 31 - 1))));
@@ -60,6 +66,7 @@ class Session {
     for (const t of this.timers) clearTimeout(t);
     for (const stops of this.subs.values()) for (const stop of stops) stop();
     this.subs.clear();
+    this.chat?.end();
   }
 
   private error(id: string | undefined, e: unknown): void {
@@ -90,6 +97,10 @@ class Session {
       return this.error('id' in msg ? msg.id : undefined, e);
     }
     if (msg.type === 'ping') return this.conn.send({ type: 'pong' });
+    if (isChatMessage(msg)) {
+      if (!this.chat) return this.error(msg.id, new AppError('ROUTE_NOT_FOUND', 'Chat is not loaded on this service'));
+      return this.chat.handle(msg);
+    }
     if (msg.type === 'unsubscribe') {
       const stops = this.subs.get(msg.id);
       if (!stops) return this.error(msg.id, new AppError('NOT_FOUND', `No subscription ${msg.id}`));
@@ -197,6 +208,7 @@ export class RealtimeTransport {
       securityHeaders(req, res);
       sendJson(res, 426, { code: 'BAD_REQUEST', message: `Connect with a WebSocket to ${PATH}` }, { Upgrade: 'websocket' });
     });
+    server.on('clientError', refuseMalformed('client'));
     server.on('upgrade', (req, socket, head) => void this.upgrade(req, socket, head));
     await new Promise<void>((resolve, reject) => { server.once('error', reject); server.listen(this.deps.port, this.deps.host, () => resolve()); });
     this.server = server;
@@ -208,7 +220,6 @@ export class RealtimeTransport {
     this.stopping = true;
     for (const c of this.connections) c.close(CLOSE.goingAway, 'the service is stopping');
     const server = this.server;
-    server.on('clientError', refuseMalformed('client'));
     if (!server) return;
     await new Promise<void>((resolve) => { server.close(() => resolve()); server.closeAllConnections(); });
   }
