@@ -1,4 +1,5 @@
 // Custom endpoints: operators define them on the admin surface; clients call them, authorized through the index as documents are.
+import { MongoClient } from 'mongodb';
 import { startService, type TestService } from '../support/service.js';
 
 let svc: TestService;
@@ -36,7 +37,7 @@ beforeAll(async () => {
 }, 60_000);
 
 describe('definitions (admin)', () => {
-  it('creates, lists, gets, patches and deletes, as REST and as MCP tools from the registry', async () => {
+  it('creates, lists, gets, patches and deletes, on REST and admin GraphQL, with MCP tools from the registry', async () => {
     const made = await define({
       name: 'openTasks', operation: 'find', schema: 'Task', description: 'tasks by status',
       inputs: { status: { type: 'String', required: true, from: 'query' } }, filter: { status: { input: 'status' } }, sort: '-priority',
@@ -62,6 +63,13 @@ describe('definitions (admin)', () => {
     expect(ids).toEqual(expect.arrayContaining(['post_database_customendpoints', 'get_database_customendpoints', 'get_database_customendpoints_name',
       'patch_database_customendpoints_name', 'delete_database_customendpoints_name']));
     expect((await client('GET', '/database/customEndpoints', alice.token)).status).toBe(404);
+    // Admin GraphQL has the same routes as fields.
+    const gql = async (query: string) => (await svc.http('POST', '/graphql', { body: { query } })).body;
+    expect((await gql('mutation { post_database_customendpoints(name: "viaGraphql", operation: "find", schema: "Notice") }')).data.post_database_customendpoints.name).toBe('viaGraphql');
+    expect((await gql('query { get_database_customendpoints_name(name: "viaGraphql") }')).data.get_database_customendpoints_name.schema).toBe('Notice');
+    const refused = await gql('mutation { post_database_customendpoints(name: "viaGraphql2", operation: "find", schema: "Nothing") }');
+    expect(refused.errors[0].extensions.code).toBe('VALIDATION_FAILED');
+    expect((await gql('mutation { delete_database_customendpoints_name(name: "viaGraphql") }')).data.delete_database_customendpoints_name.deleted.name).toBe('viaGraphql');
   });
 
   it('refuses a definition naming an unknown schema, field or input, with the path in details', async () => {
@@ -178,6 +186,11 @@ describe('calls (client)', () => {
     const asCarol = await client('POST', `/database/function/renameTask/${t1}`, carol.token, { title: 'hijacked' });
     expect([asCarol.status, asCarol.body.code]).toEqual([404, 'NOT_FOUND']);
     expect((await client('GET', `/database/Task/${t1}`, alice.token)).body.title).toBe('one');
+    // All or nothing: bob may edit his own open task but only read alice's, so neither changes.
+    expect((await define({ name: 'closeAll', operation: 'update', schema: 'Task', inputs: { status: { type: 'String', required: true, from: 'query' } },
+      filter: { status: { input: 'status' } }, assign: { status: 'closed' } })).status).toBe(201);
+    expect((await client('POST', '/database/function/closeAll?status=open', bob.token, {})).status).toBe(403);
+    expect(titles(await client('GET', '/database/function/tasksByStatus?status=open', bob.token))).toEqual(['bobs', 'one']);
     const ok = await client('POST', `/database/function/renameTask/${t1}`, alice.token, { title: 'one renamed' });
     expect(ok.status).toBe(200);
     expect(ok.body).toMatchObject({ count: 1, documents: [{ _id: t1, title: 'one renamed' }] });
@@ -207,6 +220,39 @@ describe('calls (client)', () => {
     expect(literal.body.title).toBe('$where');
     expect((await client('POST', `/database/function/renameTask/${encodeURIComponent('{"$gt":""}')}`, alice.token, { title: 'all' })).status).toBe(404);
     expect(titles(await client('GET', '/database/function/tasksByStatus?status=open', alice.token))).toEqual(['$where', 'two']);
+  });
+
+  it('a create for a scope makes the team owner, and needs edit on the team', async () => {
+    const team = (await client('POST', '/authentication/teams', alice.token, { name: 'Crew' })).body._id as string;
+    expect((await define({ name: 'teamTask', operation: 'create', schema: 'Task', inputs: { title: { type: 'String', required: true, from: 'body' },
+      team: { type: 'String', required: true, from: 'query' } }, assign: { title: { input: 'title' } }, scope: { input: 'team' } })).status).toBe(201);
+    const made = await client('POST', `/database/function/teamTask?team=Team:${team}`, alice.token, { title: 'for the crew' });
+    expect(made.status).toBe(201);
+    const tuples = await svc.http('GET', `/authorization/relations?search=Task:${made.body._id}`);
+    expect(tuples.body.relations.map((r: { computedTuple: string }) => r.computedTuple)).toEqual([`Team:${team}#owner@Task:${made.body._id}`]);
+    expect((await client('POST', `/database/function/teamTask?team=Team:${team}`, carol.token, { title: 'x' })).status).toBe(403);
+    const bad = await client('POST', '/database/function/teamTask?team=User:x', alice.token, { title: 'x' });
+    expect([bad.status, bad.body.message]).toEqual([400, expect.stringContaining('query.team')]);
+  });
+
+  it('at most 1,000 definitions are stored', async () => {
+    const mongo = new MongoClient(process.env.MONGO_URL!);
+    await mongo.connect();
+    try {
+      const have = (await svc.http('GET', '/database/customEndpoints')).body.count as number;
+      const now = new Date().toISOString();
+      const filler = Array.from({ length: 1000 - have }, (_, i) => ({ _id: `filler${i}`, name: `filler${i}`, operation: 'find', schema: 'Notice', inputs: {}, filter: {}, assign: {}, auth: 'token', createdAt: now, updatedAt: now }));
+      await mongo.db().collection('custom_endpoints').insertMany(filler as never[]);
+      const r = await define({ name: 'oneTooMany', operation: 'find', schema: 'Notice' });
+      expect([r.status, r.body.code]).toEqual([400, 'VALIDATION_FAILED']);
+      expect(r.body.message).toContain('1000');
+      // Paged like every list.
+      const last = await svc.http('GET', '/database/customEndpoints?skip=990&limit=1000');
+      expect([last.body.count, last.body.endpoints.length]).toEqual([1000, 10]);
+    } finally {
+      await mongo.db().collection('custom_endpoints').deleteMany({ _id: { $regex: '^filler' } } as never);
+      await mongo.close();
+    }
   });
 
   it('a definition its schema no longer fits answers 422 at call time, never 5xx', async () => {
