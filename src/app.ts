@@ -4,6 +4,7 @@ import { bytesOf, inputLimitsOf, type Config } from './config.js';
 import { createLogger, type Logger } from './log.js';
 import { authenticationModule } from './modules/authentication.js';
 import { authorizationModule } from './modules/authorization.js';
+import { communicationsModule } from './modules/communications.js';
 import { chatModule } from './modules/chat.js';
 import { configModule } from './modules/config.js';
 import { coreModule } from './modules/core.js';
@@ -44,10 +45,12 @@ export async function createApp(config: Config, log: Logger = createLogger(confi
   const authentication = authenticationModule(stores, config, authz);
   const database = databaseModule(stores, authz, authentication.clientAuth);
   const settings = await configModule(stores, config, log);
+  const communications = communicationsModule(stores, config, { settings: settings.settings, metrics: core.metrics, log });
   const chat = chatModule(stores, authz, settings.settings, log);
   const modules: Module[] = [
     core.module, authz.module, authentication.module, database.module, settings.module,
     stateModule(stores, log, { ...authz, schemas: database.schemas, settings: settings.settings }),
+    communications.module,
     chat.module,
   ];
   for (const m of modules) registry.add(...m.routes);

@@ -6,6 +6,7 @@ import { mongoAdminStore } from './mongo/admins.js';
 import { mongoApiTokenStore } from './mongo/api-tokens.js';
 import { mongoAuthzStore } from './mongo/authz.js';
 import { mongoChangeLog } from './mongo/change-log.js';
+import { mongoCommunicationStores } from './mongo/communications.js';
 import { ENDPOINTS_COLLECTION, mongoEndpointStore } from './mongo/custom-endpoints.js';
 import { CHAT_COLLECTIONS, mongoChatStore } from './mongo/chat.js';
 import { mongoConfigStore } from './mongo/config.js';
@@ -65,6 +66,8 @@ export async function connectStores(urls: StoreUrls, log: Logger) {
     /** Custom endpoint definitions of the database module. */
     customEndpoints: mongoEndpointStore(db),
     config: mongoConfigStore(db),
+    /** Push device tokens, notifications and the outbox of sent messages. */
+    communications: mongoCommunicationStores(db),
     /** Collections of the service itself, which introspection never offers as schemas. */
     chat: mongoChatStore(db),
     systemCollections: new Set<string>([...Object.values(COLLECTIONS), ...Object.values(CHAT_COLLECTIONS), ENDPOINTS_COLLECTION]),

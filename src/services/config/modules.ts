@@ -1,6 +1,7 @@
 // The config modules (DESIGN.md section 6): each one's strict schema with its defaults. Stored values are overrides.
 import { z } from 'zod';
 import { rateLimitsSchema } from '../rate-limits.js';
+import { communicationsConfig, maskCommunications } from './communications-config.js';
 import { chatConfig } from './chat-config.js';
 
 export const CONFIG_MODULES = {
@@ -28,6 +29,7 @@ export const CONFIG_MODULES = {
   router: z.strictObject({
     rateLimits: rateLimitsSchema.prefault({}),
   }),
+  communications: communicationsConfig,
   chat: chatConfig,
 } as const;
 
@@ -35,6 +37,10 @@ export type ModuleName = keyof typeof CONFIG_MODULES;
 export type ModuleConfig<M extends ModuleName> = z.infer<(typeof CONFIG_MODULES)[M]>;
 export const MODULE_NAMES = Object.keys(CONFIG_MODULES) as ModuleName[];
 export const isModule = (name: string): name is ModuleName => Object.hasOwn(CONFIG_MODULES, name);
+
+/** A module's value as the API shows it: secrets (the SMTP password) masked, whatever reads it (REST, GraphQL, MCP). */
+const MASKS: Partial<Record<ModuleName, (value: never) => unknown>> = { communications: maskCommunications };
+export const masked = (name: ModuleName, value: unknown): unknown => (MASKS[name] ? MASKS[name](value as never) : value);
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -3,7 +3,7 @@ import { AppError } from '../../errors.js';
 import type { Logger } from '../../log.js';
 import type { ConfigStore } from '../../stores/ports/config.js';
 import type { Epoch } from '../../stores/ports/epoch.js';
-import { CONFIG_MODULES, MODULE_NAMES, isModule, mergePatch, type ModuleConfig, type ModuleName } from './modules.js';
+import { CONFIG_MODULES, MODULE_NAMES, isModule, masked, mergePatch, type ModuleConfig, type ModuleName } from './modules.js';
 
 type Json = Record<string, unknown>;
 type Listener = (value: unknown) => void;
@@ -81,13 +81,13 @@ export class Settings {
 
   async all(): Promise<Record<string, unknown>> {
     await this.fresh();
-    return Object.fromEntries(MODULE_NAMES.map((m) => [m, this.effective.get(m)]));
+    return Object.fromEntries(MODULE_NAMES.map((m) => [m, masked(m, this.effective.get(m))]));
   }
 
   async one(name: string): Promise<unknown> {
     if (!isModule(name)) throw new AppError('NOT_FOUND', `No config module ${name}; modules: ${MODULE_NAMES.join(', ')}`);
     await this.fresh();
-    return this.effective.get(name);
+    return masked(name, this.effective.get(name));
   }
 
   /** Calls `listener` with the module's value now and after every change. */
@@ -134,6 +134,6 @@ export class Settings {
     await this.deps.store.put(name, next);
     await this.deps.epoch.bump().catch(() => undefined); // other processes also reload when Redis is back
     await this.load(); // also takes in what other processes changed
-    return this.effective.get(name);
+    return masked(name, this.effective.get(name));
   }
 }

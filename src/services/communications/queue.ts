@@ -1,0 +1,169 @@
+// The send queue: BullMQ on the project's Redis. Idempotent jobs (the key is the job id), retries with exponential
+// backoff, a bounded dead-letter list (the queue's failed set) that operators read and replay; delivery is recorded once
+// per job id in MongoDB, so a job run again after a lost lock or a Redis restart is not delivered twice.
+import { randomUUID } from 'node:crypto';
+import { Queue, Worker, type Job } from 'bullmq';
+import { AppError } from '../../errors.js';
+import type { Logger } from '../../log.js';
+import type { Channel, CommunicationStores, QueueConnection } from '../../stores/ports/communications.js';
+import type { CommunicationsConfig } from '../config/communications-config.js';
+import type { EmailMessage, Message, Provider, PushMessage, SmsMessage } from './provider.js';
+
+export type SendRequest = EmailMessage | Omit<PushMessage, 'devices'> | SmsMessage;
+export interface Enqueued { jobId: string; created: boolean; state: string }
+export interface DeadLetter {
+  jobId: string; channel: string; request: SendRequest; failedReason: string; attemptsMade: number; createdAt: string; failedAt: string | null;
+}
+export interface QueueEventsSink { completed(channel: string): void; failedAttempt(channel: string): void; deadLettered(channel: string): void }
+
+const QUEUE = 'communications';
+/** A queue call that gets no answer within this answers 503 (Redis down or restarting); the key makes a retry safe. */
+const CALL_TIMEOUT_MS = 5000;
+/** How long stopping waits for messages being sent before it abandons them (they are run again, and skipped if delivered). */
+const CLOSE_WAIT_MS = 5000;
+
+function within<T>(p: Promise<T>, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new AppError('STORE_UNAVAILABLE', `Redis did not answer ${what} within ${CALL_TIMEOUT_MS} ms; retry with the same idempotency key`)), CALL_TIMEOUT_MS);
+  });
+  return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
+}
+
+export class SendQueue {
+  private readonly producer: QueueConnection;
+  private readonly queue: Queue;
+  private worker: Worker | null = null;
+  private consumer: QueueConnection | null = null;
+  private lastWorkerError = '';
+
+  constructor(private readonly deps: {
+    connect(opts: { offlineQueue: boolean }): QueueConnection; prefix: string; stores: CommunicationStores; log: Logger; events: QueueEventsSink;
+    config(): CommunicationsConfig; provider(channel: Channel): Provider;
+  }) {
+    // Without an offline queue a call made while Redis is down fails at once (503).
+    this.producer = deps.connect({ offlineQueue: false });
+    this.queue = new Queue(QUEUE, { connection: this.producer.client, prefix: `${deps.prefix}:bull` });
+    this.queue.on('error', () => undefined);
+  }
+
+  start(): void {
+    const o = this.deps.config().orchestration;
+    this.consumer = this.deps.connect({ offlineQueue: true });
+    this.worker = new Worker(QUEUE, (job) => this.deliver(job), { connection: this.consumer.client, prefix: `${this.deps.prefix}:bull`, concurrency: o.concurrency });
+    this.worker.on('error', (err) => {
+      if (err.message === this.lastWorkerError) return;
+      this.lastWorkerError = err.message;
+      this.deps.log.warn({ err: err.message }, 'communications worker: queue error (it reconnects by itself)');
+    });
+    this.worker.on('ready', () => { this.lastWorkerError = ''; });
+    this.worker.on('completed', (job) => this.deps.events.completed(job.name));
+    this.worker.on('failed', (job, err) => {
+      if (!job) return;
+      this.deps.events.failedAttempt(job.name);
+      if (job.attemptsMade >= (job.opts.attempts ?? 1)) {
+        this.deps.events.deadLettered(job.name);
+        this.deps.log.warn({ jobId: job.id, channel: job.name, attempts: job.attemptsMade, err: err.message }, 'message dead-lettered');
+      }
+    });
+  }
+
+  /** Applies new orchestration settings: concurrency now, attempts and backoff to jobs added from now on. */
+  tune(config: CommunicationsConfig): void {
+    if (this.worker) this.worker.concurrency = config.orchestration.concurrency;
+  }
+
+  /** Adds a send job; with a key, a repeated call finds the job (or its delivery) instead of adding another. */
+  async enqueue(request: SendRequest, key?: string): Promise<Enqueued> {
+    const jobId = `${request.channel}-${key ?? randomUUID()}`;
+    if (key) {
+      if (await this.deps.stores.outbox.has(jobId)) return { jobId, created: false, state: 'completed' };
+      const existing = await within(this.queue.getJob(jobId), 'a job lookup');
+      if (existing) return { jobId, created: false, state: await within(existing.getState(), 'a job lookup') };
+    }
+    const o = this.deps.config().orchestration;
+    await within(this.queue.add(request.channel, request, {
+      jobId, attempts: o.attempts, backoff: { type: 'exponential', delay: o.backoff.delayMs },
+      removeOnComplete: { count: o.keepCompleted }, removeOnFail: { count: o.deadLetterMax },
+    }), 'adding a job');
+    return { jobId, created: true, state: 'waiting' };
+  }
+
+  /** One job run: skipped when its delivery is recorded already; a push stores the user's notification first. */
+  private async deliver(job: Job<SendRequest>): Promise<{ delivered: boolean }> {
+    const id = job.id!;
+    const { stores } = this.deps;
+    if (await stores.outbox.has(id)) return { delivered: false };
+    const request = job.data;
+    let message: Message;
+    if (request.channel === 'push') {
+      const devices = (await stores.tokens.ofUser(request.userId)).map((t) => t._id);
+      message = { ...request, devices };
+      await stores.notifications.insert({
+        _id: id, userId: request.userId, title: request.title, body: request.body, ...(request.data ? { data: request.data } : {}),
+        read: false, createdAt: new Date(job.timestamp),
+      });
+    } else {
+      message = request;
+    }
+    const provider = this.deps.provider(request.channel);
+    const sent = await provider.send(message);
+    await stores.outbox.record({
+      _id: id, channel: request.channel, provider: provider.name,
+      to: message.channel === 'push' ? message.devices : message.to,
+      body: message.channel === 'email' ? (message.text ?? '') : message.body,
+      ...(message.channel === 'email' ? { subject: message.subject, ...(message.html ? { html: message.html } : {}) } : {}),
+      ...(message.channel === 'push' ? { subject: message.title, userId: message.userId, ...(message.data ? { data: message.data } : {}) } : {}),
+      ...(sent.messageId ? { providerMessageId: sent.messageId } : {}),
+      attempts: job.attemptsMade + 1, sentAt: new Date(),
+    });
+    return { delivered: true };
+  }
+
+  /** The dead-letter list: jobs that used every attempt, newest first. */
+  async deadLetters(skip: number, limit: number): Promise<{ jobs: DeadLetter[]; count: number }> {
+    const [jobs, count] = await within(Promise.all([this.queue.getFailed(skip, skip + limit - 1), this.queue.getFailedCount()]), 'listing dead letters');
+    return {
+      count,
+      jobs: jobs.filter((j): j is NonNullable<typeof j> => Boolean(j)).map((j) => ({
+        jobId: String(j.id), channel: j.name, request: j.data as SendRequest, failedReason: j.failedReason ?? '', attemptsMade: j.attemptsMade,
+        createdAt: new Date(j.timestamp).toISOString(), failedAt: j.finishedOn ? new Date(j.finishedOn).toISOString() : null,
+      })),
+    };
+  }
+
+  /** Sends dead-lettered jobs again with a fresh set of attempts: the given ones, or every one. */
+  async replay(ids: string[] | 'all'): Promise<{ replayed: string[]; notFound: string[] }> {
+    const replayed: string[] = [];
+    const notFound: string[] = [];
+    const targets = ids === 'all' ? (await within(this.queue.getFailed(0, -1), 'listing dead letters')).flatMap((j) => (j?.id ? [j.id] : [])) : ids;
+    for (const id of targets) {
+      const job = await within(this.queue.getJob(id), 'a job lookup');
+      if (!job || (await within(job.getState(), 'a job lookup')) !== 'failed') { notFound.push(id); continue; }
+      await within(job.retry('failed', { resetAttemptsMade: true, resetAttemptsStarted: true }), 'replaying a job');
+      replayed.push(id);
+    }
+    return { replayed, notFound };
+  }
+
+  /** Jobs per state, for /metrics (the failed set is the dead-letter list). */
+  async counts(): Promise<Record<string, number>> {
+    const c = await within(this.queue.getJobCounts('waiting', 'active', 'delayed', 'completed', 'failed'), 'counting jobs');
+    return { waiting: c.waiting ?? 0, active: c.active ?? 0, delayed: c.delayed ?? 0, completed: c.completed ?? 0, dead_lettered: c.failed ?? 0 };
+  }
+
+  async stop(): Promise<void> {
+    const worker = this.worker;
+    if (worker) {
+      let forceTimer: NodeJS.Timeout | undefined;
+      const forced = new Promise<void>((res) => { forceTimer = setTimeout(() => res(worker.close(true)), CLOSE_WAIT_MS); });
+      await Promise.race([worker.close(), forced]).catch(() => undefined);
+      clearTimeout(forceTimer);
+    }
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([this.queue.close(), new Promise((r) => { timer = setTimeout(r, CLOSE_WAIT_MS); })]).catch(() => undefined);
+    clearTimeout(timer);
+    this.producer.close();
+    this.consumer?.close();
+  }
+}
