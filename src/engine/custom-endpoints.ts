@@ -90,11 +90,11 @@ export function compile(def: EndpointDefinition, schema: SchemaView): { plan: Pl
         const spec = Object.hasOwn(def.inputs, o.input) ? def.inputs[o.input] : undefined;
         if (!spec) { problems.push({ path: at, message: `no input ${o.input}` }); return null; }
         used.add(o.input);
-        if (fieldType && !TAKES[fieldType].includes(spec.type)) problems.push({ path: at, message: `input ${o.input} is a ${spec.type}; ${field} takes ${TAKES[fieldType].join(' or ')}` });
+        if (fieldType && !TAKES[fieldType].includes(spec.type)) problems.push({ path: at, message: `input ${o.input} is a ${spec.type}; ${field ?? at} takes ${TAKES[fieldType].join(' or ')}` });
         return { kind: 'input', name: o.input };
       }
       if (keys.length === 1 && keys[0] === 'caller' && o.caller === 'id') {
-        if (fieldType && !CALLER_FITS.has(fieldType)) problems.push({ path: at, message: `the caller's id is a string; ${field} is a ${fieldType}` });
+        if (fieldType && !CALLER_FITS.has(fieldType)) problems.push({ path: at, message: `the caller's id is a string; ${field ?? at} is a ${fieldType}` });
         return { kind: 'caller' };
       }
       problems.push({ path: at, message: 'a value is {input: <name>}, {caller: "id"} or a constant' });
@@ -146,7 +146,8 @@ export function compile(def: EndpointDefinition, schema: SchemaView): { plan: Pl
   let scope: Source | undefined;
   if (def.scope !== undefined) {
     if (def.operation !== 'find' && def.operation !== 'create') problems.push({ path: 'scope', message: 'only a find or a create acts for a scope' });
-    const from = source(def.scope, 'scope', 'String', 'scope');
+    // A scope is no field: a constant is checked as a team below, an input must be a String.
+    const from = source(def.scope, 'scope', 'String', undefined);
     if (from?.kind === 'caller') problems.push({ path: 'scope', message: 'a scope is a team (Team:<id>), from an input or a constant' });
     else if (from?.kind === 'value' && !(typeof from.value === 'string' && /^Team:[^\s#@]+$/.test(from.value))) problems.push({ path: 'scope', message: 'a scope is a team: Team:<id>' });
     if (from) scope = from;

@@ -236,6 +236,11 @@ describe('calls (client)', () => {
     const tuples = await svc.http('GET', `/authorization/relations?search=Task:${made.body._id}`);
     expect(tuples.body.relations.map((r: { computedTuple: string }) => r.computedTuple)).toEqual([`Team:${team}#owner@Task:${made.body._id}`]);
     expect((await client('POST', `/database/function/teamTask?team=Team:${team}`, carol.token, { title: 'x' })).status).toBe(403);
+    // A constant scope: every call creates for that team.
+    expect((await define({ name: 'crewTask', operation: 'create', schema: 'Task', assign: { title: 'crew job' }, scope: `Team:${team}` })).status).toBe(201);
+    const fixed = await client('POST', '/database/function/crewTask', alice.token, {});
+    expect(fixed.status).toBe(201);
+    expect((await svc.http('GET', `/authorization/relations?search=Task:${fixed.body._id}`)).body.relations[0].subject).toBe(`Team:${team}`);
     const bad = await client('POST', '/database/function/teamTask?team=User:x', alice.token, { title: 'x' });
     expect([bad.status, bad.body.message]).toEqual([400, expect.stringContaining('query.team')]);
   });
