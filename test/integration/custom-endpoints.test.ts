@@ -245,6 +245,16 @@ describe('calls (client)', () => {
     expect([bad.status, bad.body.message]).toEqual([400, expect.stringContaining('query.team')]);
   });
 
+  it('an update giving a unique field to several documents is refused before any changes', async () => {
+    expect((await svc.http('POST', '/database/schemas', { body: { name: 'Badge', fields: { code: { type: 'String', unique: true }, group: 'String' } } })).status).toBe(201);
+    for (const code of ['a', 'b']) expect((await client('POST', '/database/Badge', alice.token, { code, group: 'g' })).status).toBe(201);
+    expect((await define({ name: 'recode', operation: 'update', schema: 'Badge', inputs: { group: { type: 'String', required: true, from: 'query' },
+      code: { type: 'String', required: true, from: 'body' } }, filter: { group: { input: 'group' } }, assign: { code: { input: 'code' } } })).status).toBe(201);
+    const r = await client('POST', '/database/function/recode?group=g', alice.token, { code: 'z' });
+    expect([r.status, r.body.code]).toEqual([409, 'ALREADY_EXISTS']);
+    expect((await client('GET', '/database/Badge?sort=code', alice.token)).body.documents.map((d: { code: string }) => d.code)).toEqual(['a', 'b']);
+  });
+
   it('at most 1,000 definitions are stored', async () => {
     const mongo = new MongoClient(process.env.MONGO_URL!);
     await mongo.connect();

@@ -63,6 +63,12 @@ export class EndpointCalls {
         if (matched.count > MAX_WRITES) {
           throw new AppError('LIST_TOO_LARGE', `${matched.count} documents match; a custom ${def.operation} changes at most ${MAX_WRITES}`);
         }
+        // Every matched document gets the same values, so two of them cannot both take a unique field: refused before
+        // any is written (one by one, the second would fail after the first had changed).
+        const unique = Object.keys(set).find((f) => s.fields[f]?.unique === true);
+        if (def.operation === 'update' && unique && matched.count > 1) {
+          throw new AppError('ALREADY_EXISTS', `${matched.count} documents match, and ${unique} is unique: an update may give it to one only`);
+        }
         const ids = matched.documents.map((d) => d._id);
         const changed = await documents.changeAll(userId!, s, ids, def.operation === 'delete' ? 'delete' : { set });
         return { status: 200, body: { documents: changed, count: changed.length } };
