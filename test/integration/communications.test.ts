@@ -11,6 +11,8 @@ const SMTP_AUTH = { user: 'mailer', pass: 'smtp-secret-pass' };
 interface User { id: string; accessToken: string }
 let alice: User;
 let bob: User;
+/** The service's log lines (debug level): the SMTP password must be in none of them. */
+const logLines: string[] = [];
 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const bearer = (u: User) => ({ authorization: `Bearer ${u.accessToken}` });
@@ -43,7 +45,7 @@ const outboxHas = (jobId: string) => until(`delivery of ${jobId}`, async () => {
 beforeAll(async () => {
   smtp = await startSmtp(SMTP_AUTH);
   // A prefix of its own: no other service on the shared Redis runs this file's jobs.
-  svc = await startService({ READY_REQUIRED_MODULES: 'communications', REDIS_PREFIX: `comm-test-${process.pid}` });
+  svc = await startService({ READY_REQUIRED_MODULES: 'communications', REDIS_PREFIX: `comm-test-${process.pid}`, LOG_LEVEL: 'debug' }, { logLines });
   alice = await signUp('alice@example.com');
   bob = await signUp('bob@example.com');
 }, 120_000);
@@ -170,6 +172,10 @@ describe('sending through the queue', () => {
     const all = await svc.http('GET', '/config');
     expect(all.text).not.toContain(SMTP_AUTH.pass);
     expect(all.body.communications.email.provider).toBe('smtp');
+    // What a GET showed, sent back whole (a settings form): the stored password stays, the mask is not stored.
+    const back = await svc.http('PATCH', '/config/communications', { body: { email: one.body.email } });
+    expect(back.status).toBe(200);
+    expect(back.body.email.smtp.auth.pass).toBe('********');
   });
 
   it('retries a message the SMTP server refuses twice and delivers it once, on the third attempt', async () => {
@@ -182,7 +188,7 @@ describe('sending through the queue', () => {
     expect(refusals).toBe(3);
     const got = smtp.received.filter((m) => m.to.includes('flaky@example.com'));
     expect(got).toHaveLength(1);
-    expect(got[0]!.user).toBe('mailer');
+    expect(got[0]!.user).toBe('mailer'); // authenticated with the stored password, not the mask
     expect(got[0]!.from).toBe('service@example.com');
     expect(got[0]!.raw).toContain('Subject: Third time');
     const metrics = await svc.http('GET', '/metrics');
@@ -232,4 +238,9 @@ it('registers the module for /ready and gives MCP the email, push and sms tools 
   expect(r.isError).toBeFalsy();
   await outboxHas('sms-mcp-1');
   await mcp.close();
+});
+
+it('never writes the SMTP password to the log', () => {
+  expect(logLines.length).toBeGreaterThan(0);
+  expect(logLines.filter((l) => l.includes(SMTP_AUTH.pass))).toEqual([]);
 });

@@ -52,3 +52,18 @@ export function maskCommunications(value: CommunicationsConfig): CommunicationsC
   if (!auth) return value;
   return { ...value, email: { ...value.email, smtp: { ...value.email.smtp, auth: { ...auth, pass: auth.pass ? MASKED : '' } } } };
 }
+
+/**
+ * A PATCH that sends the mask back (a form filled from GET /config) keeps the stored password instead of storing the
+ * mask; `stored` is the module's stored overrides.
+ */
+export function keepMaskedSecret(patch: Record<string, unknown>, stored: Record<string, unknown>): Record<string, unknown> {
+  const pass = (v: unknown) => ((v as { email?: { smtp?: { auth?: { pass?: unknown } } } } | undefined)?.email?.smtp?.auth?.pass);
+  if (pass(patch) !== MASKED) return patch;
+  const email = patch.email as { smtp: { auth: Record<string, unknown> } & Record<string, unknown> } & Record<string, unknown>;
+  const kept = pass(stored);
+  const auth = { ...email.smtp.auth };
+  if (typeof kept === 'string') auth.pass = kept;
+  else delete auth.pass;
+  return { ...patch, email: { ...email, smtp: { ...email.smtp, auth } } };
+}

@@ -1,7 +1,7 @@
 // The config modules (DESIGN.md section 6): each one's strict schema with its defaults. Stored values are overrides.
 import { z } from 'zod';
 import { rateLimitsSchema } from '../rate-limits.js';
-import { communicationsConfig, maskCommunications } from './communications-config.js';
+import { communicationsConfig, keepMaskedSecret, maskCommunications } from './communications-config.js';
 import { chatConfig } from './chat-config.js';
 
 export const CONFIG_MODULES = {
@@ -41,6 +41,9 @@ export const isModule = (name: string): name is ModuleName => Object.hasOwn(CONF
 /** A module's value as the API shows it: secrets (the SMTP password) masked, whatever reads it (REST, GraphQL, MCP). */
 const MASKS: Partial<Record<ModuleName, (value: never) => unknown>> = { communications: maskCommunications };
 export const masked = (name: ModuleName, value: unknown): unknown => (MASKS[name] ? MASKS[name](value as never) : value);
+/** A PATCH as stored: a masked secret sent back keeps the stored one. */
+const UNMASKS: Partial<Record<ModuleName, (patch: Json, stored: Json) => Json>> = { communications: keepMaskedSecret };
+export const unmasked = (name: ModuleName, patch: Json, stored: Json): Json => (UNMASKS[name] ? UNMASKS[name](patch, stored) : patch);
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);

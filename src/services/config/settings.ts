@@ -3,7 +3,7 @@ import { AppError } from '../../errors.js';
 import type { Logger } from '../../log.js';
 import type { ConfigStore } from '../../stores/ports/config.js';
 import type { Epoch } from '../../stores/ports/epoch.js';
-import { CONFIG_MODULES, MODULE_NAMES, isModule, masked, mergePatch, type ModuleConfig, type ModuleName } from './modules.js';
+import { CONFIG_MODULES, MODULE_NAMES, isModule, masked, mergePatch, unmasked, type ModuleConfig, type ModuleName } from './modules.js';
 
 type Json = Record<string, unknown>;
 type Listener = (value: unknown) => void;
@@ -129,7 +129,8 @@ export class Settings {
   }
 
   private async merge(name: ModuleName, patch: Json): Promise<unknown> {
-    const next = mergePatch((await this.deps.store.get(name)) ?? {}, patch);
+    const stored = (await this.deps.store.get(name)) ?? {};
+    const next = mergePatch(stored, unmasked(name, patch, stored));
     this.check(name, next);
     await this.deps.store.put(name, next);
     await this.deps.epoch.bump().catch(() => undefined); // other processes also reload when Redis is back
