@@ -26,7 +26,8 @@ export class Messages {
 
   async send(userId: string, roomId: string, text: string): Promise<MessageRecord> {
     this.check(text);
-    await this.deps.rooms.allowed(userId, roomId, 'write');
+    // One decision on the hot path: write implies the room exists (its tuples go with it); only a refusal asks more.
+    if (!(await this.deps.rooms.can(userId, roomId, 'write'))) await this.deps.rooms.allowed(userId, roomId, 'write');
     const m: MessageRecord = { _id: messageId(), roomId, senderId: userId, message: text, createdAt: new Date().toISOString() };
     await this.deps.store.insertMessage(m);
     await this.deps.events.emit({ type: 'message', room: roomId, message: m });
