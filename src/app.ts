@@ -11,6 +11,7 @@ import { coreModule } from './modules/core.js';
 import { databaseModule } from './modules/database.js';
 import type { Module } from './modules/module.js';
 import { stateModule } from './modules/state.js';
+import { storageModule } from './modules/storage.js';
 import { connectStores } from './stores/stores.js';
 import { Pipeline } from './surfaces/pipeline.js';
 import { Registry } from './surfaces/registry.js';
@@ -46,12 +47,14 @@ export async function createApp(config: Config, log: Logger = createLogger(confi
   const database = databaseModule(stores, authz, authentication.clientAuth);
   const settings = await configModule(stores, config, log);
   const communications = communicationsModule(stores, config, { settings: settings.settings, metrics: core.metrics, log });
+  const storage = storageModule(stores, config, log, { authz, settings: settings.settings });
   const chat = chatModule(stores, authz, settings.settings, log);
   const modules: Module[] = [
     core.module, authz.module, authentication.module, database.module, settings.module,
     stateModule(stores, log, { ...authz, schemas: database.schemas, settings: settings.settings }),
     communications.module,
     chat.module,
+    storage.module,
   ];
   for (const m of modules) registry.add(...m.routes);
   for (const m of modules) await m.start?.();

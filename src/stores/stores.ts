@@ -6,12 +6,13 @@ import { mongoAdminStore } from './mongo/admins.js';
 import { mongoApiTokenStore } from './mongo/api-tokens.js';
 import { mongoAuthzStore } from './mongo/authz.js';
 import { mongoChangeLog } from './mongo/change-log.js';
-import { mongoCommunicationStores } from './mongo/communications.js';
 import { ENDPOINTS_COLLECTION, mongoEndpointStore } from './mongo/custom-endpoints.js';
 import { CHAT_COLLECTIONS, mongoChatStore } from './mongo/chat.js';
+import { mongoCommunicationStores } from './mongo/communications.js';
 import { mongoConfigStore } from './mongo/config.js';
 import { COLLECTIONS, connectMongo, pingMongo } from './mongo/connection.js';
 import { mongoDocumentStore } from './mongo/documents.js';
+import { FILES_COLLECTION, mongoFileRecordStore } from './mongo/file-records.js';
 import { mongoRebuildState } from './mongo/index-state.js';
 import { primaryDb } from './mongo/primary-db.js';
 import { mongoRefreshTokenStore } from './mongo/refresh-tokens.js';
@@ -65,12 +66,13 @@ export async function connectStores(urls: StoreUrls, log: Logger) {
     documents: mongoDocumentStore(tuned.db),
     /** Custom endpoint definitions of the database module. */
     customEndpoints: mongoEndpointStore(db),
+    files: mongoFileRecordStore(db),
     config: mongoConfigStore(db),
     /** Push device tokens, notifications and the outbox of sent messages. */
     communications: mongoCommunicationStores(db),
     /** Collections of the service itself, which introspection never offers as schemas. */
+    systemCollections: new Set<string>([...Object.values(COLLECTIONS), FILES_COLLECTION, ...Object.values(CHAT_COLLECTIONS), ENDPOINTS_COLLECTION]),
     chat: mongoChatStore(db),
-    systemCollections: new Set<string>([...Object.values(COLLECTIONS), ...Object.values(CHAT_COLLECTIONS), ENDPOINTS_COLLECTION]),
     index: neo4jIndexStore(neo),
     graph: neo4jGraphStore(neo),
     hints: redisDeletionHints(redis, prefix),

@@ -37,6 +37,8 @@ export interface HttpBinding {
   bodyLimit?: string;
   /** A content type (e.g. application/x-ndjson) whose body is handed over unparsed as `stream`. */
   streamBody?: string;
+  /** JSON bodies too are handed over unparsed as `stream` (the route reads them itself: a large base64 field, streamed). */
+  streamJson?: boolean;
 }
 
 export interface Route<P = any, Q = any, B = any> { // eslint-disable-line @typescript-eslint/no-explicit-any

@@ -22,6 +22,8 @@ export interface ChildService {
   kill(signal?: NodeJS.Signals): Promise<void>;
   /** Sends a signal without waiting for an exit (SIGSTOP, SIGCONT). */
   signal(signal: NodeJS.Signals): void;
+  /** The process id while it runs (tests read its memory in /proc). */
+  pid(): number | undefined;
 }
 
 /**
@@ -69,6 +71,7 @@ export async function childService(env: Record<string, string> = {}, args = ['--
       }
     },
     signal(signal) { child?.kill(signal); },
+    pid: () => child?.pid,
     async kill(signal = 'SIGKILL') {
       const c = child;
       if (!c || c.exitCode !== null || c.signalCode !== null) return;

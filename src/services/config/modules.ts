@@ -1,8 +1,9 @@
 // The config modules (DESIGN.md section 6): each one's strict schema with its defaults. Stored values are overrides.
 import { z } from 'zod';
 import { rateLimitsSchema } from '../rate-limits.js';
-import { communicationsConfig, keepMaskedSecret, maskCommunications } from './communications-config.js';
 import { chatConfig } from './chat-config.js';
+import { communicationsConfig, keepMaskedSecret, maskCommunications } from './communications-config.js';
+import { storageConfig } from './storage-config.js';
 
 export const CONFIG_MODULES = {
   core: z.strictObject({
@@ -30,6 +31,7 @@ export const CONFIG_MODULES = {
     rateLimits: rateLimitsSchema.prefault({}),
   }),
   communications: communicationsConfig,
+  storage: storageConfig,
   chat: chatConfig,
 } as const;
 

@@ -52,7 +52,7 @@ export function openApiDocument(surface: Surface, routes: readonly Route[], vers
       ...(r.query && !query ? { description: 'Query: schema fields as equality filters besides the listed parameters.' } : {}),
       ...(r.body ? { requestBody: { required: true, content: {
         'application/json': { schema: r.body },
-        ...(r.http.streamBody ? { [r.http.streamBody]: { schema: z.string().meta({ description: 'One JSON value per line, streamed' }) } } : {}),
+        ...(r.http.streamBody ? { [r.http.streamBody]: { schema: z.string().meta({ description: r.http.streamBody.startsWith('multipart/') ? 'Form fields and one file part, streamed' : 'One JSON value per line, streamed' }) } } : {}),
       } } } : {}),
       responses: { ...success(r), ...errorResponses(surface, errorsOf(r)) },
     };

@@ -1,7 +1,7 @@
 // REST: mounts registry routes on an express app and translates requests to the pipeline and replies back.
 import { Readable } from 'node:stream';
 import { pipeline as pump } from 'node:stream/promises';
-import express, { type ErrorRequestHandler, type Express, type Request, type Response } from 'express';
+import express, { type ErrorRequestHandler, type Express, type Request, type RequestHandler, type Response } from 'express';
 import { AppError } from '../../errors.js';
 import type { Logger } from '../../log.js';
 import type { Pipeline } from '../pipeline.js';
@@ -63,9 +63,11 @@ export function createHttpApp(surface: Surface, deps: HttpDeps, mount: Array<(ap
 
   for (const r of pipeline.registry.of(surface)) {
     const limit = r.http.bodyLimit ?? (r.body ? deps.bodyLimit : NO_BODY_LIMIT);
-    app[r.http.method](r.http.path, parser(limit), async (req: Request, res: Response) => {
+    const streamed = (req: Request) => Boolean((r.http.streamBody && req.is(r.http.streamBody)) || (r.http.streamJson && req.is('application/json')));
+    const body: RequestHandler = (req, res, next) => (streamed(req) ? next() : parser(limit)(req, res, next));
+    app[r.http.method](r.http.path, body, async (req: Request, res: Response) => {
       try {
-        const stream = r.http.streamBody && req.is(r.http.streamBody) ? req : undefined;
+        const stream = streamed(req) ? req : undefined;
         const reply = await pipeline.invoke(r, { params: req.params, query: req.query, body: req.body, stream },
           { transport: 'rest', ip: String(req.ip), headers: headersOf(req), bounded: true });
         for (const [k, v] of Object.entries(reply.headers ?? {})) res.setHeader(k, v);

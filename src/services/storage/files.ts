@@ -1,0 +1,226 @@
+// Stored files: ownership on upload, every read, change and delete authorized through the index, bytes through a provider.
+import { randomUUID } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import { z } from 'zod';
+import { schemaDefinition } from '../../engine/model.js';
+import { AppError } from '../../errors.js';
+import type { Logger } from '../../log.js';
+import type { FileRecord, FileRecordStore } from '../../stores/ports/file-records.js';
+import { FileMissing, type ByteRange } from '../../stores/ports/file-storage.js';
+import type { Checks } from '../authorization/checks.js';
+import type { Definitions } from '../authorization/definitions.js';
+import type { Relations } from '../authorization/relations.js';
+import type { StorageConfig } from '../config/storage-config.js';
+import { readJsonUpload } from './json-upload.js';
+import { readMultipartUpload } from './multipart-upload.js';
+import type { Providers } from './providers.js';
+import { rangeOf } from './ranges.js';
+import type { UrlSigner } from './signed-urls.js';
+
+export const FILE_TYPE = 'File';
+
+/** What a caller sends: the raw body (multipart or JSON, read as it arrives) and its content type. */
+export interface UploadBody { stream?: AsyncIterable<Buffer | string>; contentType?: string }
+
+export interface Download { status: 200 | 206; headers: Record<string, string>; stream: Readable }
+
+const MIME = /^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}\/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}$/;
+const flag = z.union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')]);
+const metadata = z.strictObject({
+  name: z.string().min(1).max(255).optional(),
+  mimeType: z.string().regex(MIME, 'not a media type (type/subtype)').optional(),
+  folder: z.string().min(1).max(500).nullable().optional(),
+  isPublic: flag.optional(),
+});
+
+export const fileView = (r: FileRecord) => ({
+  _id: r._id, name: r.name, size: r.size, mimeType: r.mimeType, folder: r.folder, isPublic: r.isPublic, createdAt: r.createdAt, updatedAt: r.updatedAt,
+});
+
+export class Files {
+  private defined: Promise<unknown> | null = null;
+
+  constructor(private readonly deps: {
+    records: FileRecordStore; relations: Relations; checks: Checks; definitions: Definitions; providers: Providers;
+    signer: UrlSigner; config: () => StorageConfig; log: Logger;
+  }) {}
+
+  /**
+   * Registers the `File` definition once (version 0: acknowledged when it is there already, ignored when an operator
+   * has patched it since). Tried at start and again before a write until it succeeds, so a store that is down at
+   * start does not keep the module from working later.
+   */
+  define(): Promise<unknown> {
+    this.defined ??= this.deps.definitions.put(schemaDefinition(FILE_TYPE), 0).catch((e: unknown) => { this.defined = null; throw e; });
+    return this.defined;
+  }
+
+  private object = (id: string) => `${FILE_TYPE}:${id}`;
+
+  /** With a scope the caller acts for it, which needs `needed` on the scope (else 403). */
+  private async actor(userId: string, scope: string | undefined, needed: string): Promise<string> {
+    const me = `User:${userId}`;
+    if (scope === undefined) return me;
+    if (!(await this.deps.checks.can(me, needed, scope))) throw new AppError('FORBIDDEN', `You need ${needed} on the scope ${scope}`);
+    return scope;
+  }
+
+  /** A file the caller may not read is 404 (its existence is not leaked); one it may read but not change is 403. */
+  private async load(userId: string, id: string, action: 'read' | 'edit' | 'delete'): Promise<FileRecord> {
+    const me = `User:${userId}`;
+    if (!(await this.deps.checks.can(me, 'read', this.object(id)))) throw notFound(id);
+    const record = await this.deps.records.get(id);
+    if (!record) throw notFound(id);
+    if (action !== 'read' && !(await this.deps.checks.can(me, action, this.object(id)))) {
+      throw new AppError('FORBIDDEN', `You may read file ${id} but not ${action} it`);
+    }
+    return record;
+  }
+
+  /** Reads the body, writing its content (if any) under `key` of the current provider as it arrives. */
+  private async receive(body: UploadBody, key: string) {
+    const provider = this.deps.providers.current();
+    const max = this.deps.config().maxFileBytes;
+    const sink = (bytes: Readable) => provider.put(key, bytes);
+    const type = body.contentType ?? '';
+    let got: { fields: Record<string, unknown>; size: number | null; filename?: string; mimeType?: string };
+    if (!body.stream) throw new AppError('BAD_REQUEST', 'Send the file as multipart/form-data (a part named file) or as JSON { name, data: <base64> }');
+    if (/^multipart\/form-data/i.test(type)) got = await readMultipartUpload(body.stream, type, max, sink);
+    else got = await readJsonUpload(body.stream, max, sink);
+    const parsed = metadata.safeParse(got.fields);
+    if (!parsed.success) {
+      if (got.size !== null) await provider.delete(key);
+      const details = parsed.error.issues.map((i) => ({ path: ['body', ...i.path.map(String)].join('.'), message: i.message }));
+      throw new AppError('VALIDATION_FAILED', `Invalid body: ${details[0]!.path} ${details[0]!.message}`, details);
+    }
+    return { meta: parsed.data, size: got.size, filename: got.filename, partType: got.mimeType, provider: provider.name };
+  }
+
+  async upload(userId: string, body: UploadBody, scope?: string) {
+    await this.define();
+    const owner = await this.actor(userId, scope, 'edit');
+    const id = randomUUID();
+    const key = randomUUID();
+    const got = await this.receive(body, key);
+    const drop = () => this.deps.providers.named(got.provider).delete(key).catch(() => undefined);
+    const name = got.meta.name ?? got.filename;
+    if (got.size === null || !name) {
+      if (got.size !== null) await drop();
+      const path = got.size === null ? (/^multipart\//i.test(body.contentType ?? '') ? 'body.file' : 'body.data') : 'body.name';
+      throw new AppError('VALIDATION_FAILED', `Invalid body: ${path} is required`, [{ path, message: 'required' }]);
+    }
+    const now = new Date().toISOString();
+    const record: FileRecord = {
+      _id: id, name, size: got.size, mimeType: got.meta.mimeType ?? got.partType ?? 'application/octet-stream', folder: got.meta.folder ?? null,
+      isPublic: got.meta.isPublic ?? false, createdAt: now, updatedAt: now, provider: got.provider, key,
+    };
+    try {
+      // The owner tuple first: a crash in between leaves a tuple on a missing file (harmless), never a file nobody owns.
+      await this.deps.relations.create({ subject: owner, relation: 'owner', resource: this.object(id) }).catch(async (e: unknown) => {
+        // The definition was removed since it was registered (by an operator, or a state import with prune): again.
+        if (!(e instanceof AppError && e.code === 'UNKNOWN_TYPE')) throw e;
+        this.defined = null;
+        await this.define();
+        await this.deps.relations.create({ subject: owner, relation: 'owner', resource: this.object(id) });
+      });
+      await this.deps.records.insert(record);
+    } catch (e) {
+      await drop();
+      throw e;
+    }
+    return fileView(record);
+  }
+
+  /** Replaces the content (when the body carries some) and the metadata given; needs edit. */
+  async replace(userId: string, id: string, body: UploadBody) {
+    const before = await this.load(userId, id, 'edit');
+    const key = randomUUID();
+    const got = await this.receive(body, key);
+    const set: Partial<FileRecord> = { updatedAt: new Date().toISOString() };
+    if (got.meta.name !== undefined) set.name = got.meta.name;
+    if (got.meta.folder !== undefined) set.folder = got.meta.folder;
+    if (got.meta.isPublic !== undefined) set.isPublic = got.meta.isPublic;
+    if (got.meta.mimeType !== undefined) set.mimeType = got.meta.mimeType;
+    if (got.size !== null) Object.assign(set, { size: got.size, key, provider: got.provider, ...(got.meta.mimeType ? {} : { mimeType: got.partType ?? before.mimeType }) });
+    const after = await this.deps.records.update(id, set).catch(async (e: unknown) => {
+      if (got.size !== null) await this.deps.providers.named(got.provider).delete(key).catch(() => undefined);
+      throw e;
+    });
+    if (!after) throw notFound(id);
+    // The old bytes go once the record points at the new ones; readers in flight finish on the file they opened.
+    if (got.size !== null) await this.deps.providers.named(before.provider).delete(before.key).catch((e: Error) => this.deps.log.warn({ err: e.message, file: id }, 'old file content not removed'));
+    return fileView(after);
+  }
+
+  async get(userId: string, id: string) { return fileView(await this.load(userId, id, 'read')); }
+
+  /** The files the caller (or the scope) can read: a page of ids from the index, then one lookup each. */
+  async list(userId: string, skip: number, limit: number, scope?: string) {
+    const subject = await this.actor(userId, scope, 'read');
+    const page = await this.deps.checks.listObjects(subject, 'read', FILE_TYPE, skip, limit);
+    const ids = page.objects.map((o) => o.slice(FILE_TYPE.length + 1));
+    const byId = new Map((await this.deps.records.getMany(ids)).map((r) => [r._id, r]));
+    return { files: ids.flatMap((id) => (byId.has(id) ? [fileView(byId.get(id)!)] : [])), count: page.count };
+  }
+
+  /** Tuples first, then the record, then the bytes: a failure half-way leaves what lets the owner retry. */
+  async remove(userId: string, id: string) {
+    const record = await this.load(userId, id, 'delete');
+    await this.deps.relations.removeAllOn(this.object(id));
+    await this.deps.records.delete(id);
+    await this.deps.providers.named(record.provider).delete(record.key);
+    return { deleted: true as const };
+  }
+
+  /** A link to the bytes: plain for a public file, else signed and expiring. `origin` is where this service is reached. */
+  async url(userId: string, id: string, origin: string) {
+    const record = await this.load(userId, id, 'read');
+    const base = this.deps.config().publicUrl?.replace(/\/$/, '') ?? origin;
+    if (record.isPublic) return { url: `${base}/storage/public/${id}`, expiresAt: null };
+    const expires = Math.floor(Date.now() / 1000) + this.deps.config().urlTtlSeconds;
+    const url = `${base}/storage/signed/${id}?expires=${expires}&signature=${this.deps.signer.sign(id, expires)}`;
+    return { url, expiresAt: new Date(expires * 1000).toISOString() };
+  }
+
+  async data(userId: string, id: string, range?: string): Promise<Download> {
+    return this.download(await this.load(userId, id, 'read'), range);
+  }
+
+  /** The bytes behind a signed link: the signature stands for the caller's read at the time it was made. */
+  async signedData(id: string, expires: number, signature: string, range?: string): Promise<Download> {
+    const verdict = this.deps.signer.verify(id, expires, signature);
+    if (verdict === 'expired') throw new AppError('FORBIDDEN', 'The link has expired; ask for a new one');
+    if (verdict === 'invalid') throw new AppError('FORBIDDEN', 'The link is not valid');
+    const record = await this.deps.records.get(id);
+    if (!record) throw notFound(id);
+    return this.download(record, range);
+  }
+
+  /** The bytes of a public file, to anyone. */
+  async publicData(id: string, range?: string): Promise<Download> {
+    const record = await this.deps.records.get(id);
+    if (!record?.isPublic) throw notFound(id);
+    return this.download(record, range);
+  }
+
+  private async download(record: FileRecord, rangeHeader?: string): Promise<Download> {
+    const range: ByteRange | null = rangeOf(rangeHeader, record.size);
+    let stream: Readable;
+    try {
+      stream = await this.deps.providers.named(record.provider).get(record.key, range ?? undefined);
+    } catch (e) {
+      if (e instanceof FileMissing) throw notFound(record._id);
+      throw e;
+    }
+    const headers: Record<string, string> = {
+      'Content-Type': record.mimeType, 'Accept-Ranges': 'bytes',
+      'Content-Length': String(range ? range.end - range.start + 1 : record.size),
+      // Shown in the browser when it can be, never run: the surface's CSP (default-src 'none') and nosniff still apply.
+      'Content-Disposition': `inline; filename*=UTF-8''${encodeURIComponent(record.name)}`,
+    };
+    if (range) headers['Content-Range'] = `bytes ${range.start}-${range.end}/${record.size}`;
+    return { status: range ? 206 : 200, headers, stream };
+  }
+}
+
+const notFound = (id: string) => new AppError('NOT_FOUND', `No file ${id}`);
