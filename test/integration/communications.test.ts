@@ -2,6 +2,7 @@
 // idempotency keys, retries against a real SMTP server, the dead-letter list and its replay, /metrics, config masking, MCP.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ownDatabase } from '../support/own-db.js';
 import { startService, type TestService } from '../support/service.js';
 import { startSmtp, type TestSmtp } from '../support/smtp.js';
 
@@ -44,8 +45,10 @@ const outboxHas = (jobId: string) => until(`delivery of ${jobId}`, async () => {
 
 beforeAll(async () => {
   smtp = await startSmtp(SMTP_AUTH);
-  // A prefix of its own: no other service on the shared Redis runs this file's jobs.
-  svc = await startService({ READY_REQUIRED_MODULES: 'communications', REDIS_PREFIX: `comm-test-${process.pid}`, LOG_LEVEL: 'debug' }, { logLines });
+  // A Redis prefix and a MongoDB database of its own: no other service on the shared servers runs this file's jobs, and
+  // another file's wipe does not empty its outbox.
+  const MONGO_URL = await ownDatabase('authz_communications');
+  svc = await startService({ MONGO_URL, READY_REQUIRED_MODULES: 'communications', REDIS_PREFIX: `comm-test-${process.pid}`, LOG_LEVEL: 'debug' }, { wipe: false, logLines });
   alice = await signUp('alice@example.com');
   bob = await signUp('bob@example.com');
 }, 120_000);
