@@ -1,0 +1,58 @@
+// A real S3-compatible server for tests: gofakes3, built once from the Go module proxy into .cache/bin, files on disk.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer, connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ROOT } from '../../infra/stack.js';
+
+const BIN_DIR = join(ROOT, '.cache', 'bin');
+const BIN = join(BIN_DIR, 'gofakes3');
+const MODULE = 'github.com/johannesboyne/gofakes3/cmd/gofakes3@v1.2.0';
+
+export interface FakeS3 { endpoint: string; bucket: string; stop(): Promise<void> }
+
+/** Builds the server when it is missing (about 10 s with a warm Go cache; needs Go and the module proxy). */
+export function buildGofakes3(): string {
+  if (existsSync(BIN)) return BIN;
+  mkdirSync(BIN_DIR, { recursive: true });
+  const r = spawnSync('go', ['install', MODULE], { env: { ...process.env, GOBIN: BIN_DIR }, stdio: ['ignore', 'inherit', 'inherit'] });
+  if (r.status !== 0 || !existsSync(BIN)) throw new Error(`go install ${MODULE} failed (exit ${r.status})`);
+  return BIN;
+}
+
+const freePort = () => new Promise<number>((ok, fail) => {
+  const s = createServer().listen(0, '127.0.0.1', () => { const { port } = s.address() as { port: number }; s.close(() => ok(port)); }).on('error', fail);
+});
+
+async function waitForPort(port: number, child: ChildProcess): Promise<void> {
+  const until = Date.now() + 15_000;
+  while (Date.now() < until) {
+    if (child.exitCode !== null) throw new Error(`gofakes3 exited with ${child.exitCode}`);
+    const up = await new Promise<boolean>((ok) => { const c = connect(port, '127.0.0.1', () => { c.end(); ok(true); }).on('error', () => ok(false)); });
+    if (up) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('gofakes3 did not listen within 15 s');
+}
+
+/** Starts gofakes3 on a free port with one bucket, its objects in a temporary directory removed on stop. */
+export async function startFakeS3(bucket = 'authz-files'): Promise<FakeS3> {
+  const bin = buildGofakes3();
+  const port = await freePort();
+  const dir = await mkdtemp(join(tmpdir(), 'authz-s3-'));
+  const child = spawn(bin, ['-host', `127.0.0.1:${port}`, '-backend', 'fs', '-fs.path', dir, '-fs.create', '-initialbucket', bucket, '-quiet'], { stdio: 'ignore' });
+  await waitForPort(port, child);
+  return {
+    endpoint: `http://127.0.0.1:${port}`, bucket,
+    async stop() {
+      if (child.exitCode === null) {
+        const exited = new Promise((r) => child.once('exit', r));
+        child.kill('SIGTERM');
+        await exited;
+      }
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
