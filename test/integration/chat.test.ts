@@ -263,6 +263,30 @@ describe('chat on the realtime socket', () => {
   });
 });
 
+describe('chat with a team as participant', () => {
+  it('lets the team\'s members in, and sends `left` to one removed from the team', async () => {
+    const host = await login('pod-host@chat.example');
+    const mate = await login('pod-mate@chat.example');
+    await svc.http('POST', '/authorization/relations', { body: { subject: `User:${mate.userId}`, relation: 'member', resource: 'Team:pod' } });
+    // A team the caller may not read is refused as a participant.
+    expect((await as(host.token, 'POST', '/chat/rooms', { name: 'pod', participants: ['Team:pod'] })).status).toBe(400);
+    await svc.http('POST', '/authorization/relations', { body: { subject: `User:${host.userId}`, relation: 'readAll', resource: 'Team:pod' } });
+    const room = await as(host.token, 'POST', '/chat/rooms', { name: 'pod', participants: ['Team:pod'] });
+    expect(room.body.participants).toEqual([host.userId, 'Team:pod']);
+    const roomId = room.body._id as string;
+    expect((await as(mate.token, 'GET', '/chat/rooms')).body.rooms.map((r: Msg) => r._id)).toEqual([roomId]);
+    const m = await connect(mate.token);
+    expect((await m.join(roomId)).type).toBe('joined');
+    const link = (await svc.http('GET', `/authorization/relations?search=${encodeURIComponent(`user:${mate.userId}#member@team:pod`)}`)).body.relations[0];
+    await svc.http('DELETE', `/authorization/relations/${encodeURIComponent(link._id)}`);
+    expect(await m.next((x) => x.type === 'left', 1000)).toEqual({ type: 'left', room: roomId, reason: 'access revoked' });
+    expect((await as(mate.token, 'GET', `/chat/messages?roomId=${roomId}`)).status).toBe(404);
+    // The owner removes the team itself.
+    expect((await as(host.token, 'DELETE', `/chat/rooms/${roomId}/participants/Team:pod`)).body.participants).toEqual([host.userId]);
+    m.ws.close();
+  });
+});
+
 describe('chat across processes', () => {
   it('fans events out to sockets on another process, and its socket gets `left` for a removal made here', async () => {
     const other = await startService({ ROUTER_RATE_LIMITS: JSON.stringify({ enabled: false }), CLIENT_JWT_SECRET: svc.config.CLIENT_JWT_SECRET }, { wipe: false });

@@ -1,6 +1,7 @@
 // Chat rooms: the creator (or the scope team) owns one, participants are members through tuples, and every read and
 // change is decided by the index; a room the caller may not read is 404.
 import { randomUUID } from 'node:crypto';
+import { parseObject } from '../../engine/ids.js';
 import { AppError } from '../../errors.js';
 import type { ChatStore, RoomRecord } from '../../stores/ports/chat.js';
 import type { UserStore } from '../../stores/ports/users.js';
@@ -10,7 +11,9 @@ import { ROOM_TYPE } from './definition.js';
 
 export const roomObject = (id: string) => `${ROOM_TYPE}:${id}`;
 const me = (userId: string) => `User:${userId}`;
-const memberTuple = (userId: string, roomId: string) => ({ subject: me(userId), relation: 'member', resource: roomObject(roomId) });
+/** A participant is a user id, or `Team:<id>` (the team's readers are members: `member->read`). */
+const isTeam = (p: string) => p.startsWith('Team:');
+const memberTuple = (p: string, roomId: string) => ({ subject: isTeam(p) ? p : me(p), relation: 'member', resource: roomObject(roomId) });
 
 export interface RoomsDeps { store: ChatStore; users: UserStore; relations: Relations; checks: Checks; maxParticipants: () => number }
 
@@ -45,7 +48,7 @@ export class Rooms {
 
   async create(userId: string, input: { name: string; participants: string[] }, scope?: string) {
     const owner = scope === undefined ? me(userId) : await this.actor(userId, scope);
-    const participants = await this.known(input.participants.filter((p) => p !== userId || scope !== undefined));
+    const participants = await this.known(userId, input.participants.filter((p) => p !== userId || scope !== undefined));
     const now = new Date().toISOString();
     const room: RoomRecord = {
       _id: randomUUID(), name: input.name, participants: scope === undefined ? [userId, ...participants] : participants,
@@ -72,7 +75,7 @@ export class Rooms {
   /** Adds participants (needs manage: the owner). */
   async invite(userId: string, roomId: string, userIds: string[]) {
     await this.allowed(userId, roomId, 'manage');
-    const added = await this.known(userIds);
+    const added = await this.known(userId, userIds);
     await this.addMembers(roomId, added);
     return this.changed(roomId, added, []);
   }
@@ -109,16 +112,21 @@ export class Rooms {
     await this.deps.checks.settle({ revision });
   }
 
-  /** Participants are existing users; unknown ids are refused by name, and at most maxParticipants per call. */
-  private async known(userIds: string[]): Promise<string[]> {
-    const unique = [...new Set(userIds)];
+  /**
+   * Participants are existing users, or teams the caller may read (a team need not have a record: tuples may name it);
+   * others are refused by name, and at most maxParticipants per call.
+   */
+  private async known(callerId: string, participants: string[]): Promise<string[]> {
+    const unique = [...new Set(participants)];
     const max = this.deps.maxParticipants();
     if (unique.length > max) throw new AppError('VALIDATION_FAILED', `At most ${max} participants per call (config chat.maxParticipants)`, [{ path: 'body.participants' }]);
-    const found = new Set((await this.deps.users.findByIds(unique)).map((u) => u._id));
+    const teams = unique.filter(isTeam);
+    const found = new Set((await this.deps.users.findByIds(unique.filter((p) => !isTeam(p)))).map((u) => u._id));
+    for (const t of teams) if (parseObject(t) && (await this.deps.checks.can(me(callerId), 'read', t))) found.add(t);
     const unknown = unique.filter((u) => !found.has(u));
     if (unknown.length) {
-      throw new AppError('VALIDATION_FAILED', `No user ${unknown.slice(0, 3).join(', ')}${unknown.length > 3 ? ' …' : ''}`,
-        unknown.map((u) => ({ path: 'body.participants', message: `no user ${u}` })));
+      throw new AppError('VALIDATION_FAILED', `No such participant: ${unknown.slice(0, 3).join(', ')}${unknown.length > 3 ? ' …' : ''}`,
+        unknown.map((u) => ({ path: 'body.participants', message: isTeam(u) ? `no team ${u} you may read` : `no user ${u}` })));
     }
     return unique;
   }
