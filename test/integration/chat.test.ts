@@ -199,6 +199,27 @@ describe('chat on the realtime socket', () => {
     for (const s of [a, b, o]) s.ws.close();
   });
 
+  it('answers malformed and hostile chat messages with a catalog error each, never INTERNAL', async () => {
+    const u = await login('hostile@chat.example');
+    const s = await connect(u.token);
+    const frames: unknown[] = [
+      { type: 'join' }, { type: 'join', room: 123 }, { type: 'join', room: 'x'.repeat(10_000) }, { type: 'join', room: 'a\u0000b' },
+      { type: 'join', room: '__proto__' }, { type: 'join', room: { $ne: null } }, { type: 'join', room: 'r', extra: 1 },
+      { type: 'send', room: 'r' }, { type: 'send', room: 'r', message: { $gt: '' } }, { type: 'send', room: 'no-such-room', message: 'hi' },
+      { type: 'send', room: 'r', message: 'x'.repeat(100_000) }, { type: 'send', room: 'r', message: '\u0000' },
+      { type: 'typing', room: 'not-joined' }, { type: 'read', room: 'not-joined' }, { type: 'read', room: 'r', messageId: 'x'.repeat(500) },
+      { type: 'leave', room: 'not-joined' }, { type: 'leave', room: 'constructor' },
+    ];
+    for (const f of frames) {
+      s.send(f);
+      const m = await s.next(() => true);
+      expect({ frame: f, type: m.type }).toEqual({ frame: f, type: 'error' });
+      expect(['VALIDATION_FAILED', 'FORBIDDEN', 'NOT_FOUND', 'PAYLOAD_TOO_LARGE']).toContain(m.code);
+    }
+    expect(s.ws.readyState).toBe(WebSocket.OPEN);
+    s.ws.close();
+  });
+
   it('bounds the rooms one socket joins (config chat.maxRoomsPerSocket)', async () => {
     const u = await login('joiner@chat.example');
     const rooms: string[] = [];
