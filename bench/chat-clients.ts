@@ -42,8 +42,9 @@ async function main() {
     }));
   }
   const connectMs = now() - t0;
-  const senders = new Map<string, WebSocket>();
-  for (const s of sockets) if (!senders.has(s.room)) senders.set(s.room, s.ws);
+  // Each room's sockets take turns sending: a socket handles its messages in order, and no real user sends 10 a second.
+  const senders = new Map<string, WebSocket[]>();
+  for (const s of sockets) senders.set(s.room, [...(senders.get(s.room) ?? []), s.ws]);
   const rooms = [...senders.keys()];
   const total = Number(a.messages);
   const gap = 1000 / Number(a.rate);
@@ -52,7 +53,8 @@ async function main() {
     const due = start + i * gap;
     const wait = due - now();
     if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-    senders.get(rooms[i % rooms.length]!)!.send(JSON.stringify({ type: 'send', room: rooms[i % rooms.length], message: JSON.stringify({ i, t: now() }) }));
+    const turn = senders.get(rooms[i % rooms.length]!)!;
+    turn[Math.floor(i / rooms.length) % turn.length]!.send(JSON.stringify({ type: 'send', room: rooms[i % rooms.length], message: JSON.stringify({ i, t: now() }) }));
   }
   const expected = total * (sockets.length / rooms.length);
   for (let w = 0; w < 100 && latencies.length < expected; w++) await new Promise((r) => setTimeout(r, 100));
