@@ -55,10 +55,10 @@ function httpTransport(name: Surface, port: number, host: string, app: Express, 
         securityHeaders(req, res);
         if (!cors(req, res) && !lean(req, res)) app(req, res);
       });
+      s.on('clientError', refuseMalformed(name));
       if (upgrade) s.on('upgrade', upgrade.upgrade);
       s.once('error', reject);
       s.listen(port, host, () => {
-      s.on('clientError', refuseMalformed(name));
         const addr = s.address();
         resolve(typeof addr === 'object' && addr ? addr.port : port);
       });
