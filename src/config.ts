@@ -54,6 +54,8 @@ const schema = z.object({
   SOCKET_MAX_SUBSCRIPTIONS: z.coerce.number().int().min(1).max(100_000).default(1000),
   /** Bytes queued for a socket client that does not read before it is closed (code 4008). */
   SOCKET_MAX_BUFFER: z.string().regex(/^\d+(\.\d+)?\s*(b|kb|mb|gb)?$/i).default('1mb'),
+  /** The largest message a realtime socket client may send (at most BODY_LIMIT); larger ones close it with 1009. */
+  SOCKET_MAX_MESSAGE: z.string().regex(/^\d+(\.\d+)?\s*(b|kb|mb|gb)?$/i).default('128kb'),
   /** Realtime sockets one user may hold open at once. */
   SOCKET_MAX_PER_USER: z.coerce.number().int().min(1).max(1000).default(10),
   SOCKET_HEARTBEAT_MS: z.coerce.number().int().min(100).default(15_000),

@@ -1,4 +1,5 @@
 // Per-route rate limits, counted by a store shared by every process (RateCounter).
+import { isIPv4, isIPv6 } from 'node:net';
 import { z } from 'zod';
 import { RateLimited } from '../errors.js';
 import type { RateCounter } from '../stores/ports/rate-limits.js';
@@ -38,8 +39,22 @@ export function readRateLimits(json: string | undefined): Record<string, unknown
 export const parseRateLimits = (json: string | undefined): RateLimitConfig =>
   effectiveRateLimits(rateLimitsSchema.parse(readRateLimits(json)));
 
-/** An IPv4 client seen through a dual-stack socket (`::ffff:1.2.3.4`) is counted as the same address on every transport. */
-const addr = (ip: string) => (ip.startsWith('::ffff:') ? ip.slice(7) : ip);
+/**
+ * The address limits count a client under. An IPv4 client seen through a dual-stack socket (`::ffff:1.2.3.4`) is that
+ * IPv4 address; an IPv6 client is its /64, since one host is commonly given a whole /64 and could take a fresh address
+ * (a fresh bucket) for every call.
+ */
+export function addressKey(ip: string): string {
+  if (ip.startsWith('::ffff:') && isIPv4(ip.slice(7))) return ip.slice(7);
+  const bare = ip.split('%')[0]!; // a zone (fe80::1%eth0) names the interface, not the host
+  if (!isIPv6(bare)) return ip;
+  const [head = '', tail] = bare.split('::');
+  const front = head ? head.split(':') : [];
+  const back = tail ? tail.split(':') : [];
+  const groups = tail === undefined ? front : [...front, ...Array<string>(Math.max(0, 8 - front.length - back.length)).fill('0'), ...back];
+  return `${groups.slice(0, 4).map((g) => parseInt(g, 16).toString(16)).join(':')}::/64`;
+}
+const addr = addressKey;
 
 /** The bucket failed admin authentications are counted in, per address. */
 const AUTH_FAILURES = 'admin authentication failures';

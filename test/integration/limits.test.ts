@@ -154,6 +154,25 @@ describe('requests HTTP itself refuses', () => {
   });
 });
 
+describe('what a caller can make the service hold', () => {
+  it('closes a socket whose message passes SOCKET_MAX_MESSAGE (1009) before it is parsed or queued', async () => {
+    const token = await userToken('bigframe@example.com');
+    const ws = new WebSocket(svc.socket, { headers: { authorization: `Bearer ${token}` } });
+    await new Promise((res, rej) => { ws.once('open', res); ws.once('error', rej); });
+    const closed = new Promise<number>((res) => ws.once('close', (code) => res(code)));
+    ws.send(JSON.stringify({ type: 'subscribe', topic: 'decisions', id: 'x', items: ['a'.repeat(200_000)] }));
+    expect(await closed).toBe(1009);
+  });
+
+  it('refuses a lone surrogate (JSON "\\ud800"), which the store would keep as another id the index never matches', async () => {
+    const raw = '{"subject":"User:u","relation":"viewer","resource":"Folder:a\\ud800"}';
+    const r = await svc.http('POST', '/authorization/relations', { raw });
+    expect(r.status).toBe(400);
+    expect(r.body.message).toMatch(/lone surrogate/);
+    expect((await svc.http('GET', '/authorization/relations?search=Folder:a')).body.count).toBe(0);
+  });
+});
+
 describe('GraphQL documents', () => {
   it('refuses 20,000 aliases of me at once as too many tokens (400), and the service answers others meanwhile', async () => {
     const token = await userToken('aliases@example.com');

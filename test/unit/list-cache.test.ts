@@ -34,3 +34,11 @@ it('does not trust a list past its age, even under the same stamp', () => {
   while (Date.now() < later) { /* let the clock move */ }
   expect(c.get('k', 's')).toBeUndefined();
 });
+
+it('bounds empty lists too: each entry costs one besides its ids', () => {
+  const c = new ListCache(100);
+  for (let i = 0; i < 1000; i++) c.put(`subject${i}`, 's', []);
+  expect(c.size).toBe(100);
+  expect(c.get('subject999', 's')).toEqual([]);
+  expect(c.get('subject0', 's')).toBeUndefined();
+});

@@ -104,7 +104,7 @@ export class Checks {
   async listObjects(subject: string, action: string, type: string, skip: number, limit: number, opts: ReadOptions = {}) {
     await this.settle(opts);
     const stamp = opts.consistency === 'fully_consistent' ? null : await this.cache.listStamp(subject, type);
-    const key = `${subject}|${action}|${type}`;
+    const key = `${subject} ${action} ${type}`; // ids and type names hold no space
     const cached = stamp === null ? undefined : this.lists.get(key, stamp);
     if (cached) return { objects: cached.slice(skip, skip + limit), count: cached.length };
     // Self-access puts the subject itself in the list.

@@ -37,7 +37,7 @@ export class LocalDecisions {
 
   get(s: string, a: string, o: string): boolean | undefined {
     if (this.entries.size === 0 || !this.trusted()) return undefined;
-    const e = this.entries.get(`${s}|${a}|${o}`);
+    const e = this.entries.get(`${s} ${a} ${o}`);
     if (!e) return undefined;
     if (e.gen === this.gen && e.es === this.epochs[slot(s)] && e.eo === this.epochs[slot(o)]) return e.allowed;
     return undefined;
@@ -47,7 +47,7 @@ export class LocalDecisions {
     if (!stamp || !this.trusted()) return;
     const [es, eo, gen] = stamp;
     if (gen !== this.gen || es !== this.epochs[slot(s)] || eo !== this.epochs[slot(o)]) return; // invalidated meanwhile
-    const key = `${s}|${a}|${o}`;
+    const key = `${s} ${a} ${o}`; // ids hold no space: one key per (subject, action, object)
     this.entries.delete(key);
     this.entries.set(key, { allowed, es, eo, gen });
     if (this.entries.size > this.max) this.entries.delete(this.entries.keys().next().value!);

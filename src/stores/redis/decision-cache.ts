@@ -12,7 +12,8 @@ const TTL_SECONDS = 300;
 const OBJECT_EPOCH_TTL_SECONDS = 3600;
 
 export function redisDecisionStore(redis: Redis, prefix: string): DecisionStore {
-  const key = (s: string, a: string, o: string) => `${prefix}:dc:${s}|${a}|${o}`;
+  // Spaces separate: ids have none, so a key names one (subject, action, object) whatever the action holds.
+  const key = (s: string, a: string, o: string) => `${prefix}:dc:${s} ${a} ${o}`;
   const epoch = (what: string) => `${prefix}:ep:${what}`;
   const struct = `${prefix}:ep:~structure`;
   const typeEpoch = (type: string) => `${prefix}:ep:~type:${type}`;

@@ -83,8 +83,8 @@ export function createHttpApp(surface: Surface, deps: HttpDeps, mount: Array<(ap
       }
     });
   }
-  // GraphQL and the tool server read JSON up to BODY_LIMIT.
-  app.use(parser(deps.bodyLimit));
+  // GraphQL and the tool server read JSON up to BODY_LIMIT; a path nothing serves reads no body before its 404.
+  app.use(['/graphql', '/mcp'], parser(deps.bodyLimit));
   for (const m of mount) m(app);
   app.use((req, res) => send(res, new AppError('ROUTE_NOT_FOUND', `No route ${req.method} ${req.path}`)));
   const onError: ErrorRequestHandler = (err, _req, res, _next) => {

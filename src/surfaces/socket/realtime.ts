@@ -20,7 +20,7 @@ export interface RealtimeDeps extends ConnectionLimits {
   host: string;
   port: number;
   trustProxy: TrustProxy;
-  /** Largest message a client may send (BODY_LIMIT); larger ones close the socket with 1009. */
+  /** Largest message a client may send (SOCKET_MAX_MESSAGE, at most BODY_LIMIT); larger ones close the socket with 1009. */
   maxMessageBytes: number;
   /** Decision subscriptions one socket may hold. */
   maxSubscriptions: number;
@@ -34,6 +34,8 @@ export interface RealtimeDeps extends ConnectionLimits {
 
 /** Messages of one socket waiting to be handled; a client that sends faster than they are handled is closed. */
 const MAX_PENDING = 64;
+/** Bytes waiting, in messages of the largest size: four of them. */
+const MAX_PENDING_MESSAGES = 4;
 /** What upgrades are counted under by the rate limits (every client route is limited per address). */
 const UPGRADE_KEY = 'GET /realtime';
 /** What each message on an open socket is counted under (router rateLimits can name it). */
@@ -76,6 +78,13 @@ class Session {
 
   async onMessage(data: Buffer, isBinary: boolean): Promise<void> {
     if (this.conn.closed) return;
+    // Every message is one call of the client surface, whatever it asks (a subscription's items are charged besides),
+    // counted before it is even parsed: a flood costs its sender, not the service.
+    try {
+      await this.deps.pipeline.enter('socket', 'client', this.caller.ip, MESSAGE_KEY);
+    } catch (e) {
+      return this.error(undefined, e);
+    }
     let parsed: unknown;
     try {
       if (isBinary) throw new Error('binary');
@@ -90,12 +99,6 @@ class Session {
         checked.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }))));
     }
     const msg = checked.data;
-    // Every message is one call of the client surface, whatever it asks (a subscription's items are charged besides).
-    try {
-      await this.deps.pipeline.enter('socket', 'client', this.caller.ip, MESSAGE_KEY);
-    } catch (e) {
-      return this.error('id' in msg ? msg.id : undefined, e);
-    }
     if (msg.type === 'ping') return this.conn.send({ type: 'pong' });
     if (isChatMessage(msg)) {
       if (!this.chat) return this.error(msg.id, new AppError('ROUTE_NOT_FOUND', 'Chat is not loaded on this service'));
@@ -194,12 +197,18 @@ export class RealtimeTransport {
     });
     session = new Session(this.deps, conn, caller);
     this.connections.add(conn);
-    // Messages of one socket are handled in order, at most MAX_PENDING waiting: memory per socket stays bounded.
+    // Messages of one socket are handled in order, at most MAX_PENDING of them and MAX_PENDING_MESSAGES_BYTES waiting:
+    // what a socket can make the service hold is bounded in count and in bytes.
     let chain = Promise.resolve();
     let pending = 0;
+    let pendingBytes = 0;
+    const maxBytes = MAX_PENDING_MESSAGES * this.deps.maxMessageBytes;
     ws.on('message', (data: Buffer, isBinary: boolean) => {
-      if (++pending > MAX_PENDING) return void conn.close(1008, `more than ${MAX_PENDING} messages waiting: send slower`);
-      chain = chain.then(() => session!.onMessage(data, isBinary)).finally(() => { pending--; });
+      pendingBytes += data.length;
+      if (++pending > MAX_PENDING || pendingBytes > maxBytes) {
+        return void conn.close(1008, `more than ${MAX_PENDING} messages or ${maxBytes} bytes waiting: send slower`);
+      }
+      chain = chain.then(() => session!.onMessage(data, isBinary)).finally(() => { pending--; pendingBytes -= data.length; });
     });
   }
 
