@@ -35,6 +35,15 @@ it('loads core and list_modules by default, named by the contract, without the e
   await client.close();
 });
 
+it('expands the communications alias to the sending tools and keeps the communications module\'s own config tools', async () => {
+  const client = await connect('?modules=communications');
+  const names = (await client.listTools()).tools.map((t) => t.name);
+  expect(names).toEqual(expect.arrayContaining(['get_config_communications', 'patch_config_communications', 'post_communications_email',
+    'post_communications_push', 'post_communications_sms']));
+  expect(text(await client.callTool({ name: 'get_config_communications', arguments: {} }))).toHaveProperty('email');
+  await client.close();
+});
+
 it('loads the modules asked for, with every example name of the contract and none of the excluded routes', async () => {
   const client = await connect('?modules=core,authorization,database,router');
   const names = new Set((await client.listTools()).tools.map((t) => t.name));

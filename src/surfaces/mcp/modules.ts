@@ -73,6 +73,7 @@ export function selectModules(param: string | undefined, known: ReadonlySet<stri
   if (param === undefined || param.trim() === '') return { modules: DEFAULT_MODULES, unknown: [] };
   const asked = param.split(',').map((s) => s.trim()).filter(Boolean);
   const unknown = asked.filter((m) => !known.has(m) && !ALIASES[m] && m !== META);
-  const expanded = asked.flatMap((m) => ALIASES[m] ?? [m]);
+  // An alias that is also a module (communications: its config tools) loads that module besides what it stands for.
+  const expanded = asked.flatMap((m) => (ALIASES[m] ? [...(known.has(m) ? [m] : []), ...ALIASES[m]] : [m]));
   return { modules: [...new Set([...expanded, META])], unknown };
 }
