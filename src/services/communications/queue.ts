@@ -31,8 +31,8 @@ function within<T>(p: Promise<T>, what: string): Promise<T> {
 }
 
 export class SendQueue {
-  private readonly producer: QueueConnection;
-  private readonly queue: Queue;
+  private producer: QueueConnection | null = null;
+  private started: Queue | null = null;
   private worker: Worker | null = null;
   private consumer: QueueConnection | null = null;
   private lastWorkerError = '';
@@ -40,14 +40,19 @@ export class SendQueue {
   constructor(private readonly deps: {
     connect(opts: { offlineQueue: boolean }): QueueConnection; prefix: string; stores: CommunicationStores; log: Logger; events: QueueEventsSink;
     config(): CommunicationsConfig; provider(channel: Channel): Provider;
-  }) {
-    // Without an offline queue a call made while Redis is down fails at once (503).
-    this.producer = deps.connect({ offlineQueue: false });
-    this.queue = new Queue(QUEUE, { connection: this.producer.client, prefix: `${deps.prefix}:bull` });
-    this.queue.on('error', () => undefined);
+  }) {}
+
+  /** The queue, once started: nothing connects before the module starts, so an app that fails to start leaves no connection behind. */
+  private get queue(): Queue {
+    if (!this.started) throw new Error('the send queue is not started');
+    return this.started;
   }
 
   start(): void {
+    // Without an offline queue a call made while Redis is down fails at once (503).
+    this.producer = this.deps.connect({ offlineQueue: false });
+    this.started = new Queue(QUEUE, { connection: this.producer.client, prefix: `${this.deps.prefix}:bull` });
+    this.started.on('error', () => undefined);
     const o = this.deps.config().orchestration;
     this.consumer = this.deps.connect({ offlineQueue: true });
     this.worker = new Worker(QUEUE, (job) => this.deliver(job), { connection: this.consumer.client, prefix: `${this.deps.prefix}:bull`, concurrency: o.concurrency });
@@ -161,9 +166,9 @@ export class SendQueue {
       clearTimeout(forceTimer);
     }
     let timer: NodeJS.Timeout | undefined;
-    await Promise.race([this.queue.close(), new Promise((r) => { timer = setTimeout(r, CLOSE_WAIT_MS); })]).catch(() => undefined);
+    if (this.started) await Promise.race([this.started.close(), new Promise((r) => { timer = setTimeout(r, CLOSE_WAIT_MS); })]).catch(() => undefined);
     clearTimeout(timer);
-    this.producer.close();
+    this.producer?.close();
     this.consumer?.close();
   }
 }
