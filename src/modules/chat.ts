@@ -15,6 +15,9 @@ import { chatRoutes } from '../surfaces/routes/chat.js';
 import type { ChatSockets } from '../surfaces/socket/chat-session.js';
 import type { Module } from './module.js';
 
+/** How often registering the ChatRoom definition is tried again after it failed at start. */
+const REGISTER_RETRY_MS = 5000;
+
 export function chatModule(stores: Stores, authz: { definitions: Definitions; relations: Relations; checks: Checks; watch: DecisionWatch },
   settings: Settings, log: Logger) {
   const config = () => settings.get('chat');
@@ -23,15 +26,26 @@ export function chatModule(stores: Stores, authz: { definitions: Definitions; re
   events.attach(channel);
   const rooms = new Rooms({ store: stores.chat, users: stores.users, relations: authz.relations, checks: authz.checks, maxParticipants: () => config().maxParticipants });
   const messages = new Messages({ store: stores.chat, rooms, events, maxMessageBytes: () => config().maxMessageBytes });
+  let retry: NodeJS.Timeout | undefined;
+  let registering = false;
+  const register = () => registerChatRoom(authz.definitions, log)
+    .then(() => true, (e: Error) => { log.warn({ err: e.message }, 'ChatRoom definition not registered yet; trying again'); return false; });
   const module: Module = {
     name: 'chat',
     routes: chatRoutes({ rooms, messages }),
     async start() {
       await stores.chat.prepare();
-      await registerChatRoom(authz.definitions, log);
+      // A store that is down now (Redis takes the revision) is no reason not to start: registering is tried again.
+      if (!(await register())) {
+        retry = setInterval(() => {
+          if (registering) return;
+          registering = true;
+          void register().then((done) => { if (done) clearInterval(retry); }).finally(() => { registering = false; });
+        }, REGISTER_RETRY_MS).unref();
+      }
       await channel.start();
     },
-    stop: () => channel.stop(),
+    stop: () => { clearInterval(retry); return channel.stop(); },
   };
   const sockets: ChatSockets = { events, watch: authz.watch, config };
   return { module, sockets };

@@ -161,7 +161,8 @@ export class SendQueue {
     const worker = this.worker;
     if (worker) {
       let forceTimer: NodeJS.Timeout | undefined;
-      const forced = new Promise<void>((res) => { forceTimer = setTimeout(() => res(worker.close(true)), CLOSE_WAIT_MS); });
+      // A forced close can hang too while Redis is down: it is started, not waited for.
+      const forced = new Promise<void>((res) => { forceTimer = setTimeout(() => { worker.close(true).catch(() => undefined); res(); }, CLOSE_WAIT_MS); });
       await Promise.race([worker.close(), forced]).catch(() => undefined);
       clearTimeout(forceTimer);
     }

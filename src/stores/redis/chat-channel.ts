@@ -10,7 +10,9 @@ export function redisChatChannel(redis: Redis, prefix: string, onMessage: (messa
   sub.on('error', () => undefined); // the main connection reports outages
   return {
     async publish(message) { await redis.publish(channel, message); },
-    async start() { await sub.subscribe(channel); },
+    // Not awaited: with Redis down the subscription waits in the offline queue and is made when Redis answers, so the
+    // service starts meanwhile (as it does without Redis), and ioredis makes it again after every reconnect.
+    async start() { sub.subscribe(channel).catch(() => undefined); },
     async stop() { sub.disconnect(); },
   };
 }
