@@ -19,7 +19,8 @@ registry.add(
 const observed: string[] = [];
 const log = createLogger('silent');
 // Open admin routes need no credentials or limits: the pipeline is given none.
-const pipeline = new Pipeline(registry, { log, maxInputBytes: 1 << 20, enabled: () => true } as unknown as PipelineDeps);
+const inputLimits = { stringBytes: 65_536, arrayItems: 10_000, objectKeys: 1000, depth: 32 };
+const pipeline = new Pipeline(registry, { log, maxInputBytes: 1 << 20, inputLimits, enabled: () => true } as unknown as PipelineDeps);
 const deps = {
   pipeline, log, trustProxy: false, observe: (_s: string, m: string, r: string, status: number) => observed.push(`${m} ${r} ${status}`),
 } as unknown as HttpDeps;
