@@ -2,8 +2,8 @@
 // edit and delete, events in a room, `left` for a removed member (and one removed from the team holding the room), two processes.
 import { WebSocket } from 'ws';
 import { startService, type TestService } from '../support/service.js';
+import { openSocket, type Msg } from '../support/socket-client.js';
 
-type Msg = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 let svc: TestService;
 
 beforeAll(async () => {
@@ -25,25 +25,14 @@ async function as(token: string | null, method: string, path: string, body?: unk
   return r;
 }
 
-/** A connected socket and every message it got, with a wait for the next one that matches. */
+/** A connected socket and every message it got, with a wait for the next one that matches, and a room join. */
 async function connect(token: string, url = svc.socket) {
-  const ws = new WebSocket(url, { headers: { authorization: `Bearer ${token}` } });
-  const got: Msg[] = [];
-  let wake = () => undefined as void;
-  ws.on('message', (data) => { got.push(JSON.parse(String(data))); wake(); });
-  await new Promise((resolve, reject) => { ws.once('open', resolve); ws.once('error', reject); });
-  const next = async (match: (m: Msg) => boolean, ms = 5000) => {
-    const deadline = Date.now() + ms;
-    for (;;) {
-      const i = got.findIndex(match);
-      if (i >= 0) return got.splice(i, 1)[0]!;
-      if (Date.now() > deadline) throw new Error(`no such message within ${ms} ms; got ${JSON.stringify(got).slice(0, 400)}`);
-      await new Promise<void>((r) => { wake = r; setTimeout(r, 20); });
-    }
+  const socket = await openSocket(url, token);
+  const join = async (room: string) => {
+    socket.send({ type: 'join', room });
+    return socket.next((m) => m.room === room && (m.type === 'joined' || m.type === 'error'));
   };
-  const send = (m: unknown) => ws.send(JSON.stringify(m));
-  const join = async (room: string) => { send({ type: 'join', room }); return next((m) => m.room === room && (m.type === 'joined' || m.type === 'error')); };
-  return { ws, got, next, send, join };
+  return { ...socket, join };
 }
 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -1,6 +1,7 @@
 // The realtime socket with a real `ws` client: the upgrade's credentials, the decision watch, its limits, and the admin feed socket.
 import { WebSocket } from 'ws';
 import { startService, type TestService } from '../support/service.js';
+import { openSocket } from '../support/socket-client.js';
 
 let svc: TestService;
 const doc = { name: 'Doc', relations: { owner: ['User', 'Team'] }, permissions: { read: ['owner', 'owner->read'] } };
@@ -19,24 +20,7 @@ async function login(email: string): Promise<{ userId: string; token: string }> 
 }
 
 /** A connected socket and every message it got, with a wait for the next one that matches. */
-async function connect(token: string) {
-  const ws = new WebSocket(svc.socket, { headers: { authorization: `Bearer ${token}` } });
-  const got: Array<Record<string, any>> = []; // eslint-disable-line @typescript-eslint/no-explicit-any
-  let wake = () => undefined as void;
-  ws.on('message', (data) => { got.push(JSON.parse(String(data))); wake(); });
-  await new Promise((resolve, reject) => { ws.once('open', resolve); ws.once('error', reject); });
-  const next = async (match: (m: Record<string, any>) => boolean, ms = 5000) => { // eslint-disable-line @typescript-eslint/no-explicit-any
-    const deadline = Date.now() + ms;
-    for (;;) {
-      const i = got.findIndex(match);
-      if (i >= 0) return got.splice(i, 1)[0]!;
-      if (Date.now() > deadline) throw new Error(`no such message within ${ms} ms; got ${JSON.stringify(got).slice(0, 400)}`);
-      await new Promise<void>((r) => { wake = r; setTimeout(r, 50); });
-    }
-  };
-  const send = (m: unknown) => ws.send(JSON.stringify(m));
-  return { ws, got, next, send };
-}
+const connect = (token: string) => openSocket(svc.socket, token);
 
 /** The HTTP status an upgrade is refused with. */
 const refusedWith = (headers: Record<string, string>, url = svc.socket) => new Promise<number>((resolve, reject) => {
