@@ -6,6 +6,4 @@ export interface RateCounter {
    * they were granted, else how many ms until points are free again.
    */
   take(name: string, max: number, windowMs: number, who: string, points?: number): Promise<number | null>;
-  /** Whether `who` has used up the bucket, without taking from it: null when not, else ms until it has points again. */
-  spent(name: string, max: number, windowMs: number, who: string): Promise<number | null>;
 }

@@ -20,10 +20,6 @@ export function redisRateCounter(redis: Redis, prefix: string): RateCounter {
     return limiter;
   };
   return {
-    async spent(name, max, windowMs, who) {
-      const res = await limiterOf(name, max, windowMs).get(who);
-      return res && res.consumedPoints >= max ? Math.max(1, res.msBeforeNext) : null;
-    },
     async take(name, max, windowMs, who, points = 1) {
       const limiter = limiterOf(name, max, windowMs);
       try {
