@@ -71,7 +71,8 @@ const asLabel = (r: { auth: string; surface: string }, as: As) => (as === 'ok' ?
 function judged(v: Verdict, auth: string, as: As): Verdict {
   return as !== 'ok' && auth !== 'none' && v.status < 300 && !v.problem ? { ...v, problem: `answered ${v.status} without valid credentials` } : v;
 }
-const mayWait = (text: string) => /at_least_as_fresh/i.test(text);
+/** Inputs a read waits on the index for (checks.settle): a consistency other than minimize_latency, or any revision. */
+const mayWait = (text: string) => /at_least_as_fresh|fully_consistent|revision/i.test(text);
 const failIfProblems = (transport: string) => {
   const mine = tally.problems.filter((p) => p.transport === transport);
   if (mine.length) process.stderr.write(`${transport} problems:\n${mine.slice(0, 40).map((p) => `  ${p.route} as ${p.as} -> ${p.status} in ${p.ms} ms: ${p.answer}\n    input: ${p.input}`).join('\n')}\n`);
