@@ -22,6 +22,18 @@ UNWIND $keys AS key
 MATCH (s:Object)-[t:TUPLE|GRANT]->(o:Object {key: key})
 RETURN s.key AS subject, coalesce(t.relation, t.permission) AS name, o.key AS resource, type(t) = 'GRANT' AS grant;
 
+// name: from
+// The resources that any of $keys is the subject of (through a tuple or a grant), at most $limit: one step of a walk
+// from a subject up to what it may reach, while a re-index is pending.
+UNWIND $keys AS key
+MATCH (:Object {key: key})-[:TUPLE|GRANT]->(o:Object)
+RETURN DISTINCT o.key AS resource LIMIT $limit;
+
+// name: of-type
+// Objects of one type (label spliced in), at most $limit: the candidates of a list whose permission may be public.
+MATCH (o:__TYPE_LABEL__)
+RETURN o.key AS key LIMIT $limit;
+
 // name: direct
 MATCH (s:Object {key: $subject})-[t:TUPLE|GRANT]->(o:Object {key: $resource})
 RETURN s.key AS subject, coalesce(t.relation, t.permission) AS name, o.key AS resource, type(t) = 'GRANT' AS grant;

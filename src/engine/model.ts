@@ -168,3 +168,21 @@ export class Model {
     return null;
   }
 }
+
+/**
+ * The types whose decisions can change when `type`'s definition changes: the type itself, and every type that
+ * inherits through an arrow whose relation admits it (or `*`), transitively. Other types' rows and flats never
+ * read `type`'s definition.
+ */
+export function typesDependingOn(model: Model, type: string): Set<string> {
+  const out = new Set([type]);
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const def of model.types.values()) {
+      if (out.has(def.name)) continue;
+      const inherits = [...def.arrowRelations].some((rel) => (def.relations.get(rel) ?? []).some((t) => t === '*' || out.has(t)));
+      if (inherits) { out.add(def.name); grew = true; }
+    }
+  }
+  return out;
+}

@@ -14,7 +14,9 @@ import { IndexBatch } from '../services/authorization/index-batch.js';
 import { Indexer } from '../services/authorization/indexer.js';
 import { LocalDecisions } from '../services/authorization/local-decisions.js';
 import { ModelSource } from '../services/authorization/model-source.js';
+import { ProjectionDecisions } from '../services/authorization/projection-decisions.js';
 import { Rebuilds } from '../services/authorization/rebuilds.js';
+import { Reindexing } from '../services/authorization/reindexing.js';
 import { Relations } from '../services/authorization/relations.js';
 import { Revisions } from '../services/authorization/revisions.js';
 import type { Stores } from '../stores/stores.js';
@@ -32,24 +34,29 @@ export async function authorizationModule(stores: Stores, config: Config, log: L
   // decisions, the decision watch and the change feed's followers.
   const activity = new Activity();
   let watch: DecisionWatch | null = null;
+  const reindexing = new Reindexing(stores.reindexState, () => models.invalidate());
   const bus = stores.bus((inv) => {
+    reindexing.onInvalidation(inv);
     decisions.invalidate(inv.keys, inv.structure);
     watch?.onInvalidation(inv);
     activity.notify();
-  }, () => { decisions.reset(); watch?.onReset(); });
+  }, () => { decisions.reset(); watch?.onReset(); void reindexing.refresh().catch(() => undefined); });
   decisions.trustWhile(() => bus.trusted());
+  reindexing.attach(bus);
   await bus.start();
+  // Re-indexes begun before this process started (or while it was away) are answered from the projection too.
+  await reindexing.refresh().catch((e: Error) => log.warn({ err: e.message }, 'could not read the pending re-indexes; retrying'));
   const cache = new DecisionCache(stores.decisionStore, { decisions, bus });
   const batch = new IndexBatch(store, graph, index, stores.hints);
-  const applier = new Applier({ log: changeLog, lease: stores.lease('index'), heartbeat, batch, index, graph, models, cache, logger: log });
+  const applier = new Applier({ log: changeLog, lease: stores.lease('index'), heartbeat, batch, index, graph, models, cache, logger: log, reindexing });
   const rebuilds = new Rebuilds({
     state: stores.rebuildState, stateLease: stores.lease('rebuild-state', 5000), runLease: stores.lease('rebuild', 30_000),
     heartbeat, applier, store, graph, index, batch, models, cache, logger: log,
   });
-  const definitions = new Definitions(store, models, changeLog, applier);
+  const definitions = new Definitions(store, models, changeLog, applier, reindexing);
   await definitions.seedBuiltins();
   const relations = new Relations(store, changeLog, applier, models, stores.hints);
-  const checks = new Checks(index, graph, models, cache, revisions, config.LIST_WHOLE);
+  const checks = new Checks(index, graph, models, cache, revisions, config.LIST_WHOLE, { reindexing, projection: new ProjectionDecisions(graph) });
   watch = new DecisionWatch(checks, revisions, log);
   const indexer = new Indexer({ log: changeLog, owner: heartbeat.owner, rebuilds, revisions, index });
 
@@ -61,8 +68,8 @@ export async function authorizationModule(stores: Stores, config: Config, log: L
       }),
       ...clientAuthorizationRoutes({ checks, revisions }),
     ],
-    start() { applier.start(); rebuilds.start(); },
-    async stop() { await rebuilds.stop(); await applier.stop(); await bus.stop(); },
+    start() { applier.start(); rebuilds.start(); reindexing.start(); },
+    async stop() { reindexing.stop(); await rebuilds.stop(); await applier.stop(); await bus.stop(); },
   };
   return { module, models, revisions, definitions, relations, checks, watch, activity, changeLog };
 }

@@ -31,6 +31,7 @@ import { redisEpoch } from './redis/epoch.js';
 import { InvalidationBus } from './redis/invalidation-bus.js';
 import { Heartbeat, Lease } from './redis/lease.js';
 import { redisRateCounter } from './redis/rate-limits.js';
+import { redisReindexState } from './redis/reindex-state.js';
 import { redisRevisionCounter } from './redis/revision-counter.js';
 import { redisTokenDenyList } from './redis/token-deny-list.js';
 import type { Invalidation } from './ports/invalidation-bus.js';
@@ -76,6 +77,8 @@ export async function connectStores(urls: StoreUrls, log: Logger) {
     index: neo4jIndexStore(neo),
     graph: neo4jGraphStore(neo),
     hints: redisDeletionHints(redis, prefix),
+    /** Definition changes still being re-indexed, so every process answers their types from the projection. */
+    reindexState: redisReindexState(redis, prefix),
     decisionStore: redisDecisionStore(redis, prefix),
     rateCounter: redisRateCounter(redis, prefix),
     denyList: redisTokenDenyList(redis, prefix),

@@ -9,6 +9,7 @@ import type { IndexStore } from '../../stores/ports/index-store.js';
 import type { DecisionCache } from './decision-cache.js';
 import type { IndexBatch } from './index-batch.js';
 import type { ModelSource } from './model-source.js';
+import type { Reindexing } from './reindexing.js';
 
 /** Tuples in one coalesced batch; a larger backlog is split. */
 export const BATCH_TUPLES = 2000;
@@ -50,6 +51,8 @@ export class Applier {
   constructor(private readonly deps: {
     log: ChangeLog; lease: Lease; heartbeat: Heartbeat; batch: IndexBatch; index: IndexStore; graph: GraphStore;
     models: ModelSource; cache: DecisionCache; logger: Logger;
+    /** Told when a definition change is re-indexed, so its types are answered from the index again. */
+    reindexing?: Reindexing;
   }) {
     this.definitionWork = new DefinitionApplier(this, deps);
   }
@@ -176,7 +179,9 @@ export class Applier {
   /** One recovery pass; returns how many entries it picked up. */
   async recover(): Promise<number> {
     const busyBefore = new Set(this.inFlight);
+    const listedAt = Date.now();
     const listed = await this.deps.log.pending();
+    await this.deps.reindexing?.prune(new Set(listed.map((p) => p.revision)), listedAt);
     const others = [...new Set(listed.map((p) => p.owner))].filter((o) => o !== this.owner);
     const alive = others.length ? await this.deps.heartbeat.alive(others) : new Set<string>();
     const now = Date.now();
@@ -255,6 +260,7 @@ class DefinitionApplier {
     }
     await cache.bump([], true, entry.revision);
     await log.done([entry.revision]);
+    await this.deps.reindexing?.end([entry.revision]);
     logger.info({ type, tuples: tuples.length, grants: grants.length, seconds: (Date.now() - started) / 1000 }, 're-indexed a changed definition');
   }
 }

@@ -8,6 +8,8 @@ import type { DecisionCache } from './decision-cache.js';
 import { ListCache } from './list-cache.js';
 import type { ModelSource } from './model-source.js';
 import { pageWithExtra } from './paging.js';
+import type { ProjectionDecisions } from './projection-decisions.js';
+import type { Reindexing } from './reindexing.js';
 import type { Revisions } from './revisions.js';
 
 export type Consistency = 'minimize_latency' | 'at_least_as_fresh' | 'fully_consistent';
@@ -21,13 +23,22 @@ export interface ReadOptions {
 const WHOLE = 10_000;
 const noTuples = { subjects: () => [] as string[] };
 
+/** Types whose definition change is still being re-indexed are answered from the projection meanwhile. */
+export interface PendingDefinitions { reindexing: Reindexing; projection: ProjectionDecisions }
+
 export class Checks {
   /** Told of every decision of `can` and whether the decision cache gave it (metrics). */
   onDecision: (allowed: boolean, cached: boolean) => void = () => undefined;
 
   constructor(private readonly index: IndexStore, private readonly graph: GraphStore,
     private readonly models: ModelSource, private readonly cache: DecisionCache, private readonly revisions: Revisions,
-    private readonly whole = WHOLE, private readonly lists = new ListCache(100 * Math.max(whole, 1000))) {}
+    private readonly whole = WHOLE, private readonly pending?: PendingDefinitions,
+    private readonly lists = new ListCache(100 * Math.max(whole, 1000))) {}
+
+  /** The projection answers for `type` now, when a definition change that affects it is not re-indexed yet. */
+  private fromProjection(type: string): ProjectionDecisions | null {
+    return this.pending?.reindexing.affects(type) ? this.pending.projection : null;
+  }
 
   /** Waits until the index has what the read asks for (nothing for minimize_latency). */
   async settle(opts: ReadOptions): Promise<void> {
@@ -42,7 +53,14 @@ export class Checks {
     if (subject === resource) return true;
     await this.settle(opts);
     // A type without a definition grants nothing, even before its index rows are gone.
-    if (!(await this.models.unlessStale((m) => m.get(typeOf(resource)) !== undefined)).get(typeOf(resource))) return false;
+    const model = await this.models.unlessStale((m) => m.get(typeOf(resource)) !== undefined);
+    if (!model.get(typeOf(resource))) return false;
+    const projection = this.fromProjection(typeOf(resource));
+    if (projection) {
+      const answer = await projection.can(model, subject, action, resource);
+      this.onDecision(answer, false);
+      return answer;
+    }
     const useCache = opts.consistency !== 'fully_consistent';
     const cached = useCache ? await this.cache.lookup(subject, action, resource) : null;
     if (cached?.hit != null) { this.onDecision(cached.hit, true); return cached.hit; }
@@ -103,6 +121,11 @@ export class Checks {
    */
   async listObjects(subject: string, action: string, type: string, skip: number, limit: number, opts: ReadOptions = {}) {
     await this.settle(opts);
+    const projection = this.fromProjection(type);
+    if (projection) {
+      const all = await projection.listObjects(await this.models.get(), subject, action, type);
+      return { objects: all.slice(skip, skip + limit), count: all.length };
+    }
     const stamp = opts.consistency === 'fully_consistent' ? null : await this.cache.listStamp(subject, type);
     const key = `${subject} ${action} ${type}`; // ids and type names hold no space
     const cached = stamp === null ? undefined : this.lists.get(key, stamp);
@@ -123,6 +146,11 @@ export class Checks {
   /** One page of the sorted subjects of `subjectType` that may act on the resource, paged in the index. */
   async listSubjects(action: string, resource: string, subjectType: string, skip: number, limit: number, opts: ReadOptions = {}) {
     await this.settle(opts);
+    const projection = this.fromProjection(typeOf(resource));
+    if (projection) {
+      const found = await projection.listSubjects(await this.models.get(), action, resource, subjectType);
+      return { subjects: found.subjects.slice(skip, skip + limit), public: found.public, count: found.subjects.length };
+    }
     const self = typeOf(resource) === subjectType ? resource : null;
     const counted = await this.index.countSubjects(resource, action, subjectType, self ?? '');
     const page = await pageWithExtra(self, counted, skip, limit, (s, l) => this.index.listSubjects(resource, action, subjectType, s, l));

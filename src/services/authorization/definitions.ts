@@ -1,11 +1,12 @@
 // Resource definitions: validation, version semantics (DESIGN.md section 6) and re-indexing what they affect.
-import { BUILTINS, BUILTIN_NAMES, validateDefinition, type Definition } from '../../engine/model.js';
+import { BUILTINS, BUILTIN_NAMES, validateDefinition, type Definition, type Model } from '../../engine/model.js';
 import { AppError } from '../../errors.js';
 import type { DefinitionRecord, DefinitionStore } from '../../stores/ports/definitions.js';
 import type { ChangeEntry, ChangeLog } from '../../stores/ports/change-log.js';
 import type { ListQuery } from '../../stores/ports/paging.js';
 import type { Applier } from './applier.js';
 import type { ModelSource } from './model-source.js';
+import { Reindexing } from './reindexing.js';
 
 export type DefinitionStatus = 'processed' | 'acknowledged' | 'ignored';
 
@@ -19,7 +20,17 @@ export const definitionView = (r: DefinitionRecord) => ({
 
 export class Definitions {
   constructor(private readonly store: DefinitionStore, private readonly models: ModelSource, private readonly log: ChangeLog,
-    private readonly applier: Applier) {}
+    private readonly applier: Applier, private readonly reindexing?: Reindexing) {}
+
+  /**
+   * Puts the change in force before it is acknowledged: every process answers the affected types from the projection
+   * under the new model until the re-index is done, so reads at its revision need not wait for the re-index.
+   */
+  private async inForce(entry: ChangeEntry, before: Model, after: Model): Promise<void> {
+    if (!this.reindexing) return;
+    await this.reindexing.begin(entry.revision, entry.type!, Reindexing.affectedBy(entry.type!, before, after));
+    await this.log.release(entry.revision);
+  }
 
   /** Logs the change first (the commit point), so a crash after the save still re-indexes the type. */
   private async commit(op: 'define' | 'remove', type: string, change: Pick<ChangeEntry, 'definition' | 'created'> = {}): Promise<ChangeEntry> {
@@ -47,11 +58,12 @@ export class Definitions {
       if (version < existing.version) return { status: 'ignored' as const, resourceDefinition: definitionView(existing) };
     }
     const target = version ?? (existing ? existing.version + 1 : 0);
+    const before = await this.models.get();
     // The change feed shows what was defined and whether the type is new.
     const entry = await this.commit('define', def.name, { definition: { relations: def.relations, permissions: def.permissions, version: target }, created: !existing });
     const { record, written } = await this.store.saveDefinition(def, target);
     // Applied either way: when a concurrent write won, re-indexing under its content is what is needed.
-    await this.models.changed();
+    await this.inForce(entry, before, await this.models.changed());
     this.applier.submit(entry);
     if (!written) {
       if (record.version === target && sameContent(record, def)) return { status: 'acknowledged' as const, resourceDefinition: definitionView(record) };
@@ -80,9 +92,10 @@ export class Definitions {
   async remove(idOrName: string) {
     const found = await this.get(idOrName);
     if (BUILTIN_NAMES.has(found.name)) throw new AppError('BUILTIN_DEFINITION', `${found.name} is built in; patch it instead`);
+    const before = await this.models.get();
     const entry = await this.commit('remove', found.name);
     const deleted = await this.store.deleteDefinition(found.name);
-    await this.models.changed();
+    await this.inForce(entry, before, await this.models.changed());
     this.applier.submit(entry);
     if (!deleted) throw new AppError('NOT_FOUND', `No resource definition ${idOrName}`);
     return { deleted: definitionView(deleted), revision: entry.revision };

@@ -34,6 +34,9 @@ export class ModelSource {
     return this.reload();
   }
 
+  /** Another process changed a definition: the next read loads (the bus says so before that change is acknowledged). */
+  invalidate(): void { this.cached = null; }
+
   /** Loads now. A load already in flight may have read before the caller's write, so a new one starts after it. */
   reload(): Promise<Model> {
     const load = (this.loading ?? Promise.resolve()).catch(() => undefined).then(async () => {

@@ -68,6 +68,10 @@ export function mongoChangeLog(db: Db, counter: RevisionCounter): ChangeLog {
       // A mark left behind only makes readers wait until `heal` drops it.
       await counter.settle(revisions).catch(() => undefined);
     },
+    async release(revision) {
+      // Only the fast copy: if Redis loses it, its rebuild from the durable markers makes readers wait for the re-index.
+      await counter.settle([revision]);
+    },
     async frontier() {
       const f = await counter.frontier();
       if (f !== null) return f;

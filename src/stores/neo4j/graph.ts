@@ -55,6 +55,14 @@ export function neo4jGraphStore(driver: Driver): GraphStore {
       if (objects.length === 0) return { tuples: [], grants: [] };
       return split((await read('on', { keys: objects })).records);
     },
+    async from(objects, limit) {
+      if (objects.length === 0 || limit <= 0) return [];
+      return (await read('from', { keys: objects, limit: neo4j.int(limit) })).records.map((r) => r.get('resource') as string);
+    },
+    async ofType(type, limit) {
+      const r = await run(stmt('of-type').replaceAll('__TYPE_LABEL__', label(type)), { limit: neo4j.int(limit) });
+      return r.records.map((rec) => rec.get('key') as string);
+    },
     async namedAsSubject(items) {
       const out = new Set<string>();
       for (let i = 0; i < items.length; i += 1000) {

@@ -8,9 +8,12 @@
 export interface ChangeEntry {
   revision: number;
   kind: 'tuples' | 'grants' | 'definition' | 'reconstruct';
-  op: 'add' | 'delete' | 'define' | 'remove' | 'soft' | 'hard';
+  /** `write`: tuples added and deleted at one revision (`/relations/write`); `deleted` says which went. */
+  op: 'add' | 'delete' | 'write' | 'define' | 'remove' | 'soft' | 'hard';
   /** Tuple texts `S#r@O` (kind tuples or grants). */
   tuples?: string[];
+  /** Of `tuples`, those a `write` deleted (the others it added). */
+  deleted?: string[];
   /** The definition's type name (kind definition). */
   type?: string;
   /** What a `define` wrote, and whether the type had no definition before (the change feed shows both). */
@@ -35,6 +38,11 @@ export interface ChangeLog {
   /** The lowest pending revision, or null when every committed entry has been applied. */
   oldestPending(): Promise<number | null>;
   done(revisions: number[]): Promise<void>;
+  /**
+   * Reads at this pending revision need not wait for its appliers (a definition change, answered from the projection
+   * until its re-index is done): dropped from the fast copy's marks, kept in the outbox for the appliers.
+   */
+  release(revision: number): Promise<void>;
   /** The highest revision taken so far. */
   latest(): Promise<number>;
   /** The latest revision and the oldest pending one from the fast copy; null when it cannot tell (it is then rebuilt). */

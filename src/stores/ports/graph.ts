@@ -10,6 +10,10 @@ export interface GraphStore {
   sync(changes: EdgeChange[], mark?: string): Promise<void>;
   /** Tuples and grants on any of the resources. */
   on(objects: string[]): Promise<{ tuples: Tuple[]; grants: Tuple[] }>;
+  /** Resources that any of `objects` is the subject of, at most `limit` (one step up from subjects). */
+  from(objects: string[], limit: number): Promise<string[]>;
+  /** Objects of `type` in the projection, at most `limit`. */
+  ofType(type: string, limit: number): Promise<string[]>;
   /** Which objects are the subject of a tuple or grant whose `Type#name` is in their item's lists. */
   namedAsSubject(items: Array<{ key: string; tuples: string[]; grants: string[] }>): Promise<Set<string>>;
   /** Tuples and grants whose resource or subject has this type (definition changes). */

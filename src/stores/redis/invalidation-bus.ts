@@ -137,10 +137,10 @@ export class InvalidationBus implements Bus {
       if (w.expected && [...w.expected].every((m) => w.acked.has(m))) w.done();
       return;
     }
-    let msg: { w: string; n: number; k: string[]; s: boolean; r?: number };
+    let msg: { w: string; n: number; k: string[]; s: boolean; r?: number; x?: Invalidation['reindex'] };
     try { msg = JSON.parse(message); } catch { return; }
     if (msg.w === this.id) return;
-    this.apply({ keys: msg.k, structure: msg.s, revision: msg.r });
+    this.apply({ keys: msg.k, structure: msg.s, revision: msg.r, ...(msg.x ? { reindex: msg.x } : {}) });
     this.redis.publish(this.ackPrefix + msg.w, `${msg.n} ${this.id}`).catch(() => undefined);
   }
 
@@ -156,7 +156,7 @@ export class InvalidationBus implements Bus {
     const waiter: Waiter = { acked: new Set(), expected: null, done };
     this.waiters.set(n, waiter);
     try {
-      const message = JSON.stringify({ w: this.id, n, k: inv.keys, s: inv.structure, r: inv.revision });
+      const message = JSON.stringify({ w: this.id, n, k: inv.keys, s: inv.structure, r: inv.revision, x: inv.reindex });
       const [lost, live] = await this.redis.eval(PUBLISH, 2, this.members, this.channel, message, this.id, String(LEASE_MS)) as [number, string[]];
       waiter.expected = new Set(live.filter((m) => m !== this.id));
       if (lost > 0) {
