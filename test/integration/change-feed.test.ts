@@ -39,10 +39,11 @@ describe('change feed', () => {
     const paged = await readAll(start, 1);
     expect(paged.changes).toEqual(whole.changes);
     expect(paged.next).toBe(whole.next);
-    const summary = whole.changes.map((c) => `${c.kind} ${c.op} ${c.tuple ?? c.definition?.name}`);
-    // The chat and storage modules register their definitions as the service starts: changes like any other.
-    expect(summary.slice(0, 2).sort()).toEqual(['definition create ChatRoom', 'definition create File']);
-    expect(summary.slice(2)).toEqual([
+    // The chat and storage modules register their definitions as the service starts, changes like any other; in force
+    // as their calls return, they may be in the feed before `start` was read, so they are left out here.
+    const summary = whole.changes.map((c) => `${c.kind} ${c.op} ${c.tuple ?? c.definition?.name}`)
+      .filter((s) => s !== 'definition create ChatRoom' && s !== 'definition create File');
+    expect(summary).toEqual([
       'definition create Doc', 'relation create User:a#viewer@Doc:1',
       'relation create Team:t#viewer@Doc:2', 'relation create Team:t#viewer@Doc:3', 'relation create Team:t#viewer@Doc:4',
       'grant create User:g#read@Doc:9', 'relation delete User:a#viewer@Doc:1', 'definition update Doc',

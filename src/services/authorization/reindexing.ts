@@ -43,7 +43,8 @@ export class Reindexing {
   async begin(revision: number, type: string, affected: string[]): Promise<void> {
     const r: PendingReindex = { revision, type, affected, at: Date.now() };
     await this.state.begin(r);
-    if (this.bus) await this.bus.publish({ keys: [], structure: false, reindex: { begun: r } });
+    // As a structure change: decision watchers ask again (now of the projection) and report what the change turned.
+    if (this.bus) await this.bus.publish({ keys: [], structure: true, revision, reindex: { begun: r } });
     else this.add(r);
   }
 
