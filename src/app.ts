@@ -47,7 +47,7 @@ export async function createApp(config: Config, log: Logger = createLogger(confi
   const database = databaseModule(stores, authz, authentication.clientAuth);
   const settings = await configModule(stores, config, log);
   const communications = communicationsModule(stores, config, { settings: settings.settings, metrics: core.metrics, log });
-  const storage = storageModule(stores, config, log, { authz, settings: settings.settings });
+  const storage = storageModule(stores, config, log, { authz, settings: settings.settings, clientAuth: authentication.clientAuth });
   const chat = chatModule(stores, authz, settings.settings, log);
   const modules: Module[] = [
     core.module, authz.module, authentication.module, database.module, settings.module,

@@ -199,15 +199,49 @@ describe('storage', () => {
     await svc.http('PATCH', '/config/storage', { body: { urlTtlSeconds: null } });
   });
 
-  it('gives a public file a plain link anyone can fetch; a private one is not served there', async () => {
+  it('makes a public file public on the contract\'s routes: its record and plain link to anyone, with or without a token', async () => {
     const pub = await client('POST', '/storage/upload', alice.token, { name: 'logo.txt', data: Buffer.from('public bytes').toString('base64'), isPublic: true });
     expect(pub.status).toBe(201);
-    const link = await client('GET', `/storage/getFileUrl/${pub.body._id}`, alice.token);
-    expect(link.body).toEqual({ url: `${svc.client}/storage/public/${pub.body._id}`, expiresAt: null });
-    expect(await (await raw(link.body.url)).text()).toBe('public bytes');
+    const id = pub.body._id as string;
+    const plain = { url: `${svc.client}/storage/public/${id}`, expiresAt: null };
+    expect((await client('GET', `/storage/getFileUrl/${id}`, alice.token)).body).toEqual(plain);
+    expect(await (await raw(plain.url)).text()).toBe('public bytes');
     expect((await raw(`/storage/public/${fileId}`)).status).toBe(404);
-    // Public bytes do not make the record readable to others: that stays with the tuples.
-    expect((await client('GET', `/storage/file/${pub.body._id}`, carol.token)).status).toBe(404);
+    // Public is an index fact: the reader tuple of StoragePublic:anyone.
+    const tuples = await svc.http('GET', `/authorization/relations?search=${encodeURIComponent(`@File:${id}`)}`);
+    expect(tuples.body.relations.map((r: { computedTuple: string }) => r.computedTuple).sort())
+      .toEqual([`StoragePublic:anyone#reader@File:${id}`, `User:${alice.id}#owner@File:${id}`]);
+    // Another signed-in user, and a caller without a token, read the record and get the plain link.
+    for (const token of [carol.token, undefined]) {
+      expect([token ? 'carol' : 'anonymous', (await client('GET', `/storage/file/${id}`, token)).body]).toEqual([token ? 'carol' : 'anonymous', pub.body]);
+      expect([token ? 'carol' : 'anonymous', (await client('GET', `/storage/getFileUrl/${id}`, token)).body]).toEqual([token ? 'carol' : 'anonymous', plain]);
+    }
+    const bytes = await raw(`/storage/file/data/${id}`, { headers: bearer(carol.token) });
+    expect([bytes.status, await bytes.text()]).toEqual([200, 'public bytes']);
+    // The files a user can read, from the index, include the public ones; carol may not change or delete it.
+    const carols = async () => ((await client('GET', '/storage/files', carol.token)).body.files as Array<{ _id: string }>).map((f) => f._id);
+    expect(await carols()).toContain(id);
+    expect((await client('PATCH', `/storage/upload/${id}`, carol.token, { name: 'mine.txt' })).status).toBe(403);
+    expect((await client('DELETE', `/storage/file/${id}`, carol.token)).status).toBe(403);
+    // Without a token a file that is not public is 401 (whether or not it exists); a bad token is 401 even on a public file.
+    for (const path of [`/storage/file/${fileId}`, `/storage/getFileUrl/${fileId}`, '/storage/file/00000000-0000-0000-0000-000000000000']) {
+      const r = await client('GET', path);
+      expect([path, r.status, r.body.code]).toEqual([path, 401, 'UNAUTHENTICATED']);
+    }
+    expect((await client('GET', `/storage/file/${id}`, 'not-a-token')).status).toBe(401);
+
+    // Made private by its owner: at once no longer public anywhere.
+    const made = await client('PATCH', `/storage/upload/${id}`, alice.token, { isPublic: false });
+    expect([made.status, made.body.isPublic]).toEqual([200, false]);
+    expect((await raw(plain.url)).status).toBe(404);
+    expect((await client('GET', `/storage/file/${id}`)).status).toBe(401);
+    expect((await client('GET', `/storage/file/${id}`, carol.token)).status).toBe(404);
+    expect(await carols()).not.toContain(id);
+    expect((await client('GET', `/storage/getFileUrl/${id}`, alice.token)).body.expiresAt).not.toBeNull();
+    // And public again.
+    expect((await client('PATCH', `/storage/upload/${id}`, alice.token, { isPublic: true })).body.isPublic).toBe(true);
+    expect((await client('GET', `/storage/file/${id}`)).status).toBe(200);
+    expect(await (await raw(plain.url)).text()).toBe('public bytes');
   });
 
   it('refuses malformed uploads with 4xx and keeps nothing', async () => {

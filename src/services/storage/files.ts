@@ -2,7 +2,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { z } from 'zod';
-import { schemaDefinition } from '../../engine/model.js';
 import { AppError } from '../../errors.js';
 import type { Logger } from '../../log.js';
 import type { FileRecord, FileRecordStore } from '../../stores/ports/file-records.js';
@@ -11,13 +10,12 @@ import type { Checks } from '../authorization/checks.js';
 import type { Definitions } from '../authorization/definitions.js';
 import type { Relations } from '../authorization/relations.js';
 import type { StorageConfig } from '../config/storage-config.js';
+import { ANONYMOUS, ANYONE, FILE_TYPE, fileDefinition, publicDefinition } from './definition.js';
 import { readJsonUpload } from './json-upload.js';
 import { readMultipartUpload } from './multipart-upload.js';
 import type { Providers } from './providers.js';
 import { rangeOf } from './ranges.js';
 import type { UrlSigner } from './signed-urls.js';
-
-export const FILE_TYPE = 'File';
 
 /** What a caller sends: the raw body (multipart or JSON, read as it arrives) and its content type. */
 export interface UploadBody { stream?: AsyncIterable<Buffer | string>; contentType?: string }
@@ -39,6 +37,7 @@ export const fileView = (r: FileRecord) => ({
 
 export class Files {
   private defined: Promise<unknown> | null = null;
+  private publicDefined: Promise<unknown> | null = null;
 
   constructor(private readonly deps: {
     records: FileRecordStore; relations: Relations; checks: Checks; definitions: Definitions; providers: Providers;
@@ -51,11 +50,43 @@ export class Files {
    * start does not keep the module from working later.
    */
   define(): Promise<unknown> {
-    this.defined ??= this.deps.definitions.put(schemaDefinition(FILE_TYPE), 0).catch((e: unknown) => { this.defined = null; throw e; });
+    this.defined ??= this.deps.definitions.put(fileDefinition(), 0).catch((e: unknown) => { this.defined = null; throw e; });
     return this.defined;
   }
 
+  /** `StoragePublic`, registered (version 0) when a file is first made public, so a service without public files has no such type. */
+  private definePublic(): Promise<unknown> {
+    this.publicDefined ??= this.deps.definitions.put(publicDefinition(), 0).catch((e: unknown) => {
+      this.publicDefined = null;
+      // An operator's own version 0 of the type is kept (as the chat module keeps its ChatRoom).
+      if (e instanceof AppError && e.code === 'VERSION_CONFLICT') return this.deps.log.warn({ type: publicDefinition().name }, 'the stored StoragePublic definition differs from the built one; it is kept');
+      throw e;
+    });
+    return this.publicDefined;
+  }
+
   private object = (id: string) => `${FILE_TYPE}:${id}`;
+
+  /** Public is an index fact: whoever asks (no token: a subject that holds nothing) may read the file. */
+  private isPublic(id: string): Promise<boolean> {
+    return this.deps.checks.can(ANONYMOUS, 'read', this.object(id));
+  }
+
+  /**
+   * Makes a file public (the tuple `StoragePublic:anyone#reader@File:<id>`) or private (that tuple deleted), in force
+   * in the index when it returns: a file made private is not served as public afterwards, by any route.
+   */
+  private async setPublic(id: string, on: boolean): Promise<void> {
+    const tuple = { subject: ANYONE, relation: 'reader', resource: this.object(id) };
+    if (on) {
+      await this.definePublic();
+      await this.deps.relations.create(tuple);
+      return;
+    }
+    await this.deps.relations.removeMany([tuple], []);
+    // The delete is applied by the index's queue: waited for, so the answer means the file is private.
+    await this.deps.checks.settle({ consistency: 'at_least_as_fresh' });
+  }
 
   /** With a scope the caller acts for it, which needs `needed` on the scope (else 403). */
   private async actor(userId: string, scope: string | undefined, needed: string): Promise<string> {
@@ -65,10 +96,15 @@ export class Files {
     return scope;
   }
 
-  /** A file the caller may not read is 404 (its existence is not leaked); one it may read but not change is 403. */
-  private async load(userId: string, id: string, action: 'read' | 'edit' | 'delete'): Promise<FileRecord> {
-    const me = `User:${userId}`;
-    if (!(await this.deps.checks.can(me, 'read', this.object(id)))) throw notFound(id);
+  /**
+   * A file the caller may not read is 404 (its existence is not leaked); one it may read but not change is 403. Without
+   * a token (`userId` null, where a token is optional) only a public file is read, anything else is 401.
+   */
+  private async load(userId: string | null, id: string, action: 'read' | 'edit' | 'delete'): Promise<FileRecord> {
+    const me = userId === null ? ANONYMOUS : `User:${userId}`;
+    if (!(await this.deps.checks.can(me, 'read', this.object(id)))) {
+      throw userId === null ? new AppError('UNAUTHENTICATED', `No public file ${id}; send a token (Authorization: Bearer) to read files shared with you`) : notFound(id);
+    }
     const record = await this.deps.records.get(id);
     if (!record) throw notFound(id);
     if (action !== 'read' && !(await this.deps.checks.can(me, action, this.object(id)))) {
@@ -123,6 +159,7 @@ export class Files {
         await this.define();
         await this.deps.relations.create({ subject: owner, relation: 'owner', resource: this.object(id) });
       });
+      if (record.isPublic) await this.setPublic(id, true);
       await this.deps.records.insert(record);
     } catch (e) {
       await drop();
@@ -136,6 +173,13 @@ export class Files {
     const before = await this.load(userId, id, 'edit');
     const key = randomUUID();
     const got = await this.receive(body, key);
+    if (got.meta.isPublic !== undefined && got.meta.isPublic !== await this.isPublic(id)) {
+      // The index first: a failure after it leaves the record behind, which the same request repairs.
+      await this.setPublic(id, got.meta.isPublic).catch(async (e: unknown) => {
+        if (got.size !== null) await this.deps.providers.named(got.provider).delete(key).catch(() => undefined);
+        throw e;
+      });
+    }
     const set: Partial<FileRecord> = { updatedAt: new Date().toISOString() };
     if (got.meta.name !== undefined) set.name = got.meta.name;
     if (got.meta.folder !== undefined) set.folder = got.meta.folder;
@@ -152,7 +196,8 @@ export class Files {
     return fileView(after);
   }
 
-  async get(userId: string, id: string) { return fileView(await this.load(userId, id, 'read')); }
+  /** The record; `userId` null: a caller without a token, who reads public files only. */
+  async get(userId: string | null, id: string) { return fileView(await this.load(userId, id, 'read')); }
 
   /** The files the caller (or the scope) can read: a page of ids from the index, then one lookup each. */
   async list(userId: string, skip: number, limit: number, scope?: string) {
@@ -172,11 +217,14 @@ export class Files {
     return { deleted: true as const };
   }
 
-  /** A link to the bytes: plain for a public file, else signed and expiring. `origin` is where this service is reached. */
-  async url(userId: string, id: string, origin: string) {
-    const record = await this.load(userId, id, 'read');
+  /**
+   * A link to the bytes: plain for a public file, else signed and expiring. `origin` is where this service is reached;
+   * `userId` null: a caller without a token, who gets links to public files only.
+   */
+  async url(userId: string | null, id: string, origin: string) {
+    await this.load(userId, id, 'read');
     const base = this.deps.config().publicUrl?.replace(/\/$/, '') ?? origin;
-    if (record.isPublic) return { url: `${base}/storage/public/${id}`, expiresAt: null };
+    if (userId === null || await this.isPublic(id)) return { url: `${base}/storage/public/${id}`, expiresAt: null };
     const expires = Math.floor(Date.now() / 1000) + this.deps.config().urlTtlSeconds;
     const url = `${base}/storage/signed/${id}?expires=${expires}&signature=${this.deps.signer.sign(id, expires)}`;
     return { url, expiresAt: new Date(expires * 1000).toISOString() };
@@ -196,10 +244,11 @@ export class Files {
     return this.download(record, range);
   }
 
-  /** The bytes of a public file, to anyone. */
+  /** The bytes of a public file (as the index has it), to anyone. */
   async publicData(id: string, range?: string): Promise<Download> {
+    if (!(await this.isPublic(id))) throw notFound(id);
     const record = await this.deps.records.get(id);
-    if (!record?.isPublic) throw notFound(id);
+    if (!record) throw notFound(id);
     return this.download(record, range);
   }
 

@@ -1,5 +1,7 @@
 // The storage module's client routes: upload (multipart or base64 JSON, streamed), records, links, bytes and deletion.
 import { z } from 'zod';
+import type { ErrorCode } from '../../errors.js';
+import type { ClientAuth } from '../../services/client-auth.js';
 import type { Download, Files } from '../../services/storage/files.js';
 import { route, type Reply, type Route } from '../registry.js';
 import { objectText } from './fields.js';
@@ -25,9 +27,14 @@ const originOf = (headers: Record<string, string | undefined>) => {
   return /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/.test(host) ? `http://${host}` : '';
 };
 
-export function storageRoutes(files: Files): Route[] {
+export function storageRoutes(files: Files, clientAuth: ClientAuth): Route[] {
   const user = { surface: 'client' as const, module: 'storage', auth: 'user' as const, mcp: false };
   const open = { surface: 'client' as const, module: 'storage', auth: 'none' as const, mcp: false };
+  // Contract 4.3: a token is optional on the record and link routes. One that is sent is always checked (401 if bad);
+  // without one the caller reads public files only.
+  const optional = { ...open, errors: ['UNAUTHENTICATED', 'TOKEN_EXPIRED', 'NOT_FOUND'] as ErrorCode[] };
+  const caller = async (headers: Record<string, string | undefined>) =>
+    (headers.authorization === undefined ? null : (await clientAuth.authenticate(headers.authorization)).userId);
   const streamed = { status: 200, produces: ['application/octet-stream'] };
   return [
     route({
@@ -52,13 +59,15 @@ export function storageRoutes(files: Files): Route[] {
       handle: async ({ query, user: u }) => ({ body: await files.list(u!.userId, query.skip, query.limit, query.scope) }),
     }),
     route({
-      ...user, http: { method: 'get', path: '/storage/getFileUrl/:id' }, output: z.object({ url: z.string(), expiresAt: time.nullable() }), errors: ['NOT_FOUND'],
-      summary: 'A link to the file\'s bytes: signed and expiring (config storage.urlTtlSeconds), plain for a public file', params: idParams,
-      handle: async ({ params, headers, user: u }) => ({ body: await files.url(u!.userId, params.id, originOf(headers)) }),
+      ...optional, http: { method: 'get', path: '/storage/getFileUrl/:id' }, output: z.object({ url: z.string(), expiresAt: time.nullable() }),
+      summary: 'A link to the file\'s bytes: signed and expiring (config storage.urlTtlSeconds), plain for a public file; '
+        + 'the token is optional (without one: public files only, else 401)', params: idParams,
+      handle: async ({ params, headers }) => ({ body: await files.url(await caller(headers), params.id, originOf(headers)) }),
     }),
     route({
-      ...user, http: { method: 'get', path: '/storage/file/:id' }, output: file, errors: ['NOT_FOUND'], summary: 'A file\'s record (404 unless you may read it)',
-      params: idParams, handle: async ({ params, user: u }) => ({ body: await files.get(u!.userId, params.id) }),
+      ...optional, http: { method: 'get', path: '/storage/file/:id' }, output: file,
+      summary: 'A file\'s record (404 unless you may read it; the token is optional: without one, public files only, else 401)',
+      params: idParams, handle: async ({ params, headers }) => ({ body: await files.get(await caller(headers), params.id) }),
     }),
     route({
       ...user, http: { method: 'get', path: '/storage/file/data/:id', produces: streamed.produces }, output: z.string(), errors: ['NOT_FOUND', 'RANGE_NOT_SATISFIABLE'],
