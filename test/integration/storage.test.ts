@@ -244,6 +244,35 @@ describe('storage', () => {
     expect(await (await raw(plain.url)).text()).toBe('public bytes');
   });
 
+  it('lets only the owner (delete) make a file public or private; an editor may not, so a revoked editor leaves nothing public', async () => {
+    const up = await client('POST', '/storage/upload', alice.token, { name: 'secret.txt', data: Buffer.from('secret').toString('base64') });
+    const id = up.body._id as string;
+    const editor = await svc.http('POST', '/authorization/relations', { body: { subject: `User:${bob.id}`, relation: 'editor', resource: `File:${id}` } });
+    expect(editor.status).toBe(201);
+    const before = await stored();
+    // Neither as JSON nor with new content (whose bytes are not kept) may bob publish; he may still rename it.
+    const json = await client('PATCH', `/storage/upload/${id}`, bob.token, { isPublic: true });
+    expect([json.status, json.body.code]).toEqual([403, 'FORBIDDEN']);
+    const form = await multipart('PATCH', `/storage/upload/${id}`, bob.token, Buffer.from('replaced'), { isPublic: 'true' });
+    expect(form.status).toBe(403);
+    expect(await stored()).toEqual(before);
+    expect((await client('PATCH', `/storage/upload/${id}`, bob.token, { name: 'renamed.txt', isPublic: false })).status).toBe(200);
+    expect((await svc.http('DELETE', `/authorization/relations/${encodeURIComponent(editor.body._id)}`)).status).toBe(200);
+    expect((await raw(`/storage/public/${id}`)).status).toBe(404);
+    expect((await client('GET', `/storage/file/${id}`)).status).toBe(401);
+    expect((await client('GET', `/storage/file/${id}`, bob.token)).status).toBe(404);
+    expect((await client('GET', `/storage/file/${id}`, alice.token)).body).toMatchObject({ name: 'renamed.txt', isPublic: false, size: 6 });
+    // The owner may; and with scope=Team:t, a public file needs delete on the team (bob, a member, may not).
+    expect((await client('PATCH', `/storage/upload/${id}`, alice.token, { isPublic: true })).status).toBe(200);
+    expect(await (await raw(`/storage/public/${id}`)).text()).toBe('secret');
+    const teamFile = { name: 't.txt', data: Buffer.from('t').toString('base64'), isPublic: true };
+    await svc.http('POST', '/authorization/relations', { body: { subject: `User:${bob.id}`, relation: 'editAll', resource: `Team:${team}` } });
+    expect((await client('POST', `/storage/upload?scope=Team:${team}`, bob.token, teamFile)).status).toBe(403);
+    expect((await client('POST', `/storage/upload?scope=Team:${team}`, bob.token, { ...teamFile, isPublic: false })).status).toBe(201);
+    expect((await client('POST', `/storage/upload?scope=Team:${team}`, alice.token, teamFile)).status).toBe(201);
+    expect(await stored()).toHaveLength(before.length + 2);
+  });
+
   it('refuses malformed uploads with 4xx and keeps nothing', async () => {
     const before = await stored();
     const bad = async (init: RequestInit, status: number) => {

@@ -139,6 +139,11 @@ export class Files {
     const key = randomUUID();
     const got = await this.receive(body, key);
     const drop = () => this.deps.providers.named(got.provider).delete(key).catch(() => undefined);
+    // A team's file made public needs what making it private later needs: delete on the file, i.e. on the team.
+    if (got.meta.isPublic && scope !== undefined && !(await this.deps.checks.can(`User:${userId}`, 'delete', scope))) {
+      if (got.size !== null) await drop();
+      throw new AppError('FORBIDDEN', `A public file for ${scope} needs delete on it (its owners' rights)`);
+    }
     const name = got.meta.name ?? got.filename;
     if (got.size === null || !name) {
       if (got.size !== null) await drop();
@@ -168,17 +173,22 @@ export class Files {
     return fileView(record);
   }
 
-  /** Replaces the content (when the body carries some) and the metadata given; needs edit. */
+  /** Replaces the content (when the body carries some) and the metadata given; needs edit, and delete to change isPublic. */
   async replace(userId: string, id: string, body: UploadBody) {
     const before = await this.load(userId, id, 'edit');
     const key = randomUUID();
     const got = await this.receive(body, key);
+    const dropNew = async (e: unknown): Promise<never> => {
+      if (got.size !== null) await this.deps.providers.named(got.provider).delete(key).catch(() => undefined);
+      throw e;
+    };
     if (got.meta.isPublic !== undefined && got.meta.isPublic !== await this.isPublic(id)) {
+      // Publishing is the owner's call (delete): an editor may change the file, not who may read it.
+      if (!(await this.deps.checks.can(`User:${userId}`, 'delete', this.object(id)))) {
+        await dropNew(new AppError('FORBIDDEN', `Making file ${id} ${got.meta.isPublic ? 'public' : 'private'} needs delete (its owner's rights)`));
+      }
       // The index first: a failure after it leaves the record behind, which the same request repairs.
-      await this.setPublic(id, got.meta.isPublic).catch(async (e: unknown) => {
-        if (got.size !== null) await this.deps.providers.named(got.provider).delete(key).catch(() => undefined);
-        throw e;
-      });
+      await this.setPublic(id, got.meta.isPublic).catch(dropNew);
     }
     const set: Partial<FileRecord> = { updatedAt: new Date().toISOString() };
     if (got.meta.name !== undefined) set.name = got.meta.name;
@@ -186,10 +196,7 @@ export class Files {
     if (got.meta.isPublic !== undefined) set.isPublic = got.meta.isPublic;
     if (got.meta.mimeType !== undefined) set.mimeType = got.meta.mimeType;
     if (got.size !== null) Object.assign(set, { size: got.size, key, provider: got.provider, ...(got.meta.mimeType ? {} : { mimeType: got.partType ?? before.mimeType }) });
-    const after = await this.deps.records.update(id, set).catch(async (e: unknown) => {
-      if (got.size !== null) await this.deps.providers.named(got.provider).delete(key).catch(() => undefined);
-      throw e;
-    });
+    const after = await this.deps.records.update(id, set).catch(dropNew);
     if (!after) throw notFound(id);
     // The old bytes go once the record points at the new ones; readers in flight finish on the file they opened.
     if (got.size !== null) await this.deps.providers.named(before.provider).delete(before.key).catch((e: Error) => this.deps.log.warn({ err: e.message, file: id }, 'old file content not removed'));
