@@ -199,6 +199,24 @@ describe('storage', () => {
     await svc.http('PATCH', '/config/storage', { body: { urlTtlSeconds: null } });
   });
 
+  it('stops a signed link as soon as the user who asked for it may no longer read the file', async () => {
+    const tuple = await svc.http('POST', '/authorization/relations', { body: { subject: `User:${bob.id}`, relation: 'reader', resource: `File:${fileId}` } });
+    expect(tuple.status).toBeLessThan(300);
+    const bobs = (await client('GET', `/storage/getFileUrl/${fileId}`, bob.token)).body.url as string;
+    const alices = (await client('GET', `/storage/getFileUrl/${fileId}`, alice.token)).body.url as string;
+    expect(new URL(bobs).searchParams.get('user')).toBe(bob.id);
+    expect((await raw(bobs)).status).toBe(200);
+    // The user is signed: naming another one breaks the signature.
+    const swapped = new URL(bobs);
+    swapped.searchParams.set('user', alice.id);
+    expect((await raw(swapped.href)).status).toBe(403);
+    expect((await svc.http('DELETE', `/authorization/relations/${encodeURIComponent(tuple.body._id)}`)).status).toBe(200);
+    const revoked = await raw(bobs);
+    expect(revoked.status).toBe(403);
+    expect((await revoked.json()).message).toMatch(/no longer/);
+    expect((await raw(alices)).status).toBe(200);
+  });
+
   it('makes a public file public on the contract\'s routes: its record and plain link to anyone, with or without a token', async () => {
     const pub = await client('POST', '/storage/upload', alice.token, { name: 'logo.txt', data: Buffer.from('public bytes').toString('base64'), isPublic: true });
     expect(pub.status).toBe(201);

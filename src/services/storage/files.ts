@@ -233,7 +233,7 @@ export class Files {
     const base = this.deps.config().publicUrl?.replace(/\/$/, '') ?? origin;
     if (userId === null || await this.isPublic(id)) return { url: `${base}/storage/public/${id}`, expiresAt: null };
     const expires = Math.floor(Date.now() / 1000) + this.deps.config().urlTtlSeconds;
-    const url = `${base}/storage/signed/${id}?expires=${expires}&signature=${this.deps.signer.sign(id, expires)}`;
+    const url = `${base}/storage/signed/${id}?expires=${expires}&user=${userId}&signature=${this.deps.signer.sign(id, userId, expires)}`;
     return { url, expiresAt: new Date(expires * 1000).toISOString() };
   }
 
@@ -241,11 +241,17 @@ export class Files {
     return this.download(await this.load(userId, id, 'read'), range);
   }
 
-  /** The bytes behind a signed link: the signature stands for the caller's read at the time it was made. */
-  async signedData(id: string, expires: number, signature: string, range?: string): Promise<Download> {
-    const verdict = this.deps.signer.verify(id, expires, signature);
+  /**
+   * The bytes behind a signed link. The signature names the user who asked for it, whose read is asked of the index
+   * again on every use: the link stops working as soon as that user may no longer read the file.
+   */
+  async signedData(id: string, userId: string, expires: number, signature: string, range?: string): Promise<Download> {
+    const verdict = this.deps.signer.verify(id, userId, expires, signature);
     if (verdict === 'expired') throw new AppError('FORBIDDEN', 'The link has expired; ask for a new one');
     if (verdict === 'invalid') throw new AppError('FORBIDDEN', 'The link is not valid');
+    if (!(await this.deps.checks.can(`User:${userId}`, 'read', this.object(id)))) {
+      throw new AppError('FORBIDDEN', 'The link is no longer valid: whoever asked for it may no longer read the file');
+    }
     const record = await this.deps.records.get(id);
     if (!record) throw notFound(id);
     return this.download(record, range);

@@ -81,9 +81,12 @@ export function storageRoutes(files: Files, clientAuth: ClientAuth): Route[] {
     }),
     route({
       ...open, http: { method: 'get', path: '/storage/signed/:id', produces: streamed.produces }, output: z.string(), errors: ['NOT_FOUND', 'FORBIDDEN', 'RANGE_NOT_SATISFIABLE'],
-      summary: 'A file\'s bytes through a signed link from GET /storage/getFileUrl (403 once it expires or when altered)', params: idParams,
-      query: z.strictObject({ expires: z.coerce.number().int().min(0).max(2 ** 40), signature: z.string().max(100) }),
-      handle: async ({ params, query, headers }) => bytes(await files.signedData(params.id, query.expires, query.signature, headers.range)),
+      summary: 'A file\'s bytes through a signed link from GET /storage/getFileUrl (403 once it expires, when altered, or once its user may no longer read the file)',
+      params: idParams,
+      query: z.strictObject({
+        expires: z.coerce.number().int().min(0).max(2 ** 40), user: z.string().regex(/^[^\s#@]{1,200}$/, 'not a user id'), signature: z.string().max(100),
+      }),
+      handle: async ({ params, query, headers }) => bytes(await files.signedData(params.id, query.user, query.expires, query.signature, headers.range)),
     }),
     route({
       ...open, http: { method: 'get', path: '/storage/public/:id', produces: streamed.produces }, output: z.string(), errors: ['NOT_FOUND', 'RANGE_NOT_SATISFIABLE'],
