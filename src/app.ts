@@ -43,6 +43,7 @@ export async function createApp(config: Config, log: Logger = createLogger(confi
     latest: () => revisions.latest(), applied: () => revisions.applied(), pending: async () => (await changeLog.pending()).length,
   }, log);
   authz.checks.onDecision = (allowed, cached) => core.metrics.decision(allowed, cached);
+  authz.applier.onUnit = (structure, tuples) => core.metrics.indexUnit(structure, tuples);
   const authentication = authenticationModule(stores, config, authz);
   const database = databaseModule(stores, authz, authentication.clientAuth);
   const settings = await configModule(stores, config, log);

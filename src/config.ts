@@ -48,6 +48,11 @@ const schema = z.object({
   WORKER_ONLY: flag,
   /** Decisions each process keeps in memory in front of the Redis cache (0: none); see the README on consistency. */
   LOCAL_DECISIONS: z.coerce.number().int().min(0).default(100_000),
+  /**
+   * Partitions of index work: units on disjoint partitions run at once in different processes. The first process to
+   * start on a Redis fixes the number for all (see README); a process asking for another one uses it and says so.
+   */
+  INDEX_PARTITIONS: z.coerce.number().int().min(1).max(256).default(8),
   /** Object lists up to this long are read whole and cached for paging; longer ones are counted and paged in the index. */
   LIST_WHOLE: z.coerce.number().int().min(0).default(10_000),
   /** Decision subscriptions one realtime socket may hold. */

@@ -11,6 +11,7 @@ import { DecisionCache } from '../services/authorization/decision-cache.js';
 import { DecisionWatch } from '../services/authorization/decision-watch.js';
 import { Definitions } from '../services/authorization/definitions.js';
 import { IndexBatch } from '../services/authorization/index-batch.js';
+import { IndexLeases } from '../services/authorization/index-leases.js';
 import { Indexer } from '../services/authorization/indexer.js';
 import { LocalDecisions } from '../services/authorization/local-decisions.js';
 import { ModelSource } from '../services/authorization/model-source.js';
@@ -48,7 +49,10 @@ export async function authorizationModule(stores: Stores, config: Config, log: L
   await reindexing.refresh().catch((e: Error) => log.warn({ err: e.message }, 'could not read the pending re-indexes; retrying'));
   const cache = new DecisionCache(stores.decisionStore, { decisions, bus });
   const batch = new IndexBatch(store, graph, index, stores.hints);
-  const applier = new Applier({ log: changeLog, lease: stores.lease('index'), heartbeat, batch, index, graph, models, cache, logger: log, reindexing });
+  const partitions = await stores.indexPartitions(config.INDEX_PARTITIONS);
+  if (partitions !== config.INDEX_PARTITIONS) log.warn({ asked: config.INDEX_PARTITIONS, inForce: partitions }, 'INDEX_PARTITIONS was fixed by the first process on this Redis; using that');
+  const leases = new IndexLeases(stores.lease('index:structure'), Array.from({ length: partitions }, (_, i) => stores.lease(`index:p${i}`)));
+  const applier = new Applier({ log: changeLog, leases, heartbeat, batch, index, graph, models, cache, logger: log, reindexing });
   const rebuilds = new Rebuilds({
     state: stores.rebuildState, stateLease: stores.lease('rebuild-state', 5000), runLease: stores.lease('rebuild', 30_000),
     heartbeat, applier, store, graph, index, batch, models, cache, logger: log,
@@ -71,5 +75,5 @@ export async function authorizationModule(stores: Stores, config: Config, log: L
     start() { applier.start(); rebuilds.start(); reindexing.start(); },
     async stop() { reindexing.stop(); await rebuilds.stop(); await applier.stop(); await bus.stop(); },
   };
-  return { module, models, revisions, definitions, relations, checks, watch, activity, changeLog };
+  return { module, models, revisions, definitions, relations, checks, watch, activity, changeLog, applier };
 }

@@ -7,6 +7,8 @@ export class Metrics {
   readonly registry = new Registry();
   private readonly requests: Histogram<'surface' | 'method' | 'route' | 'status'>;
   private readonly decisions: Counter<'allowed' | 'cached'>;
+  private readonly units: Counter<'structure'>;
+  private readonly unitTuples: Counter<'structure'>;
 
   constructor(progress: IndexProgress) {
     collectDefaultMetrics({ register: this.registry, prefix: 'authz_' });
@@ -18,6 +20,14 @@ export class Metrics {
     this.decisions = new Counter({
       name: 'authz_check_decisions_total', help: 'can decisions by answer and whether the decision cache answered',
       labelNames: ['allowed', 'cached'], registers: [this.registry],
+    });
+    this.units = new Counter({
+      name: 'authz_index_units_total', help: 'Units of index work this process applied, by whether they held the structure lease',
+      labelNames: ['structure'], registers: [this.registry],
+    });
+    this.unitTuples = new Counter({
+      name: 'authz_index_unit_tuples_total', help: 'Tuples and grants in the units of index work this process applied',
+      labelNames: ['structure'], registers: [this.registry],
     });
     new Gauge({
       name: 'authz_index_lag_revisions', help: 'Committed revisions the index has not applied yet (latest - applied)', registers: [this.registry],
@@ -35,6 +45,11 @@ export class Metrics {
 
   decision(allowed: boolean, cached: boolean): void {
     this.decisions.inc({ allowed: String(allowed), cached: String(cached) });
+  }
+
+  indexUnit(structure: boolean, tuples: number): void {
+    this.units.inc({ structure: String(structure) });
+    this.unitTuples.inc({ structure: String(structure) }, tuples);
   }
 
   async text(): Promise<string> { return this.registry.metrics(); }

@@ -31,6 +31,7 @@ import { redisEpoch } from './redis/epoch.js';
 import { InvalidationBus } from './redis/invalidation-bus.js';
 import { Heartbeat, Lease } from './redis/lease.js';
 import { redisRateCounter } from './redis/rate-limits.js';
+import { fixedPartitions } from './redis/index-partitions.js';
 import { redisReindexState } from './redis/reindex-state.js';
 import { redisRevisionCounter } from './redis/revision-counter.js';
 import { redisTokenDenyList } from './redis/token-deny-list.js';
@@ -84,6 +85,8 @@ export async function connectStores(urls: StoreUrls, log: Logger) {
     denyList: redisTokenDenyList(redis, prefix),
     epoch: (name: string) => redisEpoch(redis, `${prefix}:ep:~${name}`),
     lease: (name: string, ttlMs?: number) => new Lease(redis, `${prefix}:lease:${name}`, ttlMs),
+    /** How many partitions index work is split into: `wanted`, unless a process on this Redis fixed another number. */
+    indexPartitions: (wanted: number) => fixedPartitions(redis, prefix, wanted),
     heartbeat: new Heartbeat(redis, prefix, randomUUID()),
     bus: (apply: (inv: Invalidation) => void, reset: () => void) => new InvalidationBus(redis, prefix, apply, reset),
     chatChannel: (onMessage: (message: string) => void) => redisChatChannel(redis, prefix, onMessage),

@@ -1,6 +1,7 @@
 // fully_consistent reads wait for every acknowledged batch, from one Redis read of the pending set, even after Redis lost it.
 import { Redis } from 'ioredis';
 import { startService, type TestService } from '../support/service.js';
+import { holdIndexLeases } from '../support/index-leases.js';
 
 let svc: TestService;
 let redis: Redis;
@@ -36,9 +37,8 @@ it('batches from several writers at once are all seen by the fully consistent re
 
 /** Holds the index applier (its lease taken) while `during` runs, so an acknowledged batch stays pending. */
 async function heldApplier<T>(during: () => Promise<T>): Promise<T> {
-  const lease = `${svc.config.REDIS_PREFIX}:lease:index`;
-  for (let i = 0; i < 200 && (await redis.set(lease, 'test-holds-it', 'PX', 10_000, 'NX')) !== 'OK'; i++) await new Promise((r) => setTimeout(r, 20));
-  try { return await during(); } finally { await redis.del(lease); }
+  const giveBack = await holdIndexLeases(redis, svc.config.REDIS_PREFIX, 'all', 10_000);
+  try { return await during(); } finally { await giveBack(); }
 }
 
 /** A fully consistent read that must still be waiting after 400 ms, and must answer true once the applier runs again. */

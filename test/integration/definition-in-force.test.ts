@@ -1,11 +1,12 @@
 // A definition change is in force in every process when its call returns, while its re-index is held back: checks and lists follow the new model at once.
 import { Redis } from 'ioredis';
+import { holdIndexLeases } from '../support/index-leases.js';
 import { startService, type TestService } from '../support/service.js';
 
 let a: TestService;
 let b: TestService;
 let redis: Redis;
-const LEASE = 'authz:lease:index';
+let giveBack: (() => Promise<void>) | null = null;
 
 beforeAll(async () => {
   a = await startService({ ROUTER_RATE_LIMITS: JSON.stringify({ enabled: false }) });
@@ -13,7 +14,7 @@ beforeAll(async () => {
   redis = new Redis(process.env.REDIS_URL!);
 }, 60_000);
 afterAll(async () => {
-  await redis?.del(LEASE);
+  await giveBack?.();
   redis?.disconnect();
   await b?.stop();
   await a?.stop();
@@ -65,8 +66,8 @@ it('checks and lists follow a redefinition before its re-index runs, in the proc
   expect(await can(a, 'User:e', 'view', 'Doc:x')).toBe(false);
   expect(await can(b, 'User:fv', 'view', 'Doc:x')).toBe(false);
 
-  // The index's lease taken away from every process: no re-index can run until it is given back.
-  expect(await redis.set(LEASE, 'held-by-the-test', 'PX', 20_000, 'NX')).toBe('OK');
+  // The index's leases taken away from every process: no re-index can run until they are given back.
+  giveBack = await holdIndexLeases(redis, 'authz');
   const started = Date.now();
   const redefined = await ok(a, 'PATCH', '/authorization/resources/Doc', {
     relations: { viewer: ['User'], editor: ['User'], parent: ['Folder'] }, permissions: { view: ['editor', 'parent->view'] }, version: 1,
@@ -84,8 +85,9 @@ it('checks and lists follow a redefinition before its re-index runs, in the proc
   expect(evaluated.allowed).toBe(false);
   expect(JSON.stringify(evaluated.objectIndex)).toContain('Doc:d7#viewer');
 
-  // The lease given back: the re-index runs, ends, and the index answers the same.
-  await redis.del(LEASE);
+  // The leases given back: the re-index runs, ends, and the index answers the same.
+  await giveBack();
+  giveBack = null;
   const deadline = Date.now() + 60_000;
   while ((await redis.hlen('authz:reindexing')) > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
   expect(await redis.hlen('authz:reindexing')).toBe(0);

@@ -1,5 +1,7 @@
-// The appliers of the change log: coalesce committed entries into batches, apply them under one lease, recover the rest.
-import { parseTupleText, type Tuple } from '../../engine/ids.js';
+// The appliers of the change log: coalesce committed entries into batches, apply them in units by partition, recover the rest.
+import { parseTupleText, typeOf, type Tuple } from '../../engine/ids.js';
+import { isArrowRelation } from '../../engine/index-math.js';
+import type { Model } from '../../engine/model.js';
 import { AppError } from '../../errors.js';
 import type { Logger } from '../../log.js';
 import type { Heartbeat, Lease } from '../../stores/ports/lease.js';
@@ -7,7 +9,8 @@ import type { ChangeEntry, ChangeLog, PendingRecord } from '../../stores/ports/c
 import type { GraphStore } from '../../stores/ports/graph.js';
 import type { IndexStore } from '../../stores/ports/index-store.js';
 import type { DecisionCache } from './decision-cache.js';
-import type { IndexBatch } from './index-batch.js';
+import { NeedsStructure, type IndexBatch } from './index-batch.js';
+import { allHeld, release, type IndexLeases, type Scope } from './index-leases.js';
 import type { ModelSource } from './model-source.js';
 import type { Reindexing } from './reindexing.js';
 
@@ -26,16 +29,30 @@ const LEASE_WAIT_MS = 30_000;
 export const APPLY_WAIT_MS = 10_000;
 
 interface Waiter { entry: ChangeEntry; resolve(): void; reject(e: unknown): void; sync: boolean; verify: boolean }
+interface Item { t: Tuple; grant: boolean }
+
+/** Whether a tuple's relation feeds an arrow of its resource's type: it may change flattened sets. */
+const shapesFlats = (model: Model, t: Tuple) => isArrowRelation(model, typeOf(t.resource), t.relation);
+
+/** The partitions a unit writes for one tuple or grant: its resource's, and its subject's when the subject has rows. */
+function needsOf(model: Model, x: Item, leases: IndexLeases): number[] {
+  const out = [leases.partitionOf(x.t.resource)];
+  if (model.actionsOf(typeOf(x.t.subject)).length > 0) out.push(leases.partitionOf(x.t.subject));
+  return out;
+}
 
 const tuplesOf = (e: ChangeEntry): Tuple[] => (e.tuples ?? []).map((t) => parseTupleText(t)).filter((t): t is Tuple => t !== null);
 
 /**
  * Every committed entry stays in the outbox (`pending`) until an applier has brought the projection and
- * the index in line with MongoDB for what it names. Index work from all processes runs under one Redis
- * lease, so work on one object is never interleaved across processes, and each unit recomputes from
- * the state it reads inside the lease. Within a process, waiting entries are coalesced: the single
- * writes first, then queued `/relations/many` entries up to BATCH_TUPLES tuples. Entries whose writer
- * died (its heartbeat expired) or whose application failed are picked up again by the recovery loop.
+ * the index in line with MongoDB for what it names. Index work is split by partition of the objects it writes
+ * (see IndexLeases): a unit holds the leases of its partitions, so units on disjoint partitions run at once in
+ * different processes, and work on one object is never interleaved. Tuples whose relation feeds an arrow change
+ * flattened sets, which read across partitions: those units also hold the structure lease, as do definition
+ * re-indexes and rebuilds (which hold every lease). Each unit recomputes from the state it reads inside its leases.
+ * Within a process, waiting entries are coalesced: the single writes first, then queued bulk entries up to
+ * BATCH_TUPLES tuples. Entries whose writer died (its heartbeat expired) or whose application failed are picked up
+ * again by the recovery loop.
  */
 export class Applier {
   private tail: Promise<unknown> = Promise.resolve();
@@ -49,7 +66,7 @@ export class Applier {
   private readonly definitionWork: DefinitionApplier;
 
   constructor(private readonly deps: {
-    log: ChangeLog; lease: Lease; heartbeat: Heartbeat; batch: IndexBatch; index: IndexStore; graph: GraphStore;
+    log: ChangeLog; leases: IndexLeases; heartbeat: Heartbeat; batch: IndexBatch; index: IndexStore; graph: GraphStore;
     models: ModelSource; cache: DecisionCache; logger: Logger;
     /** Told when a definition change is re-indexed, so its types are answered from the index again. */
     reindexing?: Reindexing;
@@ -57,22 +74,35 @@ export class Applier {
     this.definitionWork = new DefinitionApplier(this, deps);
   }
 
+  /** Told of every unit of tuple and grant work applied here: whether it held the structure lease, and its size (metrics). */
+  onUnit: (structure: boolean, tuples: number) => void = () => undefined;
+
   get owner() { return this.deps.heartbeat.owner; }
 
-  /** Runs `work` alone: after this process's earlier work, and holding the lease shared by all processes. */
+  /** Runs `work` alone: after this process's earlier work, holding every index lease (definitions, rebuilds). */
   exclusive<T>(work: () => Promise<T>): Promise<T> {
-    const run = this.tail.then(async () => {
-      await this.deps.lease.acquire(LEASE_WAIT_MS);
-      try {
-        const result = await work();
-        // Renewals failed for longer than the lease lives: another process may have interleaved its unit with
-        // this one. Failing makes the entries pending again, and their replay recomputes under a fresh lease.
-        if (!this.deps.lease.held()) throw new Error(`the lease ${this.deps.lease.key} was lost during a unit of index work`);
-        return result;
-      } finally { await this.deps.lease.release(); }
+    return this.serial(async () => {
+      const held = await this.deps.leases.acquire(this.deps.leases.everything(), LEASE_WAIT_MS);
+      return this.holding(held, work);
     });
+  }
+
+  /** After this process's earlier work: its units run one at a time, whatever leases they take. */
+  private serial<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.tail.then(work);
     this.tail = run.catch(() => undefined);
     return run;
+  }
+
+  /** Runs `work` under leases already taken, then releases them. */
+  private async holding<T>(held: Lease[], work: () => Promise<T>): Promise<T> {
+    try {
+      const result = await work();
+      // Renewals failed for longer than a lease lives: another process may have interleaved its unit with this one.
+      // Failing makes the entries pending again, and their replay recomputes under fresh leases.
+      if (!allHeld(held)) throw new Error(`an index lease (${held.map((l) => l.key).join(', ')}) was lost during a unit of index work`);
+      return result;
+    } finally { await release(held); }
   }
 
   /** The live generation, and the one being built if any: every unit of work writes both. */
@@ -135,7 +165,7 @@ export class Applier {
       while (this.waiting.length && !this.stopped) {
         const batch = this.take();
         try {
-          await this.exclusive(async () => {
+          await this.serial(async () => {
             await this.applyEntries(batch.filter((w) => w.verify).map((w) => w.entry), false);
             await this.applyEntries(batch.filter((w) => !w.verify).map((w) => w.entry), true);
           });
@@ -152,15 +182,60 @@ export class Applier {
     }
   }
 
-  /** One unit of work for tuple and grant entries (call inside `exclusive`). */
+  /**
+   * Tuple and grant entries, in units by partition (call inside `serial`). Plain tuples and grants go in units of
+   * whichever of their partitions are free now, so processes share the work; the rest wait for their leases in order.
+   * Tuples that shape flattened sets go last, in one unit that also holds the structure lease.
+   */
   private async applyEntries(entries: ChangeEntry[], assumeStored: boolean): Promise<void> {
-    const tuples: Tuple[] = [];
-    const grants: Tuple[] = [];
-    for (const e of entries) (e.kind === 'grants' ? grants : tuples).push(...tuplesOf(e));
-    if (tuples.length === 0 && grants.length === 0) return;
+    const items: Item[] = [];
+    for (const e of entries) for (const t of tuplesOf(e)) items.push({ t, grant: e.kind === 'grants' });
+    if (items.length === 0) return;
+    const revision = Math.max(...entries.map((e) => e.revision));
+    const leases = this.deps.leases;
+    // Classified with the model as cached; a unit that finds, under its leases, that a tuple now shapes flats hands it on.
+    const model = await this.deps.models.get();
+    const needs = (x: Item) => needsOf(model, x, leases);
+    let plain = items.filter((x) => x.grant || !shapesFlats(model, x.t));
+    const structural = items.filter((x) => !x.grant && shapesFlats(model, x.t));
+    while (plain.length) {
+      const wanted = [...new Set(plain.flatMap(needs))];
+      let { taken, leases: held } = await leases.tryMany(wanted);
+      if (!plain.some((x) => needs(x).every((p) => taken.includes(p)))) {
+        // Nothing can go with what was free: wait, in order, for the first item's partitions alone.
+        await release(held);
+        taken = needs(plain[0]!);
+        held = await leases.acquire({ partitions: taken, structure: false }, LEASE_WAIT_MS);
+      }
+      const chosen = plain.filter((x) => needs(x).every((p) => taken.includes(p)));
+      plain = plain.filter((x) => !chosen.includes(x));
+      try {
+        await this.holding(held, () => this.unit(chosen, { partitions: taken, structure: false }, assumeStored, revision));
+      } catch (e) {
+        if (!(e instanceof NeedsStructure)) throw e;
+        structural.push(...chosen.filter((x) => !x.grant));
+        plain.push(...chosen.filter((x) => x.grant));
+      }
+    }
+    if (structural.length) {
+      // Partitions from the model as it is now: a unit handed on because the model changed needs the new one's.
+      const now = await this.deps.models.reload();
+      const scope: Scope = { partitions: [...new Set(structural.flatMap((x) => needsOf(now, x, leases)))], structure: true };
+      const held = await leases.acquire(scope, LEASE_WAIT_MS);
+      await this.holding(held, () => this.unit(structural, scope, assumeStored, revision));
+    }
+  }
+
+  /** One unit of index work under the leases of `scope`, with the model read inside them. */
+  private async unit(items: Item[], scope: Scope, assumeStored: boolean, revision: number): Promise<void> {
     const model = await this.deps.models.reload();
-    const result = await this.deps.batch.apply({ tuples, grants, gens: await this.gens(), model, assumeStored });
-    await this.deps.cache.bump(result.touched, result.structure, Math.max(...entries.map((e) => e.revision)));
+    const result = await this.deps.batch.apply({
+      tuples: items.filter((x) => !x.grant).map((x) => x.t), grants: items.filter((x) => x.grant).map((x) => x.t),
+      gens: await this.gens(), model, assumeStored, structure: scope.structure,
+      owns: (o) => scope.partitions.includes(this.deps.leases.partitionOf(o)),
+    });
+    await this.deps.cache.bump(result.touched, result.structure, revision);
+    this.onUnit(scope.structure, items.length);
   }
 
   /** Starts the recovery loop: entries of dead writers, and this process's entries whose application failed. */

@@ -31,6 +31,19 @@ export interface BatchInput {
   modelChanged?: boolean;
   /** Tag for the edges a rebuild has seen. */
   mark?: string;
+  /** Whether the unit holds the structure lease (flats may be written); without it, work on flats is handed on. */
+  structure?: boolean;
+  /** Whether the unit holds the partition of this object (rows may be written); absent: all of them. */
+  owns?: (object: string) => boolean;
+}
+
+/**
+ * Thrown before anything is written when a unit without the structure lease would change flattened sets, or would
+ * write rows outside its partitions (the model changed since its tuples were classified): the applier runs those
+ * tuples again in a unit holding the structure lease and their partitions.
+ */
+export class NeedsStructure extends Error {
+  constructor(why: string) { super(`this unit needs the structure lease: ${why}`); }
 }
 
 /** Objects invalidated one by one after a flat changed; beyond this, the whole decision cache is. */
@@ -62,6 +75,12 @@ export class IndexBatch {
     // Subjects are objects too: any object named by a valid tuple or grant gets rows (and shows in lists).
     const objects = [...new Set([...resources, ...[...tuples, ...grants].map((t) => t.subject)])]
       .filter((o) => model.actionsOf(typeOf(o)).length > 0);
+    if (input.structure === false) {
+      const arrow = tuples.find((t) => isArrowRelation(model, typeOf(t.resource), t.relation));
+      if (arrow) throw new NeedsStructure(`${tupleText(arrow)} feeds an arrow`);
+    }
+    const foreign = input.owns ? [...resources, ...objects].find((o) => !input.owns!(o)) : undefined;
+    if (foreign !== undefined) throw new NeedsStructure(`rows of ${foreign} lie outside the unit's partitions`);
     const loaded = new Loaded(this.graph, model);
     if (input.skipProjection) await loaded.load(objects);
     // Without a projection sync (definition changes), what counts is the projection as read now, inside the

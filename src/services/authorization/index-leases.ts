@@ -1,0 +1,63 @@
+// The leases index work runs under: one per partition of objects, and one for the structure (flats, definitions, rebuilds).
+import type { Lease } from '../../stores/ports/lease.js';
+
+/** What a unit of index work needs to hold. */
+export interface Scope {
+  /** Partitions of the objects whose rows, edges and keys it writes. */
+  partitions: number[];
+  /** Flattened sets (and anything read across partitions to compute them): one unit at a time in all processes. */
+  structure: boolean;
+}
+
+/** FNV-1a of an object key: which partition its rows, its projection edges (as a resource) and its tuples' keys live in. */
+export function partitionOf(object: string, partitions: number): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < object.length; i++) h = Math.imul(h ^ object.charCodeAt(i), 0x01000193);
+  return (h >>> 0) % partitions;
+}
+
+/**
+ * Work on disjoint partitions runs at once in different processes. Deadlock-free by construction: a process that
+ * waits for leases takes them in one global order (structure first, then partitions ascending), and a process that
+ * holds leases without that order only ever tried them without waiting (`tryMany`) and releases them soon.
+ */
+export class IndexLeases {
+  constructor(readonly structure: Lease, readonly partitions: Lease[]) {}
+
+  get count(): number { return this.partitions.length; }
+
+  partitionOf(object: string): number { return partitionOf(object, this.partitions.length); }
+
+  /** Waits for every lease of `scope`, in the global order; on failure releases what it took. */
+  async acquire(scope: Scope, waitMs: number): Promise<Lease[]> {
+    const wanted = [...(scope.structure ? [this.structure] : []), ...[...new Set(scope.partitions)].sort((a, b) => a - b).map((p) => this.partitions[p]!)];
+    const held: Lease[] = [];
+    try {
+      for (const lease of wanted) { await lease.acquire(waitMs); held.push(lease); }
+      return held;
+    } catch (e) {
+      await release(held);
+      throw e;
+    }
+  }
+
+  /** Takes whichever of these partitions are free now, without waiting. */
+  async tryMany(partitions: number[]): Promise<{ taken: number[]; leases: Lease[] }> {
+    const taken: number[] = [];
+    const leases: Lease[] = [];
+    for (const p of [...new Set(partitions)].sort((a, b) => a - b)) {
+      const lease = this.partitions[p]!;
+      if (await lease.tryAcquire()) { taken.push(p); leases.push(lease); }
+    }
+    return { taken, leases };
+  }
+
+  everything(): Scope { return { partitions: this.partitions.map((_, i) => i), structure: true }; }
+}
+
+export async function release(leases: Lease[]): Promise<void> {
+  await Promise.all(leases.map((l) => l.release()));
+}
+
+/** Every lease of a unit still ours (renewals kept up); otherwise another process may have interleaved. */
+export const allHeld = (leases: Lease[]) => leases.every((l) => l.held());
