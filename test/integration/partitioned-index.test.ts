@@ -1,0 +1,118 @@
+// Three service processes share index work by partition; one is killed with SIGKILL mid-stream, the others take over its units, and the index converges.
+import { Redis } from 'ioredis';
+import { partitionOf } from '../../src/services/authorization/index-leases.js';
+import { rng } from '../support/random.js';
+import { childService, type ChildService } from '../support/child-service.js';
+import { disagreements, readMongo, waitIdle } from '../support/converge.js';
+import { wipe } from '../support/service.js';
+
+const folderDef = {
+  name: 'Folder', relations: { parent: ['Folder'], viewer: ['User', 'Team'], editor: ['User'] },
+  permissions: { view: ['viewer', 'editor', 'viewer->read', 'parent->view'], edit: ['editor', 'parent->edit'] },
+};
+const TEAMS = ['Team:a', 'Team:b', 'Team:c', 'Team:d'];
+const FOLDERS = Array.from({ length: 24 }, (_, i) => `Folder:f${i}`);
+
+let procs: ChildService[] = [];
+beforeAll(async () => {
+  await wipe({ MONGO_URL: process.env.MONGO_URL!, NEO4J_URI: process.env.NEO4J_URI!, REDIS_URL: process.env.REDIS_URL! });
+  procs = await Promise.all([0, 1, 2].map(() => childService({ INDEX_PARTITIONS: '4' })));
+  for (const p of procs) await p.start();
+  expect((await procs[0]!.http('POST', '/authorization/resources', folderDef)).status).toBe(200);
+}, 180_000);
+afterAll(async () => { await Promise.all(procs.map((p) => p.kill('SIGTERM'))); });
+
+/** This process's count of units applied without the structure lease, from /metrics. */
+async function plainUnits(p: ChildService): Promise<number> {
+  const res = await fetch(`${p.admin}/metrics`, { headers: { masterkey: p.masterKey } });
+  const line = (await res.text()).split('\n').find((l) => l.startsWith('authz_index_units_total{structure="false"}'));
+  return line ? Number(line.split(' ').pop()) : 0;
+}
+
+it('every process applies units; after a kill -9 of one, the others recover its work and every acknowledged write is indexed', async () => {
+  const r = rng(7);
+  const acknowledged = new Map<string, boolean>();
+  let stop = false;
+  let writes = 0;
+  const killed = procs[1]!;
+  const stream = async (p: ChildService, w: number) => {
+    const mine: Array<{ id: string; text: string }> = [];
+    for (let i = 0; !stop; i++) {
+      try {
+        if (i % 4 === 3) {
+          // A bulk write over many folders: its tuples fall in every partition.
+          const subject = `User:p${w}u${i}`;
+          const resources = r.shuffle(FOLDERS).slice(0, 12);
+          const res = await p.http('POST', '/authorization/relations/many', { subject, relation: 'viewer', resources });
+          if (res.status === 200) for (const f of resources) acknowledged.set(`${subject}#viewer@${f}`, true);
+        } else if (i % 9 === 8 && mine.length) {
+          const gone = mine.shift()!;
+          acknowledged.delete(gone.text); // cut off by the kill, it may or may not have happened
+          if ((await p.http('DELETE', `/authorization/relations/${gone.id}`)).status === 200) acknowledged.set(gone.text, false);
+        } else {
+          const body = i % 3 === 0
+            ? { subject: r.pick(FOLDERS.slice(0, 12)), relation: 'parent', resource: r.pick(FOLDERS.slice(12)) }
+            : i % 3 === 1 ? { subject: r.pick(TEAMS), relation: 'viewer', resource: r.pick(FOLDERS) }
+              : { subject: `User:p${w}m${i}`, relation: r.pick(['member', 'owner']), resource: r.pick(TEAMS) };
+          const res = await p.http('POST', '/authorization/relations', body);
+          if (res.status === 201 && body.subject.startsWith('User:')) {
+            mine.push({ id: res.body._id, text: res.body.computedTuple });
+            acknowledged.set(res.body.computedTuple, true);
+          }
+        }
+        writes++;
+      } catch {
+        if (p === killed) return; // the killed process's clients stop at the kill
+        await new Promise((res) => setTimeout(res, 20));
+      }
+    }
+  };
+  const streams = procs.flatMap((p, i) => [stream(p, i * 2), stream(p, i * 2 + 1)]);
+  while (writes < 30) await new Promise((res) => setTimeout(res, 20));
+  await new Promise((res) => setTimeout(res, 500 + r.int(0, 1500)));
+  const beforeKill = await Promise.all(procs.map(plainUnits));
+  await killed.kill('SIGKILL');
+  await new Promise((res) => setTimeout(res, 2000));
+  stop = true;
+  await Promise.all(streams);
+  // Each process applied units of its own writes (index work is no longer one process at a time).
+  expect(beforeKill.every((n) => n > 0)).toBe(true);
+
+  // The survivors take the killed process's pending entries once its heartbeat expires.
+  const live = [procs[0]!, procs[2]!];
+  await waitIdle(live[0]!.http, 120_000);
+  const state = await readMongo(process.env.MONGO_URL!);
+  expect([...acknowledged].filter(([text, present]) => state.texts.has(text) !== present)).toEqual([]);
+  const users = [...acknowledged.keys()].map((t) => t.slice(0, t.indexOf('#'))).filter((_, i) => i % 9 === 0).slice(0, 10);
+  for (const p of live) {
+    const problems = await disagreements(p.http, state, { subjects: [...users, ...TEAMS], resources: [...TEAMS, ...FOLDERS.filter((_, i) => i % 3 === 0)], types: ['Folder'] });
+    expect(problems.slice(0, 20)).toEqual([]);
+  }
+}, 300_000);
+
+it('a unit on one partition is applied while another partition is held, and the held one waits for its lease', async () => {
+  const p = procs[0]!;
+  const redis = new Redis(process.env.REDIS_URL!);
+  try {
+    const held = 'Folder:held';
+    const free = Array.from({ length: 50 }, (_, i) => `Folder:free${i}`).find((f) => partitionOf(f, 4) !== partitionOf(held, 4))!;
+    const lease = `authz:lease:index:p${partitionOf(held, 4)}`;
+    expect(await redis.set(lease, 'held-by-the-test', 'PX', 30_000, 'NX')).toBe('OK');
+    try {
+      const onFree = await p.http('POST', '/authorization/relations', { subject: 'User:x', relation: 'viewer', resource: free });
+      expect(onFree.status).toBe(201);
+      expect((await p.http('GET', `/authorization/permissions/can?subject=User:x&permission=view&resource=${free}`)).body.allowed).toBe(true);
+      const onHeld = await p.http('POST', '/authorization/relations/many', { subject: 'User:x', relation: 'viewer', resources: [held] });
+      expect(onHeld.status).toBe(200);
+      await new Promise((res) => setTimeout(res, 1000));
+      const waiting = await p.http('GET', `/authorization/permissions/can?subject=User:x&permission=view&resource=${held}`);
+      expect(waiting.body.allowed).toBe(false); // committed, not indexed: its partition is held
+    } finally {
+      await redis.del(lease);
+    }
+    await waitIdle(p.http, 60_000);
+    expect((await p.http('GET', `/authorization/permissions/can?subject=User:x&permission=view&resource=${held}`)).body.allowed).toBe(true);
+  } finally {
+    redis.disconnect();
+  }
+}, 120_000);
