@@ -32,7 +32,7 @@ export function communicationsModule(stores: Stores, config: Config, deps: { set
   let queue: SendQueue | null = null;
   const events = queueMetrics(deps.metrics.registry, () => queue!.counts());
   queue = new SendQueue({
-    connect: (opts) => bullmqConnection(config.REDIS_URL, opts), prefix: config.REDIS_PREFIX, stores: c, log, events, config: current,
+    connect: (role) => bullmqConnection(config.REDIS_URL, role), prefix: config.REDIS_PREFIX, stores: c, log, events, config: current,
     provider: (channel) => (channel === 'email' ? emailProvider(current().email) : fixed[channel]),
   });
   const inbox = new Inbox(c, () => current().pushNotifications.maxTokensPerUser);

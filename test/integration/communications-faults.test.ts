@@ -15,8 +15,12 @@ const PORTS: StackPorts = { redis: 18379, mongo: 0, postgres: 0, bolt: 0, http: 
 const dataDir = join(ROOT, '.data', 'test-communications-faults');
 const SENDERS = 4;
 const DOWN_MS = 5000;
-/** A send answered 503 while Redis is down gets its answer within this (the queue's own call bound is 5 s). */
-const FAIL_FAST_MS = 6000;
+/**
+ * A send made while Redis is down, or in flight when it went, is answered within this: the producer's connection fails
+ * such calls at once (before, one in flight at the kill was sent again after the return and waited out the queue's 5 s
+ * call bound, as long as the outage here, so at times no 503 at all came while Redis was down).
+ */
+const FAIL_FAST_MS = 2000;
 
 const say = (l: string) => process.stderr.write(`[communications faults] ${l}\n`);
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -117,8 +121,11 @@ it('loses no message and sends none twice when Redis is killed and restarted dur
   const all = stream.outcomes;
   const unavailable = all.filter((o) => o.status === 503);
   const whileDown = unavailable.filter((o) => o.at + o.ms < backAt && o.at > killedAt);
+  // Every send that overlapped the outage: made during it, or in flight at the kill.
+  const overlapping = all.filter((o) => o.at + o.ms > killedAt && o.at < backAt);
   const line = `${all.length} sends, ${stream.acknowledged.size} messages acknowledged, ${counts.size} delivered; `
-    + `${unavailable.length} × 503 (slowest ${Math.max(0, ...whileDown.map((o) => o.ms))} ms while down), slowest send ${Math.max(0, ...all.map((o) => o.ms))} ms; `
+    + `${unavailable.length} × 503 (slowest ${Math.max(0, ...whileDown.map((o) => o.ms))} ms while down), slowest send ${Math.max(0, ...all.map((o) => o.ms))} ms `
+    + `(${Math.max(0, ...overlapping.map((o) => o.ms))} ms of those that overlapped the outage); `
     + `every message delivered ${drainedMs} ms after the return`;
   say(line);
 
@@ -126,7 +133,7 @@ it('loses no message and sends none twice when Redis is killed and restarted dur
   expect(all.filter((o) => ![200, 201, 503].includes(o.status)).map(when)).toEqual([]);
   expect(unavailable.filter((o) => o.code !== 'STORE_UNAVAILABLE').map(when)).toEqual([]);
   expect(whileDown.length).toBeGreaterThan(0);
-  expect(whileDown.filter((o) => o.ms > FAIL_FAST_MS).map(when)).toEqual([]);
+  expect(overlapping.filter((o) => o.ms > FAIL_FAST_MS).map(when)).toEqual([]);
   expect(subjects.filter((s) => !counts.has(s))).toEqual([]);
   expect([...counts].filter(([, n]) => n > 1)).toEqual([]);
   expect(counts.size).toBe(subjects.length);

@@ -38,7 +38,7 @@ export class SendQueue {
   private lastWorkerError = '';
 
   constructor(private readonly deps: {
-    connect(opts: { offlineQueue: boolean }): QueueConnection; prefix: string; stores: CommunicationStores; log: Logger; events: QueueEventsSink;
+    connect(role: 'producer' | 'worker'): QueueConnection; prefix: string; stores: CommunicationStores; log: Logger; events: QueueEventsSink;
     config(): CommunicationsConfig; provider(channel: Channel): Provider;
   }) {}
 
@@ -49,12 +49,12 @@ export class SendQueue {
   }
 
   start(): void {
-    // Without an offline queue a call made while Redis is down fails at once (503).
-    this.producer = this.deps.connect({ offlineQueue: false });
+    // A call made while Redis is down, or in flight when it goes, fails at once (503).
+    this.producer = this.deps.connect('producer');
     this.started = new Queue(QUEUE, { connection: this.producer.client, prefix: `${this.deps.prefix}:bull` });
     this.started.on('error', () => undefined);
     const o = this.deps.config().orchestration;
-    this.consumer = this.deps.connect({ offlineQueue: true });
+    this.consumer = this.deps.connect('worker');
     this.worker = new Worker(QUEUE, (job) => this.deliver(job), { connection: this.consumer.client, prefix: `${this.deps.prefix}:bull`, concurrency: o.concurrency });
     this.worker.on('error', (err) => {
       if (err.message === this.lastWorkerError) return;

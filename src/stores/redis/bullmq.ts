@@ -1,13 +1,19 @@
-// Redis connections for BullMQ (the send queue): its own, with maxRetriesPerRequest: null as BullMQ requires.
-import { Redis } from 'ioredis';
+// Redis connections for BullMQ (the send queue): the producer's and the worker's, each its own.
+import { Redis, type RedisOptions } from 'ioredis';
 import type { QueueConnection } from '../ports/communications.js';
 
 /**
- * `offline: false` (the producer's): a call made while Redis is down fails at once instead of waiting in ioredis' queue,
- * so a send answers 503 and the caller retries with its idempotency key. The worker's waits and reconnects by itself.
+ * As BullMQ advises, a Queue (the producer) fails fast and a Worker waits:
+ * - `producer`: no offline queue, and a command in flight when the connection drops is failed at once
+ *   (`maxRetriesPerRequest: 0`), never sent again after Redis returns, so a send answers 503 while Redis is down and the
+ *   caller retries with its idempotency key;
+ * - `worker`: `maxRetriesPerRequest: null`, as BullMQ requires of a Worker; its commands wait and it reconnects by itself.
  */
-export function bullmqConnection(url: string, opts: { offlineQueue: boolean }): QueueConnection {
-  const client = new Redis(url, { maxRetriesPerRequest: null, enableOfflineQueue: opts.offlineQueue });
+export function bullmqConnection(url: string, role: 'producer' | 'worker'): QueueConnection {
+  const options: RedisOptions = role === 'producer'
+    ? { maxRetriesPerRequest: 0, enableOfflineQueue: false, autoResendUnfulfilledCommands: false }
+    : { maxRetriesPerRequest: null, enableOfflineQueue: true };
+  const client = new Redis(url, options);
   client.on('error', () => undefined); // the queue's own error events report outages, once each
   return {
     client: client as never,
