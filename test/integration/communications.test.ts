@@ -143,15 +143,17 @@ describe('sending through the queue', () => {
     const body = { to: ['x@example.com', 'y@example.com'], subject: 'Once', text: 'only once', idempotencyKey: 'once-1' };
     const first = await svc.http('POST', '/communications/email', { body });
     expect(first.status).toBe(201);
-    expect(first.body).toMatchObject({ jobId: 'email-once-1', created: true });
-    const again = await svc.http('POST', '/communications/email', { body });
+    expect(first.body).toMatchObject({ jobId: expect.stringMatching(/^email-once-1-/), created: true });
+    const job = first.body.jobId as string;
+    // The same request again, with its recipients written otherwise (order, case), is the same job.
+    const again = await svc.http('POST', '/communications/email', { body: { ...body, to: ['Y@example.com', 'x@example.com'] } });
     expect(again.status).toBe(200);
-    expect(again.body).toMatchObject({ jobId: 'email-once-1', created: false });
-    const record = await outboxHas('email-once-1');
+    expect(again.body).toMatchObject({ jobId: job, created: false });
+    const record = await outboxHas(job);
     expect(record).toMatchObject({ channel: 'email', provider: 'store:email', to: ['x@example.com', 'y@example.com'], subject: 'Once', body: 'only once', attempts: 1 });
-    expect((await svc.http('POST', '/communications/email', { body })).body).toEqual({ jobId: 'email-once-1', created: false, state: 'completed' });
+    expect((await svc.http('POST', '/communications/email', { body })).body).toEqual({ jobId: job, created: false, state: 'completed' });
     const all = await svc.http('GET', '/communications/outbox?channel=email&limit=1000');
-    expect(all.body.messages.filter((m: { _id: string }) => m._id === 'email-once-1')).toHaveLength(1);
+    expect(all.body.messages.filter((m: { _id: string }) => m._id === job)).toHaveLength(1);
 
     const sms = await svc.http('POST', '/communications/sms', { body: { to: '+14155550123', body: 'code 1234', idempotencyKey: 'sms-1' } });
     expect(sms.status).toBe(201);
@@ -159,6 +161,27 @@ describe('sending through the queue', () => {
     expect((await svc.http('POST', '/communications/sms', { body: { to: '555', body: 'x' } })).status).toBe(400);
     expect((await svc.http('POST', '/communications/email', { body: { to: 'x@example.com', subject: 's' } })).status).toBe(400);
     expect((await svc.http('POST', '/communications/email', { body: { to: 'x@example.com', subject: 's', text: 't', idempotencyKey: 'a:b' } })).status).toBe(400);
+  });
+
+  it('scopes an idempotency key to the recipients: the same key to someone else is a new job, delivered', async () => {
+    const to = async (userId: string) => svc.http('POST', '/communications/push', { body: { userId, title: 'welcome', body: 'b', idempotencyKey: 'welcome' } });
+    const toBob = await to(bob.id);
+    const toAlice = await to(alice.id);
+    expect([toBob.status, toAlice.status]).toEqual([201, 201]);
+    expect(toAlice.body.jobId).not.toBe(toBob.body.jobId);
+    expect((await to(alice.id)).body).toMatchObject({ jobId: toAlice.body.jobId, created: false });
+    await outboxHas(toAlice.body.jobId);
+    await outboxHas(toBob.body.jobId);
+    for (const [user, jobId] of [[alice, toAlice.body.jobId], [bob, toBob.body.jobId]] as const) {
+      const mine = await client('GET', '/notifications', { headers: bearer(user) });
+      expect(mine.body.notifications.filter((n: { title: string }) => n.title === 'welcome').map((n: { _id: string }) => n._id)).toEqual([jobId]);
+    }
+    // Email and sms alike: the same key to another address is another job.
+    const mail = (address: string) => svc.http('POST', '/communications/email', { body: { to: address, subject: 's', text: 't', idempotencyKey: 'scoped-1' } });
+    const [m1, m2] = [await mail('one@example.com'), await mail('two@example.com')];
+    expect([m1.status, m2.status, m1.body.jobId === m2.body.jobId]).toEqual([201, 201, false]);
+    const sms = (number: string) => svc.http('POST', '/communications/sms', { body: { to: number, body: 'x', idempotencyKey: 'scoped-1' } });
+    expect([(await sms('+14155550101')).status, (await sms('+14155550102')).status, (await sms('+14155550101')).status]).toEqual([201, 201, 200]);
   });
 
   it('masks the SMTP password in every config read', async () => {
@@ -186,7 +209,7 @@ describe('sending through the queue', () => {
     smtp.refuse = (rcpt) => (rcpt === 'flaky@example.com' && refusals++ < 2 ? { code: 451, message: 'try again later' } : null);
     const sent = await svc.http('POST', '/communications/email', { body: { to: 'flaky@example.com', subject: 'Third time', text: 'lucky', idempotencyKey: 'flaky-1' } });
     expect(sent.status).toBe(201);
-    const record = await outboxHas('email-flaky-1');
+    const record = await outboxHas(sent.body.jobId);
     expect(record).toMatchObject({ provider: 'smtp', attempts: 3, providerMessageId: expect.any(String) });
     expect(refusals).toBe(3);
     const got = smtp.received.filter((m) => m.to.includes('flaky@example.com'));
@@ -206,21 +229,21 @@ describe('sending through the queue', () => {
     expect(sent.status).toBe(201);
     const dead = await until('the dead letter', async () => {
       const r = await svc.http('GET', '/communications/dead-letters');
-      return (r.body.jobs as Array<{ jobId: string }>).find((j) => j.jobId === 'email-dead-1') as Record<string, unknown> | undefined;
+      return (r.body.jobs as Array<{ jobId: string }>).find((j) => j.jobId === sent.body.jobId) as Record<string, unknown> | undefined;
     });
     expect(dead).toMatchObject({ channel: 'email', attemptsMade: 3, request: { to: ['dead@example.com'], subject: 'Dead' }, failedReason: expect.stringContaining('550') });
     // A repeated send is the same (dead) job, not a new one.
     expect((await svc.http('POST', '/communications/email', { body: { to: 'dead@example.com', subject: 'Dead', text: 'letter', idempotencyKey: 'dead-1' } })).body)
-      .toEqual({ jobId: 'email-dead-1', created: false, state: 'failed' });
+      .toEqual({ jobId: sent.body.jobId, created: false, state: 'failed' });
     const metrics = await svc.http('GET', '/metrics');
     expect(metrics.text).toMatch(/authz_communications_jobs\{state="dead_lettered"\} 1/);
     expect(metrics.text).toMatch(/authz_communications_dead_lettered_total\{channel="email"\} 1/);
     expect(metrics.text).toMatch(/authz_communications_jobs\{state="waiting"\} 0/);
 
     open = true;
-    const replay = await svc.http('POST', '/communications/dead-letters/replay', { body: { ids: ['email-dead-1', 'email-unknown'] } });
-    expect(replay.body).toEqual({ replayed: ['email-dead-1'], notFound: ['email-unknown'] });
-    expect(await outboxHas('email-dead-1')).toMatchObject({ provider: 'smtp', attempts: 1 });
+    const replay = await svc.http('POST', '/communications/dead-letters/replay', { body: { ids: [sent.body.jobId, 'email-unknown'] } });
+    expect(replay.body).toEqual({ replayed: [sent.body.jobId], notFound: ['email-unknown'] });
+    expect(await outboxHas(sent.body.jobId)).toMatchObject({ provider: 'smtp', attempts: 1 });
     expect(smtp.received.filter((m) => m.to.includes('dead@example.com'))).toHaveLength(1);
     expect((await svc.http('GET', '/communications/dead-letters')).body).toEqual({ jobs: [], count: 0 });
     expect((await svc.http('POST', '/communications/dead-letters/replay', { body: { all: true } })).body).toEqual({ replayed: [], notFound: [] });
@@ -239,7 +262,9 @@ it('registers the module for /ready and gives MCP the email, push and sms tools 
   for (const n of ['post_communications_email', 'post_communications_push', 'post_communications_sms']) expect([n, names.has(n)]).toEqual([n, true]);
   const r = await mcp.callTool({ name: 'post_communications_sms', arguments: { to: '+14155550199', body: 'from an agent', idempotencyKey: 'mcp-1' } });
   expect(r.isError).toBeFalsy();
-  await outboxHas('sms-mcp-1');
+  const { jobId } = JSON.parse((r.content as Array<{ text: string }>)[0]!.text) as { jobId: string };
+  expect(jobId).toMatch(/^sms-mcp-1-/);
+  await outboxHas(jobId);
   await mcp.close();
 });
 

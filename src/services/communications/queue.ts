@@ -1,7 +1,7 @@
-// The send queue: BullMQ on the project's Redis. Idempotent jobs (the key is the job id), retries with exponential
+// The send queue: BullMQ on the project's Redis. Idempotent jobs (the key and the recipients make the job id), retries with exponential
 // backoff, a bounded dead-letter list (the queue's failed set) that operators read and replay; delivery is recorded once
 // per job id in MongoDB, so a job run again after a lost lock or a Redis restart is not delivered twice.
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { Queue, Worker, type Job } from 'bullmq';
 import { AppError } from '../../errors.js';
 import type { Logger } from '../../log.js';
@@ -21,6 +21,19 @@ const QUEUE = 'communications';
 const CALL_TIMEOUT_MS = 5000;
 /** How long stopping waits for messages being sent before it abandons them (they are run again, and skipped if delivered). */
 const CLOSE_WAIT_MS = 5000;
+
+/** Whom a send goes to, one way of writing it (email addresses in lower case, sorted, once each): its key's scope. */
+const recipientsOf = (r: SendRequest): string[] => (r.channel === 'push' ? [`user ${r.userId}`] : [...new Set(r.to.map((t) => t.toLowerCase()))].sort());
+
+/**
+ * The job id: with an idempotency key, the channel, the key and a digest of the recipients, so the same key sent to
+ * other recipients is another job while the same request again is the same one; without a key, a fresh id.
+ */
+export function jobIdOf(request: SendRequest, key?: string): string {
+  if (key === undefined) return `${request.channel}-${randomUUID()}`;
+  const to = createHash('sha256').update(recipientsOf(request).join('\n')).digest('base64url').slice(0, 16);
+  return `${request.channel}-${key}-${to}`;
+}
 
 function within<T>(p: Promise<T>, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
@@ -78,9 +91,9 @@ export class SendQueue {
     if (this.worker) this.worker.concurrency = config.orchestration.concurrency;
   }
 
-  /** Adds a send job; with a key, a repeated call finds the job (or its delivery) instead of adding another. */
+  /** Adds a send job; with a key, a repeated call to the same recipients finds the job (or its delivery) instead of adding another. */
   async enqueue(request: SendRequest, key?: string): Promise<Enqueued> {
-    const jobId = `${request.channel}-${key ?? randomUUID()}`;
+    const jobId = jobIdOf(request, key);
     if (key) {
       if (await this.deps.stores.outbox.has(jobId)) return { jobId, created: false, state: 'completed' };
       const existing = await within(this.queue.getJob(jobId), 'a job lookup');

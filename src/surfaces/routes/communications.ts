@@ -11,7 +11,7 @@ const time = z.string().meta({ format: 'date-time' });
 const page = { skip: z.coerce.number().int().min(0).default(0), limit: z.coerce.number().int().min(1).max(1000).default(25) };
 const data = z.record(z.string().max(200), z.unknown());
 const idempotencyKey = z.string().regex(/^[A-Za-z0-9_.-]{1,128}$/, '1 to 128 letters, digits, _ . or -')
-  .meta({ description: 'Sends with the same key are one job (and one delivery), however often they are posted' }).optional();
+  .meta({ description: 'Sends with the same key to the same recipients (to, or userId) are one job (and one delivery), however often they are posted; to other recipients, another job' }).optional();
 const recipients = <T extends z.ZodType>(one: T) => z.union([one, z.array(one).min(1).max(50)]).transform((v) => (Array.isArray(v) ? v : [v]) as z.output<T>[]);
 const phone = z.string().regex(/^\+[1-9][0-9]{6,14}$/, 'an E.164 number such as +14155550123');
 
