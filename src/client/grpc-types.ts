@@ -9,6 +9,8 @@ export interface EvaluateResponse {
 export interface Relation { id: string; subject: string; relation: string; resource: string; computedTuple: string; revision: number; createdAt: string }
 export interface CreateRelationResponse { relation: Relation; created: boolean; revision: number }
 export interface CreateRelationsResponse { relations: Relation[]; created: number; existing: number; revision: number }
+export interface RelationUpdate { operation: 'OPERATION_CREATE' | 'OPERATION_DELETE'; subject: string; relation: string; resource: string }
+export interface WriteRelationsResponse { created: number; existing: number; deleted: number; missing: number; revision: number }
 export interface DeleteRelationResponse { deleted: Relation; revision: number }
 export interface ReadRelationsRequest { skip?: number; limit?: number; search?: string; subjectType?: string; resourceType?: string; sort?: string }
 export interface ReadRelationsResponse { relations: Relation[]; count: number }

@@ -6,8 +6,8 @@ import { fromNames, toNames } from '../surfaces/grpc/names.js';
 import { loadDefinition } from '../surfaces/grpc/proto.js';
 import type {
   AccessView, CanRequest, Change, CheckItem, CreateRelationResponse, CreateRelationsResponse, DefinitionInput, DeleteRelationResponse,
-  EvaluateResponse, ListRequest, PermissionGrant, ReadOptions, ReadRelationsRequest, ReadRelationsResponse, Relation, ResourceDefinition,
-  WatchResponse, WriteResourceDefinitionResponse,
+  EvaluateResponse, ListRequest, PermissionGrant, ReadOptions, ReadRelationsRequest, ReadRelationsResponse, Relation, RelationUpdate, ResourceDefinition,
+  WatchResponse, WriteRelationsResponse, WriteResourceDefinitionResponse,
 } from './grpc-types.js';
 
 export type * from './grpc-types.js';
@@ -89,6 +89,8 @@ export class AuthzGraphClient {
   createRelations(subject: string, relation: string, resources: string[]): Promise<CreateRelationsResponse> {
     return this.call('CreateRelations', { subject, relation, resources });
   }
+  /** Up to 1000 creates and deletes of any tuples at one revision; nothing is written when one is refused. */
+  writeRelations(updates: RelationUpdate[]): Promise<WriteRelationsResponse> { return this.call('WriteRelations', { updates }); }
   /** `id` as CreateRelation or ReadRelations give it. */
   deleteRelation(id: string): Promise<DeleteRelationResponse> { return this.call('DeleteRelation', { id }); }
   readRelations(req: ReadRelationsRequest = {}): Promise<ReadRelationsResponse> { return this.call('ReadRelations', req); }

@@ -53,6 +53,13 @@ export const replies = {
   definitionDeleted: z.object({ deleted: definition, revision }),
   relationCreated: relation,
   relationsMany: z.object({ relations: z.array(relation), created: z.number().int(), existing: z.number().int(), revision }),
+  relationsWritten: z.object({
+    created: z.number().int().meta({ description: 'Creates of tuples that were not stored' }),
+    existing: z.number().int().meta({ description: 'Creates of tuples stored already' }),
+    deleted: z.number().int().meta({ description: 'Deletes of stored tuples' }),
+    missing: z.number().int().meta({ description: 'Deletes of tuples that were not stored' }),
+    revision,
+  }),
   relations: z.object({ relations: z.array(relation), count: z.number().int() }),
   relation,
   relationDeleted: z.object({ deleted: relation, revision }),

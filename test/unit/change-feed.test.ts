@@ -36,6 +36,15 @@ describe('change feed paging', () => {
     expect(second.changes).toHaveLength(3);
   });
 
+  it('shows a mixed write (/relations/write) as its creates and deletes at one revision, in the order written', async () => {
+    const mixed: ChangeEntry = { revision: 1, kind: 'tuples', op: 'write', at: new Date(NOW),
+      tuples: ['User:a#viewer@Doc:1', 'User:b#viewer@Doc:1', 'User:c#viewer@Doc:2'], deleted: ['User:b#viewer@Doc:1'] };
+    const gone: ChangeEntry = { revision: 2, kind: 'tuples', op: 'delete', at: new Date(NOW), tuples: ['User:a#viewer@Doc:1'] };
+    expect((await feed([mixed, gone], 2).page(0, 10)).changes.map((c) => [c.revision, c.op, c.tuple])).toEqual([
+      [1, 'create', 'User:a#viewer@Doc:1'], [1, 'delete', 'User:b#viewer@Doc:1'], [1, 'create', 'User:c#viewer@Doc:2'], [2, 'delete', 'User:a#viewer@Doc:1'],
+    ]);
+  });
+
   it('moves past entries that stand for no change (rebuild requests)', async () => {
     const f = feed([{ revision: 1, kind: 'reconstruct', op: 'soft', at: new Date(NOW) }, entry(2, 0)], 2);
     expect(await f.page(0, 10)).toMatchObject({ next: 2, changes: [{ revision: 2 }] });

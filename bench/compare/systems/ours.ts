@@ -55,22 +55,13 @@ export function ours(tuples: number, log: (l: string) => void, profile = false):
         permissions: { read: ['reader', 'reader->read', 'owner', 'owner->read'] } } });
     },
     async load(all, progress) {
-      // /relations/many takes one subject and relation with up to 100 resources.
-      const grouped = new Map<string, string[]>();
-      for (const [s, r, o] of all) {
-        const k = `${s} ${r}`;
-        const list = grouped.get(k);
-        if (list) list.push(o); else grouped.set(k, [o]);
-      }
-      const calls: Array<{ subject: string; relation: string; resources: string[] }> = [];
-      for (const [k, resources] of grouped) {
-        const [subject, relation] = k.split(' ') as [string, string];
-        for (let i = 0; i < resources.length; i += 100) calls.push({ subject, relation, resources: resources.slice(i, i + 100) });
-      }
+      // /relations/write takes up to 1,000 arbitrary tuples a call, as SpiceDB's WriteRelationships (OpenFGA's Write: 100).
+      const batches: Array<typeof all> = [];
+      for (let i = 0; i < all.length; i += 1000) batches.push(all.slice(i, i + 1000));
       let done = 0;
-      await pool(calls, 4, async (c) => {
-        await call(`${base}/authorization/relations/many`, { headers, body: c });
-        progress(done += c.resources.length);
+      await pool(batches, 4, async (b) => {
+        await call(`${base}/authorization/relations/write`, { headers, body: { updates: b.map(([subject, relation, resource]) => ({ operation: 'create', subject, relation, resource })) } });
+        progress(done += b.length);
       });
     },
     async settled() {

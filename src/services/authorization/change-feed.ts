@@ -24,8 +24,11 @@ export function changesOf(e: ChangeEntry): Change[] {
   const at = e.at;
   if (e.kind === 'tuples' || e.kind === 'grants') {
     const kind = e.kind === 'tuples' ? 'relation' : 'grant';
-    const op = e.op === 'delete' ? 'delete' : 'create';
-    return (e.tuples ?? []).map((tuple) => ({ revision: e.revision, kind, op, tuple, at }));
+    // A mixed write names the tuples it deleted; all of an entry's changes share its revision, in the order written.
+    const deleted = new Set(e.deleted ?? []);
+    return (e.tuples ?? []).map((tuple) => ({
+      revision: e.revision, kind, op: e.op === 'delete' || deleted.has(tuple) ? 'delete' as const : 'create' as const, tuple, at,
+    }));
   }
   if (e.kind === 'definition') {
     const op = e.op === 'remove' ? 'delete' : e.created ? 'create' : 'update';

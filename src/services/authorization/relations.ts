@@ -8,6 +8,7 @@ import type { DeletionHints } from '../../stores/ports/deletion-hints.js';
 import type { ListQuery } from '../../stores/ports/paging.js';
 import type { Applier } from './applier.js';
 import type { ModelSource } from './model-source.js';
+import { splitUpdates, type TupleUpdate } from './tuple-updates.js';
 
 export const relationView = (r: RelationRecord) => ({
   _id: r._id, subject: r.subject, relation: r.relation, resource: r.resource, computedTuple: r.computedTuple,
@@ -18,8 +19,8 @@ export const relationView = (r: RelationRecord) => ({
 /**
  * Every write follows the pipeline of DESIGN.md section 5: take a revision and log the entry (the commit
  * point), make the MongoDB change, then apply the entry: inline for single writes (the answer waits for
- * the index), queued and coalesced for `/relations/many`. A repeated write runs the same steps, so a
- * retry repairs whatever its failed attempt left behind.
+ * the index), queued and coalesced for `/relations/many` and `/relations/write`. A repeated write runs the
+ * same steps, so a retry repairs whatever its failed attempt left behind.
  */
 export class Relations {
   constructor(private readonly store: TupleReads & TupleWrites & GrantStore, private readonly log: ChangeLog, private readonly applier: Applier,
@@ -35,8 +36,8 @@ export class Relations {
     if (problem) throw new AppError(problem.code, problem.message, [{ ...at, tuple: tupleText(t) }]);
   }
 
-  private async commit(kind: ChangeEntry['kind'], op: ChangeEntry['op'], tuples: Tuple[]): Promise<ChangeEntry> {
-    const entry = { kind, op, tuples: tuples.map(tupleText) };
+  private async commit(kind: ChangeEntry['kind'], op: ChangeEntry['op'], tuples: Tuple[], deleted?: Tuple[]): Promise<ChangeEntry> {
+    const entry = { kind, op, tuples: tuples.map(tupleText), ...(deleted ? { deleted: deleted.map(tupleText) } : {}) };
     const revision = await this.log.commit(entry, this.applier.owner);
     return { ...entry, revision, at: new Date() };
   }
@@ -63,6 +64,30 @@ export class Relations {
     const { records, created } = await this.store.insertTuples(tuples, entry.revision);
     this.applier.submit(entry);
     return { relations: records.map(relationView), created: created.size, existing: tuples.length - created.size, revision: entry.revision };
+  }
+
+  /**
+   * Creates and deletes of any tuples at one revision, queued like `addMany`. Every update is checked first (a create as
+   * `create` checks it; a delete for its form only, so a tuple a narrowed definition no longer allows can still go) and
+   * nothing is written when one fails. One log entry holds them all (op `add` or `delete` when they are all one kind,
+   * else `write` naming the deleted ones). The deletes are marked as hints before MongoDB loses them, as `remove` does:
+   * the queued apply takes the creates as stored and reads exactly the hinted tuples back (recovery reads them all).
+   */
+  async write(updates: TupleUpdate[]) {
+    const { creates, deletes } = splitUpdates(updates);
+    for (const c of creates) await this.check(c.tuple, c.index);
+    const ordered = updates.map((u) => ({ subject: u.subject, relation: u.relation, resource: u.resource }));
+    const gone = deletes.map((d) => d.tuple);
+    const op = deletes.length === 0 ? 'add' : creates.length === 0 ? 'delete' : 'write';
+    const entry = await this.commit('tuples', op, ordered, op === 'write' ? gone : undefined);
+    let deleted = 0;
+    if (gone.length) {
+      await this.hints.mark(gone.map(tupleText));
+      deleted = await this.store.deleteTupleTexts(gone.map(tupleText));
+    }
+    const created = creates.length ? (await this.store.insertTuples(creates.map((c) => c.tuple), entry.revision)).created.size : 0;
+    this.applier.submit(entry);
+    return { created, existing: creates.length - created, deleted, missing: deletes.length - deleted, revision: entry.revision };
   }
 
   /** Direct grants in bulk (state import): validated, logged once, stored, queued; how many were new. */

@@ -14,7 +14,9 @@ The client surface (default :3000) is for applications: \`Authorization: Bearer 
 
 Tuples are \`Type:id#relation@Type:id\` (subject#relation@resource). Define types with
 \`post_authorization_resources\` (name, relations, permissions), write tuples with \`post_authorization_relations\`
-or, for one subject and relation over many resources, \`post_authorization_relations_many\`, then ask
+or, for one subject and relation over many resources, \`post_authorization_relations_many\`, or, for up to 1,000
+creates and deletes of any tuples at one revision, \`post_authorization_relations_write\` (\`updates: [{operation, subject,
+relation, resource}]\`), then ask
 \`get_authorization_permissions_can\` (subject, permission, resource). Every write answers with a \`revision\`;
 a read with \`consistency=at_least_as_fresh&revision=N\` sees it.
 

@@ -20,6 +20,9 @@ const q = (o: Msg) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !
  */
 const consistency = (c: string | number | undefined) =>
   (typeof c === 'number' ? (c === 0 ? undefined : String(c)) : c && c !== 'CONSISTENCY_UNSPECIFIED' ? c.toLowerCase() : undefined);
+/** OPERATION_CREATE as `create`; OPERATION_UNSPECIFIED as absent and numbers the proto does not name as text, for the route to refuse. */
+const operation = (o: string | number | undefined) =>
+  (typeof o === 'number' ? String(o) : o && o !== 'OPERATION_UNSPECIFIED' ? o.replace(/^OPERATION_/, '').toLowerCase() : undefined);
 const iso = (v: unknown) => (v instanceof Date ? v.toISOString() : v === undefined || v === null ? '' : String(v));
 
 const relation = (r: Msg) => ({
@@ -68,6 +71,11 @@ export const GRPC_METHODS: Record<string, Method> = {
   CreateRelations: {
     kind: 'unary', route: 'post_authorization_relations_many', input: (r) => ({ body: { subject: r.subject, relation: r.relation, resources: r.resources } }),
     output: (b) => ({ relations: b.relations.map(relation), created: b.created, existing: b.existing, revision: b.revision }),
+  },
+  WriteRelations: {
+    kind: 'unary', route: 'post_authorization_relations_write',
+    input: (r) => ({ body: { updates: (r.updates ?? []).map((u: Msg) => ({ operation: operation(u.operation), subject: u.subject, relation: u.relation, resource: u.resource })) } }),
+    output: (b) => ({ created: b.created, existing: b.existing, deleted: b.deleted, missing: b.missing, revision: b.revision }),
   },
   DeleteRelation: {
     kind: 'unary', route: 'delete_authorization_relations_id', input: (r) => ({ params: { id: r.id } }),

@@ -5,6 +5,7 @@ import type { ChangeFeed } from '../../services/authorization/change-feed.js';
 import type { Checks, ReadOptions } from '../../services/authorization/checks.js';
 import { definitionView, type Definitions } from '../../services/authorization/definitions.js';
 import { relationView, type Relations } from '../../services/authorization/relations.js';
+import { WRITE_MAX } from '../../services/authorization/tuple-updates.js';
 import { replies } from '../replies.js';
 import { nameText as name, objectText as object, tuplePart } from './fields.js';
 import { route, type Reply, type Route } from '../registry.js';
@@ -32,6 +33,22 @@ const definitionBody = {
 const tupleBody = z.strictObject({ subject: tuplePart, relation: tuplePart, resource: tuplePart });
 const grantBody = z.strictObject({ subject: object, permission: name, resource: object });
 const idParam = z.strictObject({ id: z.string().min(1).max(200) });
+const update = z.strictObject({
+  operation: z.enum(['create', 'delete']).meta({ description: 'create: stored if missing (else counted as existing); delete: removed if stored (else counted as missing)' }),
+  subject: tuplePart, relation: tuplePart, resource: tuplePart,
+});
+const writeBody = z.strictObject({
+  updates: z.array(update).min(1, 'needs at least one update')
+    .max(WRITE_MAX, `has more than ${WRITE_MAX} updates; split the write into calls of at most ${WRITE_MAX}`),
+}).meta({ description: [
+  `Up to ${WRITE_MAX} updates, each with its own subject, relation and resource, validated whole before anything is written:`,
+  "every tuple well-formed (400), each create's relation declared by its resource type and its subject type allowed (422 with",
+  "the model's code; `details[].index` names the update), and no tuple twice in one call (400 naming both indexes). One refused",
+  'update and nothing changes. A delete needs only a well-formed tuple, so one a narrowed definition no longer allows can go.',
+  'All updates are committed to the change log as one entry at one revision (the answer), stored, then indexed in coalesced',
+  'batches after the answer: a read with consistency=at_least_as_fresh&revision=<revision> sees all of them. The change feed',
+  'lists each update at that revision, in call order, as a create or a delete. Repeating the call is safe.',
+].join(' ') });
 
 const withRevision = <T extends { revision?: number }>(body: T, status = 200): Reply =>
   ({ status, body, headers: body.revision === undefined ? {} : { 'X-Authz-Revision': String(body.revision) } });
@@ -94,6 +111,11 @@ export function authorizationRoutes(deps: {
       ...admin, http: { method: 'post', path: '/authorization/relations/many' }, output: replies.relationsMany, errors: ['UNKNOWN_TYPE', 'RELATION_NOT_DEFINED', 'RELATION_NOT_ALLOWED'], summary: 'Grant one relation on many resources; indexed in coalesced batches after the answer',
       body: z.strictObject({ subject: tuplePart, relation: tuplePart, resources: z.array(tuplePart).min(1).max(1000) }),
       handle: async ({ body }) => withRevision(await relations.createMany(body.subject, body.relation, body.resources)),
+    }),
+    route({
+      ...admin, http: { method: 'post', path: '/authorization/relations/write' }, output: replies.relationsWritten, errors: ['UNKNOWN_TYPE', 'RELATION_NOT_DEFINED', 'RELATION_NOT_ALLOWED'],
+      summary: `Create and delete up to ${WRITE_MAX} arbitrary tuples at one revision; indexed in coalesced batches after the answer`,
+      body: writeBody, handle: async ({ body }) => withRevision(await relations.write(body.updates)),
     }),
     route({
       ...admin, http: { method: 'get', path: '/authorization/relations' }, output: replies.relations, summary: 'List and filter tuples',

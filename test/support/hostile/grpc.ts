@@ -69,12 +69,23 @@ export function grpcBytes(registry: Registry, method: string, c: GrpcCase): Buff
   const type = m.resolvedRequestType ?? root.lookupType(m.requestType);
   const writes = mutating(registry.get('admin', GRPC_METHODS[method]!.route));
   if (c.bytes) return Buffer.from(writes ? Uint8Array.from([...UNDECODABLE, ...c.bytes]) : c.bytes);
-  const req = { ...c.req };
-  if (writes) {
-    const first = type.fieldsArray.find((f) => f.type === 'string' && !f.repeated && !(f instanceof protobuf.MapField))!;
-    req[first.name] = POISON;
-  }
-  return Buffer.from(type.encode(type.fromObject(req)).finish());
+  return Buffer.from(type.encode(type.fromObject(writes ? poisoned(type, c.req) : c.req)).finish());
+}
+
+const plainString = (f: protobuf.Field) => f.type === 'string' && !f.repeated && !(f instanceof protobuf.MapField);
+
+/**
+ * The request with a NUL in its first string field; a request whose strings are all in a list of messages (WriteRelations'
+ * updates) gets one more item with the NUL in its first string instead.
+ */
+function poisoned(type: protobuf.Type, req: Record<string, unknown>): Record<string, unknown> {
+  const first = type.fieldsArray.find(plainString);
+  if (first) return { ...req, [first.name]: POISON };
+  const list = type.fieldsArray.find((f) => f.repeated && f.resolve().resolvedType instanceof protobuf.Type
+    && (f.resolvedType as protobuf.Type).fieldsArray.some(plainString))!;
+  const inner = (list.resolvedType as protobuf.Type).fieldsArray.find(plainString)!;
+  const items = Array.isArray(req[list.name]) ? req[list.name] as unknown[] : [];
+  return { ...req, [list.name]: [...items, { [inner.name]: POISON }] };
 }
 
 /** A client that sends bytes as they are, for every method of the service. */
