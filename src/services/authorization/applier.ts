@@ -10,7 +10,7 @@ import type { GraphStore } from '../../stores/ports/graph.js';
 import type { IndexStore } from '../../stores/ports/index-store.js';
 import type { DecisionCache } from './decision-cache.js';
 import { NeedsStructure, type IndexBatch } from './index-batch.js';
-import { allHeld, release, type IndexLeases, type Scope } from './index-leases.js';
+import { allHeld, type IndexLeases, type Scope } from './index-leases.js';
 import type { ModelSource } from './model-source.js';
 import type { Reindexing } from './reindexing.js';
 
@@ -55,7 +55,7 @@ const tuplesOf = (e: ChangeEntry): Tuple[] => (e.tuples ?? []).map((t) => parseT
  * again by the recovery loop.
  */
 export class Applier {
-  private tail: Promise<unknown> = Promise.resolve();
+  private readonly running = new Set<Promise<void>>();
   private readonly waiting: Waiter[] = [];
   private readonly inFlight = new Set<number>();
   /** This process's entries whose application failed: retried by the next recovery pass. */
@@ -79,18 +79,20 @@ export class Applier {
 
   get owner() { return this.deps.heartbeat.owner; }
 
-  /** Runs `work` alone: after this process's earlier work, holding every index lease (definitions, rebuilds). */
+  /** Runs `work` alone, holding every index lease (definitions, rebuilds). */
   exclusive<T>(work: () => Promise<T>): Promise<T> {
-    return this.serial(async () => {
+    return this.tracked(async () => {
       const held = await this.deps.leases.acquire(this.deps.leases.everything(), LEASE_WAIT_MS);
       return this.holding(held, work);
     });
   }
 
-  /** After this process's earlier work: its units run one at a time, whatever leases they take. */
-  private serial<T>(work: () => Promise<T>): Promise<T> {
-    const run = this.tail.then(work);
-    this.tail = run.catch(() => undefined);
+  /** Work that `stop` waits for. */
+  private tracked<T>(work: () => Promise<T>): Promise<T> {
+    const run = work();
+    const settled = run.then(() => undefined, () => undefined);
+    this.running.add(settled);
+    void settled.finally(() => this.running.delete(settled));
     return run;
   }
 
@@ -102,7 +104,7 @@ export class Applier {
       // Failing makes the entries pending again, and their replay recomputes under fresh leases.
       if (!allHeld(held)) throw new Error(`an index lease (${held.map((l) => l.key).join(', ')}) was lost during a unit of index work`);
       return result;
-    } finally { await release(held); }
+    } finally { await this.deps.leases.release(held); }
   }
 
   /** The live generation, and the one being built if any: every unit of work writes both. */
@@ -165,7 +167,7 @@ export class Applier {
       while (this.waiting.length && !this.stopped) {
         const batch = this.take();
         try {
-          await this.serial(async () => {
+          await this.tracked(async () => {
             await this.applyEntries(batch.filter((w) => w.verify).map((w) => w.entry), false);
             await this.applyEntries(batch.filter((w) => !w.verify).map((w) => w.entry), true);
           });
@@ -183,7 +185,7 @@ export class Applier {
   }
 
   /**
-   * Tuple and grant entries, in units by partition (call inside `serial`). Plain tuples and grants go in units of
+   * Tuple and grant entries, in units by partition. Plain tuples and grants go in units of
    * whichever of their partitions are free now, so processes share the work; the rest wait for their leases in order.
    * Tuples that shape flattened sets go last, in one unit that also holds the structure lease.
    */
@@ -203,7 +205,7 @@ export class Applier {
       let { taken, leases: held } = await leases.tryMany(wanted);
       if (!plain.some((x) => needs(x).every((p) => taken.includes(p)))) {
         // Nothing can go with what was free: wait, in order, for the first item's partitions alone.
-        await release(held);
+        await leases.release(held);
         taken = needs(plain[0]!);
         held = await leases.acquire({ partitions: taken, structure: false }, LEASE_WAIT_MS);
       }
@@ -276,7 +278,7 @@ export class Applier {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
     this.definitionWork.stop();
-    await this.tail.catch(() => undefined);
+    await Promise.all(this.running);
     await this.deps.heartbeat.stop();
   }
 }

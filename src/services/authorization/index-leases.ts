@@ -17,12 +17,40 @@ export function partitionOf(object: string, partitions: number): number {
 }
 
 /**
- * Work on disjoint partitions runs at once in different processes. Deadlock-free by construction: a process that
- * waits for leases takes them in one global order (structure first, then partitions ascending), and a process that
- * holds leases without that order only ever tried them without waiting (`tryMany`) and releases them soon.
+ * Work on disjoint partitions runs at once, in different processes and in one. Deadlock-free by construction: a unit
+ * that waits for leases takes them in one global order (structure first, then partitions ascending), and a unit that
+ * holds leases out of that order only ever tried them without waiting (`tryMany`) and releases them soon. In a
+ * process, each lease also has a local queue, so two of its units never share one.
  */
 export class IndexLeases {
+  /** Which leases a unit of this process holds or waits for: one Lease object serves one unit at a time. */
+  private readonly local = new Map<Lease, Array<() => void>>();
+
   constructor(readonly structure: Lease, readonly partitions: Lease[]) {}
+
+  /** Waits until no other unit of this process uses `lease`, then marks it used. */
+  private async lock(lease: Lease): Promise<void> {
+    const queue = this.local.get(lease);
+    if (!queue) { this.local.set(lease, []); return; }
+    await new Promise<void>((resolve) => queue.push(resolve));
+  }
+
+  private tryLock(lease: Lease): boolean {
+    if (this.local.has(lease)) return false;
+    this.local.set(lease, []);
+    return true;
+  }
+
+  private unlock(lease: Lease): void {
+    const next = this.local.get(lease)?.shift();
+    if (next) next(); else this.local.delete(lease);
+  }
+
+  /** Gives leases back: to Redis, then to the next unit of this process waiting for them. */
+  async release(leases: Lease[]): Promise<void> {
+    await Promise.all(leases.map((l) => l.release()));
+    leases.forEach((l) => this.unlock(l));
+  }
 
   get count(): number { return this.partitions.length; }
 
@@ -33,10 +61,14 @@ export class IndexLeases {
     const wanted = [...(scope.structure ? [this.structure] : []), ...[...new Set(scope.partitions)].sort((a, b) => a - b).map((p) => this.partitions[p]!)];
     const held: Lease[] = [];
     try {
-      for (const lease of wanted) { await lease.acquire(waitMs); held.push(lease); }
+      for (const lease of wanted) {
+        await this.lock(lease);
+        try { await lease.acquire(waitMs); } catch (e) { this.unlock(lease); throw e; }
+        held.push(lease);
+      }
       return held;
     } catch (e) {
-      await release(held);
+      await this.release(held);
       throw e;
     }
   }
@@ -47,16 +79,13 @@ export class IndexLeases {
     const leases: Lease[] = [];
     for (const p of [...new Set(partitions)].sort((a, b) => a - b)) {
       const lease = this.partitions[p]!;
-      if (await lease.tryAcquire()) { taken.push(p); leases.push(lease); }
+      if (!this.tryLock(lease)) continue;
+      if (await lease.tryAcquire().catch((e: unknown) => { this.unlock(lease); throw e; })) { taken.push(p); leases.push(lease); } else this.unlock(lease);
     }
     return { taken, leases };
   }
 
   everything(): Scope { return { partitions: this.partitions.map((_, i) => i), structure: true }; }
-}
-
-export async function release(leases: Lease[]): Promise<void> {
-  await Promise.all(leases.map((l) => l.release()));
 }
 
 /** Every lease of a unit still ours (renewals kept up); otherwise another process may have interleaved. */
