@@ -58,6 +58,7 @@ export async function createApp(config: Config, log: Logger = createLogger(confi
     storage.module,
   ];
   for (const m of modules) registry.add(...m.routes);
+  for (const m of modules) if (m.probe) core.health.probeModule(m.name, m.probe);
   for (const m of modules) await m.start?.();
 
   const pipeline = new Pipeline(registry, {

@@ -38,6 +38,7 @@ export function communicationsModule(stores: Stores, config: Config, deps: { set
   const inbox = new Inbox(c, () => current().pushNotifications.maxTokensPerUser);
   const module: Module = {
     name: 'communications',
+    probe: () => queue!.probe(),
     routes: communicationsRoutes({ inbox, queue, stores: c, userExists: async (id) => (await stores.users.findById(id)) !== null }),
     async start() {
       await c.ensureIndexes().catch((e: Error) => log.warn({ err: e.message }, 'communications indexes not created yet'));

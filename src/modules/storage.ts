@@ -22,6 +22,7 @@ export function storageModule(stores: Stores, config: Config, log: Logger, deps:
   });
   const module: Module = {
     name: 'storage', routes: storageRoutes(files, deps.clientAuth),
+    probe: () => files.probe(),
     // A store that is down now is no reason not to start: the definition is registered again before the first upload.
     start: () => files.define().then(() => undefined, (e: Error) => log.warn({ err: e.message }, 'File definition not registered yet')),
   };

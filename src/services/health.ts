@@ -32,6 +32,8 @@ async function timed(probe: Probe): Promise<Probed> {
 }
 
 export class Health {
+  /** What each module that has one depends on (its storage provider, its queue's Redis), asked when the module is required. */
+  private readonly moduleProbes = new Map<string, Probe>();
   private last: { at: number; report: ReadyReport } | null = null;
   private running: Promise<ReadyReport> | null = null;
   /** The reason each failing check last failed with, so the log says when it changes, not on every probe. */
@@ -41,6 +43,9 @@ export class Health {
     private readonly registeredModules: () => string[], private readonly log?: Logger) {}
 
   live() { return { status: 'alive' as const, message: 'the process is up' }; }
+
+  /** `module:<name>` passes only while `probe` does, when the module is one of READY_REQUIRED_MODULES. */
+  probeModule(name: string, probe: Probe): void { this.moduleProbes.set(name, probe); }
 
   /** The latest report: shared by callers that ask while one runs, and reused for REUSE_MS. */
   ready(): Promise<ReadyReport> {
@@ -53,15 +58,16 @@ export class Health {
   }
 
   private async probe(): Promise<ReadyReport> {
-    const names = Object.keys(this.probes);
-    const results = await Promise.all(names.map((n) => timed(this.probes[n]!)));
+    const registered = new Set(this.registeredModules());
+    const probed = this.requiredModules.filter((m) => registered.has(m) && this.moduleProbes.has(m));
+    const names = [...Object.keys(this.probes), ...probed.map((m) => `module:${m}`)];
+    const probes = [...Object.values(this.probes), ...probed.map((m) => this.moduleProbes.get(m)!)];
+    const results = await Promise.all(probes.map((p) => timed(p)));
     names.forEach((n, i) => this.note(n, results[i]!.reason));
     const checks: Record<string, CheckResult> = Object.fromEntries(names.map((n, i) => [n, results[i]!.result]));
-    const registered = new Set(this.registeredModules());
     for (const m of this.requiredModules) {
-      checks[`module:${m}`] = registered.has(m)
-        ? { status: 'pass', durationMs: 0 }
-        : { status: 'fail', durationMs: 0, message: `module ${m} is not registered` };
+      if (!registered.has(m)) checks[`module:${m}`] = { status: 'fail', durationMs: 0, message: `module ${m} is not registered` };
+      else checks[`module:${m}`] ??= { status: 'pass', durationMs: 0 };
     }
     const ok = Object.values(checks).every((c) => c.status !== 'fail');
     return { status: ok ? 'ready' : 'not-ready', checks };

@@ -42,7 +42,7 @@ beforeAll(async () => {
   smtp = await startSmtp();
   // A database of its own on the shared MongoDB: another file wiping the shared one does not empty the outbox read here.
   const MONGO_URL = await ownDatabase('authz_communications_faults');
-  svc = await startService({ MONGO_URL, REDIS_URL: `redis://127.0.0.1:${PORTS.redis}`, REDIS_PREFIX: tag }, { wipe: false, logLines: [] });
+  svc = await startService({ MONGO_URL, REDIS_URL: `redis://127.0.0.1:${PORTS.redis}`, REDIS_PREFIX: tag, READY_REQUIRED_MODULES: 'communications' }, { wipe: false, logLines: [] });
   const r = await svc.http('PATCH', '/config/communications', { body: {
     email: { provider: 'smtp', smtp: { host: '127.0.0.1', port: smtp.port, timeoutMs: 5000 } },
     orchestration: { attempts: 10, backoff: { delayMs: 200 }, concurrency: 5 },
@@ -98,7 +98,10 @@ it('loses no message and sends none twice when Redis is killed and restarted dur
   const killedAt = Date.now();
   await stacks[0]!.kill('redis', 'SIGKILL');
   say('redis killed (kill -9)');
-  await pause(DOWN_MS);
+  await pause(DOWN_MS / 2);
+  // The module needs its queue's Redis: /ready says so while it is down.
+  const ready = await svc.http('GET', '/ready');
+  await pause(DOWN_MS / 2);
   await startRedis();
   const backAt = Date.now();
   say(`redis listening again after ${backAt - killedAt} ms`);
@@ -129,6 +132,8 @@ it('loses no message and sends none twice when Redis is killed and restarted dur
     + `every message delivered ${drainedMs} ms after the return`;
   say(line);
 
+  expect([ready.status, ready.body.checks['module:communications']]).toEqual([503, { status: 'fail', durationMs: expect.any(Number), message: 'down' }]);
+  expect((await svc.http('GET', '/ready')).status).toBe(200);
   const when = (o: Outcome) => `${o.key}: ${o.status} ${o.code ?? ''} in ${o.ms} ms, ${o.at - killedAt} ms after the kill`;
   expect(all.filter((o) => ![200, 201, 503].includes(o.status)).map(when)).toEqual([]);
   expect(unavailable.filter((o) => o.code !== 'STORE_UNAVAILABLE').map(when)).toEqual([]);

@@ -81,3 +81,22 @@ it('keeps files on S3 once the provider is switched; older local files are still
   expect((await get(`/storage/file/data/${up.body._id}`)).status).toBe(404);
   await svc.http('PATCH', '/config/storage', { body: { provider: null, s3: null } });
 }, 120_000);
+
+it('is not ready with READY_REQUIRED_MODULES=storage while the S3 provider cannot be reached', async () => {
+  expect((await svc.http('PATCH', '/config/storage', { body: { provider: 's3', s3: { endpoint: s3.endpoint, bucket: s3.bucket } } })).status).toBe(200);
+  const required = await startService({ READY_REQUIRED_MODULES: 'storage' }, { wipe: false });
+  try {
+    const up = await required.http('GET', '/ready');
+    expect([up.status, up.body.checks['module:storage']]).toEqual([200, { status: 'pass', durationMs: expect.any(Number) }]);
+    // The main service (storage not required) stays ready through the outage.
+    await s3.stop();
+    await new Promise((r) => setTimeout(r, 1100)); // past the reuse of the last report
+    const down = await required.http('GET', '/ready');
+    expect([down.status, down.body.status, down.body.checks['module:storage']])
+      .toEqual([503, 'not-ready', { status: 'fail', durationMs: expect.any(Number), message: 'down' }]);
+    expect((await svc.http('GET', '/ready')).status).toBe(200);
+  } finally {
+    await required.stop();
+    await svc.http('PATCH', '/config/storage', { body: { provider: null, s3: null } });
+  }
+}, 60_000);

@@ -47,7 +47,7 @@ export async function startFakeS3(bucket = 'authz-files'): Promise<FakeS3> {
   return {
     endpoint: `http://127.0.0.1:${port}`, bucket,
     async stop() {
-      if (child.exitCode === null) {
+      if (child.exitCode === null && child.signalCode === null) { // not exited yet (a second stop finds it gone)
         const exited = new Promise((r) => child.once('exit', r));
         child.kill('SIGTERM');
         await exited;

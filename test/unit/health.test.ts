@@ -50,6 +50,33 @@ it('probes once for callers that ask together, and reuses the report for a secon
   expect(probe).toHaveBeenCalledTimes(2);
 });
 
+it('asks a required module\'s own probe (its storage provider, its queue) under module:<name>, and no other module\'s', async () => {
+  let s3: Error | null = new Error('connect ECONNREFUSED 127.0.0.1:9000');
+  const storage = jest.fn(async () => { if (s3) throw s3; });
+  const chat = jest.fn(async () => undefined);
+  const { lines, log } = logger();
+  const health = new Health({ mongo: async () => undefined }, ['storage', 'chat'], () => ['storage', 'chat', 'communications'], log);
+  const queue = jest.fn(async () => { throw new Error('not asked: communications is not required'); });
+  health.probeModule('storage', storage);
+  health.probeModule('communications', queue);
+  const down = await health.ready();
+  expect(down).toEqual({
+    status: 'not-ready',
+    checks: {
+      mongo: { status: 'pass', durationMs: expect.any(Number) }, 'module:storage': { status: 'fail', durationMs: expect.any(Number), message: 'down' },
+      'module:chat': { status: 'pass', durationMs: 0 },
+    },
+  });
+  expect(JSON.stringify(down)).not.toMatch(/ECONNREFUSED/);
+  expect(lines).toEqual([['warn', { check: 'module:storage', reason: s3.message }, 'readiness check fails']]);
+  expect(queue).not.toHaveBeenCalled();
+  s3 = null;
+  await new Promise((r) => setTimeout(r, 1050));
+  expect(await health.ready()).toMatchObject({ status: 'ready', checks: { 'module:storage': { status: 'pass' } } });
+  expect(storage).toHaveBeenCalledTimes(2);
+  expect(chat).not.toHaveBeenCalled();
+});
+
 it('a probe that hangs fails as down after the timeout', async () => {
   const health = new Health({ neo4j: () => new Promise(() => undefined) }, [], () => []);
   const report = await health.ready();

@@ -164,6 +164,12 @@ export class SendQueue {
     return { replayed, notFound };
   }
 
+  /** Throws while the queue's Redis does not answer (for /ready); the producer's connection fails at once while it is down. */
+  async probe(): Promise<void> {
+    if (!this.producer) throw new Error('the send queue is not started');
+    await this.producer.ping();
+  }
+
   /** Jobs per state, for /metrics (the failed set is the dead-letter list). */
   async counts(): Promise<Record<string, number>> {
     const c = await within(this.queue.getJobCounts('waiting', 'active', 'delayed', 'completed', 'failed'), 'counting jobs');

@@ -206,6 +206,9 @@ export class Files {
   /** The record; `userId` null: a caller without a token, who reads public files only. */
   async get(userId: string | null, id: string) { return fileView(await this.load(userId, id, 'read')); }
 
+  /** Throws while the provider new uploads go to cannot be used (for /ready). */
+  probe(): Promise<void> { return this.deps.providers.current().probe(); }
+
   /** The files the caller (or the scope) can read: a page of ids from the index, then one lookup each. */
   async list(userId: string, skip: number, limit: number, scope?: string) {
     const subject = await this.actor(userId, scope, 'read');

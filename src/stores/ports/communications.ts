@@ -43,4 +43,4 @@ export interface CommunicationStores {
 }
 
 /** A Redis connection BullMQ is given (`client` is the driver's, handed to BullMQ as is). */
-export interface QueueConnection { client: never; close(): void }
+export interface QueueConnection { client: never; ping(): Promise<unknown>; close(): void }

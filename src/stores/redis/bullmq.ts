@@ -17,6 +17,7 @@ export function bullmqConnection(url: string, role: 'producer' | 'worker'): Queu
   client.on('error', () => undefined); // the queue's own error events report outages, once each
   return {
     client: client as never,
+    ping: () => client.ping(),
     close() { client.disconnect(); },
   };
 }
