@@ -10,6 +10,7 @@ import type { Definitions } from '../authorization/definitions.js';
 import type { Relations } from '../authorization/relations.js';
 import type { Settings } from '../config/settings.js';
 import type { Schemas } from '../database/schemas.js';
+import { Fingerprints } from './fingerprints.js';
 import { BATCH, PROGRESS_EVERY, textOf, type Item } from './items.js';
 import type { Changes, ImportOptions, Plan } from './plan.js';
 
@@ -107,8 +108,8 @@ async function applyHeader(deps: ApplyDeps, plan: Plan, applied: string[], guard
 async function applyItems(deps: ApplyDeps, plan: Plan, items: () => AsyncIterable<Item[]>, carried: Carried, opts: ImportOptions,
   { tuples, grants }: { tuples: Counts; grants: Counts }, guard: () => void): Promise<void> {
   const { relations, store, log } = deps;
-  // A prune needs what the import holds: kept as texts (about 100 bytes each).
-  const kept = opts.prune ? new Set<string>() : null;
+  // A prune needs what the import holds: kept as fingerprints (21 to 43 bytes each), not as texts (about 140).
+  const kept = opts.prune ? new Fingerprints() : null;
   let seen = 0;
   for await (const batch of items()) {
     for (const [grant, counts] of [[false, tuples], [true, grants]] as const) {

@@ -20,13 +20,17 @@ export async function* lines(stream: AsyncIterable<Buffer | string>): AsyncGener
   const decoder = new StringDecoder('utf8');
   for await (const chunk of cutShort(stream)) {
     rest += typeof chunk === 'string' ? chunk : decoder.write(chunk);
+    // Lines are cut from where the last one ended and the remainder kept once per chunk: cutting the remainder after
+    // every line copied a chunk once per line it held.
+    let from = 0;
     let at: number;
-    while ((at = rest.indexOf('\n')) >= 0) {
-      const text = rest.slice(0, at).trim();
-      rest = rest.slice(at + 1);
+    while ((at = rest.indexOf('\n', from)) >= 0) {
+      const text = rest.slice(from, at).trim();
+      from = at + 1;
       n++;
       if (text) yield { n, text };
     }
+    rest = rest.slice(from);
     if (rest.length > MAX_LINE) throw new AppError('PAYLOAD_TOO_LARGE', `Line ${n + 1} is longer than ${MAX_LINE} characters`);
   }
   rest += decoder.end();
