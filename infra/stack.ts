@@ -1,6 +1,7 @@
 // Builds (once, cached under .cache/) and starts the local Redis, FerretDB (on PostgreSQL) and Neo4j servers.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { totalmem } from 'node:os';
 import { connect } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -108,13 +109,55 @@ export function stopChild(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM
   });
 }
 
-/** Neo4j's heap (`NEO4J_HEAP`, a java size such as 1g) and page cache (`NEO4J_PAGECACHE_MB`) for the data at hand. */
-export function neo4jMemory(env: NodeJS.ProcessEnv): { heap: string; pagecacheMb: number } {
-  const heap = env.NEO4J_HEAP ?? '1g';
+const MiB = 1024 * 1024;
+
+/** Bytes of every file under `dir` (0 when it does not exist yet). */
+export function diskBytes(dir: string): number {
+  let total = 0;
+  let entries;
+  try { entries = readdirSync(dir, { withFileTypes: true }); } catch { return 0; }
+  for (const e of entries) {
+    const path = join(dir, e.name);
+    if (e.isDirectory()) total += diskBytes(path);
+    else if (e.isFile()) { try { total += statSync(path).size; } catch { /* removed meanwhile */ } }
+  }
+  return total;
+}
+
+/**
+ * Neo4j's heap and page cache for a store of `storeBytes` (its databases on disk, transaction logs left out) on a
+ * machine with `totalBytes` of memory. The page cache holds the whole store with a quarter to spare for growth, plus
+ * 64 MiB, at least 128 MiB; the heap steps with the store (512m under 128 MiB, 1g under 512 MiB, 2g under 2 GiB,
+ * then 4g); the heap gets at most a quarter of the machine and heap plus page cache at most half of it.
+ */
+export function neo4jSizing(storeBytes: number, totalBytes: number): { heapMb: number; pagecacheMb: number } {
+  const store = storeBytes / MiB;
+  const total = totalBytes / MiB;
+  const wantHeap = store < 128 ? 512 : store < 512 ? 1024 : store < 2048 ? 2048 : 4096;
+  const heapMb = Math.max(256, Math.min(wantHeap, Math.floor(total / 4 / 256) * 256));
+  const wantCache = Math.ceil((store * 1.25) / 64) * 64 + 64;
+  const pagecacheMb = Math.max(64, Math.min(Math.max(128, wantCache), Math.floor((total / 2 - heapMb) / 64) * 64));
+  return { heapMb, pagecacheMb };
+}
+
+/**
+ * Neo4j's heap (`NEO4J_HEAP`, a java size such as 1g) and page cache (`NEO4J_PAGECACHE_MB`): each one set in `env`
+ * is taken as it is; the others are sized by `neo4jSizing` from the store found under `home`. `why` says which.
+ */
+export function neo4jMemory(env: NodeJS.ProcessEnv, home?: string, totalBytes = totalmem()): { heap: string; pagecacheMb: number; why: string } {
+  const storeBytes = home ? diskBytes(join(home, 'data', 'databases')) : 0;
+  const sized = neo4jSizing(storeBytes, totalBytes);
+  const heap = env.NEO4J_HEAP ?? `${sized.heapMb}m`;
   if (!/^\d+[mg]$/i.test(heap)) throw new Error(`NEO4J_HEAP must be a size such as 512m or 2g, not ${heap}`);
-  const pagecacheMb = Number(env.NEO4J_PAGECACHE_MB ?? 256);
+  const pagecacheMb = Number(env.NEO4J_PAGECACHE_MB ?? sized.pagecacheMb);
   if (!Number.isInteger(pagecacheMb) || pagecacheMb < 8) throw new Error(`NEO4J_PAGECACHE_MB must be a whole number of MiB (at least 8), not ${env.NEO4J_PAGECACHE_MB}`);
-  return { heap, pagecacheMb };
+  const from = `store ${(storeBytes / MiB).toFixed(0)} MiB on disk, machine ${(totalBytes / 1024 / MiB).toFixed(0)} GiB`;
+  const rule = 'page cache 1.25 × store + 64 MiB (at least 128), heap 512m/1g/2g/4g as the store passes 128 MiB/512 MiB/2 GiB, '
+    + 'together at most half the memory';
+  const set = [env.NEO4J_HEAP ? 'NEO4J_HEAP' : '', env.NEO4J_PAGECACHE_MB ? 'NEO4J_PAGECACHE_MB' : ''].filter(Boolean);
+  const why = set.length === 2 ? `${set.join(' and ')} set`
+    : `${from}: ${rule}${set.length ? `; ${set[0]} set` : ''}; sized again at each start`;
+  return { heap, pagecacheMb, why };
 }
 
 /**
@@ -179,7 +222,8 @@ export async function startStack(opts: { dataDir: string; ports: StackPorts; env
     waits.push(waitForPort(ports.mongo, c, 'ferretdb', 30000));
   }
   if (want.neo4j) {
-    const memory = neo4jMemory(env);
+    const memory = neo4jMemory(env, join(dataDir, 'neo4j'));
+    log(`neo4j memory: heap ${memory.heap}, page cache ${memory.pagecacheMb} MiB (${memory.why})`);
     const c = launch('neo4j', 'java', [`-Xmx${memory.heap}`, `-Dneo4j.pagecache.mb=${memory.pagecacheMb}`, '-XX:+UseG1GC', '--add-opens=java.base/java.nio=ALL-UNNAMED',
       '--add-opens=java.base/java.io=ALL-UNNAMED', '--add-opens=java.base/sun.nio.ch=ALL-UNNAMED',
       '-Dio.netty.tryReflectionSetAccessible=true', '-Djdk.nio.maxCachedBufferSize=1024',

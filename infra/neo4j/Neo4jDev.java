@@ -15,7 +15,7 @@ public final class Neo4jDev {
     int bolt = args.length > 1 ? Integer.parseInt(args[1]) : 7687;
     int http = args.length > 2 ? Integer.parseInt(args[2]) : 7474;
     String host = System.getProperty("neo4j.host", "127.0.0.1");
-    // The page cache holds the store files; the bench sizes it (and the heap) to the data set.
+    // The page cache holds the store files; infra/stack.ts sizes it (and the heap) to the store it finds.
     long pagecache = Long.parseLong(System.getProperty("neo4j.pagecache.mb", "256"));
     var dbms = new DatabaseManagementServiceBuilder(home)
         .setConfig(GraphDatabaseSettings.auth_enabled, false)
