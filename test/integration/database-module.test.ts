@@ -58,6 +58,30 @@ describe('schemas (admin)', () => {
     expect((await svc.http('GET', '/database/schemas')).body.count).toBe(2);
   });
 
+  it('refuses a schema named like a module\'s type (File, StoragePublic, ChatRoom) on create, import and finalize, with 409 naming the module', async () => {
+    for (const [name, module] of [['File', 'storage'], ['StoragePublic', 'storage'], ['ChatRoom', 'chat']]) {
+      const created = await svc.http('POST', '/database/schemas', { body: { name, fields: { n: 'Number' }, serviceOptions: { authorization: { enabled: true } } } });
+      expect([name, created.status, created.body.code, created.body.message]).toEqual([name, 409, 'ALREADY_EXISTS', expect.stringContaining(`${module} module`)]);
+      const imported = await svc.http('POST', '/database/schemas/import', { body: { schemas: [{ name, fields: {} }] } });
+      expect([name, imported.status, imported.body.message]).toEqual([name, 409, expect.stringContaining(`${module} module`)]);
+    }
+    const mongo = new MongoClient(process.env.MONGO_URL!);
+    await mongo.connect();
+    await mongo.db().collection('uploads_legacy').insertOne({ label: 'x' });
+    try {
+      await svc.http('POST', '/database/introspection');
+      const fin = await svc.http('POST', '/database/introspection/schemas/finalize', { body: { schemas: [{ collectionName: 'uploads_legacy', name: 'File' }] } });
+      expect([fin.status, fin.body.message]).toEqual([409, expect.stringContaining('storage module')]);
+    } finally {
+      await mongo.db().collection('uploads_legacy').drop();
+      await mongo.close();
+      await svc.http('POST', '/database/introspection');
+    }
+    expect((await svc.http('GET', '/database/schemas')).body.count).toBe(2);
+    // The storage module's File is untouched.
+    expect(Object.keys((await svc.http('GET', '/authorization/resources/File')).body.relations).sort()).toEqual(['editor', 'owner', 'reader']);
+  });
+
   it('exports and re-imports idempotently', async () => {
     const exported = (await svc.http('GET', '/database/schemas/export')).body;
     expect(exported.schemas.map((s: { name: string }) => s.name)).toEqual(['Note', 'Project']);

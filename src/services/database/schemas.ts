@@ -10,6 +10,7 @@ import type { Epoch } from '../../stores/ports/epoch.js';
 import { DuplicateKey } from '../../stores/ports/errors.js';
 import type { IntrospectedRecord, SchemaRecord, SchemaStore } from '../../stores/ports/schemas.js';
 import type { Definitions } from '../authorization/definitions.js';
+import { MODULE_TYPES } from '../module-types.js';
 
 export interface SchemaInput { name: string; fields: unknown; serviceOptions?: { authorization?: { enabled?: boolean } } }
 
@@ -58,6 +59,8 @@ export class Schemas {
   private async validate(input: SchemaInput, extraNames: string[] = []): Promise<{ fields: Fields; enabled: boolean }> {
     if (!NAME_RE.test(input.name)) throw new AppError('VALIDATION_FAILED', 'A schema name must match ^[A-Za-z][A-Za-z0-9_]*$', [{ path: 'name' }]);
     if (BUILTIN_NAMES.has(input.name)) throw new AppError('VALIDATION_FAILED', `${input.name} is a built-in type`, [{ path: 'name' }]);
+    const module = MODULE_TYPES.get(input.name);
+    if (module) throw new AppError('ALREADY_EXISTS', `${input.name} is the ${module} module's resource type; choose another schema name`, [{ path: 'name' }]);
     // GET/POST /database/function/:name belong to custom functions.
     if (input.name === 'function') throw new AppError('VALIDATION_FAILED', 'function is reserved for custom functions', [{ path: 'name' }]);
     const known = new Set([...(await this.deps.schemas.all()).map((s) => s.name), input.name, ...extraNames]);
