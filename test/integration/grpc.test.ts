@@ -149,7 +149,7 @@ describe('gRPC', () => {
       }
     }
     expect(compared).toBeGreaterThan(100);
-  });
+  }, 300_000); // every case written one tuple at a time: minutes on a busy machine
 
   it('Watch follows the change feed and resumes from a revision across a restart with no gap or repeat', async () => {
     // The feed's end: every page read until one comes back empty.

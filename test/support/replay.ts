@@ -57,6 +57,17 @@ export async function replay(svc: TestService, sc: Scenario, prefix: string, see
     }
   };
 
+  /**
+   * A write answered 503 STORE_UNAVAILABLE (its index work took over 10 s, as on a machine saturated by other work) is
+   * stored and "safe to retry": a client retries it, and so does the replay.
+   */
+  const write = async (method: string, path: string, body?: unknown) => {
+    for (let attempt = 0; ; attempt++) {
+      const res = await svc.http(method, path, body === undefined ? {} : { body });
+      if (res.status !== 503 || res.body?.code !== 'STORE_UNAVAILABLE' || attempt === 3) return res;
+    }
+  };
+
   for (const [i, step] of stepsOf(sc).entries()) {
     const label = i === 0 ? 'initial' : `step ${i} ${step.op}`;
     for (const d of r.shuffle(step.definitions ?? [])) {
@@ -75,11 +86,11 @@ export async function replay(svc: TestService, sc: Scenario, prefix: string, see
       writes.push(async () => {
         if (step.op === 'delete') {
           const id = ids.get(px.tuple(text));
-          const res = await svc.http('DELETE', `/authorization/relations/${id}`);
+          const res = await write('DELETE', `/authorization/relations/${id}`);
           if (res.status !== 200) note(label, `delete ${text}: ${res.status} ${res.text}`);
           track(res);
         } else {
-          const res = await svc.http('POST', '/authorization/relations', { body: t });
+          const res = await write('POST', '/authorization/relations', t);
           if (res.status !== 201 && res.status !== 200) note(label, `write ${text}: ${res.status} ${res.text}`);
           else ids.set(px.tuple(text), res.body._id);
           track(res);
@@ -90,8 +101,8 @@ export async function replay(svc: TestService, sc: Scenario, prefix: string, see
     for (const text of step.grants ?? []) {
       const g = parseTupleText(px.tuple(text))!;
       writes.push(async () => {
-        const res = await svc.http(step.op === 'delete' ? 'DELETE' : 'POST', '/authorization/permissions/grant',
-          { body: { subject: g.subject, permission: g.relation, resource: g.resource } });
+        const res = await write(step.op === 'delete' ? 'DELETE' : 'POST', '/authorization/permissions/grant',
+          { subject: g.subject, permission: g.relation, resource: g.resource });
         if (res.status >= 300) note(label, `grant ${step.op} ${text}: ${res.status} ${res.text}`);
         track(res);
         stats.writes++;
