@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { childService } from '../support/child-service.js';
 import { startService, type TestService } from '../support/service.js';
-import { downloadFile, uploadBase64, uploadFile } from '../support/multipart.js';
+import { downloadFile, streamBody, uploadBase64, uploadFile } from '../support/multipart.js';
 
 let svc: TestService;
 let dir: string;
@@ -329,6 +329,39 @@ describe('storage', () => {
     const fits = await multipart('POST', '/storage/upload', alice.token, randomBytes(1000));
     expect([fits.status, fits.body.message]).toEqual([201, undefined]);
     await svc.http('PATCH', '/config/storage', { body: { maxFileBytes: null } });
+    expect((await stored()).length).toBe(before.length + 1);
+    expect((await readdir(join(dir, '.partial'))).length).toBe(0);
+  });
+
+  it('bounds the whole body by what a file of maxFileBytes needs: padding, whitespace and a multipart preamble are refused early', async () => {
+    expect((await svc.http('PATCH', '/config/storage', { body: { maxFileBytes: 1000 } })).status).toBe(200);
+    const before = await stored();
+    try {
+      const url = `${svc.client}/storage/upload`;
+      const json = 'application/json';
+      const MB30 = 30 * 1024 * 1024;
+      // 30 MB after a 5-byte file: refused long before it is all sent (the answer comes within the first few MB).
+      const padding = await streamBody(url, alice.token, json, { head: '{"name":"pad.bin","data":"aGVsbG8=', filler: '=', total: MB30, tail: '"}' });
+      expect([padding.status, padding.body.code, padding.body.message]).toEqual([400, 'BAD_REQUEST', expect.stringMatching(/at most two =/)]);
+      const spaces = await streamBody(url, alice.token, json, { head: '{"name":"ws.bin","data":"aGVsbG8="', filler: ' ', total: MB30, tail: '}' });
+      expect([spaces.status, spaces.body]).toEqual([413, { code: 'PAYLOAD_TOO_LARGE', message: expect.stringMatching(/maxFileBytes/) }]);
+      expect(spaces.sent).toBeLessThan(MB30);
+      const boundary = 'xx';
+      const part = `\r\n--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.txt"\r\n\r\nhi\r\n--${boundary}--\r\n`;
+      const preamble = await streamBody(url, alice.token, `multipart/form-data; boundary=${boundary}`, { head: '', filler: 'z', total: MB30, tail: part });
+      expect([preamble.status, preamble.body]).toEqual([413, { code: 'PAYLOAD_TOO_LARGE', message: expect.stringMatching(/maxFileBytes/) }]);
+      const epilogue = await streamBody(url, alice.token, `multipart/form-data; boundary=${boundary}`, { head: part.slice(2), filler: 'z', total: MB30, tail: '' });
+      expect(epilogue.status).toBe(413);
+      // A file at the limit still fits, in pretty-printed JSON with escaped slashes too.
+      const full = Buffer.alloc(1000, 0xff); // base64 of 0xff bytes is all '/'
+      const pretty = JSON.stringify({ name: 'full.bin', data: full.toString('base64') }, null, 2).replace(/\//g, '\\/');
+      const fits = await raw('/storage/upload', { method: 'POST', headers: { ...bearer(alice.token), 'content-type': json }, body: pretty });
+      expect([fits.status, (await fits.json()).size]).toEqual([201, 1000]);
+      // The service still answers on fresh connections, and kept only the file that fits.
+      expect((await client('GET', '/storage/files', alice.token)).status).toBe(200);
+    } finally {
+      await svc.http('PATCH', '/config/storage', { body: { maxFileBytes: null } });
+    }
     expect((await stored()).length).toBe(before.length + 1);
     expect((await readdir(join(dir, '.partial'))).length).toBe(0);
   });

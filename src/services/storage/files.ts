@@ -121,8 +121,14 @@ export class Files {
     const type = body.contentType ?? '';
     let got: { fields: Record<string, unknown>; size: number | null; filename?: string; mimeType?: string };
     if (!body.stream) throw new AppError('BAD_REQUEST', 'Send the file as multipart/form-data (a part named file) or as JSON { name, data: <base64> }');
-    if (/^multipart\/form-data/i.test(type)) got = await readMultipartUpload(body.stream, type, max, sink);
-    else got = await readJsonUpload(body.stream, max, sink);
+    try {
+      if (/^multipart\/form-data/i.test(type)) got = await readMultipartUpload(body.stream, type, max, sink);
+      else got = await readJsonUpload(body.stream, max, sink);
+    } catch (e) {
+      // The content may have been stored whole before the rest of the body was refused (a body past its bound).
+      await provider.delete(key).catch(() => undefined);
+      throw e;
+    }
     const parsed = metadata.safeParse(got.fields);
     if (!parsed.success) {
       if (got.size !== null) await provider.delete(key);

@@ -8,6 +8,13 @@ import { AppError } from '../../errors.js';
 /** The longest member other than `data`, in characters: names, folders and content types are short. */
 const MAX_TEXT = 4096;
 const MAX_MEMBERS = 16;
+/** What a body may hold besides the base64 of `data`: the other members, punctuation and whitespace. */
+export const JSON_OVERHEAD_BYTES = 64 * 1024;
+/**
+ * The most bytes a JSON upload of a file of `maxBytes` needs: its base64 (padding included) and the overhead. A `\/`
+ * escape in `data` is one character of base64 and not counted twice.
+ */
+export const jsonBodyLimit = (maxBytes: number) => Math.ceil(maxBytes / 3) * 4 + JSON_OVERHEAD_BYTES;
 const WS = new Set([' ', '\t', '\n', '\r']);
 const B64 = /^[A-Za-z0-9+/_-]*$/;
 const ESCAPES: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
@@ -32,8 +39,12 @@ export async function readJsonUpload(body: AsyncIterable<Buffer | string>, maxBy
   let stored = null as Promise<number> | null;
   let inData = false;
   let carry = '';
-  let padded = false;
+  let padding = 0;
   let decoded = 0;
+  // Bytes of the body so far, less the backslashes of `\/` in data; bounded by what a file of maxBytes needs.
+  let received = 0;
+  let escapes = 0;
+  const bodyLimit = jsonBodyLimit(maxBytes);
 
   const write = async (buf: Buffer) => {
     decoded += buf.length;
@@ -41,8 +52,9 @@ export async function readJsonUpload(body: AsyncIterable<Buffer | string>, maxBy
     if (!out!.write(buf)) await Promise.race([once(out!, 'drain'), stored]);
   };
   const base64 = async (text: string) => {
-    if (!B64.test(text.replace(/=+$/, '')) || (padded && text.length > 0 && /[^=]/.test(text))) throw bad('data is not base64');
-    if (/=/.test(text)) padded = true;
+    if (!B64.test(text.replace(/=+$/, '')) || (padding > 0 && text.length > 0 && /[^=]/.test(text))) throw bad('data is not base64');
+    padding += text.length - text.replace(/=+$/, '').length;
+    if (padding > 2) throw bad('data is not base64: at most two = end it');
     const all = carry + text.replace(/=/g, '');
     const n = all.length - (all.length % 4);
     carry = all.slice(n);
@@ -96,7 +108,7 @@ export async function readJsonUpload(body: AsyncIterable<Buffer | string>, maxBy
             const e = ESCAPES[c];
             if (e === undefined || (inData && e !== '/')) throw bad(inData ? 'data is not base64' : `bad escape \\${c}`);
             escape = null;
-            if (inData) await base64('/'); else str += e;
+            if (inData) { escapes++; await base64('/'); } else str += e;
           } else {
             escape += c;
             if (escape.length === 5) {
@@ -161,7 +173,13 @@ export async function readJsonUpload(body: AsyncIterable<Buffer | string>, maxBy
 
   try {
     const decoder = new StringDecoder('utf8');
-    for await (const chunk of body) await feed(typeof chunk === 'string' ? chunk : decoder.write(chunk));
+    for await (const chunk of body) {
+      received += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.length;
+      await feed(typeof chunk === 'string' ? chunk : decoder.write(chunk));
+      if (received - escapes > bodyLimit) {
+        throw new AppError('PAYLOAD_TOO_LARGE', `The upload exceeds ${bodyLimit} bytes, more than the base64 JSON of a file of ${maxBytes} bytes (config storage.maxFileBytes) needs`);
+      }
+    }
     await feed(decoder.end());
     if (literal !== null) endLiteral();
     if (state !== 'done') throw bad('the body ends before the object does');

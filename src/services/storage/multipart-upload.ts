@@ -7,6 +7,8 @@ import { AppError } from '../../errors.js';
 export interface MultipartUpload { fields: Record<string, unknown>; size: number | null; filename?: string; mimeType?: string }
 
 const MAX_FIELD_BYTES = 4096;
+/** What a body may hold besides the file's bytes: the other parts, part headers, boundaries, preamble and epilogue. */
+export const MULTIPART_OVERHEAD_BYTES = 256 * 1024;
 
 /** `sink` receives the bytes of the `file` part as they come and resolves with what it stored. */
 export function readMultipartUpload(body: AsyncIterable<Buffer | string>, contentType: string, maxBytes: number,
@@ -20,9 +22,20 @@ export function readMultipartUpload(body: AsyncIterable<Buffer | string>, conten
       return;
     }
     const fields: Record<string, unknown> = {};
-    let file: { stored: Promise<number>; filename?: string; mimeType?: string } | null = null;
+    let file: { stored: Promise<number>; stream: Readable; filename?: string; mimeType?: string } | null = null;
     let failed: AppError | null = null;
     const input = Readable.from(body);
+    // The body as a whole is bounded too: busboy skips a preamble and an epilogue of any length.
+    const bodyLimit = maxBytes + MULTIPART_OVERHEAD_BYTES;
+    let received = 0;
+    input.on('data', (chunk: Buffer | string) => {
+      received += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.length;
+      if (received > bodyLimit && !failed) {
+        const e = new AppError('PAYLOAD_TOO_LARGE', `The upload exceeds ${bodyLimit} bytes, more than a multipart body with a file of ${maxBytes} bytes (config storage.maxFileBytes) needs`);
+        (file as typeof file)?.stream.destroy(e); // the provider's write fails and leaves nothing behind
+        fail(e);
+      }
+    });
     const fail = (e: AppError) => {
       if (failed) return;
       failed = e;
@@ -46,7 +59,7 @@ export function readMultipartUpload(body: AsyncIterable<Buffer | string>, conten
       stream.on('error', () => undefined); // the sink's pipeline reports it; this one only keeps it from counting as unhandled
       const stored = sink(stream);
       stored.catch(() => undefined); // awaited when the body ends
-      file = { stored, filename: info.filename || undefined, mimeType: info.mimeType || undefined };
+      file = { stored, stream, filename: info.filename || undefined, mimeType: info.mimeType || undefined };
     });
     parser.on('field', (name, value, info) => {
       if (info.valueTruncated || info.nameTruncated) fail(new AppError('VALIDATION_FAILED', `Invalid body: field ${name.slice(0, 64)} is longer than ${MAX_FIELD_BYTES} bytes`, [{ path: `body.${name.slice(0, 64)}` }]));
