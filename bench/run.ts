@@ -19,6 +19,8 @@ import { startProfile, summarise } from './profile.js';
 const { values: args } = parseArgs({ options: {
   tuples: { type: 'string', default: '100000' }, concurrency: { type: 'string', default: '16' }, checks: { type: 'string', default: '4000' },
   loaders: { type: 'string', default: '1' }, profile: { type: 'boolean', default: false },
+  // Its own servers on ports from this base (+1 redis, +2 mongo, +3 postgres, +4 bolt, +5 http): a run beside a dev stack.
+  'port-base': { type: 'string' },
 } });
 const N = Number(args.tuples);
 const C = Number(args.concurrency);
@@ -26,10 +28,13 @@ const CHECKS = Number(args.checks);
 const LOADERS = Number(args.loaders);
 
 async function main() {
-  const dataDir = join(ROOT, '.data', 'bench');
+  const dataDir = join(ROOT, '.data', args['port-base'] === undefined ? 'bench' : `bench-${args['port-base']}`);
   rmSync(dataDir, { recursive: true, force: true });
   removeCluster(join(dataDir, 'postgres'));
-  const stack = await startStack({ dataDir, env: process.env, log: (l) => say(`  ${l}`), ports: { redis: 26379, mongo: 27217, postgres: 27232, bolt: 27687, http: 27474 } });
+  const base = args['port-base'] === undefined ? null : Number(args['port-base']);
+  const ports = base === null ? { redis: 26379, mongo: 27217, postgres: 27232, bolt: 27687, http: 27474 }
+    : { redis: base + 1, mongo: base + 2, postgres: base + 3, bolt: base + 4, http: base + 5 };
+  const stack = await startStack({ dataDir, env: process.env, log: (l) => say(`  ${l}`), ports });
   const config = loadConfig({ ...stack.urls, ADMIN_PORT: '0', CLIENT_PORT: '0', GRPC_PORT: '0', SOCKET_PORT: '0', MASTER_KEY: randomUUID(), ADMIN_PASSWORD: 'bench-password',
     ADMIN_JWT_SECRET: randomUUID() + randomUUID(), CLIENT_JWT_SECRET: randomUUID() + randomUUID(), LOG_LEVEL: 'warn' });
   // The servers run in their own process groups: Ctrl-C must stop them too.
@@ -103,6 +108,7 @@ async function main() {
     await idle();
     const visibleSeconds = (Date.now() - t0) / 1000;
     say(`  index caught up ${(visibleSeconds - ackSeconds).toFixed(1)} s after the last call: ${(tuples.length / visibleSeconds).toFixed(0)} tuples/s until visible`);
+    if (process.env.AUTHZ_QUERY_TIMINGS === '1') for (const l of (await import('../src/stores/neo4j/timings.js')).statementTimings()) say(`  ${l}`);
     await phaseDone();
     phaseDone = await measure('rebuild');
     t0 = Date.now();

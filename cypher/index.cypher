@@ -5,6 +5,11 @@
 MERGE (m:IndexMeta {id: 'meta'}) ON CREATE SET m.gen = 1, m.building = null
 RETURN m.gen AS gen, m.building AS building;
 
+// name: meta-read
+// The generations, read without a write transaction (every unit of index work asks); `meta` creates them once.
+MATCH (m:IndexMeta {id: 'meta'})
+RETURN m.gen AS gen, m.building AS building;
+
 // name: set-building
 MATCH (m:IndexMeta {id: 'meta'}) SET m.building = $building RETURN m.gen AS gen;
 
@@ -234,3 +239,52 @@ MATCH (n:__LABEL__ {gen: $gen})
 WITH n LIMIT 5000
 DETACH DELETE n
 RETURN count(*) AS deleted;
+
+// name: holds
+// can(S, r, O) for a relation r: a relation is its own key, O#r, held through the tuple S#r@O (relations have no rows).
+MATCH (m:IndexMeta {id: 'meta'})
+WITH toString(m.gen) + '|' AS g
+OPTIONAL MATCH (a:Actor {id: g + $subject})-[:HOLDS]->(k:IndexKey {id: g + $key})
+RETURN k IS NOT NULL AS held;
+
+// name: holds-many
+// holds for each of $checks = [{subject, key}] in one query.
+MATCH (m:IndexMeta {id: 'meta'})
+WITH toString(m.gen) + '|' AS g
+UNWIND range(0, size($checks) - 1) AS i
+OPTIONAL MATCH (a:Actor {id: g + $checks[i].subject})-[:HOLDS]->(k:IndexKey {id: g + $checks[i].key})
+RETURN i, k IS NOT NULL AS held;
+
+// name: list-held
+// One page of the objects of a type on whose relation the subject holds the key ($typePrefix 'Type:', $suffix '#relation').
+MATCH (m:IndexMeta {id: 'meta'})
+WITH toString(m.gen) + '|' AS g
+MATCH (:Actor {id: g + $subject})-[:HOLDS]->(k:IndexKey)
+WHERE k.key STARTS WITH $typePrefix AND k.key ENDS WITH $suffix
+WITH DISTINCT left(k.key, size(k.key) - size($suffix)) AS obj ORDER BY obj SKIP $skip LIMIT $limit
+RETURN obj;
+
+// name: count-held
+MATCH (m:IndexMeta {id: 'meta'})
+WITH toString(m.gen) + '|' AS g
+OPTIONAL MATCH (:Actor {id: g + $subject})-[:HOLDS]->(k:IndexKey)
+WHERE k.key STARTS WITH $typePrefix AND k.key ENDS WITH $suffix
+WITH DISTINCT left(k.key, size(k.key) - size($suffix)) AS obj
+RETURN count(obj) AS count, count(CASE WHEN obj < $pivot THEN 1 END) AS below, count(CASE WHEN obj = $pivot THEN 1 END) > 0 AS has;
+
+// name: list-holders
+// One page of the subjects of a type ($typePrefix 'Type:') holding the key $key (a relation of an object).
+MATCH (m:IndexMeta {id: 'meta'})
+WITH toString(m.gen) + '|' AS g
+MATCH (:IndexKey {id: g + $key})<-[:HOLDS]-(a:Actor)
+WHERE a.subject STARTS WITH $typePrefix
+WITH a.subject AS subject ORDER BY subject SKIP $skip LIMIT $limit
+RETURN subject;
+
+// name: count-holders
+MATCH (m:IndexMeta {id: 'meta'})
+WITH toString(m.gen) + '|' AS g
+OPTIONAL MATCH (:IndexKey {id: g + $key})<-[:HOLDS]-(a:Actor)
+WHERE a.subject STARTS WITH $typePrefix
+WITH a.subject AS subject
+RETURN count(subject) AS count, count(CASE WHEN subject < $pivot THEN 1 END) AS below, count(CASE WHEN subject = $pivot THEN 1 END) > 0 AS has;

@@ -22,6 +22,11 @@ export interface FlatSet extends KeySet { deps: string[] }
  */
 export interface TupleView {
   subjects(object: string, relation: string): string[];
+  /**
+   * Whether some valid grant `S#perm@object` exists. When the view knows grants, object rows carry a grant key only
+   * where one exists (nobody holds the others); flats always carry them, so grants never change a flat.
+   */
+  granted?(object: string, perm: string): boolean;
 }
 
 /** The key a tuple gives its subject, or null when the model does not count the tuple. */
@@ -43,8 +48,11 @@ interface Expansion {
   hops: Array<[string, string]>;
 }
 
-/** The same-object closure of (O, a): own keys, public flag and arrow hops. Reads only tuples on O. */
-function expand(model: Model, view: TupleView, object: string, action: string): Expansion {
+/**
+ * The same-object closure of (O, a): own keys, public flag and arrow hops. Reads only tuples on O. `grantedOnly`: a
+ * grant key only where the view has a grant (object rows); otherwise every permission's (flats).
+ */
+function expand(model: Model, view: TupleView, object: string, action: string, grantedOnly = false): Expansion {
   const out: Expansion = { keys: new Set(), public: false, hops: [] };
   const type = model.get(typeOf(object));
   if (!type) return out;
@@ -54,7 +62,7 @@ function expand(model: Model, view: TupleView, object: string, action: string): 
   const todo = [action];
   while (todo.length) {
     const perm = todo.pop()!;
-    out.keys.add(grantKey(object, perm));
+    if (!grantedOnly || view.granted?.(object, perm)) out.keys.add(grantKey(object, perm));
     for (const e of type.permissions.get(perm) ?? []) {
       if (e.kind === 'public') out.public = true;
       else if (e.kind === 'rel') out.keys.add(relationKey(object, e.rel));
@@ -73,7 +81,7 @@ function expand(model: Model, view: TupleView, object: string, action: string): 
 
 /** OI(O,a) as stored for a plain object: own keys plus references to flat sets. */
 export function objectRow(model: Model, view: TupleView, object: string, action: string): ObjectRow {
-  const e = expand(model, view, object, action);
+  const e = expand(model, view, object, action, view.granted !== undefined);
   const refs = [...new Set(e.hops.map(([x, b]) => relationKey(x, b)))].sort();
   return { keys: [...e.keys].sort(), public: e.public, refs };
 }
@@ -138,10 +146,16 @@ export function decide(actor: Iterable<string>, row: ObjectRow | null, flats: Ar
 export const isArrowRelation = (model: Model, resourceType: string, relation: string) =>
   model.get(resourceType)?.arrowRelations.has(relation) ?? false;
 
-/** A TupleView over tuples in memory (valid ones only), indexed by `object#relation`. */
-export function tupleView(model: Model, tuples: Iterable<Tuple>): TupleView & { add(t: Tuple): void } {
+/**
+ * A TupleView over tuples in memory (valid ones only), indexed by `object#relation`. With `grants` (even empty) it
+ * knows grants too: those given and those added later.
+ */
+export function tupleView(model: Model, tuples: Iterable<Tuple>, grants?: Iterable<Tuple>):
+  TupleView & { add(t: Tuple): void; addGrant(g: Tuple): void } {
   const by = new Map<string, string[]>();
   const seen = new Set<string>();
+  const granted = grants === undefined ? null : new Set<string>();
+  const addGrant = (g: Tuple) => { if (granted && model.isValidGrant(g)) granted.add(relationKey(g.resource, g.relation)); };
   const add = (t: Tuple) => {
     const text = `${t.subject}#${t.relation}@${t.resource}`;
     if (seen.has(text) || !model.isValid(t)) return;
@@ -151,5 +165,9 @@ export function tupleView(model: Model, tuples: Iterable<Tuple>): TupleView & { 
     if (list) list.push(t.subject); else by.set(k, [t.subject]);
   };
   for (const t of tuples) add(t);
-  return { add, subjects: (object, relation) => by.get(relationKey(object, relation)) ?? [] };
+  for (const g of grants ?? []) addGrant(g);
+  return {
+    add, addGrant, subjects: (object, relation) => by.get(relationKey(object, relation)) ?? [],
+    ...(granted ? { granted: (object: string, perm: string) => granted.has(relationKey(object, perm)) } : {}),
+  };
 }

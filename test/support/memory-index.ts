@@ -6,7 +6,7 @@ import type { Model } from '../../src/engine/model.js';
 /** can() answered from index records alone. */
 export function indexCan(model: Model, tuples: Tuple[], grants: Tuple[], s: string, a: string, o: string) {
   if (s === o) return true;
-  const view = tupleView(model, tuples);
+  const view = tupleView(model, tuples, grants);
   const ai = actorKeys(model, tuples.filter((t) => t.subject === s), grants.filter((g) => g.subject === s));
   if (!model.get(typeOf(o))) return false;
   const row = objectRow(model, view, o, a);

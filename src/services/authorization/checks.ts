@@ -1,7 +1,8 @@
 // Decisions: can (cache, then one index query), evaluate (index records plus a Cypher path), list objects and subjects.
 import { Evaluator } from '../../engine/evaluator.js';
 import { typeOf } from '../../engine/ids.js';
-import { objectRow } from '../../engine/index-math.js';
+import { objectRow, relationKey } from '../../engine/index-math.js';
+import type { Model } from '../../engine/model.js';
 import type { GraphStore } from '../../stores/ports/graph.js';
 import type { IndexStore } from '../../stores/ports/index-store.js';
 import type { DecisionCache } from './decision-cache.js';
@@ -22,6 +23,9 @@ export interface ReadOptions {
 /** Lists up to this long are read whole and cached for paging; longer ones are counted and paged by the index. */
 const WHOLE = 10_000;
 const noTuples = { subjects: () => [] as string[] };
+
+/** Relations have no rows: `can` on one is whether the subject holds its key (the tuple itself). */
+const isRelation = (model: Model, resource: string, action: string) => model.get(typeOf(resource))?.relations.has(action) === true;
 
 /** Types whose definition change is still being re-indexed are answered from the projection meanwhile. */
 export interface PendingDefinitions { reindexing: Reindexing; projection: ProjectionDecisions }
@@ -64,8 +68,12 @@ export class Checks {
     const useCache = opts.consistency !== 'fully_consistent';
     const cached = useCache ? await this.cache.lookup(subject, action, resource) : null;
     if (cached?.hit != null) { this.onDecision(cached.hit, true); return cached.hit; }
-    const { rowExists, allowed } = await this.index.check(subject, resource, action);
-    const answer = rowExists ? allowed : await this.publicWithoutTuples(resource, action);
+    let answer: boolean;
+    if (isRelation(model, resource, action)) answer = await this.index.holds(subject, relationKey(resource, action));
+    else {
+      const { rowExists, allowed } = await this.index.check(subject, resource, action);
+      answer = rowExists ? allowed : await this.publicWithoutTuples(resource, action);
+    }
     if (cached) await this.cache.store(subject, action, resource, answer, cached.stamp);
     this.onDecision(answer, false);
     return answer;
@@ -101,7 +109,10 @@ export class Checks {
     }
     const allowed = await this.can(subject, action, resource, { consistency: 'fully_consistent' });
     const records = await this.index.records(subject, resource, action);
-    const out: Record<string, unknown> = { allowed, subjectIndex: records.subjectIndex, objectIndex: records.objectIndex };
+    // A relation has no row: its own key is what the subject must hold, shown as the row it stands for.
+    const objectIndex = isRelation(model, resource, action)
+      ? { id: relationKey(resource, action), public: false, keys: [relationKey(resource, action)], refs: [] } : records.objectIndex;
+    const out: Record<string, unknown> = { allowed, subjectIndex: records.subjectIndex, objectIndex };
     const type = model.get(typeOf(resource));
     if (!type) out.reason = `no definition for type ${typeOf(resource)}`;
     else if (!type.permissions.has(action) && !type.relations.has(action)) out.reason = `${type.name} has no permission or relation ${action}`;
@@ -132,14 +143,16 @@ export class Checks {
     if (cached) return { objects: cached.slice(skip, skip + limit), count: cached.length };
     // Self-access puts the subject itself in the list.
     const self = typeOf(subject) === type ? subject : null;
-    const first = await this.index.listObjects(subject, action, type, 0, this.whole + 1);
+    const relation = (await this.models.get()).get(type)?.relations.has(action) === true;
+    const list = (s: number, l: number) => (relation ? this.index.listHeld(subject, type, action, s, l) : this.index.listObjects(subject, action, type, s, l));
+    const first = await list(0, this.whole + 1);
     if (first.length <= this.whole) {
       const all = self !== null && !first.includes(self) ? [...first, self].sort() : first;
       if (stamp !== null) this.lists.put(key, stamp, all);
       return { objects: all.slice(skip, skip + limit), count: all.length };
     }
-    const counted = await this.index.countObjects(subject, action, type, self ?? '');
-    const page = await pageWithExtra(self, counted, skip, limit, (s, l) => this.index.listObjects(subject, action, type, s, l));
+    const counted = relation ? await this.index.countHeld(subject, type, action, self ?? '') : await this.index.countObjects(subject, action, type, self ?? '');
+    const page = await pageWithExtra(self, counted, skip, limit, list);
     return { objects: page.ids, count: page.count };
   }
 
@@ -152,6 +165,12 @@ export class Checks {
       return { subjects: found.subjects.slice(skip, skip + limit), public: found.public, count: found.subjects.length };
     }
     const self = typeOf(resource) === subjectType ? resource : null;
+    if (isRelation(await this.models.get(), resource, action)) {
+      const key = relationKey(resource, action);
+      const held = await this.index.countHolders(key, subjectType, self ?? '');
+      const page = await pageWithExtra(self, held, skip, limit, (s, l) => this.index.listHolders(key, subjectType, s, l));
+      return { subjects: page.ids, public: false, count: page.count };
+    }
     const counted = await this.index.countSubjects(resource, action, subjectType, self ?? '');
     const page = await pageWithExtra(self, counted, skip, limit, (s, l) => this.index.listSubjects(resource, action, subjectType, s, l));
     const isPublic = counted.public || await this.publicWithoutTuples(resource, action);

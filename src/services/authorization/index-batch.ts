@@ -171,7 +171,8 @@ export class IndexBatch {
     for (const obj of objects) {
       const type = typeOf(obj);
       if (!model.get(type) || !loaded.named(obj)) { gone.push(obj); continue; }
-      const rows = model.actionsOf(type).map((action) => ({ action, ...objectRow(model, loaded.view, obj, action) }));
+      // Permissions only: a relation is its own key, which `can` asks of the subject's keys directly.
+      const rows = [...model.get(type)!.permissions.keys()].map((action) => ({ action, ...objectRow(model, loaded.view, obj, action) }));
       put.push({ obj, type, rows, hash: hashOf(rows) });
     }
     return { put, gone };

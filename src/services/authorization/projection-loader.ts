@@ -6,7 +6,7 @@ import type { GraphStore } from '../../stores/ports/graph.js';
 
 /** Tuples and grants on objects, read from the projection in batched queries and kept for one unit of work. */
 export class Loaded {
-  readonly view: TupleView & { add(t: Tuple): void };
+  readonly view: TupleView & { add(t: Tuple): void; addGrant(g: Tuple): void };
   private readonly done = new Set<string>();
   private readonly namedBy = new Set<string>();
   /** Every edge read, valid or not, by tuple text. */
@@ -14,7 +14,7 @@ export class Loaded {
   /** Every tuple and grant read, valid or not (the engine's evaluator takes them as they are). */
   readonly read = { tuples: [] as Tuple[], grants: [] as Tuple[] };
   constructor(private readonly graph: GraphStore, private readonly model: Model) {
-    this.view = tupleView(model, []);
+    this.view = tupleView(model, [], []);
   }
 
   async load(objects: string[]): Promise<void> {
@@ -32,6 +32,7 @@ export class Loaded {
       }
       for (const g of grants) {
         this.edges.grants.add(tupleText(g));
+        this.view.addGrant(g);
         if (this.model.isValidGrant(g)) this.namedBy.add(g.resource);
       }
     }

@@ -26,6 +26,7 @@ export async function connectNeo4j(uri: string, user: string, password: string):
   });
   await driver.verifyConnectivity();
   for (const statement of loadCypher('schema.cypher').values()) await driver.executeQuery(statement);
+  if (process.env.AUTHZ_QUERY_TIMINGS === '1') (await import('./timings.js')).timeStatements(driver);
   return driver;
 }
 

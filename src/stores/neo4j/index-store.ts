@@ -33,8 +33,34 @@ export function neo4jIndexStore(driver: Driver): IndexStore {
       return out;
     });
 
+  const holdChecks = new Batcher<{ subject: string; key: string }, boolean>(
+    async ([one]) => [Boolean((await read('holds', one!)).records[0]?.get('held'))],
+    async (many) => {
+      const out = many.map(() => false);
+      for (const rec of (await read('holds-many', { checks: many })).records) out[Number(rec.get('i'))] = Boolean(rec.get('held'));
+      return out;
+    });
+  const held = (subject: string, type: string, relation: string) => ({ subject, typePrefix: `${type}:`, suffix: `#${relation}` });
+
   return {
+    holds: (subject, key) => holdChecks.ask({ subject, key }),
+    async listHeld(subject, type, relation, skip, limit) {
+      const r = await read('list-held', { ...held(subject, type, relation), skip: neo4j.int(skip), limit: neo4j.int(limit) });
+      return r.records.map((rec) => rec.get('obj') as string);
+    },
+    async countHeld(subject, type, relation, pivot) {
+      return counted((await read('count-held', { ...held(subject, type, relation), pivot })).records[0]);
+    },
+    async listHolders(key, subjectType, skip, limit) {
+      const r = await read('list-holders', { key, typePrefix: `${subjectType}:`, skip: neo4j.int(skip), limit: neo4j.int(limit) });
+      return r.records.map((rec) => rec.get('subject') as string);
+    },
+    async countHolders(key, subjectType, pivot) {
+      return counted((await read('count-holders', { key, typePrefix: `${subjectType}:`, pivot })).records[0]);
+    },
     async meta() {
+      const found = (await read('meta-read', {})).records[0];
+      if (found) return { gen: found.get('gen') as number, building: (found.get('building') as number | null) ?? null };
       const r = await write('meta', {});
       return { gen: r.records[0]!.get('gen') as number, building: (r.records[0]!.get('building') as number | null) ?? null };
     },

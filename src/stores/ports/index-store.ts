@@ -36,6 +36,14 @@ export interface IndexStore {
   /** One page, in id order, of the subjects of `subjectType` holding `action` on `object`. */
   listSubjects(object: string, action: string, subjectType: string, skip: number, limit: number): Promise<string[]>;
   countSubjects(object: string, action: string, subjectType: string, pivot: string): Promise<ListCount & { public: boolean }>;
+  /** Whether `subject` holds `key` (a relation `O#r` is its own key: relations have no rows). */
+  holds(subject: string, key: string): Promise<boolean>;
+  /** One page, in id order, of the objects of `type` whose `relation` key `subject` holds. */
+  listHeld(subject: string, type: string, relation: string, skip: number, limit: number): Promise<string[]>;
+  countHeld(subject: string, type: string, relation: string, pivot: string): Promise<ListCount>;
+  /** One page, in id order, of the subjects of `subjectType` holding `key`. */
+  listHolders(key: string, subjectType: string, skip: number, limit: number): Promise<string[]>;
+  countHolders(key: string, subjectType: string, pivot: string): Promise<ListCount>;
   dropGeneration(gen: number): Promise<number>;
 }
 /** A list's length, how many of its ids sort before `pivot`, and whether `pivot` is one of them. */
