@@ -51,6 +51,13 @@ export const adminErrorBody = (e: AppError) => ({ status: e.status, code: e.code
 /** Client body: streamlined. */
 export const clientErrorBody = (e: AppError) => ({ code: e.code, message: e.message });
 
+/** 416 with the file's size, sent as `Content-Range: bytes *\/<size>` (RFC 9110 section 15.5.17). */
+export class RangeNotSatisfiable extends AppError {
+  constructor(readonly size: number) {
+    super('RANGE_NOT_SATISFIABLE', `The file has ${size} bytes; the range asked for starts past its end`);
+  }
+}
+
 /** 429 with the seconds to wait, sent as Retry-After. */
 export class RateLimited extends AppError {
   constructor(readonly retryAfterSeconds: number) {

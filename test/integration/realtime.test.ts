@@ -36,6 +36,15 @@ describe('realtime socket', () => {
     expect(await refusedWith({ authorization: 'Bearer garbage' })).toBe(401);
     const { token } = await login('path@example.com');
     expect(await refusedWith({ authorization: `Bearer ${token}` }, svc.socket.replace('/realtime', '/elsewhere'))).toBe(404);
+    expect(await refusedWith({ authorization: `Bearer ${token}` }, `${svc.socket}/x`)).toBe(404);
+  });
+
+  it('takes /realtime/ (a trailing slash) as /realtime', async () => {
+    const { token } = await login('slash@example.com');
+    const s = await openSocket(`${svc.socket}/`, token);
+    s.send({ type: 'subscribe', topic: 'decisions', id: 's', items: [{ action: 'read', resource: 'Doc:slash' }] });
+    expect(await s.next((m) => m.type === 'subscribed')).toMatchObject({ id: 's', items: [{ allowed: false }] });
+    s.ws.close();
   });
 
   it('refuses a user more sockets than the cap, and takes one again once another closes', async () => {

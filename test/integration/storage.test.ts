@@ -131,7 +131,7 @@ describe('storage', () => {
     const open = await raw(`/storage/file/data/${fileId}`, { headers: { ...bearer(alice.token), range: `bytes=${content.length - 3}-` } });
     expect([open.status, await open.text()]).toEqual([206, 'og\n']);
     const past = await raw(`/storage/file/data/${fileId}`, { headers: { ...bearer(alice.token), range: `bytes=${content.length}-` } });
-    expect([past.status, (await past.json()).code]).toEqual([416, 'RANGE_NOT_SATISFIABLE']);
+    expect([past.status, past.headers.get('content-range'), (await past.json()).code]).toEqual([416, `bytes */${content.length}`, 'RANGE_NOT_SATISFIABLE']);
   });
 
   it('hides a file from an outsider (404 on every route) and lets a reader read but not change or delete it', async () => {
@@ -163,8 +163,12 @@ describe('storage', () => {
     expect((await stored()).length).toBe(before.length);
     const data = await raw(`/storage/file/data/${fileId}`, { headers: bearer(carol.token) });
     expect(await data.text()).toBe(next.toString());
-    // HTML uploaded by a user is served under the surface's CSP: nothing in it runs.
+    // HTML uploaded by a user is served under the surface's CSP (nothing in it runs), and as an attachment: opening it
+    // downloads it rather than rendering it on the service's origin.
     expect(data.headers.get('content-security-policy')).toContain("default-src 'none'");
+    expect(data.headers.get('content-disposition')).toBe("attachment; filename*=UTF-8''renamed.txt");
+    // The API's own answers keep their same-origin resource policy.
+    expect(data.headers.get('cross-origin-resource-policy')).toBe('same-origin');
     expect((await client('DELETE', `/storage/file/${fileId}`, carol.token)).status).toBe(403);
   });
 
@@ -289,6 +293,30 @@ describe('storage', () => {
     expect((await client('POST', `/storage/upload?scope=Team:${team}`, bob.token, { ...teamFile, isPublic: false })).status).toBe(201);
     expect((await client('POST', `/storage/upload?scope=Team:${team}`, alice.token, teamFile)).status).toBe(201);
     expect(await stored()).toHaveLength(before.length + 2);
+  });
+
+  it('lets other origins embed public and signed bytes (CORP cross-origin); active types download, a public image shows', async () => {
+    const upload = async (name: string, text: string, mimeType: string, isPublic: boolean) =>
+      (await client('POST', '/storage/upload', alice.token, { name, data: Buffer.from(text).toString('base64'), mimeType, isPublic })).body._id as string;
+    const png = await upload('dot.png', 'not really a png', 'image/png', true);
+    const svg = await upload('logo.svg', '<svg xmlns="http://www.w3.org/2000/svg"/>', 'image/svg+xml', true);
+    const page = await upload('page.html', '<form action="https://evil.example">', 'text/html', true);
+    const js = await upload('app.js', 'alert(1)', 'application/javascript', false);
+    const headersOf = async (path: string, token?: string) => {
+      const r = await raw(path, token ? { headers: bearer(token) } : {});
+      await r.arrayBuffer();
+      return { status: r.status, corp: r.headers.get('cross-origin-resource-policy'), disposition: r.headers.get('content-disposition')?.split(';')[0], csp: r.headers.get('content-security-policy') };
+    };
+    expect(await headersOf(`/storage/public/${png}`)).toMatchObject({ status: 200, corp: 'cross-origin', disposition: 'inline' });
+    expect(await headersOf(`/storage/public/${svg}`)).toMatchObject({ status: 200, corp: 'cross-origin', disposition: 'inline', csp: expect.stringContaining('sandbox') });
+    expect(await headersOf(`/storage/public/${page}`)).toMatchObject({ status: 200, corp: 'cross-origin', disposition: 'attachment' });
+    // Through the token route the same SVG downloads; a signed link is embeddable too, and active types download there.
+    expect(await headersOf(`/storage/file/data/${svg}`, alice.token)).toMatchObject({ status: 200, corp: 'same-origin', disposition: 'attachment' });
+    const signed = (await client('GET', `/storage/getFileUrl/${js}`, alice.token)).body.url as string;
+    expect(await headersOf(signed)).toMatchObject({ status: 200, corp: 'cross-origin', disposition: 'attachment' });
+    // Everything else keeps the API's headers.
+    expect((await client('GET', `/storage/file/${png}`, alice.token)).headers.get('cross-origin-resource-policy')).toBe('same-origin');
+    for (const id of [png, svg, page, js]) expect((await client('DELETE', `/storage/file/${id}`, alice.token)).status).toBe(200);
   });
 
   it('refuses malformed uploads with 4xx and keeps nothing', async () => {

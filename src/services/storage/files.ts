@@ -22,6 +22,13 @@ export interface UploadBody { stream?: AsyncIterable<Buffer | string>; contentTy
 
 export interface Download { status: 200 | 206; headers: Record<string, string>; stream: Readable }
 
+/**
+ * Types a browser runs, or renders as a document that may hold scripts or forms, when it opens them: HTML, XML (SVG
+ * among them), JavaScript. Sent as attachment, so opening one downloads it instead of rendering it on this origin.
+ */
+const ACTIVE = /^(text\/html|application\/xhtml\+xml|[a-z]+\/([a-z0-9.+-]*\+)?xml|text\/xsl|[a-z]+\/([a-z0-9.+-]*[.-])?(java|ecma)script|application\/x-shockwave-flash)$/;
+const isActive = (mimeType: string) => ACTIVE.test(mimeType.split(';')[0]!.trim().toLowerCase());
+
 const MIME = /^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}\/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}$/;
 const flag = z.union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')]);
 const metadata = z.strictObject({
@@ -247,7 +254,7 @@ export class Files {
   }
 
   async data(userId: string, id: string, range?: string): Promise<Download> {
-    return this.download(await this.load(userId, id, 'read'), range);
+    return this.download(await this.load(userId, id, 'read'), range, 'private');
   }
 
   /**
@@ -263,7 +270,7 @@ export class Files {
     }
     const record = await this.deps.records.get(id);
     if (!record) throw notFound(id);
-    return this.download(record, range);
+    return this.download(record, range, 'link');
   }
 
   /** The bytes of a public file (as the index has it), to anyone. */
@@ -271,10 +278,15 @@ export class Files {
     if (!(await this.isPublic(id))) throw notFound(id);
     const record = await this.deps.records.get(id);
     if (!record) throw notFound(id);
-    return this.download(record, range);
+    return this.download(record, range, 'public');
   }
 
-  private async download(record: FileRecord, rangeHeader?: string): Promise<Download> {
+  /**
+   * `via`: `private` (the bytes route, with a token), `link` (a signed link) or `public` (a public file's plain link).
+   * The two links may be embedded by pages of other origins (`<img>`, `<video>`): their bytes are
+   * `Cross-Origin-Resource-Policy: cross-origin`, while every other answer keeps the surface's `same-origin`.
+   */
+  private async download(record: FileRecord, rangeHeader: string | undefined, via: 'private' | 'link' | 'public'): Promise<Download> {
     const range: ByteRange | null = rangeOf(rangeHeader, record.size);
     let stream: Readable;
     try {
@@ -283,12 +295,18 @@ export class Files {
       if (e instanceof FileMissing) throw notFound(record._id);
       throw e;
     }
+    const active = isActive(record.mimeType);
+    const inline = !active || (via === 'public' && record.mimeType.toLowerCase().startsWith('image/'));
     const headers: Record<string, string> = {
       'Content-Type': record.mimeType, 'Accept-Ranges': 'bytes',
       'Content-Length': String(range ? range.end - range.start + 1 : record.size),
       // Shown in the browser when it can be, never run: the surface's CSP (default-src 'none') and nosniff still apply.
-      'Content-Disposition': `inline; filename*=UTF-8''${encodeURIComponent(record.name)}`,
+      // Active types are downloaded, except a public image (SVG) through its public link, which pages show as an image.
+      'Content-Disposition': `${inline ? 'inline' : 'attachment'}; filename*=UTF-8''${encodeURIComponent(record.name)}`,
     };
+    if (via !== 'private') headers['Cross-Origin-Resource-Policy'] = 'cross-origin';
+    // An active type opened anyway (a public SVG through its link) renders sandboxed: no scripts, forms or same-origin access.
+    if (active) headers['Content-Security-Policy'] = "default-src 'none'; frame-ancestors 'none'; sandbox";
     if (range) headers['Content-Range'] = `bytes ${range.start}-${range.end}/${record.size}`;
     return { status: range ? 206 : 200, headers, stream };
   }

@@ -1,5 +1,5 @@
 // The one byte range of an HTTP `Range` header that a download serves (RFC 9110 section 14).
-import { AppError } from '../../errors.js';
+import { RangeNotSatisfiable } from '../../errors.js';
 import type { ByteRange } from '../../stores/ports/file-storage.js';
 
 /**
@@ -22,4 +22,4 @@ export function rangeOf(header: string | undefined, size: number): ByteRange | n
   return { start, end };
 }
 
-const unsatisfiable = (size: number) => new AppError('RANGE_NOT_SATISFIABLE', `The file has ${size} bytes; the range asked for starts past its end`);
+const unsatisfiable = (size: number) => new RangeNotSatisfiable(size);

@@ -3,7 +3,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import proxyAddr from 'proxy-addr';
-import { AppError, RateLimited, adminErrorBody, clientErrorBody } from '../../errors.js';
+import { AppError, RangeNotSatisfiable, RateLimited, adminErrorBody, clientErrorBody } from '../../errors.js';
 import type { Surface } from '../registry.js';
 
 export type TrustProxy = boolean | number | string;
@@ -21,11 +21,12 @@ export function clientAddress(trust: TrustProxy): (req: IncomingMessage) => stri
   return (req) => proxyAddr(req, fn);
 }
 
-/** An AppError as the surface's error body (DESIGN.md section 6), with Retry-After on 429. */
+/** An AppError as the surface's error body (DESIGN.md section 6), with Retry-After on 429 and Content-Range on 416. */
 export function errorReply(surface: Surface, e: AppError): { status: number; body: unknown; headers: Record<string, string> } {
   return {
     status: e.status, body: (surface === 'admin' ? adminErrorBody : clientErrorBody)(e),
-    headers: e instanceof RateLimited ? { 'Retry-After': String(e.retryAfterSeconds) } : {},
+    headers: e instanceof RateLimited ? { 'Retry-After': String(e.retryAfterSeconds) }
+      : e instanceof RangeNotSatisfiable ? { 'Content-Range': `bytes */${e.size}` } : {},
   };
 }
 

@@ -165,7 +165,7 @@ export class RealtimeTransport {
     const { pipeline } = this.deps;
     const path = (req.url ?? '/').split('?')[0];
     try {
-      if (path !== PATH) throw new AppError('ROUTE_NOT_FOUND', `The realtime socket is at ${PATH}`);
+      if (path !== PATH && path !== `${PATH}/`) throw new AppError('ROUTE_NOT_FOUND', `The realtime socket is at ${PATH}`);
       if (this.stopping) throw new AppError('NOT_READY', 'The service is stopping');
       const ip = clientAddress(this.deps.trustProxy)(req);
       // The gate and the client surface's rate limit, counted before the token is checked.
