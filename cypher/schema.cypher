@@ -53,3 +53,11 @@ CREATE INDEX row_gen IF NOT EXISTS FOR (r:IndexRow) ON (r.gen);
 
 // name: flat-gen
 CREATE INDEX flat_gen IF NOT EXISTS FOR (f:IndexFlat) ON (f.gen);
+
+// name: tuple-type-key
+// The admin list of relations filtered by resource type, in key order (cypher/listing.cypher).
+CREATE INDEX tuple_type_key IF NOT EXISTS FOR ()-[t:TUPLE]-() ON (t.resourceType, t.key);
+
+// name: tuple-search
+// Its case-insensitive substring search: a trigram text index on the lowered key.
+CREATE TEXT INDEX tuple_search IF NOT EXISTS FOR ()-[t:TUPLE]-() ON (t.keyLower);

@@ -23,6 +23,7 @@ import { mongoUserStore } from './mongo/users.js';
 import { connectNeo4j, pingNeo4j, warmNeo4j } from './neo4j/connection.js';
 import { neo4jGraphStore } from './neo4j/graph.js';
 import { neo4jIndexStore } from './neo4j/index-store.js';
+import { neo4jTupleListing } from './neo4j/tuple-listing.js';
 import { closeRedis, connectRedis, pingRedis } from './redis/connection.js';
 import { redisChatChannel } from './redis/chat-channel.js';
 import { redisDecisionStore } from './redis/decision-cache.js';
@@ -48,6 +49,11 @@ export async function connectStores(urls: StoreUrls, log: Logger) {
   const neo = await connectNeo4j(urls.NEO4J_URI, urls.NEO4J_USER, urls.NEO4J_PASSWORD);
   const warmStarted = Date.now();
   log.info({ statements: await warmNeo4j(neo), ms: Date.now() - warmStarted }, 'Neo4j query plans warmed');
+  const tupleListing = neo4jTupleListing(neo);
+  // Once, on the first start of this version over an older projection (a few thousand tuples a second).
+  await tupleListing.prepare(() => log.info('filling the list fields of the projected tuples (once)')).then(
+    (n) => { if (n) log.info({ tuples: n }, 'list fields filled'); },
+    (e: Error) => log.warn({ err: e.message }, 'could not fill the list fields of older tuples; a soft reconstruct fills them'));
   const redis = connectRedis(urls.REDIS_URL);
   let redisDown = false;
   redis.on('error', (err) => { if (!redisDown) log.warn({ err: err.message }, 'redis connection error'); redisDown = true; });
@@ -77,6 +83,8 @@ export async function connectStores(urls: StoreUrls, log: Logger) {
     chat: mongoChatStore(db),
     index: neo4jIndexStore(neo),
     graph: neo4jGraphStore(neo),
+    /** Pages and counts of the admin list of relations, from the projection's indexes. */
+    tupleListing,
     hints: redisDeletionHints(redis, prefix),
     /** Definition changes still being re-indexed, so every process answers their types from the projection. */
     reindexState: redisReindexState(redis, prefix),

@@ -9,6 +9,9 @@ const label = (type: string) => {
   return `\`${type}\``;
 };
 
+/** Set on every TUPLE edge the projection writes (not only new ones), so any re-apply fills edges older than them. */
+const LIST_FIELDS = ', t.resourceType = row.resourceType, t.keyLower = toLower(row.key)';
+
 type Rec = { get(k: string): unknown };
 const split = (records: Rec[]) => {
   const tuples: Tuple[] = [];
@@ -40,7 +43,8 @@ export function neo4jGraphStore(driver: Driver): GraphStore {
       for (const [k, list] of groups) {
         const [edge, st, rt] = k.split(' ') as [string, string, string];
         const statement = stmt('put-edges').replace('__SUBJECT_LABEL__', label(st)).replace('__RESOURCE_LABEL__', label(rt))
-          .replace('__EDGE__', edge).replace('__NAME_PROPERTY__', edge === 'GRANT' ? 'permission' : 'relation');
+          .replace('__EDGE__', edge).replace('__NAME_PROPERTY__', edge === 'GRANT' ? 'permission' : 'relation')
+          .replace('__LIST_FIELDS__', edge === 'TUPLE' ? LIST_FIELDS : '');
         await driver.executeQuery(statement, { mark, rows: list.map(({ tuple: t }) => {
           const s = parseObject(t.subject)!;
           const o = parseObject(t.resource)!;

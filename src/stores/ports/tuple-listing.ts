@@ -1,0 +1,24 @@
+// Pages of the stored tuples for the admin list, from an index that keeps them in key order, with their count.
+
+/** Which tuples, in which order: `subjectType` and `resourceType` match exactly, `search` is a case-insensitive substring. */
+export interface TupleListQuery {
+  subjectType?: string; resourceType?: string; search?: string;
+  descending: boolean; skip: number; limit: number;
+}
+
+/**
+ * The tuple texts of one page and how many match: `exact`, or at least `count` when counting them all would read
+ * too much. `tooBroad` when a search matches too many tuples, too sparsely in this order, to find the page cheaply.
+ */
+export type TupleListPage = { keys: string[]; count: number; exact: boolean } | { tooBroad: true };
+
+export interface TupleListing {
+  /** Counts past `cap` are a lower bound; a search past `cap` matches reads at most `budget` entries for its page. */
+  readonly limits: { cap: number; budget: number };
+  list(q: TupleListQuery): Promise<TupleListPage>;
+  /**
+   * Fills the list fields of tuples projected before they existed, once (later calls only read a marker); `starting`
+   * is called before a fill. How many tuples it filled.
+   */
+  prepare(starting?: () => void): Promise<number>;
+}
