@@ -13,7 +13,7 @@ import type { Route } from '../../src/surfaces/registry.js';
 import { graphqlVerdict, grpcVerdict, httpVerdict, mcpVerdict, socketVerdict, type Verdict } from '../support/hostile/answers.js';
 import { hostileFixture, type Fixture } from '../support/hostile/fixture.js';
 import { adminGqlCases, adminGqlRequest, CLIENT_FIELDS, clientGqlCases, clientGqlRequest, type ClientField } from '../support/hostile/graphql.js';
-import { GRPC_METHOD_NAMES, grpcBytes, grpcCases, rawClient } from '../support/hostile/grpc.js';
+import { GRPC_METHOD_NAMES, grpcBytes, grpcCases, grpcDecoded, rawClient } from '../support/hostile/grpc.js';
 import { mcpBody, mcpCases } from '../support/hostile/mcp.js';
 import { mutating } from '../support/hostile/mutation.js';
 import { restCases, restSafe, send } from '../support/hostile/rest.js';
@@ -156,7 +156,7 @@ describe('hostile input', () => {
           };
           // A Watch past the head follows silently: its deadline passing is the documented behaviour, not a failure.
           const v = watch && a.code === 4 ? { status: 200 } : grpcVerdict(a.code, a.catalog, a.details);
-          tally.add(call, v, watch && a.code === 4 ? 0 : a.ms, a.details, mayWait(JSON.stringify(c.req)));
+          tally.add(call, v, watch && a.code === 4 ? 0 : a.ms, a.details, mayWait(c.bytes ? grpcDecoded(method, bytes) : JSON.stringify(c.req)));
         });
       }
     } finally { client.close(); }

@@ -72,6 +72,16 @@ export function grpcBytes(registry: Registry, method: string, c: GrpcCase): Buff
   return Buffer.from(type.encode(type.fromObject(writes ? poisoned(type, c.req) : c.req)).finish());
 }
 
+/**
+ * The request the server decodes from what was sent, as JSON ('' when it does not decode): raw bytes may carry a
+ * consistency or a revision, after which the read may wait for the index (the documented INDEX_BEHIND).
+ */
+export function grpcDecoded(method: string, bytes: Buffer): string {
+  const m = service.methods[method]!;
+  const type = m.resolvedRequestType ?? root.lookupType(m.requestType);
+  try { return JSON.stringify(type.toObject(type.decode(bytes), { longs: String, enums: String })); } catch { return ''; }
+}
+
 const plainString = (f: protobuf.Field) => f.type === 'string' && !f.repeated && !(f instanceof protobuf.MapField);
 
 /**
