@@ -12,8 +12,8 @@ export interface CreateRelationsResponse { relations: Relation[]; created: numbe
 export interface RelationUpdate { operation: 'OPERATION_CREATE' | 'OPERATION_DELETE'; subject: string; relation: string; resource: string }
 export interface WriteRelationsResponse { created: number; existing: number; deleted: number; missing: number; revision: number }
 export interface DeleteRelationResponse { deleted: Relation; revision: number }
-export interface ReadRelationsRequest { skip?: number; limit?: number; search?: string; subjectType?: string; resourceType?: string; sort?: string }
-export interface ReadRelationsResponse { relations: Relation[]; count: number }
+export interface ReadRelationsRequest extends ReadOptions { skip?: number; limit?: number; search?: string; subjectType?: string; resourceType?: string; sort?: string }
+export interface ReadRelationsResponse { relations: Relation[]; count: number; countCapped: boolean }
 export interface PermissionGrant { subject: string; permission: string; resource: string }
 export type Names = Record<string, string[]>;
 export interface ResourceDefinition { id: string; name: string; relations: Names; permissions: Names; version: number; createdAt: string; updatedAt: string }

@@ -18,6 +18,7 @@ import { ModelSource } from '../services/authorization/model-source.js';
 import { ProjectionDecisions } from '../services/authorization/projection-decisions.js';
 import { Rebuilds } from '../services/authorization/rebuilds.js';
 import { Reindexing } from '../services/authorization/reindexing.js';
+import { RelationList } from '../services/authorization/relation-list.js';
 import { Relations } from '../services/authorization/relations.js';
 import { Revisions } from '../services/authorization/revisions.js';
 import type { Stores } from '../stores/stores.js';
@@ -68,7 +69,7 @@ export async function authorizationModule(stores: Stores, config: Config, log: L
     name: 'authorization',
     routes: [
       ...authorizationRoutes({
-        definitions, relations, checks, indexer, feed: new ChangeFeed(changeLog, revisions), views: new AccessViews(stores.accessViews, checks, revisions),
+        definitions, relations, relationList: new RelationList(stores.tupleListing, store), checks, indexer, feed: new ChangeFeed(changeLog, revisions), views: new AccessViews(stores.accessViews, checks, revisions),
       }),
       ...clientAuthorizationRoutes({ checks, revisions }),
     ],

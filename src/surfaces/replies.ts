@@ -60,7 +60,10 @@ export const replies = {
     missing: z.number().int().meta({ description: 'Deletes of tuples that were not stored' }),
     revision,
   }),
-  relations: z.object({ relations: z.array(relation), count: z.number().int() }),
+  relations: z.object({
+    relations: z.array(relation), count: z.number().int(),
+    countCapped: z.boolean().meta({ description: 'true: counting every match would read too much; count is a lower bound' }),
+  }),
   relation,
   relationDeleted: z.object({ deleted: relation, revision }),
   granted: z.object({ grant, created: z.boolean(), revision }),

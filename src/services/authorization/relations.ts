@@ -5,7 +5,6 @@ import type { GrantStore } from '../../stores/ports/grants.js';
 import type { RelationRecord, TupleReads, TupleWrites } from '../../stores/ports/tuples.js';
 import type { ChangeEntry, ChangeLog } from '../../stores/ports/change-log.js';
 import type { DeletionHints } from '../../stores/ports/deletion-hints.js';
-import type { ListQuery } from '../../stores/ports/paging.js';
 import type { Applier } from './applier.js';
 import type { ModelSource } from './model-source.js';
 import { splitUpdates, type TupleUpdate } from './tuple-updates.js';
@@ -159,11 +158,6 @@ export class Relations {
     const r = await this.store.findTuple(id);
     if (!r) throw new AppError('NOT_FOUND', `No relation ${id}`);
     return relationView(r);
-  }
-
-  async list(q: ListQuery & { subjectType?: string; resourceType?: string }) {
-    const page = await this.store.listTuples(q);
-    return { relations: page.items.map(relationView), count: page.count };
   }
 
   private validGrant(g: Tuple) {

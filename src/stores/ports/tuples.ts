@@ -1,6 +1,5 @@
 // Relation tuples in the source of truth, split into what readers and what writers need.
 import type { Tuple } from '../../engine/ids.js';
-import type { ListQuery, Page } from './paging.js';
 
 export interface RelationRecord {
   _id: string; subject: string; relation: string; resource: string; computedTuple: string;
@@ -9,7 +8,8 @@ export interface RelationRecord {
 
 export interface TupleReads {
   findTuple(id: string): Promise<RelationRecord | null>;
-  listTuples(q: ListQuery & { subjectType?: string; resourceType?: string }): Promise<Page<RelationRecord>>;
+  /** The records of these tuple texts, in their order; texts not stored are left out. One `_id` lookup each. */
+  findTuples(texts: string[]): Promise<RelationRecord[]>;
   /** Every stored tuple on one resource. */
   tuplesOn(resource: string): Promise<RelationRecord[]>;
   /** Every stored tuple whose subject is this object. */

@@ -83,8 +83,9 @@ export const GRPC_METHODS: Record<string, Method> = {
   },
   ReadRelations: {
     kind: 'unary', route: 'get_authorization_relations',
-    input: (r) => ({ query: q({ skip: r.skip, limit: r.limit, search: r.search, subjectType: r.subjectType, resourceType: r.resourceType, sort: r.sort }) }),
-    output: (b) => ({ relations: b.relations.map(relation), count: b.count }),
+    input: (r) => ({ query: q({ skip: r.skip, limit: r.limit, search: r.search, subjectType: r.subjectType, resourceType: r.resourceType, sort: r.sort,
+      consistency: consistency(r.consistency), revision: r.revision }) }),
+    output: (b) => ({ relations: b.relations.map(relation), count: b.count, countCapped: b.countCapped }),
   },
   GrantPermission: {
     kind: 'unary', route: 'post_authorization_permissions_grant', input: (r) => ({ body: { subject: r.subject, permission: r.permission, resource: r.resource } }),

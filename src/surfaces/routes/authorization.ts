@@ -4,6 +4,7 @@ import type { AccessViews } from '../../services/authorization/access-views.js';
 import type { ChangeFeed } from '../../services/authorization/change-feed.js';
 import type { Checks, ReadOptions } from '../../services/authorization/checks.js';
 import { definitionView, type Definitions } from '../../services/authorization/definitions.js';
+import { RELATION_SORTS, type RelationList } from '../../services/authorization/relation-list.js';
 import { relationView, type Relations } from '../../services/authorization/relations.js';
 import { WRITE_MAX } from '../../services/authorization/tuple-updates.js';
 import { replies } from '../replies.js';
@@ -60,9 +61,10 @@ export const BULK_MAX = 100;
 const viewName = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$/, 'letters, digits, _ . - (at most 100)');
 
 export function authorizationRoutes(deps: {
-  definitions: Definitions; relations: Relations; checks: Checks; indexer: IndexerControl; feed: ChangeFeed; views: AccessViews;
+  definitions: Definitions; relations: Relations; relationList: RelationList; checks: Checks; indexer: IndexerControl; feed: ChangeFeed;
+  views: AccessViews;
 }): Route[] {
-  const { definitions, relations, checks, indexer, feed, views } = deps;
+  const { definitions, relations, relationList, checks, indexer, feed, views } = deps;
   /** Admin scope rule: with a scope, the subject needs a direct tuple or grant on it, then the scope is asked. */
   const adminCan = async (q: { subject: string; permission: string; resource: string; scope?: string }, opts: ReadOptions) => {
     if (q.scope && !(await checks.hasDirectOn(q.subject, q.scope))) return false;
@@ -118,9 +120,27 @@ export function authorizationRoutes(deps: {
       body: writeBody, handle: async ({ body }) => withRevision(await relations.write(body.updates)),
     }),
     route({
-      ...admin, http: { method: 'get', path: '/authorization/relations' }, output: replies.relations, summary: 'List and filter tuples',
-      query: z.strictObject({ ...listQuery, subjectType: name.optional(), resourceType: name.optional() }),
-      handle: async ({ query }) => ({ body: await relations.list(query) }),
+      ...admin, http: { method: 'get', path: '/authorization/relations' }, output: replies.relations, errors: ['LIST_TOO_LARGE', 'INDEX_BEHIND'],
+      summary: 'List and filter tuples, in tuple-text order, from the projection\'s indexes',
+      query: z.strictObject({
+        ...listQuery, subjectType: name.optional(), resourceType: name.optional(),
+        sort: z.enum(RELATION_SORTS, { error: `sort must be one of ${RELATION_SORTS.join(', ')} (the orders an index serves)` }).optional()
+          .meta({ description: 'computedTuple (the default) or -computedTuple; no other order is served by an index' }),
+        search: listQuery.search.meta({ description: [
+          'Case-insensitive substring of computedTuple, from a text index. Up to 10,000 matches are sorted and counted exactly;',
+          'past that the list is read in order (at most 20,000 tuples) for the page, the count is a lower bound (countCapped),',
+          'and a page not found within them is 422 LIST_TOO_LARGE: narrow the search.',
+        ].join(' ') }),
+        ...consistency,
+      }).meta({ description: [
+        'The page comes from the projection in Neo4j: what the index has applied. A single write or delete shows when it returns;',
+        'a bulk write once indexed (consistency=at_least_as_fresh&revision=N waits for it). count is exact with one type filter or',
+        'none, or up to 10,000 otherwise (countCapped: the count is a lower bound).',
+      ].join(' ') }),
+      handle: async ({ query }) => {
+        await checks.settle(read(query));
+        return { body: await relationList.list(query) };
+      },
     }),
     route({
       ...admin, http: { method: 'get', path: '/authorization/relations/:id' }, output: replies.relation, errors: ['NOT_FOUND'], summary: 'One tuple by id',
