@@ -1,6 +1,7 @@
 // The comparison's data set: users, a tree of teams and documents, seeded, with the answer every check and list must give.
 // Shape at N tuples: N/100 users in two teams each, N/1000 teams where a parent team owns each child, documents owned
-// by a team with two direct readers each, and for list sizes k one user who reads exactly k documents (half through a team).
+// by a team with two direct readers each, and for each list size k a few probe users who each read exactly k documents
+// (half through a team of their own): distinct subjects, so every cold list probe asks something no cache has seen.
 
 export type Tuple = readonly [subject: string, relation: string, resource: string];
 
@@ -13,11 +14,26 @@ export interface DataSet {
   size: number;
   /** The generator's own answer to "may User:u{u} read Document:d{d}". */
   allowed(u: number, d: number): boolean;
-  /** List probes: `User:{user}` reads exactly `count` documents. */
-  lists: Array<{ user: string; count: number }>;
+  /**
+   * List probes: each of `cold` and `warm` (`User:{id}`) reads exactly `count` documents, through tuples of its own.
+   * The cold ones are each asked once; the warm one is asked over and over.
+   */
+  lists: Array<{ count: number; cold: string[]; warm: string }>;
 }
 
 export const LIST_SIZES = [10, 100, 1000, 10000];
+/** Tuples the probes of one list size may add, as a share of the data set, and the cold probes of a size, at most. */
+const PROBE_SHARE = 0.04;
+const MAX_COLD_PROBES = 50;
+/** A size whose share pays for fewer cold probes than this is left out (a p50 of two asks says little). */
+const MIN_COLD_PROBES = 3;
+
+/** How many cold probes a list size gets at `n` tuples (0: the size is left out). */
+export function coldProbes(n: number, count: number, docs: number): number {
+  if (count > docs) return 0;
+  const p = Math.min(MAX_COLD_PROBES, Math.floor((PROBE_SHARE * n) / count));
+  return p >= MIN_COLD_PROBES ? p : 0;
+}
 
 /** mulberry32: small, fast and good enough to pick check pairs reproducibly. */
 export function random(seed: number): () => number {
@@ -39,7 +55,8 @@ export function dataSet(n: number): DataSet {
   const ownerOf = (d: number) => teams - 1 - (d % Math.ceil(teams / 2));
   const readersOf = (d: number) => [(d * 13) % users, (d * 29 + 5) % users];
   const teamsOf = (u: number) => [u % teams, (u * 7) % teams];
-  const lists = LIST_SIZES.filter((k) => k <= docs).map((k) => ({ user: `l${k}`, count: k }));
+  const lists = LIST_SIZES.map((k) => ({ k, p: coldProbes(n, k, docs) })).filter(({ p }) => p > 0).map(({ k, p }) => ({
+    count: k, cold: Array.from({ length: p }, (_, i) => `l${k}c${i}`), warm: `l${k}w` }));
   function* tuples(): Generator<Tuple> {
     for (let t = 1; t < teams; t++) yield [`Team:t${parent(t)}`, 'owner', `Team:t${t}`];
     for (let u = 0; u < users; u++) for (const t of new Set(teamsOf(u))) yield [`User:u${u}`, 'member', `Team:t${t}`];
@@ -47,11 +64,16 @@ export function dataSet(n: number): DataSet {
       yield [`Team:t${ownerOf(d)}`, 'owner', `Document:d${d}`];
       for (const u of new Set(readersOf(d))) yield [`User:u${u}`, 'reader', `Document:d${d}`];
     }
-    // List probes: a team of one owns half the documents, the user reads the other half directly.
-    for (const { count } of lists) {
-      yield [`User:l${count}`, 'member', `Team:l${count}`];
-      for (let i = 0; i < count; i++) {
-        yield i < count / 2 ? [`Team:l${count}`, 'owner', `Document:d${i}`] : [`User:l${count}`, 'reader', `Document:d${i}`];
+    // List probes: a team of one owns half the documents, the user reads the other half directly. Each probe starts
+    // at another document, so probes of one size share no tuple and no team.
+    for (const { count, cold, warm } of lists) {
+      for (const [p, user] of [...cold, warm].entries()) {
+        const start = (p * 7919 * count) % docs;
+        yield [`User:${user}`, 'member', `Team:${user}`];
+        for (let i = 0; i < count; i++) {
+          const d = (start + i) % docs;
+          yield i < count / 2 ? [`Team:${user}`, 'owner', `Document:d${d}`] : [`User:${user}`, 'reader', `Document:d${d}`];
+        }
       }
     }
   }

@@ -9,6 +9,8 @@ export type AnswerKind = 'allowed' | 'spicedb-check' | 'ours-list' | 'openfga-li
 
 export interface Job {
   base: string;
+  /** More than one address of the same system (processes behind one load generator): requests go round robin. */
+  bases?: string[];
   headers: Record<string, string>;
   concurrency: number;
   /** Stop after this long even if requests remain (slow systems get fewer requests, not more time). */
@@ -44,10 +46,10 @@ function send(agent: http.Agent, base: string, headers: Record<string, string>, 
   });
 }
 
-/** Runs one request (all pages of it for our lists) and returns the answer it gave. */
-async function answer(job: Job, agent: http.Agent, r: Job['requests'][number]): Promise<boolean | number> {
+/** Runs one request (all pages of it for our lists, from one address) and returns the answer it gave. */
+async function answer(job: Job, agent: http.Agent, base: string, r: Job['requests'][number]): Promise<boolean | number> {
   const ask = async (path: string) => {
-    const { status, text } = await send(agent, job.base, job.headers, r.method, path, r.body);
+    const { status, text } = await send(agent, base, job.headers, r.method, path, r.body);
     if (status !== 200) throw new Error(`HTTP ${status}: ${text.slice(0, 200)}`);
     return text;
   };
@@ -68,7 +70,9 @@ async function answer(job: Job, agent: http.Agent, r: Job['requests'][number]): 
 }
 
 export async function run(job: Job): Promise<Figures> {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: job.concurrency });
+  const bases = job.bases?.length ? job.bases : [job.base];
+  // One agent per address, each with room for every worker: keep-alive connections are not shared between addresses.
+  const agents = bases.map(() => new http.Agent({ keepAlive: true, maxSockets: job.concurrency }));
   const lat: number[] = [];
   let wrong = 0;
   let errors = 0;
@@ -78,10 +82,13 @@ export async function run(job: Job): Promise<Figures> {
   const deadline = t0 + job.seconds * 1000;
   await Promise.all(Array.from({ length: job.concurrency }, async () => {
     while (performance.now() < deadline && (job.cycle || next < job.requests.length)) {
-      const r = job.requests[next++ % job.requests.length]!;
+      const k = next++;
+      const r = job.requests[k % job.requests.length]!;
+      // Round robin, shifted by one each pass over a cycled set: a request does not keep landing on the same address.
+      const b = (k + Math.floor(k / job.requests.length)) % bases.length;
       const t = performance.now();
       try {
-        const got = await answer(job, agent, r);
+        const got = await answer(job, agents[b]!, bases[b]!, r);
         lat.push(performance.now() - t);
         if (got !== r.expect) { wrong++; firstProblem ??= `${r.method} ${r.path} ${r.body ?? ''}: got ${got}, expected ${r.expect}`; }
       } catch (e) {
@@ -91,7 +98,7 @@ export async function run(job: Job): Promise<Figures> {
     }
   }));
   const seconds = (performance.now() - t0) / 1000;
-  agent.destroy();
+  for (const a of agents) a.destroy();
   lat.sort((a, b) => a - b);
   const q = (p: number) => (lat.length ? lat[Math.min(lat.length - 1, Math.floor(p * lat.length))]! : NaN);
   return { requests: lat.length, seconds, rate: lat.length / seconds, p50: q(0.5), p95: q(0.95), p99: q(0.99), wrong, errors, firstProblem };

@@ -27,12 +27,15 @@ export function peerBinary(name: 'openfga' | 'spicedb', log: (l: string) => void
 
 export interface Postgres { url(db: string): string; pid: number; stop(): Promise<void> }
 
-/** A fresh PostgreSQL cluster on `port` with the named databases, for one peer at a time. */
-export async function peerPostgres(dir: string, port: number, databases: string[], log: (l: string) => void): Promise<Postgres> {
+/**
+ * A fresh PostgreSQL cluster on `port` with the named databases, for one peer at a time; `settings` are more
+ * `name=value` server settings (`-c`), after the project's own (shared_buffers 256MB, max_wal_size 2GB).
+ */
+export async function peerPostgres(dir: string, port: number, databases: string[], log: (l: string) => void, settings: string[] = []): Promise<Postgres> {
   installPostgres(log);
   removeCluster(dir);
   const [cmd, args] = postgresCommand(dir, port, log);
-  const child: ChildProcess = launch('postgres', cmd, args, join(dir, '..', 'logs', `postgres-${port}.log`));
+  const child: ChildProcess = launch('postgres', cmd, [...args, ...settings.flatMap((s) => ['-c', s])], join(dir, '..', 'logs', `postgres-${port}.log`));
   await waitForPort(port, child, 'postgres', 60_000);
   for (const db of databases) {
     const r = spawnSync(join(postgresBin()!, 'psql'), ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', '-c', `CREATE DATABASE ${db}`], { encoding: 'utf8' });

@@ -1,8 +1,10 @@
-// `npm run bench -- --scale 10k|100k|1M`: loads one seeded data set into this service, OpenFGA and SpiceDB, one system at a
-// time on the same machine, drives each with the same load generator in its own process, checks every answer against the
-// generator's, and writes the figures side by side to bench/results/<date>-<scale>.md.
+// `npm run bench -- --scale 10k|100k|1M` (or several: `--scale 1k,10k`): loads one seeded data set into this service,
+// OpenFGA and SpiceDB, one system at a time on the same machine, drives each with the same load generator in its own
+// process, checks every answer against the generator's, and writes the figures side by side to
+// bench/results/<date>-<scale>.md (with several scales, also <date>-memory.md: each process's memory at each scale).
+// Every server listens on --port-base plus an offset (see Place), so a run never meets the shared dev stack.
 import { execFile } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -11,8 +13,8 @@ import { cpuSeconds, cpuShares } from '../cpu.js';
 import { checkPairs, dataSet, type DataSet, type Tuple } from './dataset.js';
 import { parseScale } from './scale.js';
 import { run, type Figures, type Job } from './loadgen.js';
-import { renderReport, type Result } from './report.js';
-import { rssMiB, sleep, type System } from './system.js';
+import { renderMemory, renderReport, type Result } from './report.js';
+import { rssMiB, sleep, type Place, type System } from './system.js';
 import { openfga } from './systems/openfga.js';
 import { ours } from './systems/ours.js';
 import { spicedb } from './systems/spicedb.js';
@@ -20,13 +22,16 @@ import { spicedb } from './systems/spicedb.js';
 const say = (s: string) => process.stdout.write(`${s}\n`);
 const show = (f: Figures) => (f.requests ? `${f.rate.toFixed(0)}/s p50 ${f.p50.toFixed(2)} ms p99 ${f.p99.toFixed(2)} ms` : 'no answers')
   + ` (${f.requests} answers, ${f.wrong} wrong, ${f.errors} errors)${f.firstProblem ? `; first problem: ${f.firstProblem.slice(0, 300)}` : ''}`;
-const SYSTEMS: Record<string, (n: number) => System> = {
-  ours: (n) => ours(n, (l) => say(`  ${l}`), args.profile),
-  'openfga-pg': () => openfga('postgres', (l) => say(`  ${l}`)),
-  'openfga-memory': () => openfga('memory', (l) => say(`  ${l}`)),
-  'spicedb-memory': () => spicedb('memory', (l) => say(`  ${l}`)),
-  'spicedb-pg': () => spicedb('postgres', (l) => say(`  ${l}`)),
+/** Our systems come first (the report compares each with the best peer). */
+const SYSTEMS: Record<string, (n: number, place: Place) => System> = {
+  ours: (n, place) => ours(n, (l) => say(`  ${l}`), args.profile, place),
+  'ours-2p': (n, place) => ours(n, (l) => say(`  ${l}`), args.profile, place, 2),
+  'openfga-pg': (_, place) => openfga('postgres', (l) => say(`  ${l}`), place),
+  'openfga-memory': (_, place) => openfga('memory', (l) => say(`  ${l}`), place),
+  'spicedb-memory': (_, place) => spicedb('memory', (l) => say(`  ${l}`), place),
+  'spicedb-pg': (_, place) => spicedb('postgres', (l) => say(`  ${l}`), place),
 };
+const isOurs = (name: string) => name === 'ours' || name.startsWith('ours-');
 
 const { values: args } = parseArgs({ options: {
   scale: { type: 'string', default: '10k' },
@@ -35,10 +40,13 @@ const { values: args } = parseArgs({ options: {
   out: { type: 'string' },
   profile: { type: 'boolean', default: false },
   'load-minutes': { type: 'string', default: '30' },
+  'port-base': { type: 'string', default: '29100' },
 } });
 
 const CONCURRENCY = [1, 8, 32];
-const WORK = join(ROOT, '.data', 'bench-jobs');
+const PORT_BASE = Number(args['port-base']);
+const PLACE: Place = { base: PORT_BASE, dir: join(ROOT, '.data', `bench-${PORT_BASE}`) };
+const WORK = join(PLACE.dir, 'jobs');
 
 /** Runs one job in the load generator's own process. */
 function drive(job: Job, name: string): Promise<Figures> {
@@ -57,7 +65,8 @@ function drive(job: Job, name: string): Promise<Figures> {
 const sum = (r: Record<string, number>) => Object.values(r).reduce((a, b) => a + b, 0);
 
 async function measure(system: System, set: DataSet, tuples: Tuple[], seconds: number): Promise<Result> {
-  const result: Result = { label: system.label, version: '', cold: {}, warm: {}, lists: {}, rss: {}, wrong: 0, errors: 0, problems: [] };
+  const result: Result = { label: system.label, ours: false, version: '', cold: {}, warm: {}, lists: {}, listsWarm: {}, rss: {},
+    memory: { loaded: {}, end: {} }, wrong: 0, errors: 0, problems: [], notes: [] };
   const t0 = Date.now();
   await system.start();
   result.version = system.version;
@@ -81,11 +90,13 @@ async function measure(system: System, set: DataSet, tuples: Tuple[], seconds: n
   result.load = { acked: tuples.length / acked, visible: tuples.length / visible, seconds: visible };
   say(`  load: ${tuples.length} tuples acknowledged at ${result.load.acked.toFixed(0)}/s, visible at ${result.load.visible.toFixed(0)}/s (${visible.toFixed(1)} s)`);
   const rssLoaded = rssMiB(system.pids());
+  result.memory.loaded = rssLoaded;
+  say(`  memory once loaded (PSS, MiB): ${Object.entries(rssLoaded).map(([k, v]) => `${k} ${v.toFixed(0)}`).join(', ')}`);
   await system.beforeReads?.();
 
   const target = system.target();
   const job = (requests: Job['requests'], concurrency: number, answer = target.check, cycle = false): Job =>
-    ({ base: target.base, headers: target.headers, concurrency, seconds, answer, cycle, requests });
+    ({ base: target.base, ...(target.bases ? { bases: target.bases } : {}), headers: target.headers, concurrency, seconds, answer, cycle, requests });
   const note = (f: Figures) => {
     result.wrong += f.wrong;
     result.errors += f.errors;
@@ -124,13 +135,22 @@ async function measure(system: System, set: DataSet, tuples: Tuple[], seconds: n
   const after = await system.cacheCounts?.();
   if (before && after && after.total > before.total) result.hitRatio = (after.hits - before.hits) / (after.total - before.total);
 
-  // Lists: each probe user reads exactly `count` documents; the first ask is cold, the rest may be cached.
-  for (const { user, count } of set.lists) {
-    const f = await drive({ ...job([{ ...system.list(`User:${user}`, 'read', 'Document'), expect: count }], 1, target.list, true),
-      seconds: Math.min(seconds, 5) }, `list-${count}`);
+  // Lists, cold: each size's probes are distinct users who read exactly `count` documents through tuples of their own,
+  // each asked once, one at a time, so no cache has seen the subject or any tuple under it.
+  for (const { cold, count } of set.lists) {
+    const requests = cold.map((user) => ({ ...system.list(`User:${user}`, 'read', 'Document'), expect: count }));
+    const f = await drive({ ...job(requests, 1, target.list), seconds: Math.max(seconds, 30) }, `list-cold-${count}`);
     note(f);
     result.lists[count] = f;
-    say(`  list objects (${count} results): ${show(f)}`);
+    say(`  list objects cold (${count} results, ${cold.length} distinct probes): ${show(f)}`);
+  }
+  // Lists, warm: another probe user of the same size asked over and over, so after the first ask caches may answer.
+  for (const { warm, count } of set.lists) {
+    const f = await drive({ ...job([{ ...system.list(`User:${warm}`, 'read', 'Document'), expect: count }], 1, target.list, true),
+      seconds: Math.min(seconds, 5) }, `list-warm-${count}`);
+    note(f);
+    result.listsWarm[count] = f;
+    say(`  list objects warm (${count} results, one probe repeated): ${show(f)}`);
   }
 
   // Write-to-visible: a new member of the team above a document's owner, then checks until the document is readable.
@@ -155,43 +175,67 @@ async function measure(system: System, set: DataSet, tuples: Tuple[], seconds: n
   say(`  write-to-visible: p50 ${result.visible.p50.toFixed(0)} ms, max ${result.visible.max.toFixed(0)} ms`);
 
   const rssEnd = rssMiB(system.pids());
+  result.memory.end = rssEnd;
   for (const k of new Set([...Object.keys(rssLoaded), ...Object.keys(rssEnd)])) result.rss[k] = Math.max(rssLoaded[k] ?? 0, rssEnd[k] ?? 0);
-  say(`  memory (PSS, MiB): ${Object.entries(result.rss).map(([k, v]) => `${k} ${v.toFixed(0)}`).join(', ')}; total ${sum(result.rss).toFixed(0)}`);
+  say(`  memory (PSS, MiB, the larger of once loaded and at the end): ${Object.entries(result.rss).map(([k, v]) => `${k} ${v.toFixed(0)}`).join(', ')}; total ${sum(result.rss).toFixed(0)}`);
+  result.notes = system.notes?.() ?? [];
   return result;
 }
 
-async function main() {
-  const n = parseScale(args.scale);
-  const seconds = Number(args.seconds);
-  const chosen = args.systems.split(',').map((s) => s.trim()).filter(Boolean);
-  for (const s of chosen) if (!SYSTEMS[s]) throw new Error(`unknown system ${s}; choose from ${Object.keys(SYSTEMS).join(', ')}`);
+/** Every chosen system at one scale; writes that scale's result file and returns its results. */
+async function runScale(scale: string, chosen: string[], seconds: number, machine: string, date: string): Promise<Result[]> {
+  const n = parseScale(scale);
   const set = dataSet(n);
   const tuples = [...set.tuples()];
-  say(`data set: ${tuples.length} tuples (${set.users} users, ${set.teams} teams in a tree, ${set.docs} documents, list probes ${set.lists.map((l) => l.count).join('/')})`);
+  say(`\n== ${scale}: ${tuples.length} tuples (${set.users} users, ${set.teams} teams in a tree, ${set.docs} documents, `
+    + `list probes ${set.lists.map((l) => `${l.count} × ${l.cold.length} cold + 1 warm`).join(', ')})`);
   const results: Result[] = [];
   for (const name of chosen) {
-    const system = SYSTEMS[name]!(tuples.length);
+    const system = SYSTEMS[name]!(tuples.length, PLACE);
     say(`\n${system.label}`);
     // Ctrl-C stops the servers of the system under test too (they run in their own process groups).
     const interrupt = () => void system.stop().then(() => process.exit(130));
     process.once('SIGINT', interrupt);
     try {
-      results.push(await measure(system, set, tuples, seconds));
+      results.push({ ...(await measure(system, set, tuples, seconds)), ours: isOurs(name) });
     } catch (e) {
       say(`  failed: ${(e as Error).message}`);
-      results.push({ label: system.label, version: '', cold: {}, warm: {}, lists: {}, rss: {}, wrong: 0, errors: 1, problems: [(e as Error).message], failed: true });
+      results.push({ label: system.label, ours: isOurs(name), version: '', cold: {}, warm: {}, lists: {}, listsWarm: {}, rss: {},
+        memory: { loaded: {}, end: {} }, wrong: 0, errors: 1, problems: [(e as Error).message], notes: [], failed: true });
     } finally {
       await system.stop();
       process.removeListener('SIGINT', interrupt);
     }
   }
-  const date = new Date().toISOString().slice(0, 10);
-  const out = args.out ?? join(ROOT, 'bench', 'results', `${date}-${args.scale}.md`);
+  const out = args.out && !args.scale.includes(',') ? args.out : join(ROOT, 'bench', 'results', `${date}-${scale}.md`);
   mkdirSync(join(out, '..'), { recursive: true });
-  const machine = `${cpus().length} × ${cpus()[0]?.model.trim() ?? 'CPU'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`;
-  const text = renderReport({ date, scale: args.scale, tuples: tuples.length, set, seconds, machine, results });
+  const text = renderReport({ date, scale, tuples: tuples.length, set, seconds, machine, results });
   writeFileSync(out, text);
   say(`\n${text}\nwritten to ${out}`);
+  return results;
+}
+
+async function main() {
+  const seconds = Number(args.seconds);
+  const scales = args.scale.split(',').map((s) => s.trim()).filter(Boolean);
+  for (const s of scales) parseScale(s);
+  if (!Number.isInteger(PORT_BASE) || PORT_BASE < 1024 || PORT_BASE > 65_000) throw new Error(`--port-base takes a port from 1024 to 65000, not ${args['port-base']}`);
+  // Inside the ephemeral range a server may find its port taken by some client's outgoing connection.
+  const [low, high] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/).map(Number) as [number, number];
+  if (PORT_BASE + 40 >= low && PORT_BASE <= high) say(`warning: ports ${PORT_BASE}…${PORT_BASE + 40} are in the ephemeral range ${low}…${high}; a server may find its port taken`);
+  const chosen = args.systems.split(',').map((s) => s.trim()).filter(Boolean);
+  for (const s of chosen) if (!SYSTEMS[s]) throw new Error(`unknown system ${s}; choose from ${Object.keys(SYSTEMS).join(', ')}`);
+  chosen.sort((a, b) => Number(isOurs(b)) - Number(isOurs(a)));
+  const date = new Date().toISOString().slice(0, 10);
+  const machine = `${cpus().length} × ${cpus()[0]?.model.trim() ?? 'CPU'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`;
+  const byScale: Array<{ scale: string; results: Result[] }> = [];
+  for (const scale of scales) byScale.push({ scale, results: await runScale(scale, chosen, seconds, machine, date) });
+  if (byScale.length > 1) {
+    const out = args.out ?? join(ROOT, 'bench', 'results', `${date}-memory.md`);
+    const text = renderMemory(date, machine, byScale);
+    writeFileSync(out, text);
+    say(`\n${text}\nwritten to ${out}`);
+  }
 }
 
 main().then(() => process.exit(0), (e) => { console.error(e); process.exit(1); });

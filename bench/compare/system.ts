@@ -1,5 +1,6 @@
 // What the comparison needs from each system under test, and helpers they share (JSON calls, memory of process trees).
 import { readdirSync, readFileSync } from 'node:fs';
+import { portOpen } from '../../infra/stack.js';
 import type { Tuple } from './dataset.js';
 import type { AnswerKind, Job } from './loadgen.js';
 
@@ -16,8 +17,10 @@ export interface System {
   settled(): Promise<void>;
   /** Called once loaded, before the read phases (ours restarts its service under the CPU profiler with --profile). */
   beforeReads?(): Promise<void>;
-  /** How the load generator reaches it and reads its answers. */
-  target(): { base: string; headers: Record<string, string>; check: AnswerKind; list: AnswerKind };
+  /** How the load generator reaches it (`bases`: every process, round robin) and reads its answers. */
+  target(): { base: string; bases?: string[]; headers: Record<string, string>; check: AnswerKind; list: AnswerKind };
+  /** How it was configured and on whose advice, for the result file. */
+  notes?(): string[];
   check(subject: string, permission: string, resource: string): Omit<Request, 'expect'>;
   list(subject: string, permission: string, type: string): Omit<Request, 'expect'>;
   /** One write, as an application would make it, for write-to-visible. */
@@ -27,6 +30,19 @@ export interface System {
   /** Root process ids of everything it runs (servers and their children count towards memory). */
   pids(): Record<string, number>;
   stop(): Promise<void>;
+}
+
+/**
+ * Where one bench run puts its servers: every port is `base` plus a fixed offset (ours +1…+17, OpenFGA +20…+22,
+ * SpiceDB +30…+34), so runs with other bases, and the shared dev stack, never meet.
+ */
+export interface Place { base: number; dir: string }
+
+/** Refuses to start when something already listens on one of `ports` (the stack would reuse it, and measure it). */
+export async function assertFree(ports: number[]): Promise<void> {
+  const taken: number[] = [];
+  for (const p of ports) if (await portOpen(p)) taken.push(p);
+  if (taken.length) throw new Error(`ports ${taken.join(', ')} are in use; stop what listens there or pass another --port-base`);
 }
 
 /** A JSON call that fails loudly with the body of a non-2xx answer. */

@@ -1,7 +1,7 @@
 // The comparison bench judges every system by its data set's own answers: those answers must be the engine's.
 import { Evaluator } from '../../src/engine/evaluator.js';
 import { Model } from '../../src/engine/model.js';
-import { checkPairs, dataSet } from '../../bench/compare/dataset.js';
+import { checkPairs, coldProbes, dataSet } from '../../bench/compare/dataset.js';
 import { parseScale } from '../../bench/compare/scale.js';
 
 const DOCUMENT = { name: 'Document', relations: { owner: ['User', 'Team'], reader: ['User', 'Team'] },
@@ -29,9 +29,19 @@ describe('bench data set', () => {
     expect(allowed / pairs.length).toBeGreaterThan(0.45);
   });
 
-  it('gives each list probe exactly its count of readable documents', () => {
-    expect(set.lists.map((l) => l.count)).toEqual([10, 100, 1000]);
-    for (const { user, count } of set.lists) expect(ev.listObjects(`User:${user}`, 'read', 'Document').length).toBe(count);
+  it('gives each list probe, cold and warm, exactly its count of readable documents, every probe a distinct subject', () => {
+    expect(set.lists.map((l) => [l.count, l.cold.length])).toEqual([[10, 48], [100, 4]]);
+    const users = set.lists.flatMap((l) => [...l.cold, l.warm]);
+    expect(new Set(users).size).toBe(users.length);
+    for (const { cold, warm, count } of set.lists) {
+      for (const user of [...cold, warm]) expect([user, ev.listObjects(`User:${user}`, 'read', 'Document').length]).toEqual([user, count]);
+    }
+  });
+
+  it('gives each list size at 1M enough cold probes for a median, within 4% of the tuples a size', () => {
+    const docs = 326_333;
+    expect([10, 100, 1000, 10000].map((k) => coldProbes(1_000_000, k, docs))).toEqual([50, 50, 40, 4]);
+    expect(coldProbes(100_000, 10000, 32_000)).toBe(0);
   });
 
   it('reads scales as tuple counts', () => {

@@ -1,56 +1,74 @@
-// This service under test: its servers from the project's own scripts, the compiled service in its own process.
+// This service under test: its servers from the project's own scripts, the compiled service in its own process (or two, on one stack).
 import { spawnSync, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { totalmem } from 'node:os';
 import { join } from 'node:path';
 import { removeCluster } from '../../../infra/postgres.js';
-import { launch, ROOT, startStack, stopChild, waitForPort, type StartedStack } from '../../../infra/stack.js';
+import { launch, neo4jSizing, ROOT, startStack, stopChild, waitForPort, type StartedStack } from '../../../infra/stack.js';
 import { summarise } from '../../profile.js';
-import { call, pool, sleep, type System } from '../system.js';
+import { assertFree, call, pool, sleep, type Place, type System } from '../system.js';
 
-const PORTS = { redis: 26379, mongo: 27217, postgres: 27232, bolt: 27687, http: 27474 };
-const ADMIN = 27030;
+/** dist/ is built by the first of our systems a run starts, and the others run the same build. */
+let built = false;
 
-/** Neo4j memory for a data set: the page cache holds the whole store (about 1.3 KiB a tuple), the heap its working set. */
-function neo4jSizing(tuples: number) {
-  const pagecacheMb = Math.max(64, Math.ceil((tuples * 1.3) / 1024 / 64) * 64);
-  const heap = tuples > 300_000 ? '2g' : tuples > 30_000 ? '1g' : '512m';
-  return { NEO4J_HEAP: heap, NEO4J_PAGECACHE_MB: String(pagecacheMb) };
-}
+/** What Neo4j's store takes a tuple on disk, measured (the index rows included): the data set's store, before it is loaded. */
+const STORE_BYTES_PER_TUPLE = 1.3 * 1024;
 
-/** With `profile`, the service is restarted under `--cpu-prof` after loading, so the profile covers the read phases only. */
-export function ours(tuples: number, log: (l: string) => void, profile = false): System {
-  const dataDir = join(ROOT, '.data', 'bench');
+/**
+ * With `profile`, the service is restarted under `--cpu-prof` after loading, so the profile covers the read phases only.
+ * With `processes` 2, two service processes share the one stack, each on its own ports; the load generator and the
+ * loader go round robin between them.
+ */
+export function ours(tuples: number, log: (l: string) => void, profile: boolean, place: Place, processes = 1): System {
+  const PORTS = { redis: place.base + 1, mongo: place.base + 2, postgres: place.base + 3, bolt: place.base + 4, http: place.base + 5 };
+  /** Process i listens on admin, client, gRPC and socket ports from here. */
+  const admin = (i: number) => place.base + 10 + 4 * i;
+  const dataDir = join(place.dir, 'ours');
   const key = randomUUID();
   const headers = { masterkey: key };
-  const base = `http://127.0.0.1:${ADMIN}`;
+  const bases = Array.from({ length: processes }, (_, i) => `http://127.0.0.1:${admin(i)}`);
+  const base = bases[0]!;
   let stack: StartedStack | undefined;
-  let service: ChildProcess | undefined;
+  const services: ChildProcess[] = [];
   const sha = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).stdout.trim();
   const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
   const q = (s: string) => encodeURIComponent(s);
   const profiles = join(dataDir, 'profiles');
   let env: Record<string, string> = {};
-  const startService = async (vars: Record<string, string>, flags: string[] = []) => {
+  let sizing = '';
+  const startServices = async (vars: Record<string, string>, flags: string[] = []) => {
     env = vars;
-    service = launch('service', process.execPath, [...flags, 'dist/src/main.js'], join(dataDir, 'logs', 'service.log'), vars);
-    await waitForPort(ADMIN, service, 'the service', 60_000);
+    for (let i = 0; i < processes; i++) {
+      const port = admin(i);
+      const own = { ...vars, ADMIN_PORT: String(port), CLIENT_PORT: String(port + 1), GRPC_PORT: String(port + 2), SOCKET_PORT: String(port + 3) };
+      const child = launch('service', process.execPath, [...flags, 'dist/src/main.js'], join(dataDir, 'logs', `service-${i + 1}.log`), own);
+      services[i] = child;
+      await waitForPort(port, child, `service ${i + 1}`, 60_000);
+    }
   };
   return {
-    label: 'ours (Neo4j index, compiled JS)',
+    label: processes === 1 ? 'ours (Neo4j index, compiled JS)' : `ours, ${processes} service processes (round robin)`,
     version: `${pkg.version} (${sha || 'unknown commit'})`,
     async start() {
-      log('building dist/ (npm run build)');
-      const built = spawnSync('npm', ['run', '-s', 'build'], { cwd: ROOT, stdio: 'inherit' });
-      if (built.status !== 0) throw new Error('npm run build failed');
+      await assertFree([...Object.values(PORTS), ...Array.from({ length: processes * 4 }, (_, i) => admin(0) + i)]);
+      if (!built) {
+        log('building dist/ (npm run build; once a bench run)');
+        if (spawnSync('npm', ['run', '-s', 'build'], { cwd: ROOT, stdio: 'inherit' }).status !== 0) throw new Error('npm run build failed');
+        built = true;
+      }
       rmSync(dataDir, { recursive: true, force: true });
       removeCluster(join(dataDir, 'postgres'));
-      const sizing = neo4jSizing(tuples);
-      log(`Neo4j heap ${sizing.NEO4J_HEAP}, page cache ${sizing.NEO4J_PAGECACHE_MB} MiB`);
-      stack = await startStack({ dataDir, ports: PORTS, env: { ...process.env, ...sizing }, log: (l) => log(`  ${l}`) });
-      const vars = { ...stack.urls, ADMIN_PORT: String(ADMIN), CLIENT_PORT: String(ADMIN + 1), GRPC_PORT: String(ADMIN + 2), SOCKET_PORT: String(ADMIN + 3), MASTER_KEY: key,
-        ADMIN_PASSWORD: randomUUID(), ADMIN_JWT_SECRET: randomUUID() + randomUUID(), CLIENT_JWT_SECRET: randomUUID() + randomUUID(), LOG_LEVEL: 'warn' };
-      await startService(vars);
+      // The store is empty now: Neo4j is sized, by the rule `npm start` applies to the store it finds, for the one it will hold.
+      const expected = tuples * STORE_BYTES_PER_TUPLE;
+      const { heapMb, pagecacheMb } = neo4jSizing(expected, totalmem());
+      sizing = `Neo4j heap ${heapMb} MiB and page cache ${pagecacheMb} MiB, by npm start's rule for the store the data set makes `
+        + `(${(expected / 2 ** 20).toFixed(0)} MiB at ${STORE_BYTES_PER_TUPLE / 1024} KiB a tuple)`;
+      stack = await startStack({ dataDir, ports: PORTS, env: { ...process.env, NEO4J_HEAP: `${heapMb}m`, NEO4J_PAGECACHE_MB: String(pagecacheMb) },
+        log: (l) => log(`  ${l}`) });
+      const vars = { ...stack.urls, MASTER_KEY: key, ADMIN_PASSWORD: randomUUID(), ADMIN_JWT_SECRET: randomUUID() + randomUUID(),
+        CLIENT_JWT_SECRET: randomUUID() + randomUUID(), LOG_LEVEL: 'warn' };
+      await startServices(vars);
       await call(`${base}/authorization/resources`, { headers, body: { name: 'Document', relations: { owner: ['User', 'Team'], reader: ['User', 'Team'] },
         permissions: { read: ['reader', 'reader->read', 'owner', 'owner->read'] } } });
     },
@@ -59,8 +77,9 @@ export function ours(tuples: number, log: (l: string) => void, profile = false):
       const batches: Array<typeof all> = [];
       for (let i = 0; i < all.length; i += 1000) batches.push(all.slice(i, i + 1000));
       let done = 0;
+      let turn = 0;
       await pool(batches, 4, async (b) => {
-        await call(`${base}/authorization/relations/write`, { headers, body: { updates: b.map(([subject, relation, resource]) => ({ operation: 'create', subject, relation, resource })) } });
+        await call(`${bases[turn++ % bases.length]}/authorization/relations/write`, { headers, body: { updates: b.map(([subject, relation, resource]) => ({ operation: 'create', subject, relation, resource })) } });
         progress(done += b.length);
       });
     },
@@ -72,30 +91,33 @@ export function ours(tuples: number, log: (l: string) => void, profile = false):
       }
     },
     async beforeReads() {
-      if (!profile || !service) return;
-      await stopChild(service);
+      if (!profile || !services.length) return;
+      for (const s of services) await stopChild(s);
       log(`restarting the service under the CPU profiler (${profiles})`);
-      await startService(env, ['--cpu-prof', `--cpu-prof-dir=${profiles}`]);
+      await startServices(env, ['--cpu-prof', `--cpu-prof-dir=${profiles}`]);
     },
-    target: () => ({ base, headers, check: 'allowed', list: 'ours-list' }),
+    target: () => ({ base, ...(processes > 1 ? { bases } : {}), headers, check: 'allowed', list: 'ours-list' }),
     check: (s, p, o) => ({ method: 'GET', path: `/authorization/permissions/can?subject=${q(s)}&permission=${p}&resource=${q(o)}` }),
     list: (s, p, type) => ({ method: 'GET', path: `/authorization/permissions/objects?subject=${q(s)}&permission=${p}&resourceType=${type}` }),
     async write([subject, relation, resource]) {
       await call(`${base}/authorization/relations`, { headers, body: { subject, relation, resource } });
     },
     async cacheCounts() {
-      const text = await (await fetch(`${base}/metrics`, { headers })).text();
       let hits = 0;
       let total = 0;
-      for (const m of text.matchAll(/^authz_check_decisions_total\{([^}]*)\} (\d+)/gm)) {
-        total += Number(m[2]);
-        if (m[1]!.includes('cached="true"')) hits += Number(m[2]);
+      for (const b of bases) {
+        const text = await (await fetch(`${b}/metrics`, { headers })).text();
+        for (const m of text.matchAll(/^authz_check_decisions_total\{([^}]*)\} (\d+)/gm)) {
+          total += Number(m[2]);
+          if (m[1]!.includes('cached="true"')) hits += Number(m[2]);
+        }
       }
       return { hits, total };
     },
-    pids: () => ({ ...(stack?.pids ?? {}), ...(service?.pid ? { service: service.pid } : {}) }),
+    notes: () => [`${sizing}; ${processes === 1 ? 'one service process' : `${processes} service processes on the one stack, each request to the next`}`],
+    pids: () => ({ ...(stack?.pids ?? {}), ...Object.fromEntries(services.flatMap((s, i) => (s.pid ? [[i ? `service ${i + 1}` : 'service', s.pid]] : []))) }),
     async stop() {
-      if (service) await stopChild(service);
+      for (const s of services) await stopChild(s);
       await stack?.stop();
       if (profile && existsSync(profiles)) {
         for (const f of readdirSync(profiles).filter((n) => n.endsWith('.cpuprofile'))) {
