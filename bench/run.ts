@@ -11,7 +11,7 @@ import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/log.js';
 import { neo4jIndexStore } from '../src/stores/neo4j/index-store.js';
 import { removeCluster } from '../infra/postgres.js';
-import { ROOT, startStack } from '../infra/stack.js';
+import { neo4jSizing, ROOT, startStack, STORE_BYTES_PER_TUPLE } from '../infra/stack.js';
 import { fmt, say } from './report.js';
 import { cpuSeconds, cpuShares } from './cpu.js';
 import { startProfile, summarise } from './profile.js';
@@ -34,7 +34,10 @@ async function main() {
   const base = args['port-base'] === undefined ? null : Number(args['port-base']);
   const ports = base === null ? { redis: 26379, mongo: 27217, postgres: 27232, bolt: 27687, http: 27474 }
     : { redis: base + 1, mongo: base + 2, postgres: base + 3, bolt: base + 4, http: base + 5 };
-  const stack = await startStack({ dataDir, env: process.env, log: (l) => say(`  ${l}`), ports });
+  // The store starts empty: Neo4j is sized, by npm start's rule, for the store the data set will make.
+  const sized = neo4jSizing(N * STORE_BYTES_PER_TUPLE, (await import('node:os')).totalmem());
+  const env = { NEO4J_HEAP: `${sized.heapMb}m`, NEO4J_PAGECACHE_MB: String(sized.pagecacheMb), ...process.env };
+  const stack = await startStack({ dataDir, env, log: (l) => say(`  ${l}`), ports });
   const config = loadConfig({ ...stack.urls, ADMIN_PORT: '0', CLIENT_PORT: '0', GRPC_PORT: '0', SOCKET_PORT: '0', MASTER_KEY: randomUUID(), ADMIN_PASSWORD: 'bench-password',
     ADMIN_JWT_SECRET: randomUUID() + randomUUID(), CLIENT_JWT_SECRET: randomUUID() + randomUUID(), LOG_LEVEL: 'warn' });
   // The servers run in their own process groups: Ctrl-C must stop them too.

@@ -5,7 +5,7 @@ import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { totalmem } from 'node:os';
 import { join } from 'node:path';
 import { removeCluster } from '../../../infra/postgres.js';
-import { launch, neo4jSizing, ROOT, startStack, stopChild, waitForPort, type StartedStack } from '../../../infra/stack.js';
+import { launch, neo4jSizing, ROOT, startStack, STORE_BYTES_PER_TUPLE, stopChild, waitForPort, type StartedStack } from '../../../infra/stack.js';
 import { summarise } from '../../profile.js';
 import { assertFree, call, pool, sleep, type Place, type System } from '../system.js';
 
@@ -13,7 +13,6 @@ import { assertFree, call, pool, sleep, type Place, type System } from '../syste
 let built = false;
 
 /** What Neo4j's store takes a tuple on disk, measured (the index rows included): the data set's store, before it is loaded. */
-const STORE_BYTES_PER_TUPLE = 1.3 * 1024;
 
 /**
  * With `profile`, the service is restarted under `--cpu-prof` after loading, so the profile covers the read phases only.
