@@ -40,7 +40,7 @@ export async function createApp(config: Config, log: Logger = createLogger(confi
   const authz = await authorizationModule(stores, config, log);
   const { revisions, changeLog } = authz;
   const core = await coreModule(stores, config, registry, {
-    latest: () => revisions.latest(), applied: () => revisions.applied(), pending: async () => (await changeLog.pending()).length,
+    latest: () => revisions.latest(), applied: () => revisions.applied(), pending: () => changeLog.countPending(),
   }, log);
   authz.checks.onDecision = (allowed, cached) => core.metrics.decision(allowed, cached);
   authz.applier.onUnit = (structure, tuples) => core.metrics.indexUnit(structure, tuples);

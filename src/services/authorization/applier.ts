@@ -17,6 +17,8 @@ import type { Reindexing } from './reindexing.js';
 /** Tuples in one coalesced batch; a larger backlog is split. */
 export const BATCH_TUPLES = 2000;
 const RECOVER_EVERY_MS = 1000;
+/** Pending entries one recovery pass reads, oldest first. */
+const RECOVER_LIST = 5000;
 /** A writer applies its own entry right after its MongoDB change; only older ones of its own are recovered. */
 const OWN_GRACE_MS = 30_000;
 // Waiting on other processes' units (one may be a large rebuild batch); Redis being down fails at once instead.
@@ -257,8 +259,10 @@ export class Applier {
   async recover(): Promise<number> {
     const busyBefore = new Set(this.inFlight);
     const listedAt = Date.now();
-    const listed = await this.deps.log.pending();
-    await this.deps.reindexing?.prune(new Set(listed.map((p) => p.revision)), listedAt);
+    // The oldest ones only: a pass reads a bounded list however long the outbox grows under a bulk load.
+    const listed = await this.deps.log.pending(RECOVER_LIST);
+    const upTo = listed.length === RECOVER_LIST ? listed.at(-1)!.revision : Infinity;
+    await this.deps.reindexing?.prune(new Set(listed.map((p) => p.revision)), listedAt, upTo);
     const others = [...new Set(listed.map((p) => p.owner))].filter((o) => o !== this.owner);
     const alive = others.length ? await this.deps.heartbeat.alive(others) : new Set<string>();
     const now = Date.now();

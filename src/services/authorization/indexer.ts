@@ -17,9 +17,8 @@ export class Indexer {
   async status() {
     const { index, log, revisions, rebuilds } = this.deps;
     const meta = await index.meta();
-    const pending = await log.pending();
     return {
-      pending: pending.length, appliedRevision: await revisions.applied(), revision: await revisions.latest(),
+      pending: await log.countPending(), appliedRevision: await revisions.applied(), revision: await revisions.latest(),
       generation: meta.gen, building: meta.building, ...(await rebuilds.status()),
     };
   }

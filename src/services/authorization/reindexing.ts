@@ -77,10 +77,11 @@ export class Reindexing {
 
   /**
    * Drops shared entries whose change-log entry is no longer pending: their re-index finished but its `end` was lost
-   * (Redis was down then). `pending` was listed at `listedAt` (ms since the epoch).
+   * (Redis was down then). `pending` was listed at `listedAt` (ms since the epoch), complete up to revision `upTo`.
    */
-  async prune(pending: ReadonlySet<number>, listedAt: number): Promise<void> {
-    const stale = [...this.known.values()].filter((k) => !pending.has(k.revision) && k.at < listedAt - PRUNE_AFTER_MS);
+  async prune(pending: ReadonlySet<number>, listedAt: number, upTo = Infinity): Promise<void> {
+    // `pending` holds every pending revision up to `upTo` (the list may stop there).
+    const stale = [...this.known.values()].filter((k) => k.revision <= upTo && !pending.has(k.revision) && k.at < listedAt - PRUNE_AFTER_MS);
     if (stale.length) await this.end(stale.map((k) => k.revision));
   }
 

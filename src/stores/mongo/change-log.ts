@@ -55,9 +55,11 @@ export function mongoChangeLog(db: Db, counter: RevisionCounter): ChangeLog {
       return (await log.find({ _id: { $gt: after, $lte: upTo } }).sort({ _id: 1 }).limit(limit).toArray())
         .map(({ _id, ...e }) => ({ ...e, revision: _id }));
     },
-    async pending() {
-      return (await pending.find({}).sort({ _id: 1 }).toArray()).map((p): PendingRecord => ({ revision: p._id, owner: p.owner, at: p.at }));
+    async pending(limit) {
+      const cursor = pending.find({}).sort({ _id: 1 });
+      return (await (limit === undefined ? cursor : cursor.limit(limit)).toArray()).map((p): PendingRecord => ({ revision: p._id, owner: p.owner, at: p.at }));
     },
+    countPending: () => pending.countDocuments({}),
     async oldestPending() {
       const first = await pending.find({}, { projection: { _id: 1 } }).sort({ _id: 1 }).limit(1).toArray();
       return first[0]?._id ?? null;

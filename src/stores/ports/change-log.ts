@@ -34,7 +34,10 @@ export interface ChangeLog {
   entries(revisions: number[]): Promise<ChangeEntry[]>;
   /** Entries with revisions in (after, upTo], in revision order, at most `limit` (the change feed). */
   between(after: number, upTo: number, limit: number): Promise<ChangeEntry[]>;
-  pending(): Promise<PendingRecord[]>;
+  /** The oldest pending entries, in revision order (all of them without `limit`). */
+  pending(limit?: number): Promise<PendingRecord[]>;
+  /** How many entries are pending, without reading them. */
+  countPending(): Promise<number>;
   /** The lowest pending revision, or null when every committed entry has been applied. */
   oldestPending(): Promise<number | null>;
   done(revisions: number[]): Promise<void>;
