@@ -1,6 +1,7 @@
 // The admin list of relations served by the projection's indexes: ~29k tuples loaded in bulk, every filter, search and
 // sort compared with a reference computed here (pages, counts and where a count is capped), and the refusals.
-import { LIST_COUNT_CAP as CAP, LIST_SCAN_BUDGET as BUDGET } from '../../src/stores/neo4j/tuple-listing.js';
+import neo4j from 'neo4j-driver';
+import { LIST_COUNT_CAP as CAP, LIST_SCAN_BUDGET as BUDGET, neo4jTupleListing } from '../../src/stores/neo4j/tuple-listing.js';
 import { waitIdle } from '../support/converge.js';
 import { startService, type TestService } from '../support/service.js';
 
@@ -164,6 +165,23 @@ describe('the relations list at a few tens of thousands of tuples', () => {
     for (const search of ['.*', '(', '[a-z]+', '\\', '%', '_', '^User']) {
       const r = await svc.http('GET', path({ search }));
       expect({ search, status: r.status, count: r.body.count }).toEqual({ search, status: 200, count: 0 });
+    }
+  });
+
+  it('fills the list fields of edges an older version projected, once', async () => {
+    const driver = neo4j.driver(process.env.NEO4J_URI!);
+    try {
+      await driver.executeQuery(`MATCH ()-[t:TUPLE]->() WHERE t.key STARTS WITH 'User:Ann#' REMOVE t.keyLower, t.resourceType`);
+      await driver.executeQuery('MATCH (m:ProjectionMeta) DELETE m');
+      expect((await svc.http('GET', path({ search: 'user:ann#' }))).body.count).toBe(0);
+      expect((await svc.http('GET', path({ resourceType: 'Folder', subjectType: 'User' }))).body.count).toBe(0);
+      const listing = neo4jTupleListing(driver);
+      expect(await listing.prepare()).toBe(500);
+      expect(await listing.prepare()).toBe(0);
+      expect((await svc.http('GET', path({ search: 'user:ann#' }))).body.count).toBe(500);
+      await expectAsReference({ resourceType: 'Folder', subjectType: 'User', sort: '-computedTuple' });
+    } finally {
+      await driver.close();
     }
   });
 });
