@@ -87,7 +87,8 @@ export function grpcVerdict(code: number, catalog: string | undefined, details: 
   if (http === undefined) return { status: 500, problem: `gRPC status ${grpcStatus[code]}: ${details.slice(0, 300)}` };
   if (!known(catalog)) return { status: http, problem: `gRPC ${grpcStatus[code]} without a catalog code: ${details.slice(0, 300)}` };
   const s = CATALOG[catalog][0];
-  if (s >= 500) return { status: s, code: catalog, problem: `${catalog}: ${details.slice(0, 300)}` };
+  // A 5xx is the tally's to judge: a problem, unless it is the documented INDEX_BEHIND after a read's bounded wait.
+  if (s >= 500) return { status: s, code: catalog };
   return GRPC_AS_HTTP[code] === s || (code === grpcStatus.FAILED_PRECONDITION && (s === 409 || s === 422)) || (code === grpcStatus.RESOURCE_EXHAUSTED && (s === 413 || s === 429))
     ? { status: s, code: catalog }
     : { status: s, code: catalog, problem: `${catalog} sent as gRPC ${grpcStatus[code]}` };
