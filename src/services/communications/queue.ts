@@ -1,6 +1,7 @@
 // The send queue: BullMQ on the project's Redis. Idempotent jobs (the key and the recipients make the job id), retries with exponential
 // backoff, a bounded dead-letter list (the queue's failed set) that operators read and replay; delivery is recorded once
-// per job id in MongoDB, so a job run again after a lost lock or a Redis restart is not delivered twice.
+// per job id in MongoDB, so a job run again after a lost lock or a Redis restart is not delivered twice. MongoDB keeps each
+// acknowledged send until its delivery, and a sweep queues again any job a crashed Redis lost.
 import { createHash, randomUUID } from 'node:crypto';
 import { Queue, Worker, type Job } from 'bullmq';
 import { AppError } from '../../errors.js';
@@ -19,6 +20,11 @@ export interface QueueEventsSink { completed(channel: string): void; failedAttem
 const QUEUE = 'communications';
 /** A queue call that gets no answer within this answers 503 (Redis down or restarting); the key makes a retry safe. */
 const CALL_TIMEOUT_MS = 5000;
+/** A send still undelivered this long after it was acknowledged is looked for in the queue (well past CALL_TIMEOUT_MS, so never one being added). */
+const SWEEP_AFTER_MS = 15_000;
+/** How often the sweep runs, and how many sends it looks at each time (it goes on from there next time). */
+const SWEEP_EVERY_MS = 5000;
+const SWEEP_BATCH = 200;
 /** How long stopping waits for messages being sent before it abandons them (they are run again, and skipped if delivered). */
 const CLOSE_WAIT_MS = 5000;
 
@@ -49,6 +55,9 @@ export class SendQueue {
   private worker: Worker | null = null;
   private consumer: QueueConnection | null = null;
   private lastWorkerError = '';
+  private sweeper: NodeJS.Timeout | null = null;
+  private sweeping = false;
+  private sweepCursor: { createdAt: Date; _id: string } | null = null;
 
   constructor(private readonly deps: {
     connect(role: 'producer' | 'worker'): QueueConnection; prefix: string; stores: CommunicationStores; log: Logger; events: QueueEventsSink;
@@ -82,8 +91,54 @@ export class SendQueue {
       if (job.attemptsMade >= (job.opts.attempts ?? 1)) {
         this.deps.events.deadLettered(job.name);
         this.deps.log.warn({ jobId: job.id, channel: job.name, attempts: job.attemptsMade, err: err.message }, 'message dead-lettered');
+        // Not queued again by the sweep once the dead-letter list drops it; if this is lost, the sweep marks it itself.
+        this.deps.stores.pending.setDead(job.id!, true).catch(() => undefined);
       }
     });
+    this.sweeper = setInterval(() => { void this.sweep(); }, SWEEP_EVERY_MS);
+    this.sweeper.unref();
+  }
+
+  private jobOptions(jobId: string) {
+    const o = this.deps.config().orchestration;
+    return {
+      jobId, attempts: o.attempts, backoff: { type: 'exponential', delay: o.backoff.delayMs },
+      removeOnComplete: { count: o.keepCompleted }, removeOnFail: { count: o.deadLetterMax },
+    };
+  }
+
+  /**
+   * Queues again the acknowledged sends that are neither delivered nor in the queue (Redis lost them), oldest first, a
+   * batch at a time. A send whose delivery is recorded is forgotten; a job added twice is one job (its id), and one run
+   * twice is delivered once (the outbox).
+   */
+  async sweep(): Promise<number> {
+    if (this.sweeping || !this.started) return 0;
+    this.sweeping = true;
+    let requeued = 0;
+    try {
+      const { pending, outbox } = this.deps.stores;
+      const batch = await pending.olderThan(new Date(Date.now() - SWEEP_AFTER_MS), this.sweepCursor, SWEEP_BATCH);
+      this.sweepCursor = batch.length === SWEEP_BATCH ? { createdAt: batch.at(-1)!.createdAt, _id: batch.at(-1)!._id } : null;
+      for (const p of batch) {
+        if (await outbox.has(p._id)) { await pending.remove(p._id); continue; }
+        const job = await within(this.queue.getJob(p._id), 'a job lookup');
+        if (job) {
+          if ((await within(job.getState(), 'a job lookup')) === 'failed' && job.attemptsMade >= (job.opts.attempts ?? 1)) await pending.setDead(p._id, true);
+          continue;
+        }
+        await within(this.queue.add(p.channel, p.request as unknown as SendRequest, this.jobOptions(p._id)), 'adding a job');
+        requeued++;
+      }
+      if (requeued > 0) this.deps.log.warn({ requeued }, 'communications: queued again sends the queue\'s Redis lost');
+    } catch (e) {
+      // Redis or MongoDB down: the next sweep tries again from the start.
+      this.sweepCursor = null;
+      this.deps.log.debug({ err: (e as Error).message }, 'communications sweep failed; retried');
+    } finally {
+      this.sweeping = false;
+    }
+    return requeued;
   }
 
   /** Applies new orchestration settings: concurrency now, attempts and backoff to jobs added from now on. */
@@ -91,19 +146,26 @@ export class SendQueue {
     if (this.worker) this.worker.concurrency = config.orchestration.concurrency;
   }
 
-  /** Adds a send job; with a key, a repeated call to the same recipients finds the job (or its delivery) instead of adding another. */
+  /**
+   * Adds a send job; with a key, a repeated call to the same recipients finds the job (or its delivery) instead of adding
+   * another. MongoDB records the send before Redis does, so an acknowledged send outlives a Redis that loses its last writes.
+   */
   async enqueue(request: SendRequest, key?: string): Promise<Enqueued> {
     const jobId = jobIdOf(request, key);
+    const { outbox, pending } = this.deps.stores;
     if (key) {
-      if (await this.deps.stores.outbox.has(jobId)) return { jobId, created: false, state: 'completed' };
+      if (await outbox.has(jobId)) return { jobId, created: false, state: 'completed' };
       const existing = await within(this.queue.getJob(jobId), 'a job lookup');
       if (existing) return { jobId, created: false, state: await within(existing.getState(), 'a job lookup') };
     }
-    const o = this.deps.config().orchestration;
-    await within(this.queue.add(request.channel, request, {
-      jobId, attempts: o.attempts, backoff: { type: 'exponential', delay: o.backoff.delayMs },
-      removeOnComplete: { count: o.keepCompleted }, removeOnFail: { count: o.deadLetterMax },
-    }), 'adding a job');
+    const recorded = await pending.add({ _id: jobId, channel: request.channel, request: { ...request }, createdAt: new Date(), dead: false });
+    try {
+      await within(this.queue.add(request.channel, request, this.jobOptions(jobId)), 'adding a job');
+    } catch (e) {
+      // A send answered 503 is not sent later by the sweep behind the caller's back (a retry with its key sends it).
+      if (recorded) await pending.remove(jobId).catch(() => undefined);
+      throw e;
+    }
     return { jobId, created: true, state: 'waiting' };
   }
 
@@ -135,6 +197,8 @@ export class SendQueue {
       ...(sent.messageId ? { providerMessageId: sent.messageId } : {}),
       attempts: job.attemptsMade + 1, sentAt: new Date(),
     });
+    // The sweep forgets it too if this is lost.
+    await stores.pending.remove(id).catch(() => undefined);
     return { delivered: true };
   }
 
@@ -158,6 +222,7 @@ export class SendQueue {
     for (const id of targets) {
       const job = await within(this.queue.getJob(id), 'a job lookup');
       if (!job || (await within(job.getState(), 'a job lookup')) !== 'failed') { notFound.push(id); continue; }
+      await this.deps.stores.pending.setDead(id, false);
       await within(job.retry('failed', { resetAttemptsMade: true, resetAttemptsStarted: true }), 'replaying a job');
       replayed.push(id);
     }
@@ -177,6 +242,7 @@ export class SendQueue {
   }
 
   async stop(): Promise<void> {
+    if (this.sweeper) clearInterval(this.sweeper);
     const worker = this.worker;
     if (worker) {
       let forceTimer: NodeJS.Timeout | undefined;

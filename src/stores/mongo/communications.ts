@@ -1,6 +1,8 @@
-// Device tokens, notifications and the outbox of sent messages in MongoDB (FerretDB v1 compatible: no $in over many ids).
+// Device tokens, notifications, pending sends and the outbox of sent messages in MongoDB (FerretDB v1 compatible: no $in over many ids).
 import type { Db, Filter } from 'mongodb';
-import type { CommunicationStores, DeviceTokenStore, NotificationRecord, NotificationStore, OutboxRecord, OutboxStore } from '../ports/communications.js';
+import type {
+  CommunicationStores, DeviceTokenStore, NotificationRecord, NotificationStore, OutboxRecord, OutboxStore, PendingSendRecord, PendingSendStore,
+} from '../ports/communications.js';
 import { COLLECTIONS } from './connection.js';
 import { isDuplicateKey } from './duplicate-key.js';
 
@@ -9,6 +11,7 @@ export async function communicationIndexes(db: Db): Promise<void> {
     db.collection(COLLECTIONS.deviceTokens).createIndex({ userId: 1 }),
     db.collection(COLLECTIONS.notifications).createIndex({ userId: 1, read: 1, createdAt: -1 }),
     db.collection(COLLECTIONS.outbox).createIndex({ sentAt: -1 }),
+    db.collection(COLLECTIONS.pendingSends).createIndex({ dead: 1, createdAt: 1, _id: 1 }),
   ]);
 }
 
@@ -71,8 +74,31 @@ export function mongoOutboxStore(db: Db): OutboxStore {
   };
 }
 
-/** The three stores, and their indexes (created when the communications module starts). */
+export function mongoPendingSendStore(db: Db): PendingSendStore {
+  const col = db.collection<PendingSendRecord>(COLLECTIONS.pendingSends);
+  return {
+    async add(r) {
+      try {
+        await col.insertOne(r);
+        return true;
+      } catch (e) {
+        if (isDuplicateKey(e)) return false;
+        throw e;
+      }
+    },
+    async remove(id) { await col.deleteOne({ _id: id }); },
+    async setDead(id, dead) { await col.updateOne({ _id: id }, { $set: { dead } }); },
+    olderThan(before, after, limit) {
+      const page: Filter<PendingSendRecord> = after
+        ? { $or: [{ createdAt: { $gt: after.createdAt, $lt: before } }, { createdAt: after.createdAt, _id: { $gt: after._id } }] }
+        : { createdAt: { $lt: before } };
+      return col.find({ dead: false, ...page }).sort({ createdAt: 1, _id: 1 }).limit(limit).toArray();
+    },
+  };
+}
+
+/** The four stores, and their indexes (created when the communications module starts). */
 export const mongoCommunicationStores = (db: Db): CommunicationStores => ({
-  tokens: mongoDeviceTokenStore(db), notifications: mongoNotificationStore(db), outbox: mongoOutboxStore(db),
+  tokens: mongoDeviceTokenStore(db), notifications: mongoNotificationStore(db), outbox: mongoOutboxStore(db), pending: mongoPendingSendStore(db),
   ensureIndexes: () => communicationIndexes(db),
 });

@@ -23,6 +23,7 @@ export const COLLECTIONS = {
   deviceTokens: 'device_tokens',
   notifications: 'notifications',
   outbox: 'communication_outbox',
+  pendingSends: 'communication_pending',
 } as const;
 
 /**

@@ -1,4 +1,4 @@
-// What communications keep in MongoDB: users' push device tokens, their notifications, and the outbox of sent messages.
+// What communications keep in MongoDB: users' push device tokens, their notifications, the sends not yet delivered and the outbox of sent messages.
 export type Channel = 'email' | 'push' | 'sms';
 export type Platform = 'ios' | 'android' | 'web';
 
@@ -36,9 +36,25 @@ export interface OutboxStore {
   list(opts: { channel?: Channel; skip: number; limit: number }): Promise<{ messages: OutboxRecord[]; count: number }>;
 }
 
+/**
+ * A send acknowledged and not yet delivered, keyed by its job id. Redis may lose its last writes in a crash (its AOF is
+ * written once a second), so MongoDB keeps the request until its delivery is recorded, and a job Redis lost is queued again.
+ */
+export interface PendingSendRecord { _id: string; channel: Channel; request: Record<string, unknown>; createdAt: Date; dead: boolean }
+
+export interface PendingSendStore {
+  /** Records the send; false when it is recorded already. */
+  add(r: PendingSendRecord): Promise<boolean>;
+  remove(id: string): Promise<void>;
+  /** A dead-lettered send is not queued again by the sweep; a replayed one is again. */
+  setDead(id: string, dead: boolean): Promise<void>;
+  /** Live sends created before `before`, oldest first, after `after` (the previous page's last one). */
+  olderThan(before: Date, after: { createdAt: Date; _id: string } | null, limit: number): Promise<PendingSendRecord[]>;
+}
+
 /** The MongoDB side of communications, as the services see it. */
 export interface CommunicationStores {
-  tokens: DeviceTokenStore; notifications: NotificationStore; outbox: OutboxStore;
+  tokens: DeviceTokenStore; notifications: NotificationStore; outbox: OutboxStore; pending: PendingSendStore;
   ensureIndexes(): Promise<void>;
 }
 
