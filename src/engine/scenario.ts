@@ -1,6 +1,5 @@
 // Scenario files (the conformance format: definitions, tuples, grants, assertions and steps): read with every problem
-// named by its place, split into stages, and written back. Pure, so the CLI, the tests and the browser share it.
-import { parseTupleText } from './ids.js';
+// named by its JSON path, split into stages, and written back. Pure, so the CLI, the tests and the browser share it.
 import { schemaDefinition, type Definition } from './model.js';
 
 export interface RawDefinition { name: string; schema?: boolean; relations?: Record<string, string[]>; permissions?: Record<string, string[]> }
@@ -16,15 +15,11 @@ export interface Step {
 }
 export interface Scenario extends Omit<Step, 'op'> { name?: string; source?: string; description?: string; steps?: Step[] }
 
-/** A problem in a scenario file, at a path like `steps[1].checks[0].expect`. */
-export interface ScenarioProblem { path: string; message: string }
+/** A problem in a scenario file, at a JSON path like `$.steps[1].checks[0].expect`. */
+export interface ScenarioProblem { at: string; message: string }
 
-export class ScenarioError extends Error {
-  constructor(readonly problems: ScenarioProblem[]) {
-    super(problems.map((p) => (p.path ? `${p.path}: ${p.message}` : p.message)).join('\n'));
-    this.name = 'ScenarioError';
-  }
-}
+/** The scenario when its shape is right, else null; every problem either way (none when it is right). */
+export interface ParsedScenario { scenario: Scenario | null; problems: ScenarioProblem[] }
 
 const OPS: readonly StepOp[] = ['add', 'delete', 'define'];
 const STEP_FIELDS = ['definitions', 'tuples', 'grants', 'invalidTuples', 'checks', 'listObjects', 'listSubjects'];
@@ -32,60 +27,48 @@ const TOP_FIELDS = new Set(['name', 'source', 'description', 'steps', ...STEP_FI
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isStrings = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === 'string');
+/** A key in a JSON path: `.name`, or `["odd key"]`. */
+const key = (k: string) => (/^[A-Za-z_$][\w$]*$/.test(k) ? `.${k}` : `[${JSON.stringify(k)}]`);
 
-/** Checks the shape of every field; the value is returned typed when nothing is wrong, else ScenarioError lists all. */
-export function readScenario(value: unknown): Scenario {
+/** Checks the shape of every field of a parsed JSON or YAML value. */
+export function parseScenario(value: unknown): ParsedScenario {
   const problems: ScenarioProblem[] = [];
-  const add = (path: string, message: string) => problems.push({ path, message });
-  if (!isRecord(value)) throw new ScenarioError([{ path: '', message: 'a scenario is a JSON object' }]);
-  for (const key of ['name', 'source', 'description']) {
-    if (value[key] !== undefined && typeof value[key] !== 'string') add(key, 'must be a string');
+  const add = (at: string, message: string) => problems.push({ at, message });
+  if (!isRecord(value)) return { scenario: null, problems: [{ at: '$', message: 'a scenario is an object (a mapping)' }] };
+  for (const k of ['name', 'source', 'description']) {
+    if (value[k] !== undefined && typeof value[k] !== 'string') add(`$.${k}`, 'must be a string');
   }
-  readFields(value, '', TOP_FIELDS, add);
+  readFields(value, '$', TOP_FIELDS, add);
   if (value.steps !== undefined) {
-    if (!Array.isArray(value.steps)) add('steps', 'must be an array of steps');
+    if (!Array.isArray(value.steps)) add('$.steps', 'must be an array of steps');
     else {
       value.steps.forEach((step: unknown, i) => {
-        const at = `steps[${i}]`;
+        const at = `$.steps[${i}]`;
         if (!isRecord(step)) return add(at, 'must be an object with an op');
         if (!OPS.includes(step.op as StepOp)) add(`${at}.op`, `must be one of ${OPS.join(', ')}`);
-        readFields(step, `${at}.`, new Set(['op', ...STEP_FIELDS]), add);
+        readFields(step, at, new Set(['op', ...STEP_FIELDS]), add);
       });
     }
   }
-  if (problems.length) throw new ScenarioError(problems);
-  return value as Scenario;
-}
-
-/** Reads JSON text; a syntax error is a problem like any other. */
-export function parseScenario(text: string): Scenario {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (e) {
-    throw new ScenarioError([{ path: '', message: `not JSON: ${(e as Error).message}` }]);
-  }
-  return readScenario(value);
+  return { scenario: problems.length ? null : value as Scenario, problems };
 }
 
 type Add = (path: string, message: string) => void;
 
 function readFields(o: Record<string, unknown>, at: string, known: Set<string>, add: Add) {
-  for (const key of Object.keys(o)) if (!known.has(key)) add(`${at}${key}`, 'unknown field');
-  const list = (key: string, each: (v: unknown, path: string) => void) => {
-    if (o[key] === undefined) return;
-    if (!Array.isArray(o[key])) return add(`${at}${key}`, 'must be an array');
-    (o[key] as unknown[]).forEach((v, i) => each(v, `${at}${key}[${i}]`));
+  for (const k of Object.keys(o)) if (!known.has(k)) add(`${at}${key(k)}`, 'unknown field');
+  const list = (field: string, each: (v: unknown, path: string) => void) => {
+    if (o[field] === undefined) return;
+    if (!Array.isArray(o[field])) return add(`${at}.${field}`, 'must be an array');
+    (o[field] as unknown[]).forEach((v, i) => each(v, `${at}.${field}[${i}]`));
   };
   const fields = (v: unknown, path: string, strings: string[], extra: (r: Record<string, unknown>) => void) => {
     if (!isRecord(v)) return add(path, `must be an object with ${strings.join(', ')}`);
     for (const f of strings) if (typeof v[f] !== 'string') add(`${path}.${f}`, 'must be a string');
     extra(v);
   };
-  const tuple = (v: unknown, path: string) => {
-    if (typeof v !== 'string') add(path, 'must be a tuple string Type:id#relation@Type:id');
-    else if (!parseTupleText(v)) add(path, `malformed tuple ${JSON.stringify(v)}: expected Type:id#relation@Type:id`);
-  };
+  // A malformed tuple string is read: the service refuses writing it, and running the scenario says so there.
+  const tuple = (v: unknown, path: string) => { if (typeof v !== 'string') add(path, 'must be a tuple string Type:id#relation@Type:id'); };
   list('definitions', (v, path) => {
     if (!isRecord(v)) return add(path, 'must be an object with a name');
     if (typeof v.name !== 'string') add(`${path}.name`, 'must be a string');
@@ -94,7 +77,7 @@ function readFields(o: Record<string, unknown>, at: string, known: Set<string>, 
       const map = v[part];
       if (map === undefined) continue;
       if (!isRecord(map)) add(`${path}.${part}`, 'must be an object of name: [entries]');
-      else for (const [k, entries] of Object.entries(map)) if (!isStrings(entries)) add(`${path}.${part}.${k}`, 'must be an array of strings');
+      else for (const [k, entries] of Object.entries(map)) if (!isStrings(entries)) add(`${path}.${part}${key(k)}`, 'must be an array of strings');
     }
   });
   list('tuples', tuple);
