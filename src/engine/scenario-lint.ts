@@ -1,0 +1,103 @@
+// Problems in a scenario besides its verdicts: what the server refuses, and assertions naming types or actions that do not exist.
+import { BUILTIN_NAMES, Model, validateDefinition, type Definition } from './model.js';
+import { typeOf, parseObject } from './ids.js';
+import { expandDefinition, stagesOf, type Scenario } from './scenario.js';
+import { runScenario } from './scenario-run.js';
+
+export interface LintProblem {
+  /** error: the server refuses it, or the assertion cannot pass; warning: legal, but probably not what was meant. */
+  severity: 'error' | 'warning';
+  at: string;
+  message: string;
+}
+
+/** Edit distance up to 2, for "did you mean"; larger distances are not suggestions. */
+function near(word: string, candidates: Iterable<string>): string | undefined {
+  let best: string | undefined;
+  let bestD = 3;
+  for (const c of candidates) {
+    if (Math.abs(c.length - word.length) >= bestD) continue;
+    const d = distance(word.toLowerCase(), c.toLowerCase());
+    if (d < bestD) { best = c; bestD = d; }
+  }
+  return best;
+}
+
+function distance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) row.push(Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1)));
+    prev = row;
+  }
+  return prev[b.length]!;
+}
+
+const hint = (word: string, candidates: Iterable<string>) => {
+  const n = near(word, candidates);
+  return n ? ` (did you mean ${n}?)` : '';
+};
+
+export function lintScenario(sc: Scenario): LintProblem[] {
+  const problems: LintProblem[] = [];
+  const add = (severity: LintProblem['severity'], at: string, message: string) => problems.push({ severity, at, message });
+  const stages = stagesOf(sc);
+  const everDefined = new Set([...BUILTIN_NAMES, ...stages.flatMap((s) => s.definitions.map((d) => d.name))]);
+
+  // What the server refuses: definitions, writes, deletes, malformed queries, invalidTuples it would store.
+  for (const o of runScenario(sc).outcomes) {
+    if (o.ok || o.kind === 'check' || o.kind === 'listObjects' || o.kind === 'listSubjects') continue;
+    if (o.kind === 'invalidTuple') add('error', o.at, `${o.what}: listed as invalid, but the server would store it`);
+    else add('error', o.at, `${o.what}: ${o.message}`);
+  }
+
+  const defs = new Map<string, Definition>();
+  for (const stage of stages) {
+    for (const [i, raw] of stage.definitions.entries()) {
+      const def = expandDefinition(raw);
+      const at = `${stage.at}.definitions[${i}]`;
+      if (validateDefinition(def).length) continue; // reported above
+      defs.set(def.name, def);
+      for (const [rel, allowed] of Object.entries(def.relations)) {
+        for (const t of allowed) {
+          if (t !== '*' && !everDefined.has(t)) {
+            add('warning', `${at}.relations.${rel}`, `subject type ${t} is not defined in this file${hint(t, everDefined)}`);
+          }
+        }
+      }
+    }
+    const model = new Model(defs.values());
+    /**
+     * An assertion naming a type or action that does not exist: an error when it expects an allow it can never get
+     * (self-access aside), a warning when it expects a deny (a test that a removed relation grants nothing is fine).
+     */
+    const action = (at: string, type: string, name: string, expectsSome: boolean) => {
+      const severity = expectsSome ? 'error' : 'warning';
+      if (!model.get(type)) { add(severity, at, `type ${type} is not defined here${hint(type, model.types.keys())}`); return; }
+      const actions = model.actionsOf(type);
+      if (!actions.includes(name)) add(severity, at, `${type} has no relation or permission ${name}${hint(name, actions)}`);
+    };
+    const subjectType = (at: string, type: string) => {
+      if (!everDefined.has(type)) add('warning', at, `subject type ${type} is not defined in this file${hint(type, everDefined)}`);
+    };
+    for (const [i, c] of stage.checks.entries()) {
+      const at = `${stage.at}.checks[${i}]`;
+      if (!parseObject(c.subject) || !parseObject(c.resource)) continue; // reported above
+      action(at, typeOf(c.resource), c.action, c.expect && c.subject !== c.resource);
+      subjectType(`${at}.subject`, typeOf(c.subject));
+    }
+    for (const [i, q] of stage.listObjects.entries()) {
+      const at = `${stage.at}.listObjects[${i}]`;
+      if (!parseObject(q.subject)) continue;
+      action(at, q.type, q.action, q.expect.some((id) => `${q.type}:${id}` !== q.subject));
+      subjectType(`${at}.subject`, typeOf(q.subject));
+    }
+    for (const [i, q] of stage.listSubjects.entries()) {
+      const at = `${stage.at}.listSubjects[${i}]`;
+      if (!parseObject(q.resource)) continue;
+      action(at, typeOf(q.resource), q.action, q.expect.some((id) => `${q.subjectType}:${id}` !== q.resource));
+      subjectType(`${at}.subjectType`, q.subjectType);
+    }
+  }
+  return problems;
+}
