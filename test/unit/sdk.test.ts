@@ -1,0 +1,36 @@
+// The SDK's generated types are fresh (regenerated in-process and compared), and its reading of Retry-After and backoff.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { GENERATED_DIR, sdkTypeFiles } from '../../infra/sdk-types.js';
+import { RETRY_DEFAULTS, backoffMs, retryAfterMs } from '../../src/client/retry.js';
+import { ROOT } from '../../src/root.js';
+
+describe('SDK', () => {
+  it('has committed types equal to what `npm run sdk:types` generates from the code now', async () => {
+    const files = await sdkTypeFiles();
+    expect(readdirSync(join(ROOT, GENERATED_DIR)).map((f) => `${GENERATED_DIR}/${f}`).sort()).toEqual(Object.keys(files).sort());
+    for (const [path, text] of Object.entries(files)) {
+      // A failure here: a route changed; run `npm run sdk:types` and commit src/client/generated/.
+      expect([path, readFileSync(join(ROOT, path), 'utf8') === text]).toEqual([path, true]);
+    }
+  }, 60_000);
+
+  it('reads Retry-After as seconds or an HTTP date, and ignores what it cannot read', () => {
+    const now = Date.parse('2026-01-01T00:00:00Z');
+    expect(retryAfterMs('3', now)).toBe(3000);
+    expect(retryAfterMs('0', now)).toBe(0);
+    expect(retryAfterMs('Thu, 01 Jan 2026 00:00:02 GMT', now)).toBe(2000);
+    expect(retryAfterMs('Wed, 31 Dec 2025 23:59:00 GMT', now)).toBe(0);
+    expect(retryAfterMs(null, now)).toBeUndefined();
+    expect(retryAfterMs('soon', now)).toBeUndefined();
+    expect(retryAfterMs('-1', now)).toBeUndefined();
+  });
+
+  it('backs off exponentially, capped, with half of each wait random', () => {
+    for (let i = 0; i < 50; i++) {
+      const waits = [1, 2, 3, 4, 5, 6, 7].map((n) => backoffMs(n, RETRY_DEFAULTS));
+      const steps = [100, 200, 400, 800, 1600, 2000, 2000];
+      waits.forEach((w, k) => { expect(w).toBeGreaterThanOrEqual(steps[k]! / 2); expect(w).toBeLessThanOrEqual(steps[k]!); });
+    }
+  });
+});
