@@ -32,6 +32,9 @@ export interface RunOptions {
   order?: <T>(items: readonly T[]) => T[];
 }
 
+/** `relations.x-y` (a validateDefinition path) as a JSON path suffix: `.relations["x-y"]`. */
+const pathOf = (path: string) => path.split(/\.(.*)/s).filter(Boolean)
+  .map((k) => (/^[A-Za-z_$][\w$]*$/.test(k) ? `.${k}` : `[${JSON.stringify(k)}]`)).join('');
 const same = <T>(items: readonly T[]) => [...items];
 const bare = (o: string) => o.slice(o.indexOf(':') + 1);
 const sortedEqual = (a: string[], b: string[]) => JSON.stringify([...a].sort()) === JSON.stringify([...b].sort());
@@ -75,10 +78,12 @@ export function runScenario(sc: Scenario, opts: RunOptions = {}): ScenarioResult
     for (const i of order(stage.definitions.map((_, i) => i))) {
       const def = expandDefinition(stage.definitions[i]!);
       const problems = validateDefinition(def);
-      if (problems.length) {
-        note({ ok: false, kind: 'define', at: `${stage.at}.definitions[${i}]`, what: `define ${def.name}`,
-          message: `the server refuses it (INVALID_DEFINITION): ${problems.map((p) => `${p.path}: ${p.message}`).join('; ')}` });
-      } else defs.set(def.name, def);
+      // Each problem at its own place (`….permissions.read`); the server refuses the whole definition.
+      for (const p of problems) {
+        note({ ok: false, kind: 'define', at: `${stage.at}.definitions[${i}]${pathOf(p.path)}`, what: `define ${def.name}`,
+          message: `the server refuses it (INVALID_DEFINITION): ${p.message}` });
+      }
+      if (!problems.length) defs.set(def.name, def);
     }
     const model = new Model(defs.values());
     applyWrites(stage, model, order, tuples, grants, note);

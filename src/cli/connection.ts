@@ -1,0 +1,102 @@
+// The server a command talks to: URL and token from flags, the environment or a profile; requests with errors as exit codes.
+import { int, str, type Values } from './args.js';
+import { CliError, EXIT, usage } from './exit.js';
+import { profileName, readProfile } from './profile.js';
+
+export interface Connection {
+  url: string;
+  /** JSON request; resolves to the parsed body of a 2xx answer, throws a CliError otherwise. */
+  json<T = Record<string, unknown>>(method: string, path: string, body?: unknown): Promise<T>;
+  /** Any request; the answer is checked for a 2xx status and returned unread. */
+  /**
+   * Any request; the answer is checked for a 2xx status and returned unread. The timeout covers the whole answer,
+   * or with `stream` only until its headers arrive (an export may rightly take longer), or with `wait` nothing (an
+   * import is answered once the server has read and applied the whole upload).
+   */
+  raw(method: string, path: string, init?: { body?: BodyInit; headers?: Record<string, string>; stream?: boolean; wait?: boolean }): Promise<Response>;
+}
+
+/** The largest answer read whole (streams are not): the CLI never holds an unbounded answer in memory. */
+const MAX_BODY_BYTES = 64 * 1024 * 1024;
+
+export const query = (params: Record<string, string | number | boolean | undefined>) => {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) if (v !== undefined) q.set(k, String(v));
+  const s = q.toString();
+  return s ? `?${s}` : '';
+};
+
+/** The answer read whole, within the timeout and MAX_BODY_BYTES, so a stalled or endless body cannot hang or fill memory. */
+async function settled(res: Response, timer: NodeJS.Timeout | undefined, signal: AbortSignal): Promise<Response> {
+  try {
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    for await (const chunk of (res.body ?? []) as AsyncIterable<Uint8Array>) {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) throw new CliError(EXIT.unavailable, `the answer is larger than ${MAX_BODY_BYTES} bytes`);
+      chunks.push(chunk);
+    }
+    return new Response(Buffer.concat(chunks), { status: res.status, statusText: res.statusText, headers: res.headers });
+  } catch (e) {
+    if (e instanceof CliError) throw e;
+    if (signal.reason instanceof CliError) throw signal.reason;
+    throw new CliError(EXIT.unavailable, `the answer was cut short: ${(e as Error).message}`);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export async function connect(values: Values, env: NodeJS.ProcessEnv = process.env): Promise<Connection> {
+  const needProfile = (str(values, 'url') ?? env.AUTHZ_URL) === undefined || (str(values, 'token') ?? env.AUTHZ_TOKEN) === undefined;
+  const profile = needProfile ? await readProfile(profileName(str(values, 'profile'), env)) : undefined;
+  const url = str(values, 'url') ?? env.AUTHZ_URL ?? profile?.url;
+  const token = str(values, 'token') ?? env.AUTHZ_TOKEN ?? profile?.token;
+  if (!url) throw usage('no server: pass --url, set AUTHZ_URL, or run authz login');
+  if (!token) throw new CliError(EXIT.auth, 'no API token: pass --token, set AUTHZ_TOKEN, or run authz login');
+  const timeoutMs = int(values, 'timeout', { min: 1, max: 86_400, fallback: 30 }) * 1000;
+  return connection(url, token, timeoutMs);
+}
+
+export function connection(rawUrl: string, token: string, timeoutMs: number): Connection {
+  let base: URL;
+  try { base = new URL(rawUrl); } catch { throw usage(`--url ${JSON.stringify(rawUrl)} is not a URL`); }
+  if (base.protocol !== 'http:' && base.protocol !== 'https:') throw usage(`--url must be http:// or https://, got ${base.protocol}`);
+  const url = base.href.replace(/\/+$/, '');
+
+  const raw: Connection['raw'] = async (method, path, init = {}) => {
+    let res: Response;
+    const abort = new AbortController();
+    const timer = init.wait ? undefined : setTimeout(() => abort.abort(new CliError(EXIT.unavailable, `${method} ${path.split('?')[0]}: no answer within ${timeoutMs / 1000} s`)), timeoutMs);
+    try {
+      res = await fetch(url + path, {
+        method, body: init.body,
+        headers: { authorization: `Bearer ${token}`, ...(init.headers ?? {}) },
+        ...(init.body instanceof ReadableStream ? { duplex: 'half' } : {}),
+        signal: abort.signal,
+      } as RequestInit);
+    } catch (e) {
+      clearTimeout(timer);
+      if (abort.signal.reason instanceof CliError) throw abort.signal.reason;
+      const cause = (e as { cause?: { code?: string; message?: string } }).cause;
+      throw new CliError(EXIT.unavailable, `cannot reach ${url}: ${cause?.code ?? cause?.message ?? (e as Error).message}`);
+    }
+    if (init.stream || init.wait) clearTimeout(timer);
+    else res = await settled(res, timer, abort.signal);
+    if (res.ok) return res;
+    const text = await res.text().catch(() => '');
+    let body: { code?: string; message?: string; details?: unknown } = {};
+    try { body = JSON.parse(text); } catch { /* not JSON */ }
+    const what = `${method} ${path.split('?')[0]}: ${res.status}${body.code ? ` ${body.code}` : ''}: ${body.message ?? (text.slice(0, 200) || res.statusText)}`;
+    const exit = res.status === 401 || res.status === 403 ? EXIT.auth : res.status >= 500 ? EXIT.unavailable : EXIT.refused;
+    throw new CliError(exit, what, body.details);
+  };
+
+  return {
+    url, raw,
+    async json<T>(method: string, path: string, body?: unknown) {
+      const res = await raw(method, path, body === undefined ? {} : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+      const text = await res.text();
+      try { return JSON.parse(text) as T; } catch { throw new CliError(EXIT.unavailable, `${path}: the answer is not JSON: ${text.slice(0, 200)}`); }
+    },
+  };
+}

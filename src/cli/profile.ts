@@ -1,0 +1,56 @@
+// Saved connections (`authz login`): a JSON file in the user's config directory, readable by its owner only.
+import { chmod, mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { CliError, EXIT } from './exit.js';
+
+export interface Profile { url: string; token: string }
+interface ProfileFile { profiles: Record<string, Profile> }
+
+/** $XDG_CONFIG_HOME, %APPDATA% or the platform's usual place, then `authz/profiles.json`. */
+export function profilePath(env: NodeJS.ProcessEnv = process.env): string {
+  const base = env.XDG_CONFIG_HOME
+    || (process.platform === 'win32' && env.APPDATA)
+    || (process.platform === 'darwin' ? join(homedir(), 'Library', 'Application Support') : join(homedir(), '.config'));
+  return join(base, 'authz', 'profiles.json');
+}
+
+export const profileName = (flag: string | undefined, env: NodeJS.ProcessEnv = process.env) => flag ?? env.AUTHZ_PROFILE ?? 'default';
+
+async function readAll(path: string): Promise<ProfileFile> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { profiles: {} };
+    throw new CliError(EXIT.input, `${path}: cannot read: ${(e as NodeJS.ErrnoException).code}`);
+  }
+  try {
+    const v = JSON.parse(text) as ProfileFile;
+    if (v && typeof v.profiles === 'object' && v.profiles) return v;
+  } catch { /* reported below */ }
+  throw new CliError(EXIT.input, `${path}: not a profile file; remove it and run authz login again`);
+}
+
+export async function readProfile(name: string, path = profilePath()): Promise<Profile | undefined> {
+  const all = await readAll(path);
+  const p = Object.hasOwn(all.profiles, name) ? all.profiles[name] : undefined;
+  if (p && process.platform !== 'win32' && ((await stat(path)).mode & 0o077) !== 0) {
+    process.stderr.write(`authz: warning: ${path} can be read by other users; run chmod 600 ${path}\n`);
+  }
+  return p;
+}
+
+/** Written to a temporary file with mode 0600 and renamed over, so the token is never readable by others, even briefly. */
+export async function saveProfile(name: string, profile: Profile | null, path = profilePath()): Promise<boolean> {
+  const all = await readAll(path);
+  const existed = Object.hasOwn(all.profiles, name);
+  if (profile) all.profiles[name] = profile;
+  else delete all.profiles[name];
+  await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+  const tmp = `${path}.${process.pid}.tmp`;
+  await writeFile(tmp, `${JSON.stringify(all, null, 2)}\n`, { mode: 0o600 });
+  await chmod(tmp, 0o600);
+  await rename(tmp, path);
+  return existed;
+}
