@@ -1,4 +1,4 @@
-// The core module: operator credentials (the first admin, JWTs, API tokens), health, metrics and the API's own docs.
+// The core module: operator credentials (the first admin, JWTs, API tokens), health, metrics, the API's own docs and the playground.
 import type { Config } from '../config.js';
 import type { Logger } from '../log.js';
 import { VERSION } from '../root.js';
@@ -9,6 +9,7 @@ import { Health } from '../services/health.js';
 import { Metrics, type IndexProgress } from '../services/metrics.js';
 import type { Stores } from '../stores/stores.js';
 import { docsRoutes } from '../surfaces/docs/routes.js';
+import { playgroundRoutes } from '../surfaces/playground/routes.js';
 import type { Registry } from '../surfaces/registry.js';
 import { coreRoutes } from '../surfaces/routes/core.js';
 import { metricsRoutes } from '../surfaces/routes/metrics.js';
@@ -28,6 +29,7 @@ export async function coreModule(stores: Stores, config: Config, registry: Regis
       ...coreRoutes({ health, auth, tokens: new ApiTokens(stores.apiTokens) }),
       ...metricsRoutes({ metrics }),
       ...docsRoutes(() => registry.all(), VERSION),
+      ...playgroundRoutes(),
     ],
   };
   return { module, auth, health, metrics };

@@ -1,0 +1,58 @@
+// The playground's script and stylesheet: bundled from src/playground by esbuild on first use where the sources are
+// (a clone, under tsx or compiled), else read from dist/playground, the static build (the service image ships only dist).
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ROOT } from '../../root.js';
+import { playgroundPage } from './page.js';
+
+export const ASSET_NAMES = ['playground.js', 'playground.css'] as const;
+export type AssetName = typeof ASSET_NAMES[number];
+export type PlaygroundAssets = Record<AssetName, string>;
+
+const SOURCES = join(ROOT, 'src', 'playground');
+export const BUILT = join(ROOT, 'dist', 'playground');
+
+/** Bundles the page's code (the engine included, exactly as the server runs it) and its stylesheet, in memory. */
+export async function bundlePlayground(opts: { minify?: boolean } = {}): Promise<PlaygroundAssets> {
+  const { build } = await import('esbuild');
+  // A classic script (iife), not a module: browsers refuse module scripts on pages opened from disk (file://).
+  const result = await build({
+    entryPoints: [{ in: join(SOURCES, 'main.ts'), out: 'playground' }, { in: join(SOURCES, 'playground.css'), out: 'playground' }],
+    bundle: true, write: false, outdir: 'out', format: 'iife', platform: 'browser', target: 'es2022',
+    minify: opts.minify ?? true, legalComments: 'none', logLevel: 'silent', charset: 'utf8',
+  });
+  const text = (ext: string) => {
+    const file = result.outputFiles.find((f) => f.path.endsWith(ext));
+    if (!file) throw new Error(`esbuild wrote no ${ext} for the playground`);
+    return file.text;
+  };
+  return { 'playground.js': text('.js'), 'playground.css': text('.css') };
+}
+
+async function readBuilt(): Promise<PlaygroundAssets> {
+  if (!existsSync(join(BUILT, 'playground.js'))) {
+    throw new Error(`the playground is neither in ${SOURCES} nor built in ${BUILT}: run npm run build:playground`);
+  }
+  const [js, css] = await Promise.all(ASSET_NAMES.map((n) => readFile(join(BUILT, n), 'utf8')));
+  return { 'playground.js': js!, 'playground.css': css! };
+}
+
+let assets: Promise<PlaygroundAssets> | null = null;
+
+/** The assets, made once per process; a failure is not kept, so the next request tries again. */
+export function playgroundAssets(): Promise<PlaygroundAssets> {
+  assets ??= (existsSync(join(SOURCES, 'main.ts')) ? bundlePlayground() : readBuilt()).catch((e: unknown) => {
+    assets = null;
+    throw e;
+  });
+  return assets;
+}
+
+/** The static build: index.html (assets beside it) and the assets, in `dir`. */
+export async function writeStaticPlayground(dir: string): Promise<void> {
+  const built = await bundlePlayground();
+  await mkdir(dir, { recursive: true });
+  await writeFile(join(dir, 'index.html'), playgroundPage('./'));
+  for (const name of ASSET_NAMES) await writeFile(join(dir, name), built[name]);
+}

@@ -1,0 +1,67 @@
+// The playground's HTML and the Content-Security-Policy it runs under; the same page is written by the static build.
+
+/** The page; `assets` is where playground.js and playground.css are (`/playground/assets/` served, `./` built). */
+export const playgroundPage = (assets: string) => `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>authz-graph playground</title>
+<link rel="stylesheet" href="${assets}playground.css">
+<script defer src="${assets}playground.js"></script></head>
+<body>
+<header>
+  <h1>authz-graph playground</h1>
+  <label>Example <select id="example"></select></label>
+  <label class="button">Open… <input type="file" id="open" accept=".json,application/json"></label>
+  <button id="save" type="button">Save</button>
+  <input id="name" placeholder="Scenario name" aria-label="Scenario name">
+  <span class="push"><input id="token" type="password" placeholder="API token" aria-label="API token" autocomplete="off">
+  <button id="push" type="button">Push to server</button></span>
+  <output id="status"></output>
+</header>
+<main>
+  <section class="pane">
+    <h2>Definitions <small>JSON</small></h2>
+    ${editor('definitions', 'Definitions')}
+    <details id="steps-pane"><summary>Steps <small>JSON: add, delete, define, each with its own assertions</small></summary>
+    ${editor('steps', 'Steps')}</details>
+  </section>
+  <section class="pane">
+    <h2>Tuples <small>grant S#p@O: a direct grant</small></h2>
+    ${editor('tuples', 'Tuples')}
+  </section>
+  <section class="pane">
+    <h2>Assertions</h2>
+    ${editor('assertions', 'Assertions')}
+    <pre class="help">User:ann read Doc:1 = true
+objects User:ann read Doc = 1 2
+subjects read Doc:1 User = ann
+refused User:ann#nope@Doc:1</pre>
+  </section>
+  <section class="pane verdicts">
+    <h2>Verdicts <span id="summary"></span></h2>
+    <ul id="problems"></ul>
+    <ul id="results"></ul>
+    <h2>Path</h2>
+    <p id="decision"></p>
+    <div class="graph"><svg id="graph" xmlns="http://www.w3.org/2000/svg" role="img" aria-label="The decision's path"></svg></div>
+  </section>
+</main>
+</body></html>
+`;
+
+const editor = (id: string, label: string) => `<div class="editor"><div class="gutter"><div class="gutter-lines"></div></div>`
+  + `<textarea id="${id}" aria-label="${label}" spellcheck="false" wrap="off" autocomplete="off" autocapitalize="off"></textarea></div>`;
+
+/**
+ * Its own script and stylesheet and nothing else: no inline script or style (styles are set through the DOM, which
+ * style-src does not govern), no framing; fetch only to its own origin (the push). Downloads are blob: links.
+ */
+export const PLAYGROUND_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
