@@ -13,6 +13,7 @@ import { coreRoutes } from '../routes/core.js';
 import { customEndpointRoutes, functionRoutes } from '../routes/custom-endpoints.js';
 import { databaseRoutes } from '../routes/database.js';
 import { metricsRoutes } from '../routes/metrics.js';
+import { playgroundRoutes } from '../playground/routes.js';
 import { stateRoutes } from '../routes/state.js';
 import { storageRoutes } from '../routes/storage.js';
 import { docsRoutes } from './routes.js';
@@ -30,7 +31,7 @@ export function offlineRoutes(): readonly Route[] {
   const registry = new Registry();
   const s = unusable;
   registry.add(
-    ...coreRoutes({ health: s(), auth: s(), tokens: s() }), ...metricsRoutes({ metrics: s() }), ...docsRoutes(() => registry.all(), VERSION),
+    ...coreRoutes({ health: s(), auth: s(), tokens: s() }), ...metricsRoutes({ metrics: s() }), ...docsRoutes(() => registry.all(), VERSION), ...playgroundRoutes(),
     ...authorizationRoutes({ definitions: s(), relations: s(), relationList: s(), checks: s(), indexer: s(), feed: s(), views: s() }),
     ...clientAuthorizationRoutes({ checks: s(), revisions: s() }),
     ...authenticationRoutes({ clientAuth: s(), teams: s() }),
