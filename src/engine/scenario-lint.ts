@@ -53,9 +53,12 @@ export function lintScenario(sc: Scenario): LintProblem[] {
 
   const defs = new Map<string, Definition>();
   for (const stage of stages) {
+    const named = new Set<string>();
     for (const [i, raw] of stage.definitions.entries()) {
       const def = expandDefinition(raw);
       const at = `${stage.at}.definitions[${i}]`;
+      if (named.has(def.name)) add('warning', at, `${def.name} is defined twice in one step: which one holds depends on the order of the writes`);
+      named.add(def.name);
       if (validateDefinition(def).length) continue; // reported above
       defs.set(def.name, def);
       for (const [rel, allowed] of Object.entries(def.relations)) {
