@@ -1,6 +1,5 @@
 // Teams for client users: records in MongoDB, membership and ownership only as tuples through the write path.
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { typeOf } from '../engine/ids.js';
 import { AppError } from '../errors.js';
 import type { TupleReads } from '../stores/ports/tuples.js';
 import type { TeamRecord, TeamStore } from '../stores/ports/teams.js';
@@ -76,14 +75,22 @@ export class Teams {
 
   async members(userId: string, teamId: string, skip: number, limit: number) {
     await this.allowed(userId, 'viewMembers', teamId);
-    const roles = new Map<string, string[]>();
-    for (const t of await this.deps.store.tuplesOn(teamObject(teamId))) {
-      if (typeOf(t.subject) !== 'User') continue;
-      const id = t.subject.slice('User:'.length);
-      roles.set(id, [...(roles.get(id) ?? []), t.relation].sort());
+    // The team's user tuples in subject order, streamed: a user's roles are adjacent, so the page and the count of
+    // distinct members need only the page itself in memory, however large the team.
+    const page = new Map<string, string[]>();
+    let count = 0;
+    let last = '';
+    for await (const batch of this.deps.store.tuplesMatching({ resource: teamObject(teamId), subjectType: 'User' }, 1000, { bySubject: true })) {
+      for (const t of batch) {
+        if (t.subject !== last) { count++; last = t.subject; }
+        if (count > skip && count <= skip + limit) {
+          const id = t.subject.slice('User:'.length);
+          page.set(id, [...(page.get(id) ?? []), t.relation].sort());
+        }
+      }
     }
-    const ids = [...roles.keys()].sort().slice(skip, skip + limit);
+    const ids = [...page.keys()];
     const emails = new Map((await this.deps.users.findByIds(ids)).map((u) => [u._id, u.email]));
-    return { members: ids.map((id) => ({ userId: id, email: emails.get(id) ?? null, roles: roles.get(id)! })), count: roles.size };
+    return { members: ids.map((id) => ({ userId: id, email: emails.get(id) ?? null, roles: page.get(id)! })), count };
   }
 }

@@ -252,6 +252,27 @@ describe('documents (client)', () => {
     expect((await svc.http('GET', `/authorization/permissions/can?subject=User:${bob.id}&permission=read&resource=Project:${doc}`)).body.allowed).toBe(false);
   });
 
+  it('deleting a document with thousands of tuples removes them a page at a time, in a few revisions', async () => {
+    const doc = (await client('POST', '/database/Project', carol.token, { title: 'Crowded' })).body._id;
+    const readers = Array.from({ length: 2500 }, (_, i) => `User:crowd-reader-${i}`);
+    let revision = 0;
+    for (let i = 0; i < readers.length; i += 1000) {
+      const updates = readers.slice(i, i + 1000).map((subject) => ({ operation: 'create', subject, relation: 'reader', resource: `Project:${doc}` }));
+      const w = await svc.http('POST', '/authorization/relations/write', { body: { updates } });
+      expect(w.status).toBe(200);
+      revision = w.body.revision;
+    }
+    const can = async (subject: string) => (await svc.http('GET', `/authorization/permissions/can?subject=${subject}&permission=read&resource=Project:${doc}&consistency=fully_consistent`)).body.allowed;
+    expect(await can(readers[2499]!)).toBe(true);
+    expect((await client('DELETE', `/database/Project/${doc}`, carol.token)).body).toMatchObject({ tuples: 2501 });
+    expect((await svc.http('GET', `/authorization/relations?search=Project:${doc}`)).body.count).toBe(0);
+    expect([await can(readers[0]!), await can(readers[2499]!), await can(`User:${carol.id}`)]).toEqual([false, false, false]);
+    // A page of at most 1,000 per revision: 2,500 readers in 3, then the owner (not one revision per tuple).
+    const next = await svc.http('POST', '/authorization/relations/write', { body: { updates: [{ operation: 'create', subject: 'User:x', relation: 'reader', resource: 'Project:after-crowd' }] } });
+    expect(next.status).toBe(200);
+    expect(next.body.revision - revision).toBeLessThanOrEqual(6);
+  }, 120_000);
+
   it('custom functions answer 404 with a clear code', async () => {
     for (const method of ['GET', 'POST']) {
       const r = await client(method, '/database/function/report', alice.token);

@@ -9,6 +9,9 @@ import type { Applier } from './applier.js';
 import type { ModelSource } from './model-source.js';
 import { splitUpdates, type TupleUpdate } from './tuple-updates.js';
 
+/** Tuples removed per log entry when an object goes with everything that names it. */
+const REMOVE_PAGE = 1000;
+
 export const relationView = (r: RelationRecord) => ({
   _id: r._id, subject: r.subject, relation: r.relation, resource: r.resource, computedTuple: r.computedTuple,
   subjectType: r.subjectType, subjectId: r.subjectId, resourceType: r.resourceType, resourceId: r.resourceId,
@@ -123,21 +126,28 @@ export class Relations {
    */
   async removeAllOn(resource: string): Promise<number> {
     let n = 0;
-    const gone = (e: unknown) => e instanceof AppError && e.code === 'NOT_FOUND'; // deleted meanwhile
-    // Owners last: until the end, whoever may delete the resource can still see it (and retry).
-    const on = await this.store.tuplesOn(resource);
-    const owners = on.filter((r) => r.relation === 'owner');
-    const others = on.filter((r) => r.relation !== 'owner');
-    const removeTuples = async (list: Array<{ _id: string }>) => {
-      for (const r of list) {
-        try { await this.remove(r._id); n++; } catch (e) { if (!gone(e)) throw e; }
+    // A page at a time, each applied before the next is read: however many tuples name the resource, none is held
+    // beyond its page, and the index has caught up when this returns (as a single `remove` has).
+    const removeTuples = async (pages: AsyncIterable<RelationRecord[]>, keep: (r: RelationRecord) => boolean = () => true) => {
+      for await (const page of pages) {
+        const tuples = page.filter(keep).map((r) => ({ subject: r.subject, relation: r.relation, resource: r.resource }));
+        if (!tuples.length) continue;
+        const entry = await this.commit('tuples', 'delete', tuples);
+        await this.hints.mark(tuples.map(tupleText));
+        n += await this.store.deleteTupleTexts(tuples.map(tupleText));
+        await this.applier.apply(entry);
       }
     };
-    await removeTuples([...(await this.store.tuplesFrom(resource)), ...others]);
-    for (const g of await this.store.grantsInvolving(resource)) {
-      try { await this.revoke(g); n++; } catch (e) { if (!gone(e)) throw e; }
+    // Owners last: until the end, whoever may delete the resource can still see it (and retry).
+    await removeTuples(this.store.tuplesMatching({ subject: resource }, REMOVE_PAGE));
+    await removeTuples(this.store.tuplesMatching({ resource }, REMOVE_PAGE), (r) => r.relation !== 'owner');
+    for await (const grants of this.store.grantsInvolving(resource, REMOVE_PAGE)) {
+      const entry = await this.commit('grants', 'delete', grants);
+      await this.hints.mark(grants.map(tupleText));
+      for (const g of grants) if (await this.store.deleteGrant(g)) n++;
+      await this.applier.apply(entry);
     }
-    await removeTuples(owners);
+    await removeTuples(this.store.tuplesMatching({ resource, relation: 'owner' }, REMOVE_PAGE));
     return n;
   }
 

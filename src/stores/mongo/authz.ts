@@ -7,6 +7,7 @@ import type { DefinitionRecord, DefinitionStore } from '../ports/definitions.js'
 import type { GrantStore } from '../ports/grants.js';
 import type { RelationRecord, TupleReads, TupleWrites } from '../ports/tuples.js';
 import type { ListQuery, Page } from '../ports/paging.js';
+import { inBatches } from './batches.js';
 import { COLLECTIONS } from './connection.js';
 import { DUPLICATE_KEY, isDuplicateKey } from './duplicate-key.js';
 
@@ -129,12 +130,16 @@ export function mongoAuthzStore(db: Db): DefinitionStore & TupleReads & TupleWri
       const r = await rels.deleteOne({ _id: id });
       return r.deletedCount === 1 ? found : null;
     },
-    tuplesOn: (resource) => rels.find({ resource }).toArray(),
-    tuplesFrom: (subject) => rels.find({ subject }).toArray(),
-    async grantsInvolving(object) {
-      // Two equality finds: FerretDB v1 would scan for an $or.
-      const [on, from] = await Promise.all([grants.find({ resource: object }).toArray(), grants.find({ subject: object }).toArray()]);
-      return [...on, ...from].map(grantTuple);
+    async *tuplesMatching(match, batch, opts) {
+      const cursor = rels.find(match as Filter<RelationRecord>, { batchSize: batch });
+      if (opts?.bySubject) cursor.sort({ subject: 1, _id: 1 });
+      yield* inBatches(cursor, batch);
+    },
+    async *grantsInvolving(object, batch) {
+      // Two equality finds one after the other: FerretDB v1 would scan for an $or.
+      for (const filter of [{ resource: object }, { subject: object }]) {
+        for await (const page of inBatches(grants.find(filter, { batchSize: batch }), batch)) yield page.map(grantTuple);
+      }
     },
     async presentTuples(texts) {
       return present(rels as unknown as Collection<{ _id: string; computedTuple: string }>, texts);
@@ -151,12 +156,7 @@ export function mongoAuthzStore(db: Db): DefinitionStore & TupleReads & TupleWri
       for (const type of types.sort()) {
         const filter: Filter<RelationRecord> = upTo === undefined ? { resourceType: type } : { resourceType: type, revision: { $lte: upTo } };
         const cursor = rels.find(filter, { projection: { subject: 1, relation: 1, resource: 1 }, batchSize: batch });
-        let chunk: Tuple[] = [];
-        for await (const row of cursor) {
-          chunk.push(asTuple(row));
-          if (chunk.length === batch) { yield chunk; chunk = []; }
-        }
-        if (chunk.length) yield chunk;
+        for await (const rows of inBatches(cursor, batch)) yield rows.map(asTuple);
       }
     },
     countTuples: () => rels.estimatedDocumentCount(),
@@ -180,12 +180,8 @@ export function mongoAuthzStore(db: Db): DefinitionStore & TupleReads & TupleWri
     },
     countGrants: () => grants.estimatedDocumentCount(),
     async *scanGrants(batch, upTo) {
-      let chunk: Tuple[] = [];
-      for await (const row of grants.find(upTo === undefined ? {} : { revision: { $lte: upTo } }, { batchSize: batch })) {
-        chunk.push(grantTuple(row));
-        if (chunk.length === batch) { yield chunk; chunk = []; }
-      }
-      if (chunk.length) yield chunk;
+      const cursor = grants.find(upTo === undefined ? {} : { revision: { $lte: upTo } }, { batchSize: batch });
+      for await (const rows of inBatches(cursor, batch)) yield rows.map(grantTuple);
     },
   };
 }

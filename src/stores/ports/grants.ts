@@ -2,8 +2,8 @@
 import type { Tuple } from '../../engine/ids.js';
 
 export interface GrantReads {
-  /** Every grant naming this object, as subject or as resource. */
-  grantsInvolving(object: string): Promise<Tuple[]>;
+  /** The grants naming this object, as resource then as subject, streamed in batches of at most `batch`. */
+  grantsInvolving(object: string, batch: number): AsyncIterable<Tuple[]>;
   presentGrants(texts: string[]): Promise<Set<string>>;
   scanGrants(batch: number, upToRevision?: number): AsyncIterable<Tuple[]>;
   countGrants(): Promise<number>;

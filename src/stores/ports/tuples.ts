@@ -6,14 +6,17 @@ export interface RelationRecord {
   subjectType: string; subjectId: string; resourceType: string; resourceId: string; createdAt: Date; revision: number;
 }
 
+export type TupleMatch = ({ resource: string } | { subject: string }) & { relation?: string; subjectType?: string };
+
 export interface TupleReads {
   findTuple(id: string): Promise<RelationRecord | null>;
   /** The records of these tuple texts, in their order; texts not stored are left out. One `_id` lookup each. */
   findTuples(texts: string[]): Promise<RelationRecord[]>;
-  /** Every stored tuple on one resource. */
-  tuplesOn(resource: string): Promise<RelationRecord[]>;
-  /** Every stored tuple whose subject is this object. */
-  tuplesFrom(subject: string): Promise<RelationRecord[]>;
+  /**
+   * The stored tuples that match, streamed in batches of at most `batch` (never all held at once): on a resource or from
+   * a subject, optionally of one relation or subject type; with `bySubject`, in subject order.
+   */
+  tuplesMatching(match: TupleMatch, batch: number, opts?: { bySubject?: boolean }): AsyncIterable<RelationRecord[]>;
   /** Which of these tuple texts are stored now (by `_id`, so one indexed lookup per batch). */
   presentTuples(texts: string[]): Promise<Set<string>>;
   /** Every tuple, in batches of `batch`, grouped by resource type. */
