@@ -116,13 +116,13 @@ export function stagesOf(sc: Scenario): Stage[] {
   return [stage('$', { ...sc, op: 'init' }), ...(sc.steps ?? []).map((s, i) => stage(`$.steps[${i}]`, s))];
 }
 
-/** JSON with short arrays and objects kept on one line, as the project's scenario files are written. */
+/** JSON with short arrays and objects kept on one line, as the project's scenario files are written (undefined fields left out, as JSON.stringify does). */
 export function formatScenario(value: unknown, indent = ''): string {
   const flat = JSON.stringify(value);
   if (flat === undefined || flat.length + indent.length <= 110 || value === null || typeof value !== 'object') return flat ?? 'null';
   const inner = `${indent}  `;
   const items = Array.isArray(value)
     ? value.map((v) => inner + formatScenario(v, inner))
-    : Object.entries(value).map(([k, v]) => `${inner}${JSON.stringify(k)}: ${formatScenario(v, inner)}`);
+    : Object.entries(value).filter(([, v]) => v !== undefined).map(([k, v]) => `${inner}${JSON.stringify(k)}: ${formatScenario(v, inner)}`);
   return Array.isArray(value) ? `[\n${items.join(',\n')}\n${indent}]` : `{\n${items.join(',\n')}\n${indent}}`;
 }

@@ -59,7 +59,8 @@ function* meaningful(text: string): Generator<[number, string]> {
 export function fromTexts(texts: EditorTexts, meta: ScenarioMeta = {}): Parsed {
   const problems: EditorProblem[] = [];
   const lines: LineMap = { tuples: [], grants: [], checks: [], listObjects: [], listSubjects: [], invalidTuples: [] };
-  const sc: Scenario = { ...meta, definitions: [], tuples: [], grants: [], checks: [], listObjects: [], listSubjects: [], invalidTuples: [] };
+  const known = Object.fromEntries(Object.entries(meta).filter(([, v]) => v !== undefined)) as ScenarioMeta;
+  const sc: Scenario = { ...known, definitions: [], tuples: [], grants: [], checks: [], listObjects: [], listSubjects: [], invalidTuples: [] };
 
   for (const [line, text] of meaningful(texts.tuples)) {
     const grant = /^grant\s+/.exec(text);

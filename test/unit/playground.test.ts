@@ -2,7 +2,7 @@
 // named by its line), the decision behind a clicked check, and the path graph's layers.
 import { canonical } from '../../src/engine/canonical.js';
 import { runScenario } from '../../src/engine/scenario-run.js';
-import { parseScenario, type Scenario } from '../../src/engine/scenario.js';
+import { formatScenario, parseScenario, type Scenario } from '../../src/engine/scenario.js';
 import { decide } from '../../src/playground/decision.js';
 import { EXAMPLES } from '../../src/playground/examples.js';
 import { layoutDecision } from '../../src/playground/path-graph.js';
@@ -35,6 +35,12 @@ describe('editor texts', () => {
       invalidTuples: ['User:a#nope@Doc:1', { subject: 1, relation: 'r', resource: 'Doc:1' }, ' User:a#r@Doc:1'],
     });
     expect(parsed.lines).toEqual({ tuples: [2], grants: [4], checks: [1], listObjects: [2, 6], listSubjects: [3], invalidTuples: [4, 5, 7] });
+  });
+
+  it('leaves unknown scenario fields out rather than writing them as null', () => {
+    const parsed = fromTexts(texts({ tuples: 'User:a#viewer@Doc:1' }), { name: 'n', source: undefined, description: undefined });
+    expect(parsed.scenario).toEqual({ name: 'n', tuples: ['User:a#viewer@Doc:1'] });
+    expect(JSON.parse(formatScenario({ name: 'n', description: undefined, tuples: [] }))).toEqual({ name: 'n', tuples: [] });
   });
 
   it('names each bad line, keeps reading the good ones, and reports JSON and shape problems by editor', () => {
