@@ -8,9 +8,9 @@ export interface GraphEdge { from: string; to: string; label: string; kind: 'tup
 export interface GraphLayout { nodes: GraphNode[]; edges: GraphEdge[]; width: number; height: number }
 
 const NODE_W = 180;
-const NODE_H = 46;
+const NODE_H = 40;
 const GAP_X = 24;
-const GAP_Y = 44;
+const GAP_Y = 32;
 const MARGIN = 16;
 /** Below the resource: the verdict. */
 const FOOT = 24;
@@ -83,8 +83,8 @@ export function drawDecision(svg: SVGSVGElement, d: Decision): GraphLayout {
     const group = el('g', { class: `node node-${n.role}`, 'data-object': n.id });
     group.append(el('title', {}, n.id));
     group.append(el('rect', { x: n.x, y: n.y, width: NODE_W, height: NODE_H, rx: 6 }));
-    group.append(el('text', { x: n.x + 10, y: n.y + 18, class: 'node-type' }, clip(n.id.slice(0, colon), 24)));
-    group.append(el('text', { x: n.x + 10, y: n.y + 36, class: 'node-id' }, clip(n.id.slice(colon + 1), 24)));
+    group.append(el('text', { x: n.x + 10, y: n.y + 15, class: 'node-type' }, clip(n.id.slice(0, colon), 24)));
+    group.append(el('text', { x: n.x + 10, y: n.y + 32, class: 'node-id' }, clip(n.id.slice(colon + 1), 24)));
     svg.append(group);
   }
   const verdict = d.allowed ? `${d.action}: allowed` : `${d.action}: denied`;
