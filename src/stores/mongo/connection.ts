@@ -20,6 +20,7 @@ export const COLLECTIONS = {
   config: 'config',
   revokedFamilies: 'revoked_token_families',
   accessViews: 'access_views',
+  accessViewChunks: 'access_view_chunks',
   deviceTokens: 'device_tokens',
   notifications: 'notifications',
   outbox: 'communication_outbox',
@@ -72,6 +73,7 @@ async function ensureIndexes(db: Db): Promise<void> {
     db.collection(c.refreshTokens).createIndex({ expiresAt: 1 }),
     db.collection(c.revokedFamilies).createIndex({ revokedAt: 1 }),
     db.collection(c.schemas).createIndex({ name: 1 }, { unique: true }),
+    db.collection(c.accessViewChunks).createIndex({ view: 1, version: 1 }),
     // One schema per collection (two would share documents and access rules). A database that already holds two owners
     // still starts: creating and adopting schemas check the owner first, and the second owner is an operator's to fix.
     db.collection(c.schemas).createIndex({ collectionName: 1 }, { unique: true }).catch((e: unknown) => { if (!isDuplicateKey(e)) throw e; }),

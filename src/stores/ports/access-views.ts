@@ -2,14 +2,25 @@
 import type { Page } from './paging.js';
 
 export interface AccessViewRecord {
-  _id: string; subject: string; permission: string; resourceType: string; objects: string[]; revision: number;
+  _id: string; subject: string; permission: string; resourceType: string; count: number; revision: number;
   createdAt: Date; refreshedAt: Date;
 }
+
+/** A view being computed: its objects are written a chunk at a time, and readers see them only once it is published. */
+export interface AccessViewDraft {
+  append(objects: string[]): Promise<void>;
+  /** Makes the draft the view's list (replacing the one before, which is then dropped). */
+  publish(view: Omit<AccessViewRecord, 'count'>): Promise<AccessViewRecord>;
+  /** Drops what was written (the computation failed). */
+  discard(): Promise<void>;
+}
+
 export interface AccessViewStore {
-  /** Creates or replaces the view named `_id`. */
-  put(view: AccessViewRecord): Promise<void>;
+  draft(name: string): AccessViewDraft;
   get(name: string): Promise<AccessViewRecord | null>;
+  /** The view and one page of its objects, reading only the chunks the page falls in. */
+  page(name: string, skip: number, limit: number): Promise<{ view: AccessViewRecord; objects: string[] } | null>;
   /** Every view's definition, without its objects. */
-  list(skip: number, limit: number): Promise<Page<Omit<AccessViewRecord, 'objects'> & { count: number }>>;
+  list(skip: number, limit: number): Promise<Page<AccessViewRecord>>;
   delete(name: string): Promise<boolean>;
 }
