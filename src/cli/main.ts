@@ -48,6 +48,10 @@ function globalHelp(): string {
 
 /** Runs one command line; resolves to the exit code. */
 export async function main(argv: string[], out = output(argv.includes('--json'))): Promise<number> {
+  // `authz test … | head` closes the pipe early: the output ends there, and the exit code still tells the result.
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code !== 'EPIPE' && e.code !== 'ERR_STREAM_DESTROYED') throw e;
+  });
   const [first, second] = argv;
   if (first === undefined || first === 'help' || first === '--help' || first === '-h') {
     const topic = first === 'help' ? COMMANDS.find((c) => c.name === [second, argv[2]].filter(Boolean).join(' ') || c.name === second) : undefined;

@@ -54,7 +54,8 @@ export async function run({ values }: Parsed, out: Output): Promise<number> {
   process.once('SIGTERM', stop);
   let seen = 0;
   try {
-    while (!stopped && seen < max) {
+    // A closed stdout (`authz changes -f | head -3`) ends the follow like Ctrl-C does.
+    while (!stopped && seen < max && !process.stdout.destroyed) {
       const page = await conn.json<{ changes: Change[]; next: number }>('GET', `/authorization/changes${query({ after: cursor, limit: 1000 })}`);
       for (const c of page.changes) {
         if (seen >= max) break;
