@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import express, { type Express } from 'express';
+import { pagePolicy } from '../http/security-headers.js';
 import { replies } from '../replies.js';
 import { route, type Route, type Surface } from '../registry.js';
 import { openApiDocument } from './openapi.js';
@@ -25,16 +26,7 @@ export const swaggerPage = (surface: Surface) => `<!doctype html>
  * bundle, and the inline script by hash), its stylesheet, its data: icons, and /openapi.json. Nothing from elsewhere;
  * no framing. Swagger UI sets styles through the DOM, which style-src does not govern, so no inline styles are allowed.
  */
-export const DOCS_CSP = [
-  "default-src 'none'",
-  `script-src 'self' 'sha256-${createHash('sha256').update(INIT).digest('base64')}'`,
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "connect-src 'self'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
+export const DOCS_CSP = pagePolicy(`'sha256-${createHash('sha256').update(INIT).digest('base64')}'`);
 
 export function docsRoutes(getRoutes: () => readonly Route[], version: string): Route[] {
   const cache = new Map<Surface, Record<string, unknown>>();

@@ -1,4 +1,5 @@
 // The playground's HTML and the Content-Security-Policy it runs under; the same page is written by the static build.
+import { pagePolicy } from '../http/security-headers.js';
 
 /** The page; `assets` is where playground.js and playground.css are (`/playground/assets/` served, `./` built). */
 export const playgroundPage = (assets: string) => `<!doctype html>
@@ -51,17 +52,5 @@ refused User:ann#nope@Doc:1</pre>
 const editor = (id: string, label: string) => `<div class="editor"><div class="gutter"><div class="gutter-lines"></div></div>`
   + `<textarea id="${id}" aria-label="${label}" spellcheck="false" wrap="off" autocomplete="off" autocapitalize="off"></textarea></div>`;
 
-/**
- * Its own script and stylesheet and nothing else: no inline script or style (styles are set through the DOM, which
- * style-src does not govern), no framing; fetch only to its own origin (the push). Downloads are blob: links.
- */
-export const PLAYGROUND_CSP = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "connect-src 'self'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
+/** Its own script and stylesheet and nothing else, no inline code; fetch to its own origin only (the push). */
+export const PLAYGROUND_CSP = pagePolicy();
