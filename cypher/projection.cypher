@@ -19,9 +19,11 @@ UNWIND $keys AS key
 MATCH ()-[g:GRANT {key: key}]->() DELETE g;
 
 // name: on
+// At most $limit edges: a decision answered from the projection reads a bounded closure (index work passes no bound).
 UNWIND $keys AS key
 MATCH (s:Object)-[t:TUPLE|GRANT]->(o:Object {key: key})
-RETURN s.key AS subject, coalesce(t.relation, t.permission) AS name, o.key AS resource, type(t) = 'GRANT' AS grant;
+RETURN s.key AS subject, coalesce(t.relation, t.permission) AS name, o.key AS resource, type(t) = 'GRANT' AS grant
+LIMIT $limit;
 
 // name: from
 // The resources that any of $keys is the subject of (through a tuple or a grant), at most $limit: one step of a walk

@@ -105,3 +105,16 @@ describe('random states', () => {
     expect(compared).toBeGreaterThan(500);
   }, 240_000);
 });
+
+describe('bounds', () => {
+  it('refuses with INDEX_BEHIND a decision that would read more tuples than its bound, and answers one within it', async () => {
+    const model = new Model([{ name: 'Wide', relations: { viewer: ['User'] }, permissions: { view: ['viewer'] } }]);
+    const readers = Array.from({ length: 60 }, (_, i) => ({ subject: `User:bound-${i}`, relation: 'viewer', resource: 'Wide:crowded' }));
+    await graph.sync([...readers, { subject: 'User:bound-0', relation: 'viewer', resource: 'Wide:quiet' }].map((tuple) => ({ tuple, grant: false, present: true })));
+    const bounded = new ProjectionDecisions(graph, 50);
+    await expect(bounded.can(model, 'User:bound-59', 'view', 'Wide:crowded')).rejects.toMatchObject({ code: 'INDEX_BEHIND' });
+    await expect(bounded.listSubjects(model, 'view', 'Wide:crowded', 'User')).rejects.toMatchObject({ code: 'INDEX_BEHIND' });
+    expect(await bounded.can(model, 'User:bound-0', 'view', 'Wide:quiet')).toBe(true);
+    expect(await new ProjectionDecisions(graph, 60).can(model, 'User:bound-59', 'view', 'Wide:crowded')).toBe(true);
+  });
+});

@@ -11,6 +11,8 @@ import { Loaded } from './projection-loader.js';
  * re-index is done), so a pending re-index never lets one request read a whole large graph.
  */
 export const WALK_MAX = 20_000;
+/** How many tuples and grants one decision may read from the projection, past which it is refused the same way. */
+export const EDGES_MAX = 100_000;
 const STEP = 2000;
 
 /**
@@ -21,16 +23,17 @@ const STEP = 2000;
  * type when the permission can be public, then evaluates each. No answer is cached.
  */
 export class ProjectionDecisions {
-  constructor(private readonly graph: GraphStore) {}
+  /** `edgesMax`: the bound on what one decision reads (set lower by tests). */
+  constructor(private readonly graph: GraphStore, private readonly edgesMax = EDGES_MAX) {}
 
   async can(model: Model, subject: string, action: string, resource: string): Promise<boolean> {
-    const loaded = new Loaded(this.graph, model);
+    const loaded = this.loader(model, resource);
     await loaded.closure([resource]);
     return this.evaluator(model, loaded).can(subject, action, resource);
   }
 
   async listSubjects(model: Model, action: string, resource: string, subjectType: string): Promise<{ subjects: string[]; public: boolean }> {
-    const loaded = new Loaded(this.graph, model);
+    const loaded = this.loader(model, resource);
     await loaded.closure([resource]);
     // A public answer lists only the subjects it happened to read; the flag is what counts.
     return this.evaluator(model, loaded).listSubjects(action, resource, subjectType);
@@ -60,12 +63,16 @@ export class ProjectionDecisions {
     }
     for (const o of seen) if (typeOf(o) === type) candidates.add(o);
     if (typeOf(subject) === type) candidates.add(subject);
-    const loaded = new Loaded(this.graph, model);
+    const loaded = this.loader(model, type);
     await loaded.closure([...candidates]);
     // As the index lists them: objects named by a valid tuple or grant (they have rows), and the subject itself.
     await loaded.loadSubjectNames([...candidates]);
     const evaluator = this.evaluator(model, loaded);
     return [...candidates].filter((o) => (o === subject || loaded.named(o)) && evaluator.can(subject, action, o)).sort();
+  }
+
+  private loader(model: Model, about: string): Loaded {
+    return new Loaded(this.graph, model, { edges: this.edgesMax, refuse: () => tooMany(about, this.edgesMax) });
   }
 
   private evaluator(model: Model, loaded: Loaded): Evaluator {
@@ -97,3 +104,5 @@ function mayBePublic(model: Model, type: string, action: string): boolean {
 
 const tooLarge = (type: string) => new AppError('INDEX_BEHIND',
   `A definition change affecting ${type} is being re-indexed and this list would read more than ${WALK_MAX} objects meanwhile; retry shortly`);
+const tooMany = (about: string, max: number) => new AppError('INDEX_BEHIND',
+  `A definition change affecting ${about} is being re-indexed and this decision would read more than ${max} tuples meanwhile; retry shortly`);

@@ -13,7 +13,12 @@ export class Loaded {
   readonly edges = { tuples: new Set<string>(), grants: new Set<string>() };
   /** Every tuple and grant read, valid or not (the engine's evaluator takes them as they are). */
   readonly read = { tuples: [] as Tuple[], grants: [] as Tuple[] };
-  constructor(private readonly graph: GraphStore, private readonly model: Model) {
+  private edgesRead = 0;
+  /**
+   * `budget`: for a decision, how many edges it may read and what to throw past that (index work reads whole closures,
+   * a unit at a time; a request must not read a whole large graph).
+   */
+  constructor(private readonly graph: GraphStore, private readonly model: Model, private readonly budget?: { edges: number; refuse(): Error }) {
     this.view = tupleView(model, [], []);
   }
 
@@ -22,7 +27,10 @@ export class Loaded {
     if (fresh.length === 0) return;
     fresh.forEach((o) => this.done.add(o));
     for (let i = 0; i < fresh.length; i += 2000) {
-      const { tuples, grants } = await this.graph.on(fresh.slice(i, i + 2000));
+      const left = this.budget ? this.budget.edges - this.edgesRead + 1 : undefined;
+      const { tuples, grants } = await this.graph.on(fresh.slice(i, i + 2000), left);
+      this.edgesRead += tuples.length + grants.length;
+      if (this.budget && this.edgesRead > this.budget.edges) throw this.budget.refuse();
       this.read.tuples.push(...tuples);
       this.read.grants.push(...grants);
       for (const t of tuples) {

@@ -55,9 +55,9 @@ export function neo4jGraphStore(driver: Driver): GraphStore {
       if (gone.tuples.length) await driver.executeQuery(stmt('delete-tuples'), { keys: gone.tuples });
       if (gone.grants.length) await driver.executeQuery(stmt('delete-grants'), { keys: gone.grants });
     },
-    async on(objects) {
+    async on(objects, limit) {
       if (objects.length === 0) return { tuples: [], grants: [] };
-      return split((await read('on', { keys: objects })).records);
+      return split((await read('on', { keys: objects, limit: neo4j.int(limit ?? Number.MAX_SAFE_INTEGER) })).records);
     },
     async from(objects, limit) {
       if (objects.length === 0 || limit <= 0) return [];

@@ -8,8 +8,8 @@ export interface EdgeChange { tuple: Tuple; grant: boolean; present: boolean }
 export interface GraphStore {
   /** MERGEs present edges and deletes absent ones; `mark` tags the edges a rebuild has seen. */
   sync(changes: EdgeChange[], mark?: string): Promise<void>;
-  /** Tuples and grants on any of the resources. */
-  on(objects: string[]): Promise<{ tuples: Tuple[]; grants: Tuple[] }>;
+  /** Tuples and grants on any of the resources; at most `limit` of them together when given. */
+  on(objects: string[], limit?: number): Promise<{ tuples: Tuple[]; grants: Tuple[] }>;
   /** Resources that any of `objects` is the subject of, at most `limit` (one step up from subjects). */
   from(objects: string[], limit: number): Promise<string[]>;
   /** Objects of `type` in the projection, at most `limit`. */
