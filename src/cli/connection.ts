@@ -46,13 +46,22 @@ async function settled(res: Response, timer: NodeJS.Timeout | undefined, signal:
   }
 }
 
+const sameServer = (a: string, b: string) => {
+  try { return new URL(a).href.replace(/\/+$/, '') === new URL(b).href.replace(/\/+$/, ''); } catch { return false; }
+};
+
 export async function connect(values: Values, env: NodeJS.ProcessEnv = process.env): Promise<Connection> {
   const needProfile = (str(values, 'url') ?? env.AUTHZ_URL) === undefined || (str(values, 'token') ?? env.AUTHZ_TOKEN) === undefined;
   const profile = needProfile ? await readProfile(profileName(str(values, 'profile'), env)) : undefined;
   const url = str(values, 'url') ?? env.AUTHZ_URL ?? profile?.url;
-  const token = str(values, 'token') ?? env.AUTHZ_TOKEN ?? profile?.token;
+  // A profile's token goes only to the server it was saved for, never to another --url.
+  const profileToken = profile && url !== undefined && sameServer(url, profile.url) ? profile.token : undefined;
+  const token = str(values, 'token') ?? env.AUTHZ_TOKEN ?? profileToken;
   if (!url) throw usage('no server: pass --url, set AUTHZ_URL, or run authz login');
-  if (!token) throw new CliError(EXIT.auth, 'no API token: pass --token, set AUTHZ_TOKEN, or run authz login');
+  if (!token) {
+    const other = profile && profileToken === undefined ? ` (the profile's token is for ${profile.url} only)` : '';
+    throw new CliError(EXIT.auth, `no API token for ${url}${other}: pass --token, set AUTHZ_TOKEN, or run authz login`);
+  }
   const timeoutMs = int(values, 'timeout', { min: 1, max: 86_400, fallback: 30 }) * 1000;
   return connection(url, token, timeoutMs);
 }

@@ -40,6 +40,11 @@ describe('login', () => {
     expect(JSON.parse(readFileSync(path, 'utf8'))).toEqual({ profiles: { default: { url: svc.admin, token } } });
     // No flag, no environment: the profile answers.
     expect((await authz(['check', 'User:nobody', 'read', 'Doc:none'])).stdout).toBe('deny  User:nobody read Doc:none\n');
+    expect((await authz(['check', 'User:nobody', 'read', 'Doc:none', '--url', `${svc.admin}/`])).code).toBe(1);
+    // Its token is never sent to another server.
+    const other = await authz(['check', 'User:nobody', 'read', 'Doc:none', '--url', 'http://127.0.0.1:1']);
+    expect(other.code).toBe(5);
+    expect(other.stderr).toBe(`authz: no API token for http://127.0.0.1:1 (the profile's token is for ${svc.admin} only): pass --token, set AUTHZ_TOKEN, or run authz login\n`);
   });
 
   it('a refused token is not saved (exit 5); logout removes a profile', async () => {

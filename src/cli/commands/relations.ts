@@ -12,7 +12,7 @@ const BATCH = 1000;
 
 const writeFlags = {
   ...COMMON, ...SERVER,
-  file: { type: 'string' as const, arg: 'FILE', help: 'Also read tuples from FILE (- for stdin): one per line, S#r@O or {"subject","relation","resource"}' },
+  file: { type: 'string' as const, arg: 'FILE', help: 'Also read tuples from FILE (- for stdin): one per line, S#r@O or {"subject","relation","resource"}; blank and // lines skipped' },
 };
 
 async function readText(file: string): Promise<string> {
