@@ -41,12 +41,25 @@ RETURN o.key AS key LIMIT $limit;
 MATCH (s:Object {key: $subject})-[t:TUPLE|GRANT]->(o:Object {key: $resource})
 RETURN s.key AS subject, coalesce(t.relation, t.permission) AS name, o.key AS resource, type(t) = 'GRANT' AS grant;
 
-// name: touching-type
-MATCH (s:Object)-[t:TUPLE|GRANT]->(o:__TYPE_LABEL__)
-RETURN s.key AS subject, coalesce(t.relation, t.permission) AS name, o.key AS resource, type(t) = 'GRANT' AS grant
-UNION
-MATCH (s:__TYPE_LABEL__)-[t:TUPLE]->(o:Object)
-RETURN s.key AS subject, t.relation AS name, o.key AS resource, false AS grant;
+// name: objects-of-type-after
+// Keys of the objects of one type after $after, in key order: a range seek on the object key (keys are `Type:id`, so the
+// type's objects are exactly those in ['Type:', 'Type;')).
+MATCH (o:Object) WHERE o.key > $after AND o.key < $end
+RETURN o.key AS key ORDER BY key LIMIT $limit;
+
+// name: touching-objects
+// The tuples and grants on the objects $keys (all of type $prefix), and the tuples from them to objects of other types
+// (one to an object of the same type is listed with its resource): what a definition change of that type re-indexes.
+UNWIND $keys AS key
+MATCH (o:Object {key: key})
+CALL (o) {
+  MATCH (s:Object)-[t:TUPLE|GRANT]->(o)
+  RETURN s.key AS subject, coalesce(t.relation, t.permission) AS name, o.key AS resource, type(t) = 'GRANT' AS grant
+  UNION ALL
+  MATCH (o)-[t:TUPLE]->(r:Object) WHERE NOT r.key STARTS WITH $prefix
+  RETURN o.key AS subject, t.relation AS name, r.key AS resource, false AS grant
+}
+RETURN subject, name, resource, grant;
 
 // name: tuples-after
 MATCH ()-[t:TUPLE]->() WHERE t.key > $after

@@ -16,6 +16,8 @@ import type { Reindexing } from './reindexing.js';
 
 /** Tuples in one coalesced batch; a larger backlog is split. */
 export const BATCH_TUPLES = 2000;
+/** Objects of a redefined type listed per page of its re-index (with every tuple on them). */
+const REINDEX_OBJECTS = 500;
 const RECOVER_EVERY_MS = 1000;
 /** Pending entries one recovery pass reads, oldest first. */
 const RECOVER_LIST = 5000;
@@ -323,25 +325,34 @@ class DefinitionApplier {
     const { graph, batch, cache, log, logger } = this.deps;
     const type = entry.type!;
     const started = Date.now();
-    // Listed under the lease: a unit that wrote before this read is listed, one after it reloads the new model.
-    const { tuples, grants } = await this.applier.exclusive(() => graph.touchingType(type));
-    const all = [...tuples.map((t) => ({ t, grant: false })), ...grants.map((t) => ({ t, grant: true }))];
-    // A type nothing refers to yet (a new one, usually) has nothing to recompute: writes from now on read the new model.
-    for (let i = 0; i < all.length; i += BATCH_TUPLES) {
-      if (this.stopped) throw new Error('stopped');
-      const part = all.slice(i, i + BATCH_TUPLES);
-      await this.applier.exclusive(async () => {
-        const model = await this.deps.models.reload();
-        const r = await batch.apply({
-          tuples: part.filter((p) => !p.grant).map((p) => p.t), grants: part.filter((p) => p.grant).map((p) => p.t),
-          gens: await this.applier.gens(), model, skipProjection: true, modelChanged: true,
+    let counts = { tuples: 0, grants: 0 };
+    // A page of the type's objects at a time, so a type of a million tuples is never held whole. The first page is listed
+    // under the lease: a unit that wrote before it is listed, one after it reloads the new model (and so indexes its own
+    // tuples under it), which is why the later pages need no lease to be listed.
+    let page = await this.applier.exclusive(() => graph.touchingType(type, '', REINDEX_OBJECTS));
+    for (;;) {
+      const all = [...page.tuples.map((t) => ({ t, grant: false })), ...page.grants.map((t) => ({ t, grant: true }))];
+      counts = { tuples: counts.tuples + page.tuples.length, grants: counts.grants + page.grants.length };
+      // A type nothing refers to yet (a new one, usually) has nothing to recompute: writes from now on read the new model.
+      for (let i = 0; i < all.length; i += BATCH_TUPLES) {
+        if (this.stopped) throw new Error('stopped');
+        const part = all.slice(i, i + BATCH_TUPLES);
+        await this.applier.exclusive(async () => {
+          const model = await this.deps.models.reload();
+          const r = await batch.apply({
+            tuples: part.filter((p) => !p.grant).map((p) => p.t), grants: part.filter((p) => p.grant).map((p) => p.t),
+            gens: await this.applier.gens(), model, skipProjection: true, modelChanged: true,
+          });
+          await cache.bump(r.touched, true, entry.revision);
         });
-        await cache.bump(r.touched, true, entry.revision);
-      });
+      }
+      if (page.next === null) break;
+      if (this.stopped) throw new Error('stopped');
+      page = await graph.touchingType(type, page.next, REINDEX_OBJECTS);
     }
     await cache.bump([], true, entry.revision);
     await log.done([entry.revision]);
     await this.deps.reindexing?.end([entry.revision]);
-    logger.info({ type, tuples: tuples.length, grants: grants.length, seconds: (Date.now() - started) / 1000 }, 're-indexed a changed definition');
+    logger.info({ type, ...counts, seconds: (Date.now() - started) / 1000 }, 're-indexed a changed definition');
   }
 }

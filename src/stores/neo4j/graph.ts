@@ -77,9 +77,13 @@ export function neo4jGraphStore(driver: Driver): GraphStore {
     async direct(subject, resource) {
       return split((await read('direct', { subject, resource })).records);
     },
-    async touchingType(type) {
-      const r = await run(stmt('touching-type').replaceAll('__TYPE_LABEL__', label(type)), {});
-      return split(r.records);
+    async touchingType(type, after, objects) {
+      const prefix = `${type}:`;
+      const page = await read('objects-of-type-after', { after: after || prefix, end: `${type};`, limit: neo4j.int(objects) });
+      const keys = page.records.map((r) => r.get('key') as string);
+      if (keys.length === 0) return { tuples: [], grants: [], next: null };
+      const edges = split((await read('touching-objects', { keys, prefix })).records);
+      return { ...edges, next: keys.length < objects ? null : keys.at(-1)! };
     },
     async edgesAfter(grant, after, limit, mark) {
       const r = await read(grant ? 'grants-after' : 'tuples-after', { after, mark, limit: neo4j.int(limit) });

@@ -16,8 +16,11 @@ export interface GraphStore {
   ofType(type: string, limit: number): Promise<string[]>;
   /** Which objects are the subject of a tuple or grant whose `Type#name` is in their item's lists. */
   namedAsSubject(items: Array<{ key: string; tuples: string[]; grants: string[] }>): Promise<Set<string>>;
-  /** Tuples and grants whose resource or subject has this type (definition changes). */
-  touchingType(type: string): Promise<{ tuples: Tuple[]; grants: Tuple[] }>;
+  /**
+   * Tuples and grants whose resource or subject has this type (definition changes), a page of at most `objects` objects of
+   * the type after `after` (an object key; '' to start) at a time; `next` is where the next page starts, null at the end.
+   */
+  touchingType(type: string, after: string, objects: number): Promise<{ tuples: Tuple[]; grants: Tuple[]; next: string | null }>;
   /** TUPLE (or GRANT) edges after `after` in key order, with whether a rebuild tagged them with `mark` (sweeps). */
   edgesAfter(grant: boolean, after: string, limit: number, mark: string): Promise<Array<{ key: string; marked: boolean }>>;
   /** Tuples on paths from subject to resource (bounded), for explanations. */
