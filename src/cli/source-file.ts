@@ -5,6 +5,8 @@ import { CliError, EXIT } from './exit.js';
 
 /** A model test is a small file; anything this large is a mistake (a data dump), not a test. */
 export const MAX_FILE_BYTES = 64 * 1024 * 1024;
+/** Alias expansions a YAML file may make: anchors save typing, they do not multiply a file into gigabytes. */
+const MAX_ALIASES = 100;
 
 export interface SourceFile {
   path: string;
@@ -57,7 +59,12 @@ export function parseSource(path: string, text: string): SourceFile {
       const at = lines.linePos(error.pos[0]);
       throw new CliError(EXIT.input, `${path}:${at.line}:${at.col}: not valid YAML: ${error.message.split('\n')[0]}`);
     }
-    value = d.toJS({ maxAliasCount: 100 });
+    // The yaml library refuses an alias bomb ("billion laughs") by throwing; that is bad input, not a crash.
+    try {
+      value = d.toJS({ maxAliasCount: MAX_ALIASES });
+    } catch (e) {
+      throw new CliError(EXIT.input, `${path}: not a usable YAML document: ${(e as Error).message} (at most ${MAX_ALIASES} alias expansions)`);
+    }
   } else {
     try {
       value = JSON.parse(text);

@@ -239,3 +239,21 @@ describe('help and usage', () => {
     }
   });
 });
+
+describe('hostile files', () => {
+  it('a YAML alias bomb ("billion laughs") is refused as bad input (exit 3), not expanded or crashed on', async () => {
+    const file = join(dir, 'laughs.yaml');
+    const levels = ['a: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol]'];
+    for (let i = 1; i < 9; i++) {
+      const [prev, name] = [String.fromCharCode(96 + i), String.fromCharCode(97 + i)];
+      levels.push(`${name}: &${name} [${Array(9).fill(`*${prev}`).join(', ')}]`);
+    }
+    writeFileSync(file, `${levels.join('\n')}\n`);
+    for (const command of ['test', 'validate']) {
+      const r = await authz([command, file]);
+      expect([command, r.code]).toEqual([command, 3]);
+      expect(r.stdout).toContain(`${file}: not a usable YAML document: Excessive alias count`);
+      expect(r.stderr).not.toContain('internal error');
+    }
+  });
+});
