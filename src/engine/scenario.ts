@@ -25,6 +25,16 @@ const OPS: readonly StepOp[] = ['add', 'delete', 'define'];
 const STEP_FIELDS = ['definitions', 'tuples', 'grants', 'invalidTuples', 'checks', 'listObjects', 'listSubjects'];
 const TOP_FIELDS = new Set(['name', 'source', 'description', 'steps', ...STEP_FIELDS]);
 
+/** Nesting a scenario may have: its own is about 6 levels; far deeper is a hostile file (it would overflow the stack). */
+export const MAX_DEPTH = 32;
+
+/** Whether `v` nests deeper than `limit`; recursion stops at the limit, so a deep value cannot overflow the stack. */
+function tooDeep(v: unknown, limit: number): boolean {
+  if (typeof v !== 'object' || v === null) return false;
+  if (limit === 0) return true;
+  return Object.values(v).some((x) => tooDeep(x, limit - 1));
+}
+
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isStrings = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === 'string');
 /** A key in a JSON path: `.name`, or `["odd key"]`. */
@@ -35,6 +45,7 @@ export function parseScenario(value: unknown): ParsedScenario {
   const problems: ScenarioProblem[] = [];
   const add = (at: string, message: string) => problems.push({ at, message });
   if (!isRecord(value)) return { scenario: null, problems: [{ at: '$', message: 'a scenario is an object (a mapping)' }] };
+  if (tooDeep(value, MAX_DEPTH)) return { scenario: null, problems: [{ at: '$', message: `nested more than ${MAX_DEPTH} levels deep` }] };
   for (const k of ['name', 'source', 'description']) {
     if (value[k] !== undefined && typeof value[k] !== 'string') add(`$.${k}`, 'must be a string');
   }

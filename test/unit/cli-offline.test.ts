@@ -256,4 +256,16 @@ describe('hostile files', () => {
       expect(r.stderr).not.toContain('internal error');
     }
   });
+
+  it('a value nested 100,000 deep (inside an invalidTuples entry, which takes objects) is refused, not a stack overflow', async () => {
+    const file = join(dir, 'deep.json');
+    const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
+    writeFileSync(file, `{"invalidTuples": [{"subject": "User:a", "relation": "x", "resource": "Doc:1", "extra": ${deep}}]}`);
+    for (const command of ['test', 'validate']) {
+      const r = await authz([command, file]);
+      expect([command, r.code]).toEqual([command, command === 'test' ? 3 : 1]);
+      expect(r.stdout).toContain('nested more than 32 levels deep');
+      expect(r.stderr).not.toContain('internal error');
+    }
+  });
 });
