@@ -68,8 +68,10 @@ describe('relations, check and evaluate', () => {
     expect(w.stdout).toMatch(/^created 3, existing 0 \(revision \d+\)\n$/);
     const again = await authz(['relations', 'write', '--json', ...tuples], { env: env() });
     expect(JSON.parse(again.stdout)).toMatchObject({ created: 0, existing: 3 });
+    // The list is read from the index, which a batch write reaches after its answer: the revision waits for it.
+    const { revision } = JSON.parse(again.stdout) as { revision: number };
 
-    const all = await authz(['relations', 'read', '--page-size', '1', '--search', ':', '--resource-type', 'Doc'], { env: env() });
+    const all = await authz(['relations', 'read', '--page-size', '1', '--search', ':', '--resource-type', 'Doc', '--revision', String(revision)], { env: env() });
     expect(all.code).toBe(0);
     expect(all.stdout.trim().split('\n')).toEqual(['Team:t#viewer@Doc:1', 'User:b#viewer@Doc:2']);
     expect(all.stderr).toBe('tuples 1-2 of 2\n');
