@@ -153,6 +153,14 @@ describe('export and import', () => {
     expect(JSON.parse((await authz(['import', file, '--json'], { env: env() })).stdout)).toMatchObject({ relations: { created: 0, existing: 3 } });
   });
 
+  it('to stdout with --json, the export is the whole output (no summary line appended to it)', async () => {
+    const r = await authz(['export', '--json'], { env: env() });
+    expect(r.code).toBe(0);
+    const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines[0]).toMatchObject({ version: 1 });
+    expect(lines.at(-1)).toEqual({ end: { relations: lines.length - 2, grants: 0 } });
+  });
+
   it('a document the server refuses changes nothing and exits 4', async () => {
     const r = await authz(['import', '-', '--format', 'json'], { env: env(), input: JSON.stringify({ version: 2 }) });
     expect(r.code).toBe(4);

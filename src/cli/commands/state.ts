@@ -71,7 +71,8 @@ export const exportState = {
       throw new CliError(EXIT.unavailable, `the export was cut short: ${(e as Error).message}`);
     }
     progress.finish(file ? ` to ${file}` : '');
-    out.value({ file: file ?? null, lines: progress.items, format });
+    // On stdout the export itself is the output: a summary after it would be read back as part of it.
+    if (file) out.value({ file, lines: progress.items, format });
     return EXIT.ok;
   },
 };
