@@ -46,6 +46,9 @@ async function settled(res: Response, timer: NodeJS.Timeout | undefined, signal:
   }
 }
 
+/** localhost, 127.0.0.0/8 and ::1: plain http there never leaves the machine. */
+const isLoopback = (host: string) => host === 'localhost' || host.endsWith('.localhost') || /^127\.\d+\.\d+\.\d+$/.test(host) || host === '[::1]';
+
 const sameServer = (a: string, b: string) => {
   try { return new URL(a).href.replace(/\/+$/, '') === new URL(b).href.replace(/\/+$/, ''); } catch { return false; }
 };
@@ -70,7 +73,12 @@ export function connection(rawUrl: string, token: string, timeoutMs: number): Co
   let base: URL;
   try { base = new URL(rawUrl); } catch { throw usage(`--url ${JSON.stringify(rawUrl)} is not a URL`); }
   if (base.protocol !== 'http:' && base.protocol !== 'https:') throw usage(`--url must be http:// or https://, got ${base.protocol}`);
+  // Credentials in the URL would be printed with it in every message; the token is the credential.
+  if (base.username || base.password) throw usage('the server URL must not hold a user name or password: give the API token with --token, AUTHZ_TOKEN or authz login');
   const url = base.href.replace(/\/+$/, '');
+  if (base.protocol === 'http:' && !isLoopback(base.hostname)) {
+    process.stderr.write(`authz: warning: ${url} is plain http: the token crosses the network unencrypted; use https://\n`);
+  }
 
   const raw: Connection['raw'] = async (method, path, init = {}) => {
     let res: Response;
@@ -81,6 +89,9 @@ export function connection(rawUrl: string, token: string, timeoutMs: number): Co
         method, body: init.body,
         headers: { authorization: `Bearer ${token}`, ...(init.headers ?? {}) },
         ...(init.body instanceof ReadableStream ? { duplex: 'half' } : {}),
+        // A redirect is not followed: it could send the request (and, to the same origin, the token) somewhere
+        // else, and a 301/302 would turn a write into a GET that "succeeds".
+        redirect: 'manual',
         signal: abort.signal,
       } as RequestInit);
     } catch (e) {
@@ -92,6 +103,10 @@ export function connection(rawUrl: string, token: string, timeoutMs: number): Co
     if (init.stream || init.wait) clearTimeout(timer);
     else res = await settled(res, timer, abort.signal);
     if (res.ok) return res;
+    if (res.status >= 300 && res.status < 400) {
+      const to = res.headers.get('location');
+      throw usage(`${method} ${path.split('?')[0]}: the server answers ${res.status}, a redirect${to ? ` to ${to.slice(0, 200)}` : ''}; authz does not follow redirects: give the server's own URL (--url, AUTHZ_URL or authz login)`);
+    }
     const text = await res.text().catch(() => '');
     let body: { code?: string; message?: string; details?: unknown } = {};
     try { body = JSON.parse(text); } catch { /* not JSON */ }

@@ -1,6 +1,8 @@
 // The server-facing `authz` commands as child processes against the real service: login, check, evaluate,
-// relations write/read/delete, export then import, rebuild, and the change feed followed.
-import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+// relations write/read/delete, export then import, rebuild, the change feed followed, a refused batch, a redirect.
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { authz as run, type CliRun } from '../support/cli.js';
@@ -210,6 +212,41 @@ describe('changes', () => {
     expect(wrote).toBe(true);
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ kind: 'relation', op: 'create', tuple: 'User:late#viewer@Doc:3' });
+  });
+});
+
+describe('partial failures and redirects', () => {
+  it('a refused batch after written ones exits 4 and says how many were written and which were not', async () => {
+    const file = join(work, 'many.txt');
+    const good = Array.from({ length: 1000 }, (_, i) => `User:p${i}#viewer@Doc:partial`);
+    writeFileSync(file, [...good, 'User:p#viewer@Nope:1', 'User:q#viewer@Doc:partial'].join('\n'));
+    const r = await authz(['relations', 'write', '--file', file, '--json'], { env: env() });
+    expect(r.code).toBe(4);
+    const { error } = JSON.parse(r.stderr.trim().split('\n').at(-1)!) as { error: { message: string; details: { applied: { created: number; revision: number; tuples: number }; notApplied: number } } };
+    expect(error.message).toMatch(/^POST \/authorization\/relations\/write: 422 UNKNOWN_TYPE: [^\n]+\nthe 1,000 tuples before this batch \(batches 1-1\) were written \(revision \d+\); tuples 1,001-1,002 were not$/);
+    expect(error.details).toMatchObject({ applied: { created: 1000, tuples: 1000 }, notApplied: 2 });
+    const read = await authz(['relations', 'read', '--search', '@Doc:partial', '--limit', '1', '--revision', String(error.details.applied.revision)], { env: env() });
+    expect(read.stderr).toBe('tuples 1-1 of 1,000; more: --skip 1\n');
+  });
+
+  it('a redirect is not followed (a 302 would turn the write into a GET): exit 2, naming where it points', async () => {
+    const seen: string[] = [];
+    const redirector = createServer((req, res) => {
+      seen.push(`${req.method} ${req.url}`);
+      res.writeHead(302, { location: `${svc.admin}${req.url}` });
+      res.end();
+    });
+    await new Promise<void>((resolve) => redirector.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(redirector.address() as AddressInfo).port}`;
+      const r = await authz(['relations', 'write', 'User:moved#viewer@Doc:redirected', '--url', url], { env: env() });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toBe(`authz: POST /authorization/relations/write: the server answers 302, a redirect to ${svc.admin}/authorization/relations/write; authz does not follow redirects: give the server's own URL (--url, AUTHZ_URL or authz login)\n`);
+      expect(seen).toEqual(['POST /authorization/relations/write']);
+      expect((await svc.http('GET', '/authorization/relations?search=User:moved&consistency=fully_consistent')).body.count).toBe(0);
+    } finally {
+      await new Promise((resolve) => redirector.close(resolve));
+    }
   });
 });
 

@@ -269,3 +269,20 @@ describe('hostile files', () => {
     }
   });
 });
+
+describe('server URLs, refused or warned about before any request', () => {
+  it('a URL holding a user name or password is a usage error that does not print it', async () => {
+    const r = await authz(['check', 'User:a', 'read', 'Doc:1', '--url', 'http://ann:s3cret@127.0.0.1:1'], { env: { AUTHZ_TOKEN: 'az_x' } });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('authz: the server URL must not hold a user name or password: give the API token with --token, AUTHZ_TOKEN or authz login\n');
+  });
+
+  it('plain http to another machine is warned about (the token would cross the network unencrypted); loopback is not', async () => {
+    const remote = await authz(['check', 'User:a', 'read', 'Doc:1', '--url', 'http://authz.invalid:3030', '--timeout', '5'], { env: { AUTHZ_TOKEN: 'az_x' } });
+    expect(remote.code).toBe(6);
+    expect(remote.stderr).toMatch(/^authz: warning: http:\/\/authz\.invalid:3030 is plain http: the token crosses the network unencrypted; use https:\/\/\n/);
+    const local = await authz(['check', 'User:a', 'read', 'Doc:1', '--url', 'http://127.0.0.1:1'], { env: { AUTHZ_TOKEN: 'az_x' } });
+    expect(local.code).toBe(6);
+    expect(local.stderr).not.toContain('warning');
+  });
+});

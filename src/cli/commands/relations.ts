@@ -65,7 +65,17 @@ async function send(parsed: Parsed, out: Output, operation: 'create' | 'delete')
   const progress = tuples.length > BATCH ? new Progress(operation === 'create' ? 'write' : 'delete', 'tuples', tuples.length) : null;
   for (let i = 0; i < tuples.length; i += BATCH) {
     const updates = tuples.slice(i, i + BATCH).map((t) => ({ operation, ...t }));
-    const r = await conn.json<WriteAnswer>('POST', '/authorization/relations/write', { updates });
+    let r: WriteAnswer;
+    try {
+      r = await conn.json<WriteAnswer>('POST', '/authorization/relations/write', { updates });
+    } catch (e) {
+      // The batches before this one are written: say how far it got, so a rerun (or a cleanup) knows where to start.
+      if (!(e instanceof CliError) || i === 0) throw e;
+      progress?.finish(' before the refusal');
+      const done = operation === 'create' ? 'written' : 'deleted';
+      throw new CliError(e.exit, `${e.message}\nthe ${count(i)} tuples before this batch (batches 1-${i / BATCH}) were ${done} (revision ${total.revision}); tuples ${count(i + 1)}-${count(tuples.length)} ${e.exit === EXIT.unavailable ? `may not be (this batch's fate is unknown; repeating the command is safe)` : 'were not'}`,
+        { refused: e.details, applied: { ...total, tuples: i }, notApplied: tuples.length - i });
+    }
     for (const k of ['created', 'existing', 'deleted', 'missing'] as const) total[k] += r[k];
     total.revision = r.revision;
     progress?.add(updates.length, updates.length);
