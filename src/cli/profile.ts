@@ -35,7 +35,12 @@ async function readAll(path: string): Promise<ProfileFile> {
 export async function readProfile(name: string, path = profilePath()): Promise<Profile | undefined> {
   const all = await readAll(path);
   const p = Object.hasOwn(all.profiles, name) ? all.profiles[name] : undefined;
-  if (p && process.platform !== 'win32' && ((await stat(path)).mode & 0o077) !== 0) {
+  const mode = p && process.platform !== 'win32' ? (await stat(path)).mode : 0;
+  // Whoever can change the file can point its URL at their own server, and the token would go there.
+  if ((mode & 0o022) !== 0) {
+    throw new CliError(EXIT.auth, `${path} can be changed by other users (mode ${(mode & 0o777).toString(8)}), so its URL cannot be trusted with the token: run chmod 600 ${path} and check the URL in it`);
+  }
+  if ((mode & 0o077) !== 0) {
     process.stderr.write(`authz: warning: ${path} can be read by other users; run chmod 600 ${path}\n`);
   }
   return p;

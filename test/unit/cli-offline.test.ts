@@ -1,6 +1,6 @@
 // `authz test` and `authz validate` as child processes, with no server: the conformance set, wrong expectations,
 // shuffled orders, problem locations, and --help on every command.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { authz } from '../support/cli.js';
@@ -284,5 +284,21 @@ describe('server URLs, refused or warned about before any request', () => {
     const local = await authz(['check', 'User:a', 'read', 'Doc:1', '--url', 'http://127.0.0.1:1'], { env: { AUTHZ_TOKEN: 'az_x' } });
     expect(local.code).toBe(6);
     expect(local.stderr).not.toContain('warning');
+  });
+
+  it('a profile file others can change is refused (exit 5): its URL could send the token elsewhere; one others can read is warned about', async () => {
+    const config = mkdtempSync(join(tmpdir(), 'authz-cli-profile-'));
+    const path = join(config, 'authz', 'profiles.json');
+    mkdirSync(join(config, 'authz'));
+    writeFileSync(path, JSON.stringify({ profiles: { default: { url: 'http://127.0.0.1:1', token: 'az_secret_token' } } }));
+    chmodSync(path, 0o666);
+    const writable = await authz(['check', 'User:a', 'read', 'Doc:1'], { env: { XDG_CONFIG_HOME: config } });
+    expect(writable.code).toBe(5);
+    expect(writable.stderr).toBe(`authz: ${path} can be changed by other users (mode 666), so its URL cannot be trusted with the token: run chmod 600 ${path} and check the URL in it\n`);
+    chmodSync(path, 0o644);
+    const readable = await authz(['check', 'User:a', 'read', 'Doc:1'], { env: { XDG_CONFIG_HOME: config } });
+    expect(readable.code).toBe(6);
+    expect(readable.stderr).toMatch(new RegExp(`^authz: warning: ${path.replace(/[.]/g, '\\.')} can be read by other users; run chmod 600 `));
+    expect(`${writable.stderr}${readable.stderr}`).not.toContain('az_secret_token');
   });
 });
