@@ -1,7 +1,8 @@
-// The SDK's generated types are fresh (regenerated in-process and compared), and its reading of Retry-After and backoff.
+// The SDK's generated types are fresh (regenerated in-process and compared), its reading of Retry-After and backoff, and which requests it repeats.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { GENERATED_DIR, sdkTypeFiles } from '../../infra/sdk-types.js';
+import { repeatable } from '../../src/client/repeatable.js';
 import { RETRY_DEFAULTS, backoffMs, retryAfterMs } from '../../src/client/retry.js';
 import { ROOT } from '../../src/root.js';
 
@@ -32,5 +33,20 @@ describe('SDK', () => {
       const steps = [100, 200, 400, 800, 1600, 2000, 2000];
       waits.forEach((w, k) => { expect(w).toBeGreaterThanOrEqual(steps[k]! / 2); expect(w).toBeLessThanOrEqual(steps[k]!); });
     }
+  });
+});
+
+describe('SDK: which requests are repeated after a 503', () => {
+  const post = (url: string, body: unknown) => new Request(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
+  it('a send with an idempotencyKey on the routes that honour it, under a base path too', async () => {
+    expect(await repeatable('admin', '')(post('http://h/communications/email', { to: ['a@b.c'], subject: 's', text: 't', idempotencyKey: 'k1' }))).toBe(true);
+    expect(await repeatable('admin', '/authz')(post('http://h/authz/communications/sms', { to: ['+1'], body: 'b', idempotencyKey: 'k2' }))).toBe(true);
+    expect(await repeatable('admin', '')(post('http://h/communications/email', { to: ['a@b.c'], subject: 's', text: 't' }))).toBe(false);
+  });
+
+  it('not a create whose own data has a field named idempotencyKey (repeating it would create twice)', async () => {
+    expect(await repeatable('client', '')(post('http://h/database/Invoice', { idempotencyKey: 'inv-7', amount: 3 }))).toBe(false);
+    expect(await repeatable('admin', '')(post('http://h/database/schemas', { name: 'Invoice', fields: {}, idempotencyKey: 'x' }))).toBe(false);
   });
 });
