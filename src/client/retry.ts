@@ -39,13 +39,28 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
 
 export const RETRY_DEFAULTS: Required<RetryOptions> = { attempts: 4, baseDelayMs: 100, maxDelayMs: 2000, maxRetryAfterMs: 10_000 };
 
+/** Bounds of the options: a caller's `Infinity` (or a typo) must not turn into a call that never gives up. */
+const LIMITS: Record<keyof RetryOptions, number> = { attempts: 20, baseDelayMs: 60_000, maxDelayMs: 60_000, maxRetryAfterMs: 300_000 };
+
+/** The options with the defaults filled in, or a RangeError naming the one out of bounds. */
+export function retryOptions(options: RetryOptions): Required<RetryOptions> {
+  const given = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined));
+  const o = { ...RETRY_DEFAULTS, ...given };
+  for (const [k, max] of Object.entries(LIMITS) as Array<[keyof RetryOptions, number]>) {
+    const v = o[k];
+    const min = k === 'attempts' ? 1 : 0;
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) throw new RangeError(`retry.${k} must be an integer from ${min} to ${max}, got ${String(v)}`);
+  }
+  return o;
+}
+
 /**
  * A fetch that sends `request` again after a 503 while `repeatable(request)` says it is safe and attempts remain.
  * Each attempt sends a fresh copy (a body can be read once). Network errors are not retried: whether the service
  * saw the request is unknown, and the caller knows better what to do.
  */
 export function retryingFetch(options: RetryOptions, repeatable: (request: Request) => Promise<boolean>, base: Fetch): Fetch {
-  const o = { ...RETRY_DEFAULTS, ...options };
+  const o = retryOptions(options);
   return async (request) => {
     let next = request;
     for (let attempt = 1; ; attempt++) {

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { GENERATED_DIR, sdkTypeFiles } from '../../infra/sdk-types.js';
 import { repeatable } from '../../src/client/repeatable.js';
 import { RETRY_DEFAULTS, backoffMs, retryAfterMs } from '../../src/client/retry.js';
+import { createAdminClient } from '../../src/client/index.js';
 import { ROOT } from '../../src/root.js';
 
 describe('SDK', () => {
@@ -48,5 +49,18 @@ describe('SDK: which requests are repeated after a 503', () => {
   it('not a create whose own data has a field named idempotencyKey (repeating it would create twice)', async () => {
     expect(await repeatable('client', '')(post('http://h/database/Invoice', { idempotencyKey: 'inv-7', amount: 3 }))).toBe(false);
     expect(await repeatable('admin', '')(post('http://h/database/schemas', { name: 'Invoice', fields: {}, idempotencyKey: 'x' }))).toBe(false);
+  });
+});
+
+describe('SDK: retry options', () => {
+  it('are bounded: an endless or nonsensical setting is refused when the client is made, naming it', () => {
+    const make = (retry: object) => () => createAdminClient({ baseUrl: 'http://127.0.0.1:1', retry });
+    expect(make({ attempts: Infinity })).toThrow(new RangeError('retry.attempts must be an integer from 1 to 20, got Infinity'));
+    expect(make({ attempts: 0 })).toThrow('retry.attempts must be an integer from 1 to 20, got 0');
+    expect(make({ maxRetryAfterMs: Number.MAX_SAFE_INTEGER })).toThrow(/^retry\.maxRetryAfterMs must be an integer from 0 to 300000/);
+    expect(make({ baseDelayMs: -5 })).toThrow(/^retry\.baseDelayMs /);
+    expect(make({ maxDelayMs: Number.NaN })).toThrow(/^retry\.maxDelayMs /);
+    // Within bounds, and an option left undefined takes its default.
+    expect(make({ attempts: 20, baseDelayMs: 0, maxRetryAfterMs: undefined })).not.toThrow();
   });
 });
