@@ -1,14 +1,9 @@
 // A seeded generator (mulberry32) and random valid scenarios, for fuzzing without ../shared.
+import { mulberry32 } from '../../src/cli/random.js';
 import type { Check, RawDefinition, Scenario } from './scenarios.js';
 
 export function rng(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = mulberry32(seed);
   const int = (lo: number, hi: number) => lo + Math.floor(next() * (hi - lo + 1));
   const pick = <T>(arr: readonly T[]): T => arr[Math.floor(next() * arr.length)]!;
   const shuffle = <T>(arr: readonly T[]): T[] => {

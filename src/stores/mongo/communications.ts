@@ -4,7 +4,7 @@ import type {
   CommunicationStores, DeviceTokenStore, NotificationRecord, NotificationStore, OutboxRecord, OutboxStore, PendingSendRecord, PendingSendStore,
 } from '../ports/communications.js';
 import { COLLECTIONS } from './connection.js';
-import { isDuplicateKey } from './duplicate-key.js';
+import { nullIfDuplicate } from './duplicate-key.js';
 
 export async function communicationIndexes(db: Db): Promise<void> {
   await Promise.all([
@@ -33,7 +33,7 @@ export function mongoNotificationStore(db: Db): NotificationStore {
   const col = db.collection<NotificationRecord>(COLLECTIONS.notifications);
   return {
     async insert(n) {
-      try { await col.insertOne(n); } catch (e) { if (!isDuplicateKey(e)) throw e; }
+      await nullIfDuplicate(() => col.insertOne(n));
     },
     async list(userId, { skip, limit, unreadOnly }) {
       const filter: Filter<NotificationRecord> = unreadOnly ? { userId, read: false } : { userId };
@@ -57,15 +57,7 @@ export function mongoOutboxStore(db: Db): OutboxStore {
   const col = db.collection<OutboxRecord>(COLLECTIONS.outbox);
   return {
     has: async (id) => (await col.countDocuments({ _id: id }, { limit: 1 })) > 0,
-    async record(r) {
-      try {
-        await col.insertOne(r);
-        return true;
-      } catch (e) {
-        if (isDuplicateKey(e)) return false;
-        throw e;
-      }
-    },
+    record: async (r) => (await nullIfDuplicate(() => col.insertOne(r))) !== null,
     async list({ channel, skip, limit }) {
       const filter: Filter<OutboxRecord> = channel ? { channel } : {};
       const [messages, count] = await Promise.all([col.find(filter).sort({ sentAt: -1, _id: 1 }).skip(skip).limit(limit).toArray(), col.countDocuments(filter)]);
@@ -77,15 +69,7 @@ export function mongoOutboxStore(db: Db): OutboxStore {
 export function mongoPendingSendStore(db: Db): PendingSendStore {
   const col = db.collection<PendingSendRecord>(COLLECTIONS.pendingSends);
   return {
-    async add(r) {
-      try {
-        await col.insertOne(r);
-        return true;
-      } catch (e) {
-        if (isDuplicateKey(e)) return false;
-        throw e;
-      }
-    },
+    add: async (r) => (await nullIfDuplicate(() => col.insertOne(r))) !== null,
     async remove(id) { await col.deleteOne({ _id: id }); },
     async setDead(id, dead) { await col.updateOne({ _id: id }, { $set: { dead } }); },
     olderThan(before, after, limit) {
