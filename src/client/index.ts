@@ -71,6 +71,9 @@ function surfaceClient<P extends object>(surface: Surface, o: CommonOptions, cre
   const basePath = new URL(o.baseUrl).pathname.replace(/\/+$/, '');
   const api = createClient<P>({
     baseUrl: o.baseUrl, headers: o.headers,
+    // Redirects are answered as they are (an AuthzApiError HTTP_3xx), not followed: fetch drops Authorization on a
+    // redirect to another origin but sends every other header there, the masterkey included.
+    redirect: 'manual',
     fetch: o.retry === false ? base : retryingFetch(o.retry ?? {}, repeatable(surface, basePath), base),
   });
   const auth: Middleware = {

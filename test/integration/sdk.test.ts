@@ -168,6 +168,26 @@ describe('SDK', () => {
     });
   });
 
+  it('does not follow a redirect: the masterkey never reaches the other origin, and the 3xx is a typed error', async () => {
+    const elsewhere: Array<string | undefined> = [];
+    const other = createServer((req, res) => { elsewhere.push(req.headers.masterkey as string | undefined); res.end('{}'); });
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+    const redirector = createServer((req, res) => {
+      res.writeHead(307, { location: `http://localhost:${(other.address() as AddressInfo).port}${req.url}` });
+      res.end();
+    });
+    await new Promise<void>((resolve) => redirector.listen(0, '127.0.0.1', resolve));
+    try {
+      const c = createAdminClient({ baseUrl: `http://127.0.0.1:${(redirector.address() as AddressInfo).port}`, masterkey: svc.config.MASTER_KEY });
+      const moved = await refused(c.get('/authorization/resources'));
+      expect(moved).toMatchObject({ status: 307, code: 'HTTP_307' });
+      expect(moved.response.headers.get('location')).toMatch(/\/authorization\/resources$/);
+      expect(elsewhere).toEqual([]);
+    } finally {
+      await Promise.all([redirector, other].map((s) => new Promise((resolve) => s.close(resolve))));
+    }
+  });
+
   it('registers, logs in and checks as a user on the client surface', async () => {
     const app = createAppClient({ baseUrl: svc.client });
     const { user } = await app.register('sdk@example.com', 'correct horse battery');
