@@ -1,17 +1,15 @@
 // The Swagger UI page (/docs) as a browser shows it under its Content-Security-Policy: every operation of the
 // surface's document rendered, an operation expanded, no CSP violation and nothing requested from elsewhere.
-import { existsSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { launchChromium } from '../support/chromium.js';
 import { startService, type TestService } from '../support/service.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 let svc: TestService;
 let browser: Browser | undefined;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (.ci/run does), or set CHROMIUM_PATH`);
   svc = await startService();
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+  browser = await launchChromium();
 }, 120_000);
 afterAll(async () => { await browser?.close(); await svc?.stop(); });
 

@@ -1,19 +1,18 @@
 // Neo4j Browser as an operator uses it: headless Chromium opens Browser on the test stack, loads the project's style,
 // runs the `path` query of cypher/operators.cypher on a projected graph and shows objects by key and edges by relation.
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { ROOT } from '../../src/root.js';
 import { loadCypher } from '../../src/stores/neo4j/connection.js';
+import { launchChromium } from '../support/chromium.js';
 import { startService, type TestService } from '../support/service.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ARTIFACTS = join(ROOT, 'test-artifacts');
 let svc: TestService;
 let browser: Browser | undefined;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (.ci/run does), or set CHROMIUM_PATH`);
   svc = await startService();
   expect((await svc.http('POST', '/authorization/resources', { body: {
     name: 'Document', relations: { owner: ['User', 'Team'], viewer: ['User'] }, permissions: { read: ['viewer', 'owner', 'owner->read'] },
@@ -21,7 +20,7 @@ beforeAll(async () => {
   for (const [subject, relation, resource] of [['User:alice', 'member', 'Team:t'], ['Team:t', 'owner', 'Document:d1'], ['User:bob', 'viewer', 'Document:d1']]) {
     expect((await svc.http('POST', '/authorization/relations', { body: { subject, relation, resource } })).status).toBe(201);
   }
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+  browser = await launchChromium();
 }, 120_000);
 afterAll(async () => { await browser?.close(); await svc?.stop(); });
 

@@ -2,10 +2,10 @@
 // broken and seen failing, a decision's path drawn, scenario files opened and saved, the model and tuples pushed with
 // an API token and a real check over HTTP agreeing; the static build opened from disk; and the keystroke-to-verdict
 // time on a 20-type, 1,000-tuple model, printed (not asserted).
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { Evaluator } from '../../src/engine/evaluator.js';
 import { parseTupleText } from '../../src/engine/ids.js';
 import { Model } from '../../src/engine/model.js';
@@ -14,17 +14,16 @@ import { expandDefinition, parseScenario, type RawDefinition, type Scenario } fr
 import { ROOT } from '../../src/root.js';
 import { writeStaticPlayground } from '../../src/surfaces/playground/assets.js';
 import { rng } from '../support/random.js';
+import { launchChromium } from '../support/chromium.js';
 import { startService, type TestService } from '../support/service.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ARTIFACTS = join(ROOT, 'test-artifacts');
 let svc: TestService;
 let browser: Browser | undefined;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (.ci/run does), or set CHROMIUM_PATH`);
   svc = await startService();
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+  browser = await launchChromium();
 }, 120_000);
 afterAll(async () => { await browser?.close(); await svc?.stop(); });
 
