@@ -4,6 +4,7 @@ import { formatScenario, parseScenario, type Scenario } from '../engine/scenario
 import { runScenario, type Outcome } from '../engine/scenario-run.js';
 import { decide } from './decision.js';
 import { EXAMPLES } from './examples.js';
+import { failuresFirst, MAX_MARKS, MAX_ROWS } from './limits.js';
 import { drawDecision } from './path-graph.js';
 import { pushScenario } from './push.js';
 import { fromTexts, toTexts, type EditorName, type EditorTexts, type LineMap, type Parsed, type ScenarioMeta } from './text-formats.js';
@@ -66,7 +67,7 @@ function showGutters(parsed: Parsed, outcomes: Outcome[]) {
   for (const p of parsed.problems) if (p.line !== undefined) marks.get(p.editor)!.push({ line: p.line, ok: false, title: p.message });
   for (const name of EDITORS) {
     const inner = editor[name].parentElement!.querySelector('.gutter-lines') as HTMLElement;
-    inner.replaceChildren(...marks.get(name)!.map((m) => {
+    inner.replaceChildren(...failuresFirst(marks.get(name)!, MAX_MARKS).shown.map((m) => {
       const mark = make('div', { className: `mark ${m.ok ? 'pass' : 'fail'}`, text: m.ok ? '✓' : '✗' });
       mark.title = m.title;
       mark.style.top = `${(m.line - 1) * LINE_HEIGHT}px`;
@@ -75,9 +76,19 @@ function showGutters(parsed: Parsed, outcomes: Outcome[]) {
   }
 }
 
+/** A last row saying how many a bounded list leaves out. */
+const more = (hidden: number, what: string) => (hidden ? [make('li', { className: 'more', text: `… and ${hidden} more ${what}, not listed` })] : []);
+
+function showProblems(parsed: Parsed) {
+  const { shown, hidden } = failuresFirst(parsed.problems.map((p) => ({ ...p, ok: false })), MAX_ROWS);
+  problemList.replaceChildren(...shown.map((p) => make('li', { className: 'problem', text: `${p.editor}${p.line ? ` line ${p.line}` : ''}: ${p.message}` })),
+    ...more(hidden, 'problems'));
+}
+
 function showResults(parsed: Parsed, outcomes: Outcome[]) {
-  problemList.replaceChildren(...parsed.problems.map((p) => make('li', { className: 'problem', text: `${p.editor}${p.line ? ` line ${p.line}` : ''}: ${p.message}` })));
-  const rows = outcomes.map((o) => {
+  showProblems(parsed);
+  const { shown, hidden } = failuresFirst(outcomes, MAX_ROWS);
+  const rows = shown.map((o) => {
     const li = make('li', { className: `${o.ok ? 'pass' : 'fail'}${o.kind === 'check' || o.kind === 'query' ? ' decision' : ''}` });
     li.dataset.at = o.at;
     li.dataset.kind = o.kind;
@@ -89,7 +100,7 @@ function showResults(parsed: Parsed, outcomes: Outcome[]) {
     if (o.kind === 'check') { li.tabIndex = 0; li.title = 'Show the path of this decision'; }
     return li;
   });
-  results.replaceChildren(...rows);
+  results.replaceChildren(...rows, ...more(hidden, 'verdicts'));
   results.classList.remove('stale');
   const failed = outcomes.filter((o) => !o.ok).length;
   summary.textContent = `${outcomes.length - failed} passed, ${failed} failed`;
@@ -102,7 +113,7 @@ function evaluate() {
   scenario = parsed.scenario;
   if (!scenario) {
     // Half-typed JSON: the last verdicts stay, dimmed, until the editors read as a scenario again.
-    problemList.replaceChildren(...parsed.problems.map((p) => make('li', { className: 'problem', text: `${p.editor}${p.line ? ` line ${p.line}` : ''}: ${p.message}` })));
+    showProblems(parsed);
     results.classList.add('stale');
     showGutters(parsed, []);
     return;

@@ -1,0 +1,65 @@
+// The playground given large or slow scenario files, in headless Chromium: it draws a bounded number of verdicts
+// (failures first) and the summary still counts them all.
+import type { Browser, Page } from 'playwright-core';
+import type { Scenario } from '../../src/engine/scenario.js';
+import { MAX_MARKS, MAX_ROWS } from '../../src/playground/limits.js';
+import { launchChromium } from '../support/chromium.js';
+import { startService, type TestService } from '../support/service.js';
+
+let svc: TestService;
+let browser: Browser | undefined;
+
+beforeAll(async () => {
+  svc = await startService();
+  browser = await launchChromium();
+}, 120_000);
+afterAll(async () => { await browser?.close(); await svc?.stop(); });
+
+/** The served playground, with page errors collected. */
+async function open() {
+  const page = await browser!.newPage({ viewport: { width: 1400, height: 900 } });
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(`${svc.admin}/playground`);
+  await page.locator('#results li').first().waitFor({ timeout: 30_000 });
+  return { page, errors };
+}
+
+const openFile = (page: Page, sc: Scenario) =>
+  page.setInputFiles('#open', { name: 'large.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(sc)) });
+
+/** Reads until the text matches, for at most `ms`, then asserts on the last text read. */
+async function eventually(read: () => Promise<string | null>, want: string | RegExp, ms = 30_000) {
+  const ok = (t: string | null) => t !== null && (typeof want === 'string' ? t === want : want.test(t));
+  let text = await read();
+  for (const end = Date.now() + ms; !ok(text) && Date.now() < end; text = await read()) await new Promise((r) => setTimeout(r, 25));
+  if (typeof want === 'string') expect(text).toBe(want);
+  else expect(text).toMatch(want);
+}
+
+const definitions = [{ name: 'Doc', relations: { viewer: ['User'], parent: ['Doc'] }, permissions: { read: ['viewer', 'parent->read'] } }];
+
+it('draws at most its bound of verdicts and gutter marks, failures first, and counts them all', async () => {
+  const n = MAX_MARKS + 1000;
+  const checks = Array.from({ length: n }, (_, i) => ({ subject: `User:u${i % 100}`, action: 'read', resource: `Doc:d${i % 100}`, expect: i !== n - 1 }));
+  const { page, errors } = await open();
+  await openFile(page, { name: 'many checks', definitions, tuples: Array.from({ length: 100 }, (_, i) => `User:u${i}#viewer@Doc:d${i}`), checks });
+  await eventually(() => page.locator('#summary').textContent(), `${n - 1} passed, 1 failed`);
+  expect(await page.locator('#results li').count()).toBe(MAX_ROWS + 1);
+  // The one failure, last in the file, is listed; the last row says how many are not.
+  expect(await page.locator(`#results li[data-at="$.checks[${n - 1}]"]`).getAttribute('class')).toContain('fail');
+  expect(await page.locator('#results li.more').textContent()).toBe(`… and ${n - MAX_ROWS} more verdicts, not listed`);
+  const gutter = page.locator('[aria-label="Assertions"]').locator('xpath=..').locator('.mark');
+  expect(await gutter.count()).toBe(MAX_MARKS);
+  expect(await gutter.locator('xpath=self::*[contains(@class, "fail")]').count()).toBe(1);
+
+  // As many bad lines: problems are bounded too.
+  await page.locator('#tuples').evaluate((ta: HTMLTextAreaElement, text) => {
+    ta.value = text;
+    ta.dispatchEvent(new Event('input'));
+  }, Array.from({ length: n }, (_, i) => `not a tuple ${i}`).join('\n'));
+  await eventually(() => page.locator('#problems li.more').textContent(), `… and ${n - MAX_ROWS} more problems, not listed`);
+  expect(await page.locator('#problems li').count()).toBe(MAX_ROWS + 1);
+  expect(errors).toEqual([]);
+  await page.close();
+}, 120_000);
