@@ -1,13 +1,14 @@
 // The playground page: editors for a scenario, its verdicts from the server's engine as you type, a decision's path as
 // a graph, loading and saving scenario files, and pushing the model and tuples to the service.
 import { formatScenario, parseScenario, type Scenario } from '../engine/scenario.js';
-import { runScenario, type Outcome } from '../engine/scenario-run.js';
+import type { Outcome } from '../engine/scenario-run.js';
 import { decide } from './decision.js';
 import { EXAMPLES } from './examples.js';
 import { failuresFirst, MAX_MARKS, MAX_ROWS } from './limits.js';
 import { drawDecision } from './path-graph.js';
 import { pushScenario } from './push.js';
 import { fromTexts, toTexts, type EditorName, type EditorTexts, type LineMap, type Parsed, type ScenarioMeta } from './text-formats.js';
+import { verdictRunner } from './verdicts.js';
 
 /** Must match the editors' line-height in playground.css: gutter marks are placed by line number. */
 const LINE_HEIGHT = 18;
@@ -16,6 +17,12 @@ const DEBOUNCE_MS = 30;
 /** The largest scenario file the page opens. */
 const MAX_FILE_BYTES = 5 * 1024 * 1024;
 const EDITORS: EditorName[] = ['definitions', 'tuples', 'assertions', 'steps'];
+/** Verdicts slower than this dim the list and say they are being worked out. */
+const BUSY_MS = 150;
+
+// The worker's script is beside this one, wherever the page is served or built.
+const script = document.currentScript;
+const verdicts = verdictRunner(script instanceof HTMLScriptElement ? new URL('playground-worker.js', script.src).href : null);
 
 const byId = <T extends HTMLElement>(id: string) => {
   const e = document.getElementById(id);
@@ -42,6 +49,9 @@ let meta: ScenarioMeta = {};
 let scenario: Scenario | null = null;
 let selected: string | null = null;
 let timer: ReturnType<typeof setTimeout> | undefined;
+let busy: ReturnType<typeof setTimeout> | undefined;
+/** Counts evaluations: only the newest one's verdicts are shown. */
+let generation = 0;
 
 const texts = (): EditorTexts => ({
   definitions: editor.definitions.value, tuples: editor.tuples.value, assertions: editor.assertions.value, steps: editor.steps.value,
@@ -107,10 +117,12 @@ function showResults(parsed: Parsed, outcomes: Outcome[]) {
   summary.className = failed ? 'fail' : 'pass';
 }
 
-function evaluate() {
+async function evaluate() {
   clearTimeout(timer);
+  clearTimeout(busy);
   const parsed = fromTexts(texts(), { ...meta, name: nameInput.value.trim() || undefined });
   scenario = parsed.scenario;
+  const mine = ++generation;
   if (!scenario) {
     // Half-typed JSON: the last verdicts stay, dimmed, until the editors read as a scenario again.
     showProblems(parsed);
@@ -118,7 +130,16 @@ function evaluate() {
     showGutters(parsed, []);
     return;
   }
-  const { outcomes } = runScenario(scenario);
+  busy = setTimeout(() => {
+    results.classList.add('stale');
+    summary.textContent = 'evaluating…';
+    summary.className = '';
+  }, BUSY_MS);
+  const result = await verdicts(scenario);
+  // Null, or not the newest: a later edit's verdicts are on their way.
+  if (!result || mine !== generation) return;
+  clearTimeout(busy);
+  const { outcomes } = result;
   showResults(parsed, outcomes);
   showGutters(parsed, outcomes);
   if (selected) showDecision(selected);
@@ -145,7 +166,7 @@ function load(sc: Scenario) {
   graph.replaceChildren();
   decisionText.textContent = 'Click a check among the verdicts to see its path.';
   decisionText.className = '';
-  evaluate();
+  void evaluate();
 }
 
 function say(text: string, ok: boolean) {
@@ -168,7 +189,7 @@ async function open(file: File) {
 }
 
 function save() {
-  evaluate();
+  void evaluate();
   if (!scenario) return say('Fix the problems listed first: the editors do not read as a scenario', false);
   const blob = new Blob([`${formatScenario(scenario)}\n`], { type: 'application/json' });
   const a = make('a');
@@ -179,7 +200,7 @@ function save() {
 }
 
 async function push() {
-  evaluate();
+  void evaluate();
   if (!scenario) return say('Fix the problems listed first: the editors do not read as a scenario', false);
   const button = byId<HTMLButtonElement>('push');
   button.disabled = true;
@@ -216,11 +237,11 @@ if (location.protocol === 'file:') {
 }
 for (const name of EDITORS) {
   const ta = editor[name];
-  ta.addEventListener('input', () => { clearTimeout(timer); timer = setTimeout(evaluate, DEBOUNCE_MS); });
+  ta.addEventListener('input', () => { clearTimeout(timer); timer = setTimeout(() => void evaluate(), DEBOUNCE_MS); });
   const inner = ta.parentElement!.querySelector('.gutter-lines') as HTMLElement;
   ta.addEventListener('scroll', () => { inner.style.transform = `translateY(${-ta.scrollTop}px)`; });
 }
-nameInput.addEventListener('input', () => { clearTimeout(timer); timer = setTimeout(evaluate, DEBOUNCE_MS); });
+nameInput.addEventListener('input', () => { clearTimeout(timer); timer = setTimeout(() => void evaluate(), DEBOUNCE_MS); });
 results.addEventListener('click', (e) => {
   const li = (e.target as Element).closest<HTMLElement>('li[data-kind="check"]');
   if (li?.dataset.at) showDecision(li.dataset.at);

@@ -63,3 +63,24 @@ it('draws at most its bound of verdicts and gutter marks, failures first, and co
   expect(errors).toEqual([]);
   await page.close();
 }, 120_000);
+
+it('works out slow verdicts off the page\'s thread: the page says so, stays editable, and an edit replaces them', async () => {
+  // One list over a parent chain of 2,000 documents takes the engine seconds: typing must not wait for it.
+  const tuples = [...Array.from({ length: 1999 }, (_, i) => `Doc:d${i}#parent@Doc:d${i + 1}`), 'User:a#viewer@Doc:d0'];
+  const { page, errors } = await open();
+  await openFile(page, {
+    name: 'slow', definitions, tuples,
+    listObjects: [{ subject: 'User:a', action: 'read', type: 'Doc', expect: [] }], checks: [{ subject: 'User:a', action: 'read', resource: 'Doc:d1', expect: true }],
+  });
+  // Read while the engine works: on the page's thread, nothing could be read until it was done.
+  await eventually(() => page.locator('#summary').textContent(), 'evaluating…');
+  expect(await page.locator('#results').getAttribute('class')).toContain('stale');
+  await page.locator('#assertions').evaluate((ta: HTMLTextAreaElement) => {
+    ta.value = 'User:a read Doc:d1999 = true';
+    ta.dispatchEvent(new Event('input'));
+  });
+  await eventually(() => page.locator('#summary').textContent(), '1 passed, 0 failed');
+  expect(await page.locator('#results li').evaluateAll((lis) => lis.map((li) => li.getAttribute('data-at')))).toEqual(['$.checks[0]']);
+  expect(errors).toEqual([]);
+  await page.close();
+}, 120_000);

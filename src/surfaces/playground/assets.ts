@@ -2,11 +2,11 @@
 // (a clone, under tsx or compiled), else read from dist/playground, the static build (the service image ships only dist).
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { ROOT } from '../../root.js';
 import { playgroundPage } from './page.js';
 
-export const ASSET_NAMES = ['playground.js', 'playground.css'] as const;
+export const ASSET_NAMES = ['playground.js', 'playground-worker.js', 'playground.css'] as const;
 export type AssetName = typeof ASSET_NAMES[number];
 export type PlaygroundAssets = Record<AssetName, string>;
 
@@ -18,24 +18,27 @@ export async function bundlePlayground(opts: { minify?: boolean } = {}): Promise
   const { build } = await import('esbuild');
   // A classic script (iife), not a module: browsers refuse module scripts on pages opened from disk (file://).
   const result = await build({
-    entryPoints: [{ in: join(SOURCES, 'main.ts'), out: 'playground' }, { in: join(SOURCES, 'playground.css'), out: 'playground' }],
+    entryPoints: [
+      { in: join(SOURCES, 'main.ts'), out: 'playground' }, { in: join(SOURCES, 'worker.ts'), out: 'playground-worker' },
+      { in: join(SOURCES, 'playground.css'), out: 'playground' },
+    ],
     bundle: true, write: false, outdir: 'out', format: 'iife', platform: 'browser', target: 'es2022',
     minify: opts.minify ?? true, legalComments: 'none', logLevel: 'silent', charset: 'utf8',
   });
-  const text = (ext: string) => {
-    const file = result.outputFiles.find((f) => f.path.endsWith(ext));
-    if (!file) throw new Error(`esbuild wrote no ${ext} for the playground`);
+  const text = (name: AssetName) => {
+    const file = result.outputFiles.find((f) => basename(f.path) === name);
+    if (!file) throw new Error(`esbuild wrote no ${name} for the playground`);
     return file.text;
   };
-  return { 'playground.js': text('.js'), 'playground.css': text('.css') };
+  return Object.fromEntries(ASSET_NAMES.map((n) => [n, text(n)])) as PlaygroundAssets;
 }
 
 async function readBuilt(): Promise<PlaygroundAssets> {
   if (!existsSync(join(BUILT, 'playground.js'))) {
     throw new Error(`the playground is neither in ${SOURCES} nor built in ${BUILT}: run npm run build:playground`);
   }
-  const [js, css] = await Promise.all(ASSET_NAMES.map((n) => readFile(join(BUILT, n), 'utf8')));
-  return { 'playground.js': js!, 'playground.css': css! };
+  const texts = await Promise.all(ASSET_NAMES.map((n) => readFile(join(BUILT, n), 'utf8')));
+  return Object.fromEntries(ASSET_NAMES.map((n, i) => [n, texts[i]!])) as PlaygroundAssets;
 }
 
 let assets: Promise<PlaygroundAssets> | null = null;

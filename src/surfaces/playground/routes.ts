@@ -6,7 +6,8 @@ import { route, type Route } from '../registry.js';
 import { ASSET_NAMES, playgroundAssets, type AssetName } from './assets.js';
 import { PLAYGROUND_CSP, playgroundPage } from './page.js';
 
-const TYPES: Record<AssetName, string> = { 'playground.js': 'text/javascript; charset=utf-8', 'playground.css': 'text/css; charset=utf-8' };
+const JS = 'text/javascript; charset=utf-8';
+const TYPES: Record<AssetName, string> = { 'playground.js': JS, 'playground-worker.js': JS, 'playground.css': 'text/css; charset=utf-8' };
 const isAsset = (name: string): name is AssetName => (ASSET_NAMES as readonly string[]).includes(name);
 
 export function playgroundRoutes(): Route[] {
