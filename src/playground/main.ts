@@ -1,12 +1,13 @@
 // The playground page: editors for a scenario, its verdicts from the server's engine as you type, a decision's path as
 // a graph, loading and saving scenario files, and pushing the model and tuples to the service.
-import { formatScenario, parseScenario, type Scenario } from '../engine/scenario.js';
+import { formatScenario, type Scenario } from '../engine/scenario.js';
 import type { Outcome } from '../engine/scenario-run.js';
 import { decide } from './decision.js';
 import { EXAMPLES } from './examples.js';
 import { failuresFirst, MAX_MARKS, MAX_ROWS } from './limits.js';
 import { drawDecision } from './path-graph.js';
 import { pushScenario } from './push.js';
+import { readScenarioFile } from './scenario-file.js';
 import { fromTexts, toTexts, type EditorName, type EditorTexts, type LineMap, type Parsed, type ScenarioMeta } from './text-formats.js';
 import { verdictRunner } from './verdicts.js';
 
@@ -176,14 +177,8 @@ function say(text: string, ok: boolean) {
 
 async function open(file: File) {
   if (file.size > MAX_FILE_BYTES) return say(`${file.name} is over ${MAX_FILE_BYTES / 1024 / 1024} MB`, false);
-  let value: unknown;
-  try {
-    value = JSON.parse(await file.text());
-  } catch (e) {
-    return say(`${file.name}: not JSON: ${(e as Error).message}`, false);
-  }
-  const read = parseScenario(value);
-  if (!read.scenario) return say(`${file.name}: ${read.problems.map((p) => `${p.at}: ${p.message}`).join('; ')}`, false);
+  const read = readScenarioFile(file.name, await file.text());
+  if ('error' in read) return say(read.error, false);
   load(read.scenario);
   say(`Opened ${file.name}`, true);
 }

@@ -11,7 +11,7 @@ export const playgroundPage = (assets: string) => `<!doctype html>
 <header>
   <h1>authz-graph playground</h1>
   <label>Example <select id="example"></select></label>
-  <label class="button">Open… <input type="file" id="open" accept=".json,application/json"></label>
+  <label class="button">Open… <input type="file" id="open" accept=".json,.yaml,.yml,application/json"></label>
   <button id="save" type="button">Save</button>
   <input id="name" placeholder="Scenario name" aria-label="Scenario name">
   <span class="push"><input id="token" type="password" placeholder="API token" aria-label="API token" autocomplete="off">

@@ -1,8 +1,10 @@
-// The playground given large or slow scenario files, in headless Chromium: it draws a bounded number of verdicts
-// (failures first) and the summary still counts them all.
+// The playground given the scenario files users bring, in headless Chromium: YAML as the CLI takes it; a large file
+// drawn in part (failures first) and counted whole; a slow one worked out without freezing the page.
+import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import type { Scenario } from '../../src/engine/scenario.js';
 import { MAX_MARKS, MAX_ROWS } from '../../src/playground/limits.js';
+import { ROOT } from '../../src/root.js';
 import { launchChromium } from '../support/chromium.js';
 import { startService, type TestService } from '../support/service.js';
 
@@ -36,6 +38,16 @@ async function eventually(read: () => Promise<string | null>, want: string | Reg
   if (typeof want === 'string') expect(text).toBe(want);
   else expect(text).toMatch(want);
 }
+
+it('opens the README\'s YAML example, every assertion decided', async () => {
+  const { page, errors } = await open();
+  await page.setInputFiles('#open', join(ROOT, 'examples', 'docs.yaml'));
+  await eventually(() => page.locator('#summary').textContent(), '8 passed, 0 failed');
+  expect(await page.locator('#status').textContent()).toBe('Opened docs.yaml');
+  expect(await page.locator('#name').inputValue()).toBe('documents in folders, shared with people and teams');
+  expect(errors).toEqual([]);
+  await page.close();
+}, 60_000);
 
 const definitions = [{ name: 'Doc', relations: { viewer: ['User'], parent: ['Doc'] }, permissions: { read: ['viewer', 'parent->read'] } }];
 
