@@ -226,10 +226,6 @@ byId<HTMLInputElement>('open').addEventListener('change', (e) => {
 });
 byId('save').addEventListener('click', save);
 byId('push').addEventListener('click', () => void push());
-if (location.protocol === 'file:') {
-  byId<HTMLButtonElement>('push').disabled = true;
-  byId('push').title = 'Pushing needs the page served by the service: {admin}/playground';
-}
 for (const name of EDITORS) {
   const ta = editor[name];
   ta.addEventListener('input', () => { clearTimeout(timer); timer = setTimeout(() => void evaluate(), DEBOUNCE_MS); });

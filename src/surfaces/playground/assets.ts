@@ -56,6 +56,6 @@ export function playgroundAssets(): Promise<PlaygroundAssets> {
 export async function writeStaticPlayground(dir: string): Promise<void> {
   const built = await bundlePlayground();
   await mkdir(dir, { recursive: true });
-  await writeFile(join(dir, 'index.html'), playgroundPage('./'));
+  await writeFile(join(dir, 'index.html'), playgroundPage('./', 'static'));
   for (const name of ASSET_NAMES) await writeFile(join(dir, name), built[name]);
 }

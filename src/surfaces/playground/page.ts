@@ -1,8 +1,14 @@
 // The playground's HTML and the Content-Security-Policy it runs under; the same page is written by the static build.
 import { pagePolicy } from '../http/security-headers.js';
 
-/** The page; `assets` is where playground.js and playground.css are (`/playground/assets/` served, `./` built). */
-export const playgroundPage = (assets: string) => `<!doctype html>
+/** Why the static build cannot push: its origin is whatever hosts the files, which must not be sent the API token. */
+const NO_PUSH = 'Pushing needs the page served by the service, at {admin}/playground: this copy would send the token to whoever hosts it';
+
+/**
+ * The page; `assets` is where its scripts and stylesheet are (`/playground/assets/` served, `./` built). Only the page
+ * the service serves pushes: it sends the token to its own origin, which is the service only when the service served it.
+ */
+export const playgroundPage = (assets: string, where: 'service' | 'static') => `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>authz-graph playground</title>
 <link rel="stylesheet" href="${assets}playground.css">
@@ -14,8 +20,8 @@ export const playgroundPage = (assets: string) => `<!doctype html>
   <label class="button">Open… <input type="file" id="open" accept=".json,.yaml,.yml,application/json"></label>
   <button id="save" type="button">Save</button>
   <input id="name" placeholder="Scenario name" aria-label="Scenario name">
-  <span class="push"><input id="token" type="password" placeholder="API token" aria-label="API token" autocomplete="off">
-  <button id="push" type="button">Push to server</button></span>
+  <span class="push"><input id="token" type="password" placeholder="API token" aria-label="API token" autocomplete="off"${where === 'static' ? ' disabled' : ''}>
+  <button id="push" type="button"${where === 'static' ? ` disabled title="${NO_PUSH}"` : ''}>Push to server</button></span>
   <output id="status"></output>
 </header>
 <main>

@@ -11,7 +11,7 @@ const TYPES: Record<AssetName, string> = { 'playground.js': JS, 'playground-work
 const isAsset = (name: string): name is AssetName => (ASSET_NAMES as readonly string[]).includes(name);
 
 export function playgroundRoutes(): Route[] {
-  const page = playgroundPage('/playground/assets/');
+  const page = playgroundPage('/playground/assets/', 'service');
   const common = { surface: 'admin' as const, module: 'core', auth: 'none' as const, mcp: false, output: replies.text };
   return [
     route({
