@@ -13,9 +13,23 @@ export type PlaygroundAssets = Record<AssetName, string>;
 const SOURCES = join(ROOT, 'src', 'playground');
 export const BUILT = join(ROOT, 'dist', 'playground');
 
-/** Bundles the page's code (the engine included, exactly as the server runs it) and its stylesheet, in memory. */
+let building = 0;
+
+/**
+ * Bundles the page's code (the engine included, exactly as the server runs it) and its stylesheet, in memory. esbuild's
+ * child process is stopped when no bundling is left: the service bundles once, and the child would else stay (16 MB).
+ */
 export async function bundlePlayground(opts: { minify?: boolean } = {}): Promise<PlaygroundAssets> {
-  const { build } = await import('esbuild');
+  const esbuild = await import('esbuild');
+  building++;
+  try {
+    return await bundle(esbuild.build, opts);
+  } finally {
+    if (--building === 0) await esbuild.stop();
+  }
+}
+
+async function bundle(build: typeof import('esbuild').build, opts: { minify?: boolean }): Promise<PlaygroundAssets> {
   // A classic script (iife), not a module: browsers refuse module scripts on pages opened from disk (file://).
   const result = await build({
     entryPoints: [
