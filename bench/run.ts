@@ -38,7 +38,9 @@ async function main() {
   const sized = neo4jSizing(N * STORE_BYTES_PER_TUPLE, (await import('node:os')).totalmem());
   const env = { NEO4J_HEAP: `${sized.heapMb}m`, NEO4J_PAGECACHE_MB: String(sized.pagecacheMb), ...process.env };
   const stack = await startStack({ dataDir, env, log: (l) => say(`  ${l}`), ports });
-  const config = loadConfig({ ...stack.urls, ADMIN_PORT: '0', CLIENT_PORT: '0', GRPC_PORT: '0', SOCKET_PORT: '0', MASTER_KEY: randomUUID(), ADMIN_PASSWORD: 'bench-password',
+  // Index settings from the environment (INDEX_CONCURRENCY, INDEX_PARTITIONS) reach the service as `npm start` passes them.
+  const indexEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('INDEX_')));
+  const config = loadConfig({ ...indexEnv, ...stack.urls, ADMIN_PORT: '0', CLIENT_PORT: '0', GRPC_PORT: '0', SOCKET_PORT: '0', MASTER_KEY: randomUUID(), ADMIN_PASSWORD: 'bench-password',
     ADMIN_JWT_SECRET: randomUUID() + randomUUID(), CLIENT_JWT_SECRET: randomUUID() + randomUUID(), LOG_LEVEL: 'warn' });
   // The servers run in their own process groups: Ctrl-C must stop them too.
   process.once('SIGINT', () => void stack.stop().then(() => process.exit(130)));

@@ -53,6 +53,7 @@ const schema = z.object({
    * start on a Redis fixes the number for all (see README); a process asking for another one uses it and says so.
    */
   INDEX_PARTITIONS: z.coerce.number().int().min(1).max(256).default(8),
+  INDEX_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(1),
   /** Object lists up to this long are read whole and cached for paging; longer ones are counted and paged in the index. */
   LIST_WHOLE: z.coerce.number().int().min(0).default(10_000),
   /** Decision subscriptions one realtime socket may hold. */

@@ -53,7 +53,7 @@ export async function authorizationModule(stores: Stores, config: Config, log: L
   const partitions = await stores.indexPartitions(config.INDEX_PARTITIONS);
   if (partitions !== config.INDEX_PARTITIONS) log.warn({ asked: config.INDEX_PARTITIONS, inForce: partitions }, 'INDEX_PARTITIONS was fixed by the first process on this Redis; using that');
   const leases = new IndexLeases(stores.lease('index:structure'), Array.from({ length: partitions }, (_, i) => stores.lease(`index:p${i}`)));
-  const applier = new Applier({ log: changeLog, leases, heartbeat, batch, index, graph, models, cache, logger: log, reindexing });
+  const applier = new Applier({ log: changeLog, leases, heartbeat, batch, index, graph, models, cache, logger: log, reindexing, concurrency: config.INDEX_CONCURRENCY });
   const rebuilds = new Rebuilds({
     state: stores.rebuildState, stateLease: stores.lease('rebuild-state', 5000), runLease: stores.lease('rebuild', 30_000),
     heartbeat, applier, store, graph, index, batch, models, cache, logger: log,

@@ -16,7 +16,7 @@ const FOLDERS = Array.from({ length: 24 }, (_, i) => `Folder:f${i}`);
 let procs: ChildService[] = [];
 beforeAll(async () => {
   await wipe({ MONGO_URL: process.env.MONGO_URL!, NEO4J_URI: process.env.NEO4J_URI!, REDIS_URL: process.env.REDIS_URL! });
-  procs = await Promise.all([0, 1, 2].map(() => childService({ INDEX_PARTITIONS: '4' })));
+  procs = await Promise.all([0, 1, 2].map(() => childService({ INDEX_PARTITIONS: '4', INDEX_CONCURRENCY: '2' })));
   for (const p of procs) await p.start();
   expect((await procs[0]!.http('POST', '/authorization/resources', folderDef)).status).toBe(200);
 }, 180_000);
@@ -112,6 +112,41 @@ it('a unit on one partition is applied while another partition is held, and the 
     }
     await waitIdle(p.http, 60_000);
     expect((await p.http('GET', `/authorization/permissions/can?subject=User:x&permission=view&resource=${held}`)).body.allowed).toBe(true);
+  } finally {
+    redis.disconnect();
+  }
+}, 120_000);
+
+it('applies a later batch on a free partition while an earlier batch waits for its held lease, in one process (INDEX_CONCURRENCY)', async () => {
+  const p = procs[0]!;
+  const redis = new Redis(process.env.REDIS_URL!);
+  const can = async (subject: string, resource: string) => (await p.http('GET', `/authorization/permissions/can?subject=${subject}&permission=edit&resource=${resource}`)).body.allowed as boolean;
+  try {
+    const held = 'Folder:held2';
+    // `editor` feeds no arrow, so neither batch takes the structure lease. The waiting batch holds its subject's partition
+    // while it waits for the held one: the other batch needs neither.
+    const waiter = 'User:y-waits';
+    const busy = new Set([partitionOf(held, 4), partitionOf(waiter, 4)]);
+    const free = Array.from({ length: 50 }, (_, i) => `Folder:other${i}`).find((f) => !busy.has(partitionOf(f, 4)))!;
+    const other = Array.from({ length: 50 }, (_, i) => `User:y${i}`).find((u) => !busy.has(partitionOf(u, 4)))!;
+    const lease = `authz:lease:index:p${partitionOf(held, 4)}`;
+    expect(await redis.set(lease, 'held-by-the-test', 'PX', 30_000, 'NX')).toBe('OK');
+    try {
+      expect((await p.http('POST', '/authorization/relations/many', { subject: waiter, relation: 'editor', resources: [held] })).status).toBe(200);
+      await new Promise((res) => setTimeout(res, 500)); // its batch is taken and waits for the lease
+      expect((await p.http('POST', '/authorization/relations/many', { subject: other, relation: 'editor', resources: [free] })).status).toBe(200);
+      let applied = false;
+      for (let i = 0; i < 100 && !applied; i++) {
+        applied = await can(other, free);
+        if (!applied) await new Promise((res) => setTimeout(res, 100));
+      }
+      // With one batch at a time, the second would wait behind the first until the held lease expired.
+      expect([applied, await can(waiter, held)]).toEqual([true, false]);
+    } finally {
+      await redis.del(lease);
+    }
+    await waitIdle(p.http, 60_000);
+    expect(await can(waiter, held)).toBe(true);
   } finally {
     redis.disconnect();
   }

@@ -64,7 +64,8 @@ export class Applier {
   private readonly inFlight = new Set<number>();
   /** This process's entries whose application failed: retried by the next recovery pass. */
   private readonly failed = new Set<number>();
-  private draining = false;
+  /** Drain loops running now: up to `concurrency`, each applying one batch at a time under its own leases. */
+  private draining = 0;
   private timer: NodeJS.Timeout | null = null;
   private stopped = false;
   private readonly definitionWork: DefinitionApplier;
@@ -74,6 +75,11 @@ export class Applier {
     models: ModelSource; cache: DecisionCache; logger: Logger;
     /** Told when a definition change is re-indexed, so its types are answered from the index again. */
     reindexing?: Reindexing;
+    /**
+     * Batches this process applies at once (INDEX_CONCURRENCY). Units on disjoint partitions then run side by side, as
+     * they do in several processes: one loop leaves Neo4j idle while Node prepares the next unit.
+     */
+    concurrency?: number;
   }) {
     this.definitionWork = new DefinitionApplier(this, deps);
   }
@@ -165,8 +171,8 @@ export class Applier {
   }
 
   private async drain(): Promise<void> {
-    if (this.draining) return;
-    this.draining = true;
+    if (this.draining >= (this.deps.concurrency ?? 1)) return;
+    this.draining++;
     try {
       while (this.waiting.length && !this.stopped) {
         const batch = this.take();
@@ -184,7 +190,7 @@ export class Applier {
         }
       }
     } finally {
-      this.draining = false;
+      this.draining--;
     }
   }
 
