@@ -96,3 +96,31 @@ it('works out slow verdicts off the page\'s thread: the page says so, stays edit
   expect(errors).toEqual([]);
   await page.close();
 }, 120_000);
+
+it('shows a hostile file\'s names and ids as text: in the status, the verdicts, the gutter and the path graph', async () => {
+  const { page, errors } = await open();
+  const dialogs: string[] = [];
+  page.on('dialog', (d) => { dialogs.push(d.message()); void d.dismiss(); });
+  // Ids may hold anything but #, @ and whitespace: markup included.
+  const [who, what] = ['User:<svg/onload=alert(1)>', 'Doc:<img/src=x/onerror=alert(2)>'];
+  const file = '<img src=x onerror=alert(3)>.json';
+  await page.setInputFiles('#open', { name: file, mimeType: 'application/json', buffer: Buffer.from(JSON.stringify({
+    name: '<script>alert(4)</script>', definitions, tuples: [`${who}#viewer@${what}`],
+    checks: [{ subject: who, action: 'read', resource: what, expect: false }, { subject: '<b>x</b>', action: 'read', resource: what, expect: true }],
+  })) });
+  await eventually(() => page.locator('#summary').textContent(), '0 passed, 2 failed');
+  expect(await page.locator('#status').textContent()).toBe(`Opened ${file}`);
+  expect(await page.locator('#name').inputValue()).toBe('<script>alert(4)</script>');
+  expect(await page.locator('#results li .what').allTextContents()).toEqual([`can(${who}, read, ${what})`, `can(<b>x</b>, read, ${what})`]);
+  const marks = page.locator('[aria-label="Assertions"]').locator('xpath=..').locator('.mark');
+  expect(await marks.first().getAttribute('title')).toContain(`can(${who}, read, ${what})`);
+  await page.locator('#results li[data-at="$.checks[0]"]').click();
+  expect(await page.locator('#graph .node').evaluateAll((els) => els.map((e) => e.getAttribute('data-object')))).toEqual([who, what]);
+  expect(await page.locator('#graph title').allTextContents()).toEqual([who, what]);
+  expect(await page.locator('#decision').textContent()).toContain(`${who}#viewer@${what}`);
+  // Nothing the file held became an element.
+  expect(await page.evaluate(() => document.querySelectorAll('main img, main script, main b, main svg:not(#graph) svg, #graph svg').length)).toBe(0);
+  await new Promise((r) => setTimeout(r, 300));
+  expect([dialogs, errors]).toEqual([[], []]);
+  await page.close();
+}, 60_000);
