@@ -1,11 +1,25 @@
-// File arguments of `authz test` and `authz validate`: files as given, directories as their scenario files, sorted.
+// File arguments of `authz test` and `authz validate`: files as given, directories as the scenario files in them and
+// their subdirectories (as the shared conformance runner walks them), sorted.
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CliError, EXIT } from '../exit.js';
 
 const SCENARIO = /\.(json|ya?ml)$/i;
-/** A directory argument is read one level deep and at most this many files: a bound, not a crawl. */
+/** A directory argument yields at most this many files: a bound, not a crawl. */
 const MAX_FILES = 10_000;
+/** Subdirectories not walked: dependencies and hidden ones (.git) hold JSON that is no scenario. */
+const SKIPPED = (name: string) => name.startsWith('.') || name === 'node_modules';
+
+/** The scenario files under `dir`, depth first, each directory's entries sorted by name; symbolic links to directories are not followed. */
+async function walk(dir: string, files: string[]): Promise<void> {
+  const entries = (await readdir(dir, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  for (const e of entries) {
+    if (e.isDirectory()) {
+      if (!SKIPPED(e.name)) await walk(join(dir, e.name), files);
+    } else if (SCENARIO.test(e.name)) files.push(join(dir, e.name));
+    if (files.length > MAX_FILES) throw new CliError(EXIT.input, `more than ${MAX_FILES} files`);
+  }
+}
 
 export async function expandInputs(args: string[]): Promise<string[]> {
   const files: string[] = [];
@@ -13,10 +27,9 @@ export async function expandInputs(args: string[]): Promise<string[]> {
     let isDir = false;
     try { isDir = (await stat(arg)).isDirectory(); } catch { /* readSource reports a missing file with its path */ }
     if (!isDir) { files.push(arg); continue; }
-    const names = (await readdir(arg)).filter((n) => SCENARIO.test(n)).sort();
-    if (names.length === 0) throw new CliError(EXIT.input, `${arg}: no *.json, *.yaml or *.yml files in this directory`);
-    files.push(...names.map((n) => join(arg, n)));
-    if (files.length > MAX_FILES) throw new CliError(EXIT.input, `more than ${MAX_FILES} files`);
+    const before = files.length;
+    await walk(arg, files);
+    if (files.length === before) throw new CliError(EXIT.input, `${arg}: no *.json, *.yaml or *.yml files in this directory or below it`);
   }
   return files;
 }

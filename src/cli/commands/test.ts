@@ -16,7 +16,8 @@ export const spec: CommandSpec = {
   description: [
     'Each file holds definitions, tuples and grants, the assertions to check (checks, listObjects, listSubjects,',
     'invalidTuples), and steps that add, delete or define, each with its own assertions: the conformance scenario',
-    'format (test/fixtures/conformance/cases). A directory stands for its *.json, *.yaml and *.yml files.',
+    'format (test/fixtures/conformance/cases). A directory stands for its *.json, *.yaml and *.yml files, and those',
+    'of its subdirectories.',
     'Every failing assertion is printed with its location, the expected and the actual answer, and, for an',
     'unexpected allow, the path of stored tuples that explains it. A write the server would refuse is a failure too.',
     '',
