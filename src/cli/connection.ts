@@ -1,7 +1,9 @@
 // The server a command talks to: URL and token from flags, the environment or a profile; requests with errors as exit codes.
+import type { Readable } from 'node:stream';
 import { int, str, type Values } from './args.js';
 import { CliError, EXIT, usage } from './exit.js';
 import { profileName, readProfile } from './profile.js';
+import { upload } from './upload.js';
 
 export interface Connection {
   url: string;
@@ -10,10 +12,10 @@ export interface Connection {
   /** Any request; the answer is checked for a 2xx status and returned unread. */
   /**
    * Any request; the answer is checked for a 2xx status and returned unread. The timeout covers the whole answer,
-   * or with `stream` only until its headers arrive (an export may rightly take longer), or with `wait` nothing (an
-   * import is answered once the server has read and applied the whole upload).
+   * or with `stream` only until its headers arrive (an export may rightly take longer). An `upload` (sent through
+   * node:http) has no time limit: an import is answered once the server has read and applied all of it.
    */
-  raw(method: string, path: string, init?: { body?: BodyInit; headers?: Record<string, string>; stream?: boolean; wait?: boolean }): Promise<Response>;
+  raw(method: string, path: string, init?: { body?: BodyInit; headers?: Record<string, string>; stream?: boolean; upload?: Readable }): Promise<Response>;
 }
 
 /** The largest answer read whole (streams are not): the CLI never holds an unbounded answer in memory. */
@@ -83,12 +85,11 @@ export function connection(rawUrl: string, token: string, timeoutMs: number): Co
   const raw: Connection['raw'] = async (method, path, init = {}) => {
     let res: Response;
     const abort = new AbortController();
-    const timer = init.wait ? undefined : setTimeout(() => abort.abort(new CliError(EXIT.unavailable, `${method} ${path.split('?')[0]}: no answer within ${timeoutMs / 1000} s`)), timeoutMs);
+    const timer = init.upload ? undefined : setTimeout(() => abort.abort(new CliError(EXIT.unavailable, `${method} ${path.split('?')[0]}: no answer within ${timeoutMs / 1000} s`)), timeoutMs);
+    const headers = { authorization: `Bearer ${token}`, ...(init.headers ?? {}) };
     try {
-      res = await fetch(url + path, {
-        method, body: init.body,
-        headers: { authorization: `Bearer ${token}`, ...(init.headers ?? {}) },
-        ...(init.body instanceof ReadableStream ? { duplex: 'half' } : {}),
+      res = init.upload ? await upload(url + path, { method, headers, body: init.upload }) : await fetch(url + path, {
+        method, body: init.body, headers,
         // A redirect is not followed: it could send the request (and, to the same origin, the token) somewhere
         // else, and a 301/302 would turn a write into a GET that "succeeds".
         redirect: 'manual',
@@ -96,12 +97,13 @@ export function connection(rawUrl: string, token: string, timeoutMs: number): Co
       } as RequestInit);
     } catch (e) {
       clearTimeout(timer);
+      if (e instanceof CliError) throw e;
       if (abort.signal.reason instanceof CliError) throw abort.signal.reason;
-      const cause = (e as { cause?: { code?: string; message?: string } }).cause;
+      const cause = (e as { cause?: { code?: string; message?: string } }).cause ?? (e as { code?: string; message?: string });
       throw new CliError(EXIT.unavailable, `cannot reach ${url}: ${cause?.code ?? cause?.message ?? (e as Error).message}`);
     }
-    if (init.stream || init.wait) clearTimeout(timer);
-    else res = await settled(res, timer, abort.signal);
+    if (init.stream) clearTimeout(timer);
+    else if (!init.upload) res = await settled(res, timer, abort.signal);
     if (res.ok) return res;
     if (res.status >= 300 && res.status < 400) {
       const to = res.headers.get('location');

@@ -115,9 +115,8 @@ export const importState = {
     const source = file === '-' ? process.stdin : createReadStream(file);
     source.on('error', (e: Error) => stream.destroy(new CliError(EXIT.input, `${file}: cannot read: ${(e as NodeJS.ErrnoException).code}`)));
     stream.on('end', () => progress.finish(' sent; waiting for the server'));
-    const body = Readable.toWeb(source.pipe(stream)) as ReadableStream;
     const res = await conn.raw('POST', `/state/import${query({ dryRun: values['dry-run'] ? true : undefined, prune: values.prune ? true : undefined })}`,
-      { body, headers: { 'content-type': format === 'json' ? 'application/json' : NDJSON }, wait: true });
+      { upload: source.pipe(stream), headers: { 'content-type': format === 'json' ? 'application/json' : NDJSON } });
     const report = await res.json() as ImportReport;
     const names = (c: Record<string, string[]>) => Object.entries(c).filter(([, v]) => v.length).map(([k, v]) => `${k} ${v.length}`).join(', ') || 'no change';
     const counts = (c?: Record<string, number>) => (c ? Object.entries(c).map(([k, v]) => `${k} ${count(v)}`).join(', ') : 'not in the file');
