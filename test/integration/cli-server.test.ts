@@ -168,6 +168,16 @@ describe('export and import', () => {
     expect(r.code).toBe(4);
     expect(r.stderr).toMatch(/^authz: POST \/state\/import: 400/m);
   });
+
+  it('a refused NDJSON import names each bad line as FILE:LINE', async () => {
+    const file = join(work, 'state.ndjson');
+    const lines = readFileSync(file, 'utf8').trim().split('\n');
+    const bad = join(work, 'bad.ndjson');
+    writeFileSync(bad, [lines[0], 'not json', '{"subject":"User:z","relation":"viewer","resource":"Nope:1"}', ...lines.slice(1)].join('\n'));
+    const r = await authz(['import', bad], { env: env() });
+    expect(r.code).toBe(4);
+    expect(r.stderr).toMatch(new RegExp(`^authz: POST /state/import: \\d+ \\w+: Some lines are not valid; nothing was imported\n${bad}:2: .+\n${bad}:3: .+\n$`, 'm'));
+  });
 });
 
 describe('rebuild', () => {

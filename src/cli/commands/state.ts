@@ -77,6 +77,19 @@ export const exportState = {
   },
 };
 
+/** How many of the server's problems (each with its line) a refusal prints; --json has all it sent. */
+const SHOWN_PROBLEMS = 20;
+
+/** A refused import with each problem the server names as FILE:LINE: message, so the bad lines can be found. */
+function withLines(e: unknown, file: string): unknown {
+  if (!(e instanceof CliError) || !Array.isArray(e.details) || e.details.length === 0) return e;
+  const where = file === '-' ? 'stdin' : file;
+  const problems = (e.details as Array<{ line?: unknown; message?: unknown }>).slice(0, SHOWN_PROBLEMS)
+    .map((d) => `${where}${typeof d.line === 'number' ? `:${d.line}` : ''}: ${typeof d.message === 'string' ? d.message : JSON.stringify(d)}`);
+  const more = e.details.length > SHOWN_PROBLEMS ? [`(and ${e.details.length - SHOWN_PROBLEMS} more: --json lists them)`] : [];
+  return new CliError(e.exit, [e.message, ...problems, ...more].join('\n'), e.details);
+}
+
 interface ImportReport {
   dryRun: boolean; prune: boolean; revision: number; notes: string[];
   resources: Record<string, string[]>; schemas: Record<string, string[]>; config: Record<string, string[]>;
@@ -116,7 +129,8 @@ export const importState = {
     source.on('error', (e: Error) => stream.destroy(new CliError(EXIT.input, `${file}: cannot read: ${(e as NodeJS.ErrnoException).code}`)));
     stream.on('end', () => progress.finish(' sent; waiting for the server'));
     const res = await conn.raw('POST', `/state/import${query({ dryRun: values['dry-run'] ? true : undefined, prune: values.prune ? true : undefined })}`,
-      { upload: source.pipe(stream), headers: { 'content-type': format === 'json' ? 'application/json' : NDJSON } });
+      { upload: source.pipe(stream), headers: { 'content-type': format === 'json' ? 'application/json' : NDJSON } })
+      .catch((e: unknown) => { throw withLines(e, file); });
     const report = await res.json() as ImportReport;
     const names = (c: Record<string, string[]>) => Object.entries(c).filter(([, v]) => v.length).map(([k, v]) => `${k} ${v.length}`).join(', ') || 'no change';
     const counts = (c?: Record<string, number>) => (c ? Object.entries(c).map(([k, v]) => `${k} ${count(v)}`).join(', ') : 'not in the file');
