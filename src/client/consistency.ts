@@ -31,7 +31,7 @@ export class RevisionCarrier {
       const body = await request.clone().json().catch(() => undefined) as Record<string, unknown> | undefined;
       if (typeof body !== 'object' || body === null || Array.isArray(body) || 'consistency' in body || 'revision' in body) return undefined;
       return new Request(request.url, {
-        method: request.method, headers: request.headers, signal: request.signal,
+        method: request.method, headers: request.headers, signal: request.signal, redirect: request.redirect,
         body: JSON.stringify({ ...body, consistency: 'at_least_as_fresh', revision: this.newest }),
       });
     },

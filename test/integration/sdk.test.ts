@@ -182,6 +182,10 @@ describe('SDK', () => {
       const moved = await refused(c.get('/authorization/resources'));
       expect(moved).toMatchObject({ status: 307, code: 'HTTP_307' });
       expect(moved.response.headers.get('location')).toMatch(/\/authorization\/resources$/);
+      // A read the carried revision is written into (a new request, here its body) keeps the setting.
+      c.observeRevision(1);
+      const bulk = await refused(c.post('/authorization/permissions/bulk', { body: { items: [{ subject: 'User:a', permission: 'view', resource: 'Doc:1' }] } }));
+      expect(bulk).toMatchObject({ status: 307, code: 'HTTP_307' });
       expect(elsewhere).toEqual([]);
     } finally {
       await Promise.all([redirector, other].map((s) => new Promise((resolve) => s.close(resolve))));
