@@ -2,6 +2,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { LineCounter, parseDocument, isNode, type Document } from 'yaml';
 import { CliError, EXIT } from './exit.js';
+import { duplicateKey } from './json-keys.js';
 
 /** A model test is a small file; anything this large is a mistake (a data dump), not a test. */
 export const MAX_FILE_BYTES = 64 * 1024 * 1024;
@@ -47,7 +48,8 @@ export function parseSource(path: string, text: string): SourceFile {
   const document = () => {
     if (!doc) {
       const lines = new LineCounter();
-      doc = { d: parseDocument(text, { lineCounter: lines, uniqueKeys: false }), lines };
+      // YAML's own rule: a key given twice in one mapping is an error (it would hide the first one's assertions).
+      doc = { d: parseDocument(text, { lineCounter: lines }), lines };
     }
     return doc;
   };
@@ -73,6 +75,11 @@ export function parseSource(path: string, text: string): SourceFile {
       const pos = /position (\d+)/.exec(message);
       const at = pos ? document().lines.linePos(Number(pos[1])) : null;
       throw new CliError(EXIT.input, `${path}${at ? `:${at.line}:${at.col}` : ''}: not valid JSON: ${message}`);
+    }
+    const twice = duplicateKey(text);
+    if (twice) {
+      const at = document().lines.linePos(twice.offset);
+      throw new CliError(EXIT.input, `${path}:${at.line}:${at.col}: the key ${JSON.stringify(twice.key)} appears twice in one object (only the last would count)`);
     }
   }
   return {

@@ -257,6 +257,28 @@ describe('hostile files', () => {
     }
   });
 
+  it('a key given twice in one object (the first list of checks would be dropped unseen) is refused with its place, in YAML and JSON', async () => {
+    const yaml = join(dir, 'twice.yaml');
+    writeFileSync(yaml, [
+      'definitions:',
+      '  - { name: Doc, relations: { viewer: [User] }, permissions: { read: [viewer] } }',
+      'tuples: [User:a#viewer@Doc:1]',
+      'checks:',
+      '  - { subject: User:a, action: read, resource: Doc:1, expect: false }',
+      'checks:',
+      '  - { subject: User:a, action: read, resource: Doc:1, expect: true }',
+      '',
+    ].join('\n'));
+    const y = await authz(['test', yaml]);
+    expect(y.code).toBe(3);
+    expect(y.stdout).toContain(`ERROR ${yaml}:6:1: not valid YAML: Map keys must be unique`);
+    const json = join(dir, 'twice.json');
+    writeFileSync(json, '{\n  "checks": [{ "subject": "User:a", "action": "read", "resource": "Doc:1", "expect": false }],\n  "steps": [{ "op": "add", "op": "delete" }],\n  "checks": []\n}\n');
+    const j = await authz(['validate', json]);
+    expect(j.code).toBe(3);
+    expect(j.stdout).toContain(`${json}:3:28: the key "op" appears twice in one object (only the last would count)`);
+  });
+
   it('a value nested 100,000 deep (inside an invalidTuples entry, which takes objects) is refused, not a stack overflow', async () => {
     const file = join(dir, 'deep.json');
     const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
