@@ -88,7 +88,7 @@ export function connection(rawUrl: string, token: string, timeoutMs: number): Co
     const timer = init.upload ? undefined : setTimeout(() => abort.abort(new CliError(EXIT.unavailable, `${method} ${path.split('?')[0]}: no answer within ${timeoutMs / 1000} s`)), timeoutMs);
     const headers = { authorization: `Bearer ${token}`, ...(init.headers ?? {}) };
     try {
-      res = init.upload ? await upload(url + path, { method, headers, body: init.upload }) : await fetch(url + path, {
+      res = init.upload ? await upload(url + path, { method, headers, body: init.upload, connectMs: timeoutMs }) : await fetch(url + path, {
         method, body: init.body, headers,
         // A redirect is not followed: it could send the request (and, to the same origin, the token) somewhere
         // else, and a 301/302 would turn a write into a GET that "succeeds".

@@ -14,8 +14,11 @@ const headersOf = (h: IncomingHttpHeaders) => {
   return out;
 };
 
-/** Sends `body` and resolves to the answer, read whole (answers to uploads are small reports), without any time limit. */
-export function upload(url: string, init: { method: string; headers: Record<string, string>; body: Readable }): Promise<Response> {
+/**
+ * Sends `body` and resolves to the answer, read whole (answers to uploads are small reports). Only the connection
+ * is timed (`connectMs`): once connected, the server may take as long as the import does.
+ */
+export function upload(url: string, init: { method: string; headers: Record<string, string>; body: Readable; connectMs: number }): Promise<Response> {
   return new Promise((resolve, reject) => {
     const send = new URL(url).protocol === 'https:' ? httpsRequest : httpRequest;
     const req = send(url, { method: init.method, headers: init.headers }, (res) => {
@@ -34,6 +37,11 @@ export function upload(url: string, init: { method: string; headers: Record<stri
       });
     });
     req.on('error', reject);
+    req.on('socket', (socket) => {
+      if (!socket.connecting) return;
+      socket.setTimeout(init.connectMs, () => req.destroy(Object.assign(new Error('connect timeout'), { code: 'ETIMEDOUT' })));
+      socket.once('connect', () => socket.setTimeout(0));
+    });
     // A server that answers before reading everything (it refused the document) ends the upload: that is its answer.
     pipeline(init.body, req).catch((e: unknown) => { if (!req.writableFinished) reject(e); });
   });
