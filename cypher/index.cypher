@@ -166,8 +166,13 @@ CALL (gen, g) {
   MATCH (r:IndexRow {gen: gen, type: $type, action: $action, public: true})
   RETURN r.obj AS obj
   UNION
-  MATCH (f:IndexFlat {gen: gen, public: true})<-[:REF]-(r:IndexRow {type: $type, action: $action})
-  RETURN r.obj AS obj
+  // From the few public flats (their index), never from the rows: left to itself the planner scanned every row (0.5 s at 1M).
+  MATCH (f:IndexFlat) USING INDEX f:IndexFlat(gen, public) WHERE f.gen = gen AND f.public = true
+  CALL (f) {
+    MATCH (f)<-[:REF]-(r:IndexRow) WHERE r.type = $type AND r.action = $action
+    RETURN r.obj AS obj
+  }
+  RETURN obj
 }
 WITH DISTINCT obj ORDER BY obj SKIP $skip LIMIT $limit
 RETURN obj;
@@ -186,8 +191,13 @@ CALL (gen, g) {
   MATCH (r:IndexRow {gen: gen, type: $type, action: $action, public: true})
   RETURN r.obj AS obj
   UNION
-  MATCH (f:IndexFlat {gen: gen, public: true})<-[:REF]-(r:IndexRow {type: $type, action: $action})
-  RETURN r.obj AS obj
+  // From the few public flats (their index), never from the rows: left to itself the planner scanned every row (0.5 s at 1M).
+  MATCH (f:IndexFlat) USING INDEX f:IndexFlat(gen, public) WHERE f.gen = gen AND f.public = true
+  CALL (f) {
+    MATCH (f)<-[:REF]-(r:IndexRow) WHERE r.type = $type AND r.action = $action
+    RETURN r.obj AS obj
+  }
+  RETURN obj
 }
 WITH DISTINCT obj
 RETURN count(obj) AS count, count(CASE WHEN obj < $pivot THEN 1 END) AS below, count(CASE WHEN obj = $pivot THEN 1 END) > 0 AS has;
