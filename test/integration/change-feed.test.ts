@@ -124,6 +124,12 @@ describe('bulk checks and access-list views', () => {
     expect((await svc.http('POST', '/authorization/relations/write', { body: { updates: [{ operation: 'delete', subject: 'User:wide', relation: 'viewer', resource: ids[0] }] } })).status).toBe(200);
     expect((await svc.http('POST', '/authorization/views/wide/refresh')).body.count).toBe(2299);
     expect((await svc.http('GET', '/authorization/views/wide?skip=998&limit=3')).body.objects).toEqual([...ids].sort().slice(999, 1002));
+    // Refreshes at once: whichever publishes last, its chunks stay whole.
+    const refreshed = await Promise.all([1, 2, 3, 4].map(() => svc.http('POST', '/authorization/views/wide/refresh')));
+    expect(refreshed.map((r) => r.status)).toEqual([200, 200, 200, 200]);
+    const after: string[] = [];
+    for (const skip of [0, 1000, 2000]) after.push(...(await svc.http('GET', `/authorization/views/wide?skip=${skip}&limit=1000`)).body.objects);
+    expect(after).toEqual([...ids].sort().slice(1));
     expect((await svc.http('DELETE', '/authorization/views/wide')).status).toBe(200);
   }, 120_000);
 });

@@ -18,8 +18,6 @@ const record = ({ version: _v, objects: _o, ...view }: ViewDoc): AccessViewRecor
 export function mongoAccessViewStore(db: Db): AccessViewStore {
   const views = db.collection<ViewDoc>(COLLECTIONS.accessViews);
   const chunks = db.collection<ChunkDoc>(COLLECTIONS.accessViewChunks);
-  const dropOthers = (view: string, keep: string | null) =>
-    chunks.deleteMany(keep === null ? { view } : { view, version: { $ne: keep } });
   return {
     draft(name) {
       const version = randomUUID();
@@ -42,8 +40,9 @@ export function mongoAccessViewStore(db: Db): AccessViewStore {
         async publish(view) {
           await flush();
           const doc: ViewDoc = { ...view, count, version };
-          await views.replaceOne({ _id: view._id }, doc, { upsert: true });
-          await dropOthers(view._id, version);
+          // Only the list this one replaced goes: of two refreshes at once, neither drops the chunks of the one that won.
+          const before = await views.findOneAndReplace({ _id: view._id }, doc, { upsert: true, returnDocument: 'before' });
+          if (before?.version && before.version !== version) await chunks.deleteMany({ view: view._id, version: before.version });
           return record(doc);
         },
         async discard() { await chunks.deleteMany({ view: name, version }); },
@@ -79,7 +78,7 @@ export function mongoAccessViewStore(db: Db): AccessViewStore {
     },
     async delete(name) {
       const gone = (await views.deleteOne({ _id: name })).deletedCount === 1;
-      await dropOthers(name, null);
+      await chunks.deleteMany({ view: name });
       return gone;
     },
   };
