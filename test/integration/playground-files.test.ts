@@ -6,6 +6,7 @@ import type { Scenario } from '../../src/engine/scenario.js';
 import { MAX_MARKS, MAX_ROWS } from '../../src/playground/limits.js';
 import { ROOT } from '../../src/root.js';
 import { launchChromium } from '../support/chromium.js';
+import { eventually } from '../support/eventually.js';
 import { startService, type TestService } from '../support/service.js';
 
 let svc: TestService;
@@ -30,19 +31,11 @@ async function open() {
 const openFile = (page: Page, sc: Scenario) =>
   page.setInputFiles('#open', { name: 'large.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(sc)) });
 
-/** Reads until the text matches, for at most `ms`, then asserts on the last text read. */
-async function eventually(read: () => Promise<string | null>, want: string | RegExp, ms = 30_000) {
-  const ok = (t: string | null) => t !== null && (typeof want === 'string' ? t === want : want.test(t));
-  let text = await read();
-  for (const end = Date.now() + ms; !ok(text) && Date.now() < end; text = await read()) await new Promise((r) => setTimeout(r, 25));
-  if (typeof want === 'string') expect(text).toBe(want);
-  else expect(text).toMatch(want);
-}
 
 it('opens the README\'s YAML example, every assertion decided', async () => {
   const { page, errors } = await open();
   await page.setInputFiles('#open', join(ROOT, 'examples', 'docs.yaml'));
-  await eventually(() => page.locator('#summary').textContent(), '8 passed, 0 failed');
+  await eventually(() => page.locator('#summary').textContent(), '8 passed, 0 failed', 30_000);
   expect(await page.locator('#status').textContent()).toBe('Opened docs.yaml');
   expect(await page.locator('#name').inputValue()).toBe('documents in folders, shared with people and teams');
   expect(errors).toEqual([]);
@@ -56,7 +49,7 @@ it('draws at most its bound of verdicts and gutter marks, failures first, and co
   const checks = Array.from({ length: n }, (_, i) => ({ subject: `User:u${i % 100}`, action: 'read', resource: `Doc:d${i % 100}`, expect: i !== n - 1 }));
   const { page, errors } = await open();
   await openFile(page, { name: 'many checks', definitions, tuples: Array.from({ length: 100 }, (_, i) => `User:u${i}#viewer@Doc:d${i}`), checks });
-  await eventually(() => page.locator('#summary').textContent(), `${n - 1} passed, 1 failed`);
+  await eventually(() => page.locator('#summary').textContent(), `${n - 1} passed, 1 failed`, 30_000);
   expect(await page.locator('#results li').count()).toBe(MAX_ROWS + 1);
   // The one failure, last in the file, is listed; the last row says how many are not.
   expect(await page.locator(`#results li[data-at="$.checks[${n - 1}]"]`).getAttribute('class')).toContain('fail');
@@ -70,7 +63,7 @@ it('draws at most its bound of verdicts and gutter marks, failures first, and co
     ta.value = text;
     ta.dispatchEvent(new Event('input'));
   }, Array.from({ length: n }, (_, i) => `not a tuple ${i}`).join('\n'));
-  await eventually(() => page.locator('#problems li.more').textContent(), `… and ${n - MAX_ROWS} more problems, not listed`);
+  await eventually(() => page.locator('#problems li.more').textContent(), `… and ${n - MAX_ROWS} more problems, not listed`, 30_000);
   expect(await page.locator('#problems li').count()).toBe(MAX_ROWS + 1);
   expect(errors).toEqual([]);
   await page.close();
@@ -85,13 +78,13 @@ it('works out slow verdicts off the page\'s thread: the page says so, stays edit
     listObjects: [{ subject: 'User:a', action: 'read', type: 'Doc', expect: [] }], checks: [{ subject: 'User:a', action: 'read', resource: 'Doc:d1', expect: true }],
   });
   // Read while the engine works: on the page's thread, nothing could be read until it was done.
-  await eventually(() => page.locator('#summary').textContent(), 'evaluating…');
+  await eventually(() => page.locator('#summary').textContent(), 'evaluating…', 30_000);
   expect(await page.locator('#results').getAttribute('class')).toContain('stale');
   await page.locator('#assertions').evaluate((ta: HTMLTextAreaElement) => {
     ta.value = 'User:a read Doc:d1999 = true';
     ta.dispatchEvent(new Event('input'));
   });
-  await eventually(() => page.locator('#summary').textContent(), '1 passed, 0 failed');
+  await eventually(() => page.locator('#summary').textContent(), '1 passed, 0 failed', 30_000);
   expect(await page.locator('#results li').evaluateAll((lis) => lis.map((li) => li.getAttribute('data-at')))).toEqual(['$.checks[0]']);
   expect(errors).toEqual([]);
   await page.close();
@@ -108,7 +101,7 @@ it('shows a hostile file\'s names and ids as text: in the status, the verdicts, 
     name: '<script>alert(4)</script>', definitions, tuples: [`${who}#viewer@${what}`],
     checks: [{ subject: who, action: 'read', resource: what, expect: false }, { subject: '<b>x</b>', action: 'read', resource: what, expect: true }],
   })) });
-  await eventually(() => page.locator('#summary').textContent(), '0 passed, 2 failed');
+  await eventually(() => page.locator('#summary').textContent(), '0 passed, 2 failed', 30_000);
   expect(await page.locator('#status').textContent()).toBe(`Opened ${file}`);
   expect(await page.locator('#name').inputValue()).toBe('<script>alert(4)</script>');
   expect(await page.locator('#results li .what').allTextContents()).toEqual([`can(${who}, read, ${what})`, `can(<b>x</b>, read, ${what})`]);

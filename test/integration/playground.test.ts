@@ -15,6 +15,7 @@ import { ROOT } from '../../src/root.js';
 import { writeStaticPlayground } from '../../src/surfaces/playground/assets.js';
 import { rng } from '../support/random.js';
 import { launchChromium } from '../support/chromium.js';
+import { eventually } from '../support/eventually.js';
 import { startService, type TestService } from '../support/service.js';
 
 const ARTIFACTS = join(ROOT, 'test-artifacts');
@@ -47,14 +48,6 @@ const summary = (page: Page) => page.locator('#summary').textContent();
 const status = (page: Page) => page.locator('#status').textContent();
 const row = (page: Page, at: string) => page.locator(`#results li[data-at="${at}"]`);
 
-/** Reads until the text is `want` (or matches it), for at most `ms`, then asserts on the last text read. */
-async function eventually(read: () => Promise<string | null>, want: string | RegExp, ms = 10_000) {
-  const ok = (t: string | null) => t !== null && (typeof want === 'string' ? t === want : want.test(t));
-  let text = await read();
-  for (const end = Date.now() + ms; !ok(text) && Date.now() < end; text = await read()) await new Promise((r) => setTimeout(r, 25));
-  if (typeof want === 'string') expect(text).toBe(want);
-  else expect(text).toMatch(want);
-}
 
 it('serves the page under its CSP, its script and stylesheet, and names a file it does not have', async () => {
   const res = await fetch(`${svc.admin}/playground`);
