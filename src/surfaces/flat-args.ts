@@ -1,5 +1,6 @@
 // Flat arguments for a registry route (GraphQL fields, MCP tools): path parameters, query and body fields side by side.
 import { z } from 'zod';
+import { AppError } from '../errors.js';
 import type { RawInput } from './pipeline.js';
 import type { Route } from './registry.js';
 
@@ -38,7 +39,18 @@ export function flatArgs(r: Route): FlatArgs {
 /** REST sends path and query values as strings; flat callers send JSON, so scalars are turned into the strings REST would send. */
 const asText = (v: unknown) => (typeof v === 'number' || typeof v === 'boolean' ? String(v) : v);
 
+/** An argument the route does not declare is refused, as REST refuses an unknown body field, rather than dropped. */
+function refuseUndeclared(flat: FlatArgs, args: Record<string, unknown>): void {
+  const known = new Set<string>([...flat.args.map((a) => a.name), ...Object.values(flat.whole)]);
+  const extra = Object.keys(args).filter((k) => !known.has(k));
+  if (extra.length) {
+    throw new AppError('VALIDATION_FAILED', `Unknown arguments: ${extra.slice(0, 10).join(', ')}`,
+      extra.slice(0, 10).map((k) => ({ path: k, message: 'not an argument of this tool' })));
+  }
+}
+
 export function splitArgs(r: Route, flat: FlatArgs, args: Record<string, unknown>): RawInput {
+  refuseUndeclared(flat, args);
   const raw: RawInput = {};
   for (const where of ['params', 'query', 'body'] as const) {
     if (!r[where]) continue;

@@ -104,6 +104,10 @@ it('answers bad arguments with the REST error body, and stores nothing', async (
   expect(text(bad)).toMatchObject({ status: 422, code: 'RELATION_NOT_DEFINED' });
   const hostile = await client.callTool({ name: 'post_authorization_relations', arguments: { subject: { $ne: null }, relation: 'owner', resource: 'Report:r1' } });
   expect(hostile.isError).toBe(true);
+  // An argument the tool does not declare is refused, as REST refuses an unknown field, not dropped on the way.
+  const extra = await client.callTool({ name: 'post_authorization_relations', arguments: { subject: 'User:ann', relation: 'owner', resource: 'Report:nope', colour: 'red' } });
+  expect(extra.isError).toBe(true);
+  expect(text(extra)).toMatchObject({ status: 400, code: 'VALIDATION_FAILED', details: [{ path: 'colour' }] });
   expect((await svc.http('GET', '/authorization/relations?search=nope')).body.count).toBe(0);
   await client.close();
 });

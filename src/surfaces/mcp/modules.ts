@@ -15,7 +15,8 @@ export interface Tool {
   name: string; module: string; description: string; route: Route; flat: FlatArgs;
   /** Fixed arguments the caller does not give (the module of a config tool). */
   fixed?: Record<string, unknown>;
-  inputSchema: Record<string, z.ZodType>;
+  /** Loose, so the SDK hands over undeclared arguments too and the pipeline refuses them (REST answers 400 for those). */
+  inputSchema: z.ZodObject;
 }
 
 /** A field's own schema when it can be shown as JSON Schema (what MCP clients see), else any value (checked by the route). */
@@ -45,7 +46,7 @@ function toolOf(r: Route, name: string, module = r.module, fixed?: Record<string
     inputSchema[a.name] = described ? field.describe(described) : field;
   }
   for (const where of Object.keys(flat.whole)) inputSchema[where] = z.unknown().describe(`the whole ${where}`);
-  return { name, module, description: description ?? `${r.summary} (${r.rateKey})`, route: r, flat, fixed, inputSchema };
+  return { name, module, description: description ?? `${r.summary} (${r.rateKey})`, route: r, flat, fixed, inputSchema: z.looseObject(inputSchema) };
 }
 
 /**
