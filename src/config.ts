@@ -23,6 +23,8 @@ const schema = z.object({
   CORS_ORIGINS: z.string().default('').transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean))
     .refine((list) => list.every((o) => o === '*' || /^https?:\/\/[^/\s]+$/.test(o)), 'origins such as https://app.example.com (scheme, host, port; no path), or *'),
   MONGO_URL: z.string().default('mongodb://127.0.0.1:27017/authz'),
+  /** A MongoDB call on a server that stops answering without closing the connection fails (503) after this long. */
+  MONGO_SOCKET_TIMEOUT_MS: z.coerce.number().int().min(100).default(60_000),
   NEO4J_URI: z.string().default('bolt://127.0.0.1:7687'),
   NEO4J_USER: z.string().default('neo4j'),
   NEO4J_PASSWORD: z.string().default(''),

@@ -38,10 +38,10 @@ import { redisRevisionCounter } from './redis/revision-counter.js';
 import { redisTokenDenyList } from './redis/token-deny-list.js';
 import type { Invalidation } from './ports/invalidation-bus.js';
 
-export interface StoreUrls { MONGO_URL: string; NEO4J_URI: string; NEO4J_USER: string; NEO4J_PASSWORD: string; REDIS_URL: string; REDIS_PREFIX: string }
+export interface StoreUrls { MONGO_URL: string; MONGO_SOCKET_TIMEOUT_MS?: number; NEO4J_URI: string; NEO4J_USER: string; NEO4J_PASSWORD: string; REDIS_URL: string; REDIS_PREFIX: string }
 
 export async function connectStores(urls: StoreUrls, log: Logger) {
-  const { client: mongo } = await connectMongo(urls.MONGO_URL);
+  const { client: mongo } = await connectMongo(urls.MONGO_URL, { socketTimeoutMS: urls.MONGO_SOCKET_TIMEOUT_MS });
   // The write path reads the primary and writes acknowledged whatever the config says; only the documents of database
   // schemas follow the config module `database`, retuned in place (read preference, concerns).
   const db = primaryDb(mongo);

@@ -1,7 +1,12 @@
 // Tells a store outage (MongoDB, Neo4j or Redis unreachable) from a bug, so the surfaces answer 503, not 500.
 const NEO4J_CODES = new Set(['ServiceUnavailable', 'SessionExpired']);
+/**
+ * The driver's errors for a server it cannot reach or that stopped answering. A pool cleared by a failed connection
+ * (PoolClearedOnNetworkError, seen when a handshake timed out) fails the calls waiting on it with a name of its own.
+ */
 const MONGO_NAMES = new Set(['MongoServerSelectionError', 'MongoNetworkError', 'MongoNetworkTimeoutError', 'MongoNotConnectedError',
-  'MongoTopologyClosedError', 'MongoPoolClearedError']);
+  'MongoTopologyClosedError', 'MongoPoolClearedError', 'PoolClearedOnNetworkError', 'MongoPoolClosedError', 'MongoWaitQueueTimeoutError',
+  'MongoServerClosedError']);
 /**
  * FerretDB answers with InternalError (code 1) when its PostgreSQL is down, restarting or recovering: pgx's
  * connection failures and PostgreSQL's admin-shutdown, startup and connection-failure states (SQLSTATE 57P0x, 08xxx).

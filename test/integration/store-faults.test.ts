@@ -1,4 +1,5 @@
-// Each store killed (kill -9) and restarted during an 8-writer stream: fast 503s, /ready follows, nothing acknowledged lost, convergence.
+// Each store killed (kill -9) and restarted, and FerretDB hung (SIGSTOP), during an 8-writer stream: fast 503s, /ready follows,
+// nothing acknowledged lost, convergence.
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { postgresCommand, removeCluster } from '../../infra/postgres.js';
@@ -25,6 +26,8 @@ const FAIL_FAST_MS = 5000;
  * work at most APPLY_WAIT_MS, then answers 503 (its tuple is stored and indexed later); plus the calls before it.
  */
 const WRITE_BOUND_MS = APPLY_WAIT_MS + 3000;
+/** This file's bound on a MongoDB call to a server that stops answering (MONGO_SOCKET_TIMEOUT_MS; a minute by default). */
+const MONGO_SOCKET_TIMEOUT_MS = 2000;
 /** How long each store stays down while the writers keep writing. */
 const DOWN_MS = 5000;
 type Server = 'ferretdb' | 'postgres' | 'neo4j' | 'redis';
@@ -80,7 +83,7 @@ beforeAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
   removeCluster(join(dataDir, 'postgres'));
   await restart();
-  svc = await startService({ ...stacks[0]!.urls, READY_CHECK_REDIS: '1' }, { wipe: false, logLines: serviceLog });
+  svc = await startService({ ...stacks[0]!.urls, READY_CHECK_REDIS: '1', MONGO_SOCKET_TIMEOUT_MS: String(MONGO_SOCKET_TIMEOUT_MS) }, { wipe: false, logLines: serviceLog });
   expect((await svc.http('POST', '/authorization/resources', { body: folderDef })).status).toBe(200);
 }, 300_000);
 afterAll(async () => {
@@ -147,7 +150,11 @@ function readiness(check: string) {
   return { seen, async end() { stop = true; await run; } };
 }
 
-async function fault(server: Server, tag: string) {
+/**
+ * `kill`: kill -9, then started again. `hang`: stopped with SIGSTOP and continued, so its connections stay open and
+ * nothing answers on them (a hung process or a frozen VM), which only the driver's socket timeout ends.
+ */
+async function fault(server: Server, tag: string, how: 'kill' | 'hang' = 'kill') {
   const ready = readiness(CHECK[server]);
   const stream = writers(tag);
   let killedAt = 0;
@@ -155,10 +162,18 @@ async function fault(server: Server, tag: string) {
   try {
     await pause(1500);
     killedAt = Date.now();
-    await owner.get(server)!.kill(server, 'SIGKILL');
-    say(`${server}: killed (kill -9)`);
-    await pause(DOWN_MS);
-    await restart();
+    if (how === 'hang') {
+      const pid = owner.get(server)!.pids?.[server];
+      if (!pid) throw new Error(`no process id for ${server}`);
+      process.kill(pid, 'SIGSTOP');
+      say(`${server}: stopped (SIGSTOP)`);
+      try { await pause(DOWN_MS); } finally { process.kill(pid, 'SIGCONT'); }
+    } else {
+      await owner.get(server)!.kill(server, 'SIGKILL');
+      say(`${server}: killed (kill -9)`);
+      await pause(DOWN_MS);
+      await restart();
+    }
     backAt = Date.now();
     const port = { ferretdb: PORTS.mongo, postgres: PORTS.postgres, neo4j: PORTS.bolt, redis: PORTS.redis }[server];
     expect(await portOpen(port)).toBe(true);
@@ -183,7 +198,7 @@ async function fault(server: Server, tag: string) {
   const whileDown = unavailable.filter((o) => o.at + o.ms < backAt);
   const slowest503 = (list: Outcome[]) => Math.max(0, ...list.map((o) => o.ms));
   const slowest = Math.max(0, ...all.map((o) => o.ms));
-  const line = `${server}: ${all.length} writes, ${acknowledged.size} tuples acknowledged, ${found.length} found in MongoDB; `
+  const line = `${server}${how === 'hang' ? ' (hung)' : ''}: ${all.length} writes, ${acknowledged.size} tuples acknowledged, ${found.length} found in MongoDB; `
     + `${unavailable.length} × 503 (slowest ${slowest503(whileDown)} ms while down, ${slowest503(unavailable.filter((o) => !whileDown.includes(o)))} ms after the return; `
     + `slowest write ${slowest} ms); `
     + `/ready failed ${ready.seen.failedAt ? `${ready.seen.failedAt - killedAt} ms after the kill ("${ready.seen.failMessage}")` : 'never'}, `
@@ -215,6 +230,7 @@ async function fault(server: Server, tag: string) {
 
 describe('store faults during an 8-writer write stream', () => {
   it('FerretDB killed and restarted', () => fault('ferretdb', 'fm'), 300_000);
+  it('FerretDB hung (SIGSTOP) and continued', () => fault('ferretdb', 'fh', 'hang'), 300_000);
   it('PostgreSQL under FerretDB killed and restarted', () => fault('postgres', 'pg'), 300_000);
   it('Neo4j killed and restarted', () => fault('neo4j', 'n4'), 300_000);
   it('Redis killed and restarted', () => fault('redis', 'rd'), 300_000);

@@ -35,11 +35,19 @@ const SELECTION_TIMEOUT_MS = 2000;
 /** At start-up the server may come up a little after the service: connecting is tried again for this long. */
 const CONNECT_WITHIN_MS = 10_000;
 
-export async function connectMongo(url: string): Promise<{ client: MongoClient; db: Db }> {
+/**
+ * socketTimeoutMS bounds a call on a server that stops answering but keeps its connections open (a hung process):
+ * the driver's default is none, so such a call held its request forever. Nothing we send takes near a minute.
+ */
+export async function connectMongo(url: string, options: { socketTimeoutMS?: number } = {}): Promise<{ client: MongoClient; db: Db }> {
   const deadline = Date.now() + CONNECT_WITHIN_MS;
   let client: MongoClient;
   for (;;) {
-    client = new MongoClient(url, { serverSelectionTimeoutMS: SELECTION_TIMEOUT_MS, ignoreUndefined: true });
+    const socketTimeoutMS = options.socketTimeoutMS ?? 60_000;
+    // A new connection to a hung server completes TCP (the kernel answers) and then waits on the handshake: bounded too.
+    client = new MongoClient(url, {
+      serverSelectionTimeoutMS: SELECTION_TIMEOUT_MS, socketTimeoutMS, connectTimeoutMS: Math.min(socketTimeoutMS, 10_000), ignoreUndefined: true,
+    });
     try {
       await client.connect();
       break;

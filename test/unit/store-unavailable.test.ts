@@ -1,0 +1,23 @@
+// Which errors mean a store is out of reach (503 STORE_UNAVAILABLE) and which are bugs or refusals (not 503).
+import { MongoNetworkError, MongoNetworkTimeoutError, MongoServerError } from 'mongodb';
+import { storeUnavailable } from '../../src/stores/unavailable.js';
+
+it('names MongoDB for the driver errors of a server that is down, hung or being reconnected to', () => {
+  expect(storeUnavailable(new MongoNetworkError('connection refused'))).toBe('MongoDB');
+  expect(storeUnavailable(new MongoNetworkTimeoutError('connection 3 to 127.0.0.1:27017 timed out'))).toBe('MongoDB');
+  // By name, as the driver names them (some are not exported): no server to select, a pool cleared by a failed handshake,
+  // a closed pool, a full wait queue.
+  for (const name of ['MongoServerSelectionError', 'PoolClearedOnNetworkError', 'MongoPoolClearedError', 'MongoPoolClosedError', 'MongoWaitQueueTimeoutError', 'MongoServerClosedError']) {
+    expect([name, storeUnavailable(Object.assign(new Error('x'), { name }))]).toEqual([name, 'MongoDB']);
+  }
+});
+
+it('looks through the wrappers a bulk write puts around a lost connection', () => {
+  expect(storeUnavailable({ name: 'MongoBulkWriteError', message: 'x', errorResponse: new MongoNetworkError('socket closed') })).toBe('MongoDB');
+});
+
+it('does not call a refusal or a bug an outage', () => {
+  expect(storeUnavailable(new MongoServerError({ code: 11000, errmsg: 'E11000 duplicate key error' }))).toBeNull();
+  expect(storeUnavailable(new TypeError('x is undefined'))).toBeNull();
+  expect(storeUnavailable(null)).toBeNull();
+});
