@@ -8,6 +8,7 @@ import type { GrantStore } from '../ports/grants.js';
 import type { RelationRecord, TupleReads, TupleWrites } from '../ports/tuples.js';
 import type { ListQuery, Page } from '../ports/paging.js';
 import { inBatches } from './batches.js';
+import { documentCount } from './document-count.js';
 import { COLLECTIONS } from './connection.js';
 import { DUPLICATE_KEY, isDuplicateKey } from './duplicate-key.js';
 
@@ -151,15 +152,13 @@ export function mongoAuthzStore(db: Db): DefinitionStore & TupleReads & TupleWri
       return r.deletedCount;
     },
     async *scanTuples(batch, upTo) {
-      // One streaming cursor per resource type (a filtered find per batch would rescan on FerretDB v1).
-      const types = (await rels.distinct('resourceType')) as string[];
-      for (const type of types.sort()) {
-        const filter: Filter<RelationRecord> = upTo === undefined ? { resourceType: type } : { resourceType: type, revision: { $lte: upTo } };
-        const cursor = rels.find(filter, { projection: { subject: 1, relation: 1, resource: 1 }, batchSize: batch });
-        for await (const rows of inBatches(cursor, batch)) yield rows.map(asTuple);
-      }
+      // One streaming cursor over the collection: one pass on FerretDB v1, where a filtered find per batch would rescan
+      // and `distinct('resourceType')`, used to split the pass by type, took 58 s at 1M tuples.
+      const filter: Filter<RelationRecord> = upTo === undefined ? {} : { revision: { $lte: upTo } };
+      const cursor = rels.find(filter, { projection: { subject: 1, relation: 1, resource: 1 }, batchSize: batch });
+      for await (const rows of inBatches(cursor, batch)) yield rows.map(asTuple);
     },
-    countTuples: () => rels.estimatedDocumentCount(),
+    countTuples: () => documentCount(rels),
 
     async putGrant(g, revision) {
       const computedTuple = tupleText(g);
@@ -178,7 +177,7 @@ export function mongoAuthzStore(db: Db): DefinitionStore & TupleReads & TupleWri
     async presentGrants(texts) {
       return present(grants as unknown as Collection<{ _id: string; computedTuple: string }>, texts);
     },
-    countGrants: () => grants.estimatedDocumentCount(),
+    countGrants: () => documentCount(grants),
     async *scanGrants(batch, upTo) {
       const cursor = grants.find(upTo === undefined ? {} : { revision: { $lte: upTo } }, { batchSize: batch });
       for await (const rows of inBatches(cursor, batch)) yield rows.map(grantTuple);
