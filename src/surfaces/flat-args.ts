@@ -44,8 +44,10 @@ function refuseUndeclared(flat: FlatArgs, args: Record<string, unknown>): void {
   const known = new Set<string>([...flat.args.map((a) => a.name), ...Object.values(flat.whole)]);
   const extra = Object.keys(args).filter((k) => !known.has(k));
   if (extra.length) {
-    throw new AppError('VALIDATION_FAILED', `Unknown arguments: ${extra.slice(0, 10).join(', ')}`,
-      extra.slice(0, 10).map((k) => ({ path: k, message: 'not an argument of this tool' })));
+    // Names are the caller's: a few, each cut short, so a huge key does not make a huge answer or log line.
+    const named = extra.slice(0, 10).map((k) => (k.length > 64 ? `${k.slice(0, 64)}…` : k));
+    throw new AppError('VALIDATION_FAILED', `Unknown arguments: ${named.join(', ')}`,
+      named.map((k) => ({ path: k, message: 'not an argument of this tool' })));
   }
 }
 

@@ -36,19 +36,26 @@ const SELECTION_TIMEOUT_MS = 2000;
 const CONNECT_WITHIN_MS = 10_000;
 
 /**
- * socketTimeoutMS bounds a call on a server that stops answering but keeps its connections open (a hung process):
- * the driver's default is none, so such a call held its request forever. Nothing we send takes near a minute.
+ * socketTimeoutMS bounds one command on a server that stops answering but keeps its connections open (a hung
+ * process): the driver's default is none, so such a call held its request forever. It bounds a single command, not
+ * a cursor's life (the time between getMores is the reader's). The service's own commands stay far below a minute
+ * since the rebuild stopped counting and listing whole collections; a user's count on a large schema may not.
+ * A timeout or handshake bound written in MONGO_URL wins over these.
  */
 export async function connectMongo(url: string, options: { socketTimeoutMS?: number } = {}): Promise<{ client: MongoClient; db: Db }> {
   const deadline = Date.now() + CONNECT_WITHIN_MS;
+  const inUrl = (name: string) => new RegExp(`[?&]${name}=`, 'i').test(url);
+  const socketTimeoutMS = options.socketTimeoutMS ?? 60_000;
+  const bounds = {
+    ...(inUrl('socketTimeoutMS') ? {} : { socketTimeoutMS }),
+    // A new connection to a hung server completes TCP (the kernel answers), then waits on its handshake. The bound
+    // also times the driver's heartbeats, so it has a floor: a busy server must not be taken for a dead one.
+    ...(inUrl('connectTimeoutMS') ? {} : { connectTimeoutMS: Math.min(Math.max(socketTimeoutMS, 2000), 10_000) }),
+  };
   let client: MongoClient;
   for (;;) {
-    const socketTimeoutMS = options.socketTimeoutMS ?? 60_000;
-    // A new connection to a hung server completes TCP (the kernel answers) and then waits on the handshake: bounded too.
-    client = new MongoClient(url, {
-      serverSelectionTimeoutMS: SELECTION_TIMEOUT_MS, socketTimeoutMS, connectTimeoutMS: Math.min(socketTimeoutMS, 10_000), ignoreUndefined: true,
-    });
-    try {
+    client = new MongoClient(url, { serverSelectionTimeoutMS: SELECTION_TIMEOUT_MS, ...bounds, ignoreUndefined: true });
+  try {
       await client.connect();
       break;
     } catch (e) {

@@ -15,7 +15,10 @@ export interface Tool {
   name: string; module: string; description: string; route: Route; flat: FlatArgs;
   /** Fixed arguments the caller does not give (the module of a config tool). */
   fixed?: Record<string, unknown>;
-  /** Loose, so the SDK hands over undeclared arguments too and the pipeline refuses them (REST answers 400 for those). */
+  /**
+   * Loose, so the SDK hands over undeclared arguments too and the pipeline refuses them (REST answers 400 for those);
+   * shown to clients as closed (additionalProperties false), which is what the server enforces.
+   */
   inputSchema: z.ZodObject;
 }
 
@@ -46,7 +49,7 @@ function toolOf(r: Route, name: string, module = r.module, fixed?: Record<string
     inputSchema[a.name] = described ? field.describe(described) : field;
   }
   for (const where of Object.keys(flat.whole)) inputSchema[where] = z.unknown().describe(`the whole ${where}`);
-  return { name, module, description: description ?? `${r.summary} (${r.rateKey})`, route: r, flat, fixed, inputSchema: z.looseObject(inputSchema) };
+  return { name, module, description: description ?? `${r.summary} (${r.rateKey})`, route: r, flat, fixed, inputSchema: z.looseObject(inputSchema).meta({ additionalProperties: false }) };
 }
 
 /**
