@@ -2,6 +2,7 @@
 // unacknowledged (w: 0), revisions, duplicate detection, unique emails and names, and refresh-token reuse still hold.
 import { MongoClient, type CommandStartedEvent } from 'mongodb';
 import { primaryDb } from '../../src/stores/mongo/primary-db.js';
+import { mongoRefreshTokenStore } from '../../src/stores/mongo/refresh-tokens.js';
 import { tunedDb } from '../../src/stores/mongo/tuned-db.js';
 import { startService, type TestService } from '../support/service.js';
 
@@ -36,6 +37,20 @@ it('a taken email is still a 409, and a reused refresh token still revokes the l
   for (const winner of racing.filter((r) => r.status === 200)) {
     expect((await client('POST', '/authentication/renew', { refreshToken: winner.body.refreshToken })).status).toBe(401);
   }
+});
+
+it('revokes one login from many renewals at once without an error (concurrent upserts of one family)', async () => {
+  const mongo = new MongoClient(process.env.MONGO_URL!);
+  await mongo.connect();
+  try {
+    const store = mongoRefreshTokenStore(primaryDb(mongo));
+    for (let round = 0; round < 5; round++) {
+      const family = `race-${Date.now()}-${round}`;
+      const outcomes = await Promise.allSettled(Array.from({ length: 8 }, () => store.revokeFamily(family)));
+      expect(outcomes.filter((o) => o.status === 'rejected').map((o) => String((o as PromiseRejectedResult).reason))).toEqual([]);
+      expect(await store.familyRevoked(family)).toBe(true);
+    }
+  } finally { await mongo.close(); }
 });
 
 it('revisions rise with each write, a repeated tuple is no new tuple, and names and unique fields stay unique', async () => {

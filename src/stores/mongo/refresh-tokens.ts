@@ -30,7 +30,13 @@ export function mongoRefreshTokenStore(db: Db): RefreshTokenStore {
     },
     async remove(hash) { await col.deleteOne({ _id: hash }); },
     async revokeFamily(family) {
-      await revoked.updateOne({ _id: family }, { $set: { revokedAt: new Date() } }, { upsert: true });
+      try {
+        await revoked.updateOne({ _id: family }, { $set: { revokedAt: new Date() } }, { upsert: true });
+      } catch (e) {
+        // Reuses racing each revoke the login: concurrent upserts of one _id may lose to each other's insert (E11000),
+        // which means the family is revoked already.
+        if (!isDuplicateKey(e)) throw e;
+      }
       await col.deleteMany({ family, used: false });
     },
     async familyRevoked(family) { return (await revoked.findOne({ _id: family })) !== null; },
