@@ -2,6 +2,7 @@
 // unacknowledged (w: 0), revisions, duplicate detection, unique emails and names, and refresh-token reuse still hold.
 import { MongoClient, type CommandStartedEvent } from 'mongodb';
 import { primaryDb } from '../../src/stores/mongo/primary-db.js';
+import { mongoDeviceTokenStore } from '../../src/stores/mongo/communications.js';
 import { mongoRefreshTokenStore } from '../../src/stores/mongo/refresh-tokens.js';
 import { tunedDb } from '../../src/stores/mongo/tuned-db.js';
 import { startService, type TestService } from '../support/service.js';
@@ -39,7 +40,7 @@ it('a taken email is still a 409, and a reused refresh token still revokes the l
   }
 });
 
-it('revokes one login from many renewals at once without an error (concurrent upserts of one family)', async () => {
+it('concurrent upserts of one document never fail: a login revoked by many renewals at once, a device token registered twice at once', async () => {
   const mongo = new MongoClient(process.env.MONGO_URL!);
   await mongo.connect();
   try {
@@ -49,6 +50,14 @@ it('revokes one login from many renewals at once without an error (concurrent up
       const outcomes = await Promise.allSettled(Array.from({ length: 8 }, () => store.revokeFamily(family)));
       expect(outcomes.filter((o) => o.status === 'rejected').map((o) => String((o as PromiseRejectedResult).reason))).toEqual([]);
       expect(await store.familyRevoked(family)).toBe(true);
+    }
+    // The same race on another upsert: one device token registered by several requests at once.
+    const devices = mongoDeviceTokenStore(primaryDb(mongo));
+    for (let round = 0; round < 5; round++) {
+      const now = new Date();
+      const t = { _id: `race-token-${Date.now()}-${round}`, userId: 'race-user', platform: 'ios' as const, createdAt: now, updatedAt: now };
+      const outcomes = await Promise.allSettled(Array.from({ length: 8 }, () => devices.register(t, 10)));
+      expect(outcomes.filter((o) => o.status === 'rejected').map((o) => String((o as PromiseRejectedResult).reason))).toEqual([]);
     }
   } finally { await mongo.close(); }
 });

@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { Db } from 'mongodb';
 import type { AccessViewRecord, AccessViewStore } from '../ports/access-views.js';
 import { COLLECTIONS } from './connection.js';
+import { upsertRaced } from './duplicate-key.js';
 
 /** Objects per chunk document. */
 const CHUNK = 1000;
@@ -41,7 +42,7 @@ export function mongoAccessViewStore(db: Db): AccessViewStore {
           await flush();
           const doc: ViewDoc = { ...view, count, version };
           // Only the list this one replaced goes: of two refreshes at once, neither drops the chunks of the one that won.
-          const before = await views.findOneAndReplace({ _id: view._id }, doc, { upsert: true, returnDocument: 'before' });
+          const before = await upsertRaced(() => views.findOneAndReplace({ _id: view._id }, doc, { upsert: true, returnDocument: 'before' }));
           if (before?.version && before.version !== version) await chunks.deleteMany({ view: view._id, version: before.version });
           return record(doc);
         },

@@ -4,7 +4,7 @@ import type {
   CommunicationStores, DeviceTokenStore, NotificationRecord, NotificationStore, OutboxRecord, OutboxStore, PendingSendRecord, PendingSendStore,
 } from '../ports/communications.js';
 import { COLLECTIONS } from './connection.js';
-import { nullIfDuplicate } from './duplicate-key.js';
+import { nullIfDuplicate, upsertRaced } from './duplicate-key.js';
 
 export async function communicationIndexes(db: Db): Promise<void> {
   await Promise.all([
@@ -19,7 +19,7 @@ export function mongoDeviceTokenStore(db: Db): DeviceTokenStore {
   const col = db.collection<{ _id: string; userId: string; platform: string; createdAt: Date; updatedAt: Date }>(COLLECTIONS.deviceTokens);
   return {
     async register(t, max) {
-      await col.updateOne({ _id: t._id }, { $set: { userId: t.userId, platform: t.platform, updatedAt: t.updatedAt }, $setOnInsert: { createdAt: t.createdAt } }, { upsert: true });
+      await upsertRaced(() => col.updateOne({ _id: t._id }, { $set: { userId: t.userId, platform: t.platform, updatedAt: t.updatedAt }, $setOnInsert: { createdAt: t.createdAt } }, { upsert: true }));
       // The oldest beyond the bound go: a user reinstalling an app many times keeps a bounded list.
       const extra = await col.find({ userId: t.userId }).sort({ updatedAt: -1 }).skip(max).project<{ _id: string }>({ _id: 1 }).toArray();
       for (const e of extra) await col.deleteOne({ _id: e._id, userId: t.userId });

@@ -24,3 +24,16 @@ export async function neutralDuplicate<T>(fn: () => Promise<T>): Promise<T> {
     throw e;
   }
 }
+
+/**
+ * An upsert raced by another of the same `_id`: both miss, both insert, one fails with a duplicate key. MongoDB's
+ * advice is to run it again, which now finds the document and updates it.
+ */
+export async function upsertRaced<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (e) {
+    if (!isDuplicateKey(e)) throw e;
+    return fn();
+  }
+}

@@ -2,6 +2,7 @@
 import type { Db } from 'mongodb';
 import type { RebuildState, RebuildStateStore } from '../ports/rebuild-state.js';
 import { COLLECTIONS } from './connection.js';
+import { upsertRaced } from './duplicate-key.js';
 
 const ID = 'rebuild';
 
@@ -15,7 +16,7 @@ export function mongoRebuildState(db: Db): RebuildStateStore {
     },
     async put(state) {
       // Whole-document replace (FerretDB v1 keeps old embedded documents under $set).
-      await col.replaceOne({ _id: ID }, { requested: state.requested, running: state.running }, { upsert: true });
+      await upsertRaced(() => col.replaceOne({ _id: ID }, { requested: state.requested, running: state.running }, { upsert: true }));
     },
   };
 }

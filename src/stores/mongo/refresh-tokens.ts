@@ -2,7 +2,7 @@
 import type { Db } from 'mongodb';
 import type { RefreshRecord, RefreshTokenStore } from '../ports/refresh-tokens.js';
 import { COLLECTIONS } from './connection.js';
-import { isDuplicateKey } from './duplicate-key.js';
+import { isDuplicateKey, upsertRaced } from './duplicate-key.js';
 
 const usedId = (hash: string) => `used:${hash}`;
 
@@ -30,13 +30,8 @@ export function mongoRefreshTokenStore(db: Db): RefreshTokenStore {
     },
     async remove(hash) { await col.deleteOne({ _id: hash }); },
     async revokeFamily(family) {
-      try {
-        await revoked.updateOne({ _id: family }, { $set: { revokedAt: new Date() } }, { upsert: true });
-      } catch (e) {
-        // Reuses racing each revoke the login: concurrent upserts of one _id may lose to each other's insert (E11000),
-        // which means the family is revoked already.
-        if (!isDuplicateKey(e)) throw e;
-      }
+      // Reuses racing each revoke the login: their upserts of one family may lose to each other's insert.
+      await upsertRaced(() => revoked.updateOne({ _id: family }, { $set: { revokedAt: new Date() } }, { upsert: true }));
       await col.deleteMany({ family, used: false });
     },
     async familyRevoked(family) { return (await revoked.findOne({ _id: family })) !== null; },
