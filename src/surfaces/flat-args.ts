@@ -39,9 +39,12 @@ export function flatArgs(r: Route): FlatArgs {
 /** REST sends path and query values as strings; flat callers send JSON, so scalars are turned into the strings REST would send. */
 const asText = (v: unknown) => (typeof v === 'number' || typeof v === 'boolean' ? String(v) : v);
 
-/** An argument the route does not declare is refused, as REST refuses an unknown body field, rather than dropped. */
-function refuseUndeclared(flat: FlatArgs, args: Record<string, unknown>): void {
-  const known = new Set<string>([...flat.args.map((a) => a.name), ...Object.values(flat.whole)]);
+/**
+ * An argument the route does not declare is refused, as REST refuses an unknown body field, rather than dropped; so is
+ * one the tool fixes itself (a config tool's module), which would otherwise be replaced without a word.
+ */
+function refuseUndeclared(flat: FlatArgs, args: Record<string, unknown>, fixed: Record<string, unknown>): void {
+  const known = new Set<string>([...flat.args.map((a) => a.name), ...Object.values(flat.whole)].filter((k) => !Object.hasOwn(fixed, k)));
   const extra = Object.keys(args).filter((k) => !known.has(k));
   if (extra.length) {
     // Names are the caller's: a few, each cut short, so a huge key does not make a huge answer or log line.
@@ -51,8 +54,10 @@ function refuseUndeclared(flat: FlatArgs, args: Record<string, unknown>): void {
   }
 }
 
-export function splitArgs(r: Route, flat: FlatArgs, args: Record<string, unknown>): RawInput {
-  refuseUndeclared(flat, args);
+/** `fixed`: arguments the caller may not give, added after the check (a config tool's module). */
+export function splitArgs(r: Route, flat: FlatArgs, given: Record<string, unknown>, fixed: Record<string, unknown> = {}): RawInput {
+  refuseUndeclared(flat, given, fixed);
+  const args = { ...given, ...fixed };
   const raw: RawInput = {};
   for (const where of ['params', 'query', 'body'] as const) {
     if (!r[where]) continue;

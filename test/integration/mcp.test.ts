@@ -111,6 +111,12 @@ it('answers bad arguments with the REST error body, and stores nothing', async (
   const extra = await client.callTool({ name: 'post_authorization_relations', arguments: { subject: 'User:ann', relation: 'owner', resource: 'Report:nope', colour: 'red' } });
   expect(extra.isError).toBe(true);
   expect(text(extra)).toMatchObject({ status: 400, code: 'VALIDATION_FAILED', details: [{ path: 'colour' }] });
+  // A config tool fixes its module: naming another one is refused, not quietly replaced.
+  const core = await connect();
+  const other = await core.callTool({ name: 'get_config_core', arguments: { module: 'router' } });
+  expect([other.isError, text(other)]).toMatchObject([true, { status: 400, code: 'VALIDATION_FAILED', details: [{ path: 'module' }] }]);
+  expect(text(await core.callTool({ name: 'get_config_core', arguments: {} }))).toBeDefined();
+  await core.close();
   expect((await svc.http('GET', '/authorization/relations?search=nope')).body.count).toBe(0);
   await client.close();
 });

@@ -31,7 +31,6 @@ async function open() {
 const openFile = (page: Page, sc: Scenario) =>
   page.setInputFiles('#open', { name: 'large.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(sc)) });
 
-
 it('opens the README\'s YAML example, every assertion decided', async () => {
   const { page, errors } = await open();
   await page.setInputFiles('#open', join(ROOT, 'examples', 'docs.yaml'));

@@ -55,7 +55,7 @@ export async function connectMongo(url: string, options: { socketTimeoutMS?: num
   let client: MongoClient;
   for (;;) {
     client = new MongoClient(url, { serverSelectionTimeoutMS: SELECTION_TIMEOUT_MS, ...bounds, ignoreUndefined: true });
-  try {
+    try {
       await client.connect();
       break;
     } catch (e) {

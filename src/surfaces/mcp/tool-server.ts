@@ -30,7 +30,7 @@ function build(deps: ToolServerDeps, tools: Tool[], modules: string[], caller: C
   for (const t of loaded) {
     server.registerTool(t.name, { description: t.description, inputSchema: t.inputSchema }, async (args: Record<string, unknown>) => {
       try {
-        const raw = splitArgs(t.route, t.flat, { ...args, ...t.fixed });
+        const raw = splitArgs(t.route, t.flat, args, t.fixed);
         const reply = await collected(await pipeline.invoke(t.route, raw, caller));
         return json(reply.text ?? reply.body ?? {});
       } catch (e) {
