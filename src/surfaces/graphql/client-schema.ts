@@ -1,4 +1,4 @@
-// The client GraphQL schema, generated from the database schemas: each one's documents through the same service as REST.
+// The client GraphQL schema: a field per client route of the registry (as the admin one), and typed fields per database schema.
 import {
   GraphQLBoolean, GraphQLFloat, GraphQLID, GraphQLInputObjectType, GraphQLInt, GraphQLList, GraphQLNonNull, GraphQLObjectType,
   GraphQLSchema, GraphQLString, type GraphQLFieldConfig, type GraphQLInputType, type GraphQLOutputType,
@@ -6,7 +6,9 @@ import {
 import type { FieldType } from '../../engine/schema-fields.js';
 import type { SchemaRecord } from '../../stores/ports/schemas.js';
 import type { Caller, Pipeline, RawInput } from '../pipeline.js';
+import type { Route } from '../registry.js';
 import { JSONScalar } from './json-scalar.js';
+import { answersBytes, routeFields } from './route-fields.js';
 
 type Field = GraphQLFieldConfig<unknown, Caller>;
 
@@ -19,6 +21,13 @@ const FIXED_FIELDS = new Set(['authorizationCheck', 'me']);
 const typeNames = (n: string) => [n, `${n}Page`, `${n}Input`, `${n}Filter`];
 const fieldNames = (n: string) => [`find${n}`, `findOne${n}`, `create${n}`, `patch${n}`, `delete${n}`];
 
+/**
+ * The client routes GraphQL serves, each as a field named by its id (`get_chat_rooms`, `post_chat_rooms`): every one
+ * but those answering bytes (file contents, the docs page), which stay REST-only. The schema fields below cannot
+ * clash with these names: schema names start with a letter, route ids have an underscore after the method.
+ */
+export const clientGraphqlRoutes = (routes: readonly Route[]) => routes.filter((r) => r.surface === 'client' && !answersBytes(r));
+
 /** Schemas whose generated names would clash with another's (or a fixed name) are left out and reported. */
 export function usableSchemas(all: SchemaRecord[]): { usable: SchemaRecord[]; skipped: string[] } {
   const count = new Map<string, number>();
@@ -28,7 +37,7 @@ export function usableSchemas(all: SchemaRecord[]): { usable: SchemaRecord[]; sk
   return { usable: all.filter((s) => !clash(s)), skipped: all.filter(clash).map((s) => s.name) };
 }
 
-/** The client routes the fixed fields and each schema's fields run. */
+/** The client routes the typed fields (kept for the apps using them) and each schema's fields run. */
 export const CLIENT_GRAPHQL_ROUTES = {
   check: 'get_authorization_check', me: 'get_authentication_user', find: 'get_database_schema', findOne: 'get_database_schema_id',
   create: 'post_database_schema', patch: 'patch_database_schema_id', remove: 'delete_database_schema_id',
@@ -45,7 +54,9 @@ export function clientSchema(all: SchemaRecord[], pipeline: Pipeline): GraphQLSc
     name: 'DeleteResult',
     fields: { deleted: { type: JSONScalar, description: 'the deleted document' }, tuples: { type: new GraphQLNonNull(GraphQLInt), description: 'tuples deleted with it' } },
   });
+  const derived = routeFields(pipeline, clientGraphqlRoutes(pipeline.registry.all()));
   const query: Record<string, Field> = {
+    ...derived.query,
     authorizationCheck: {
       type: new GraphQLNonNull(GraphQLBoolean), description: 'Whether you (or a scope you act for) may do an action on a resource',
       args: { action: { type: new GraphQLNonNull(GraphQLString) }, resource: { type: new GraphQLNonNull(GraphQLString) }, scope: { type: GraphQLString } },
@@ -53,7 +64,7 @@ export function clientSchema(all: SchemaRecord[], pipeline: Pipeline): GraphQLSc
     },
     me: { type: JSONScalar, description: 'Your account', resolve: (_s, _a, caller) => run(ids.me, caller, {}) },
   };
-  const mutation: Record<string, Field> = {};
+  const mutation: Record<string, Field> = { ...derived.mutation };
 
   for (const s of usableSchemas(all).usable) {
     const fields = Object.entries(s.fields);
