@@ -6,7 +6,7 @@ import { Metadata } from '@grpc/grpc-js';
 import fc from 'fast-check';
 import { WebSocket } from 'ws';
 import { MODULE_NAMES } from '../../src/services/config/modules.js';
-import { CLIENT_GRAPHQL_ROUTES } from '../../src/surfaces/graphql/client-schema.js';
+import { CLIENT_GRAPHQL_ROUTES, clientGraphqlRoutes } from '../../src/surfaces/graphql/client-schema.js';
 import { GRPC_METHODS } from '../../src/surfaces/grpc/methods.js';
 import { allTools, GLOBAL } from '../../src/surfaces/mcp/modules.js';
 import type { Route } from '../../src/surfaces/registry.js';
@@ -98,7 +98,7 @@ describe('hostile input', () => {
     expect(failIfProblems('rest')).toEqual([]);
   }, TEST_MS);
 
-  it('GraphQL: every admin route as its field, and every client field', async () => {
+  it('GraphQL: every route of both surfaces as its field, and the typed client fields', async () => {
     const post = async (surface: 'admin' | 'client', route: string, body: unknown, as: As, writes: boolean, headers: Record<string, string>) => {
       const text = JSON.stringify(body);
       const a = await send(surface === 'admin' ? fx.svc.admin : fx.svc.client, { method: 'POST', path: '/graphql', body: Buffer.from(text), contentType: 'application/json' }, headers, GIVE_UP_MS);
@@ -111,6 +111,16 @@ describe('hostile input', () => {
         const req = adminGqlRequest(r, c);
         if (req) await post('admin', r.id, req.body, 'ok', mutating(r), headersFor(r, 'ok'));
         else await post('admin', r.id, { query: `mutation { ${r.id} }` }, 'none', mutating(r), {});
+      });
+    }
+    // The client surface's route fields are built as the admin ones, so the same generated calls apply; always with the
+    // user's token (the endpoint wants one), and a mutation with nothing to poison without it.
+    const userToken = { authorization: `Bearer ${fx.user.token}` };
+    for (const r of clientGraphqlRoutes(fx.svc.app.registry.all())) {
+      await pool(sample(adminGqlCases(r, fx.known), `graphql client ${r.id}`), async (c) => {
+        const req = adminGqlRequest(r, c);
+        if (req) await post('client', r.id, req.body, 'ok', mutating(r), userToken);
+        else await post('client', r.id, { query: `mutation { ${r.id} }` }, 'none', mutating(r), {});
       });
     }
     for (const f of Object.keys(CLIENT_FIELDS) as ClientField[]) {
@@ -206,7 +216,8 @@ describe('hostile input', () => {
     for (const [i, r] of routes.entries()) await rest(r, WRONG[i % WRONG.length]!, UNAUTH_RUNS);
     for (const [i, r] of routes.entries()) {
       const as = WRONG[(i + 1) % WRONG.length]!;
-      const graph = r.surface === 'admin' ? adminGqlRequest(r, sample(adminGqlCases(r, fx.known), `graphql unauth ${r.id}`, 1)[0]!) : null;
+      const hasField = r.surface === 'admin' || clientGraphqlRoutes([r]).length > 0;
+      const graph = hasField ? adminGqlRequest(r, sample(adminGqlCases(r, fx.known), `graphql unauth ${r.id}`, 1)[0]!) : null;
       const body = graph?.body ?? { query: '{ me }' };
       const a = await send(r.surface === 'admin' ? fx.svc.admin : fx.svc.client, { method: 'POST', path: '/graphql', body: Buffer.from(JSON.stringify(body)), contentType: 'application/json' }, headersFor(r, as), GIVE_UP_MS);
       const v = graphqlVerdict(r.surface, a.status, a.text, a.retryAfter);
