@@ -14,6 +14,7 @@ export const CATALOG = {
   SCHEMA_NOT_FOUND: [404, 'No such schema'],
   VERSION_CONFLICT: [409, 'The version exists with different content'],
   ALREADY_EXISTS: [409, 'Already exists'],
+  SCHEMA_DEFINITION: [409, 'The definition is the one a database schema registered; send its next version to replace it'],
   BUSY: [409, 'Another operation of this kind is running; retry when it ends'],
   UNKNOWN_TYPE: [422, 'The type has no definition'],
   INVALID_DEFINITION: [422, 'The resource definition is not valid'],

@@ -18,6 +18,7 @@ const COMMANDS: Array<{ name: string; summary: string; load: () => Promise<Comma
   { name: 'relations read', summary: 'List stored tuples, filtered, page by page', load: async () => (await import('./commands/relations.js')).read },
   { name: 'export', summary: 'Export definitions, schemas, config and every tuple as NDJSON', load: async () => (await import('./commands/state.js')).exportState },
   { name: 'import', summary: 'Import an export (NDJSON or JSON)', load: async () => (await import('./commands/state.js')).importState },
+  { name: 'push', summary: 'Push a scenario file\'s definitions (--tuples: and tuples) to a server, with a diff and --dry-run', load: () => import('./commands/push.js') },
   { name: 'rebuild', summary: 'Rebuild the index and wait for it, showing progress', load: () => import('./commands/rebuild.js') },
   { name: 'changes', summary: 'Read the change feed; --follow keeps reading as changes happen', load: () => import('./commands/changes.js') },
 ];

@@ -58,7 +58,7 @@ export async function authorizationModule(stores: Stores, config: Config, log: L
     state: stores.rebuildState, stateLease: stores.lease('rebuild-state', 5000), runLease: stores.lease('rebuild', 30_000),
     heartbeat, applier, store, graph, index, batch, models, cache, logger: log,
   });
-  const definitions = new Definitions(store, models, changeLog, applier, reindexing);
+  const definitions = new Definitions(store, models, changeLog, applier, reindexing, stores.schemas);
   await definitions.seedBuiltins();
   const relations = new Relations(store, changeLog, applier, models, stores.hints);
   const checks = new Checks(index, graph, models, cache, revisions, config.LIST_WHOLE, { reindexing, projection: new ProjectionDecisions(graph) });

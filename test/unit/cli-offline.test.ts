@@ -217,7 +217,7 @@ describe('authz validate', () => {
 
 describe('help and usage', () => {
   const commands = ['test', 'validate', 'login', 'logout', 'check', 'evaluate', 'relations write', 'relations delete', 'relations read',
-    'export', 'import', 'rebuild', 'changes'];
+    'export', 'import', 'push', 'rebuild', 'changes'];
 
   it('every command answers --help with its usage and flags (exit 0)', async () => {
     const top = await authz(['--help']);
@@ -233,7 +233,7 @@ describe('help and usage', () => {
   }, 120_000);
 
   it('an unknown command, a missing argument or no command at all is a usage error (exit 2)', async () => {
-    for (const args of [['frobnicate'], ['relations'], ['test'], ['check', 'User:a'], []]) {
+    for (const args of [['frobnicate'], ['relations'], ['test'], ['check', 'User:a'], ['push'], []]) {
       const r = await authz(args);
       expect([args, r.code]).toEqual([args, 2]);
     }

@@ -3,10 +3,12 @@ import { createReadStream, createWriteStream } from 'node:fs';
 import { rename, stat, unlink } from 'node:fs/promises';
 import { Readable, Transform, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { parseScenario } from '../../engine/scenario.js';
 import { COMMON, SERVER, choice, type CommandSpec, type Parsed } from '../args.js';
 import { connect, query } from '../connection.js';
 import { CliError, EXIT, usage } from '../exit.js';
 import { count, Progress, type Output } from '../output.js';
+import { readSource } from '../source-file.js';
 
 const NDJSON = 'application/x-ndjson';
 const NEWLINE = 0x0a;
@@ -90,6 +92,16 @@ function withLines(e: unknown, file: string): unknown {
   return new CliError(e.exit, [e.message, ...problems, ...more].join('\n'), e.details);
 }
 
+const PUSH_HINT = (file: string) => `A scenario file (the format authz test reads) is pushed with: authz push ${file} [--tuples] [--dry-run]`;
+
+/** A refused file that is a scenario, not an export: the refusal says which command takes it. */
+async function scenarioHint(e: unknown, file: string): Promise<unknown> {
+  if (!(e instanceof CliError) || e.exit !== EXIT.refused || file === '-') return e;
+  const src = await readSource(file).catch(() => null);
+  if (!src || !parseScenario(src.value).scenario) return e;
+  return new CliError(e.exit, `${e.message}\n${file} is a scenario file, not a state export. ${PUSH_HINT(file)}`, e.details);
+}
+
 interface ImportReport {
   dryRun: boolean; prune: boolean; revision: number; notes: string[];
   resources: Record<string, string[]>; schemas: Record<string, string[]>; config: Record<string, string[]>;
@@ -117,6 +129,9 @@ export const importState = {
   async run({ values, positionals }: Parsed, out: Output): Promise<number> {
     if (positionals.length !== 1) throw usage('authz import needs one FILE (or - for stdin)\nSee: authz import --help');
     const file = positionals[0]!;
+    if (/\.ya?ml$/i.test(file)) {
+      throw new CliError(EXIT.input, `${file}: authz import reads a state export (NDJSON or JSON, as authz export writes it), not YAML.\n${PUSH_HINT(file)}`);
+    }
     const format = choice(values, 'format', ['ndjson', 'json'] as const) ?? (/\.json$/i.test(file) ? 'json' : 'ndjson');
     let size: number | undefined;
     if (file !== '-') {
@@ -130,7 +145,7 @@ export const importState = {
     stream.on('end', () => progress.finish(' sent; waiting for the server'));
     const res = await conn.raw('POST', `/state/import${query({ dryRun: values['dry-run'] ? true : undefined, prune: values.prune ? true : undefined })}`,
       { upload: source.pipe(stream), headers: { 'content-type': format === 'json' ? 'application/json' : NDJSON } })
-      .catch((e: unknown) => { throw withLines(e, file); });
+      .catch(async (e: unknown) => { throw await scenarioHint(withLines(e, file), file); });
     const report = await res.json() as ImportReport;
     const names = (c: Record<string, string[]>) => Object.entries(c).filter(([, v]) => v.length).map(([k, v]) => `${k} ${v.length}`).join(', ') || 'no change';
     const counts = (c?: Record<string, number>) => (c ? Object.entries(c).map(([k, v]) => `${k} ${count(v)}`).join(', ') : 'not in the file');

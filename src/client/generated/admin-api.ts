@@ -181,7 +181,7 @@ export interface paths {
         /** List resource definitions */
         get: operations["get_authorization_resources"];
         put?: never;
-        /** Create or replace a resource definition */
+        /** Create or replace a resource definition (replacing the one a schema registered needs its next version) */
         post: operations["post_authorization_resources"];
         delete?: never;
         options?: never;
@@ -204,7 +204,7 @@ export interface paths {
         delete: operations["delete_authorization_resources_id"];
         options?: never;
         head?: never;
-        /** Replace relations and permissions; re-indexes the type */
+        /** Replace relations and permissions; re-indexes the type (the definition a schema registered needs its next version) */
         patch: operations["patch_authorization_resources_id"];
         trace?: never;
     };
@@ -2244,7 +2244,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description VERSION_CONFLICT: The version exists with different content */
+            /** @description VERSION_CONFLICT: The version exists with different content; SCHEMA_DEFINITION: The definition is the one a database schema registered; send its next version to replace it */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2253,7 +2253,7 @@ export interface operations {
                     "application/json": {
                         status: number;
                         /** @enum {string} */
-                        code: "VERSION_CONFLICT";
+                        code: "VERSION_CONFLICT" | "SCHEMA_DEFINITION";
                         message: string;
                         details: unknown[];
                     };
@@ -2694,7 +2694,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description VERSION_CONFLICT: The version exists with different content */
+            /** @description VERSION_CONFLICT: The version exists with different content; SCHEMA_DEFINITION: The definition is the one a database schema registered; send its next version to replace it */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2703,7 +2703,7 @@ export interface operations {
                     "application/json": {
                         status: number;
                         /** @enum {string} */
-                        code: "VERSION_CONFLICT";
+                        code: "VERSION_CONFLICT" | "SCHEMA_DEFINITION";
                         message: string;
                         details: unknown[];
                     };
@@ -7764,7 +7764,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description ALREADY_EXISTS: Already exists; VERSION_CONFLICT: The version exists with different content; BUSY: Another operation of this kind is running; retry when it ends */
+            /** @description ALREADY_EXISTS: Already exists; VERSION_CONFLICT: The version exists with different content; SCHEMA_DEFINITION: The definition is the one a database schema registered; send its next version to replace it; BUSY: Another operation of this kind is running; retry when it ends */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7773,7 +7773,7 @@ export interface operations {
                     "application/json": {
                         status: number;
                         /** @enum {string} */
-                        code: "ALREADY_EXISTS" | "VERSION_CONFLICT" | "BUSY";
+                        code: "ALREADY_EXISTS" | "VERSION_CONFLICT" | "SCHEMA_DEFINITION" | "BUSY";
                         message: string;
                         details: unknown[];
                     };

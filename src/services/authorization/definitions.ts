@@ -4,11 +4,27 @@ import { AppError } from '../../errors.js';
 import type { DefinitionRecord, DefinitionStore } from '../../stores/ports/definitions.js';
 import type { ChangeEntry, ChangeLog } from '../../stores/ports/change-log.js';
 import type { ListQuery } from '../../stores/ports/paging.js';
+import type { SchemaStore } from '../../stores/ports/schemas.js';
 import type { Applier } from './applier.js';
 import type { ModelSource } from './model-source.js';
 import { Reindexing } from './reindexing.js';
 
 export type DefinitionStatus = 'processed' | 'acknowledged' | 'ignored';
+
+/**
+ * `mustExist`: a PATCH (404 when absent). `adopt`: the caller replaces a schema's definition knowingly (a state import
+ * that carries the schema too, planned and checked before), so no version is asked for.
+ */
+export interface PutOptions { mustExist?: boolean; adopt?: boolean }
+
+/** The refusal of a write that would replace, unasked, what an authorization-enabled schema registered. */
+export function schemaDefinitionConflict(name: string, version: number, path = 'version'): AppError {
+  return new AppError('SCHEMA_DEFINITION', [
+    `${name} is the definition that schema ${name} registered (authorization enabled): replacing it changes who may read, edit`,
+    `and delete that schema's documents. To replace it anyway, send version ${version + 1} (the current version is ${version});`,
+    'to define a type of your own, choose another name',
+  ].join(' '), [{ path, schema: name, version, message: `send version ${version + 1} to replace it` }]);
+}
 
 const sameContent = (a: Definition, b: Definition) =>
   JSON.stringify([a.relations, a.permissions]) === JSON.stringify([b.relations, b.permissions]);
@@ -20,7 +36,13 @@ export const definitionView = (r: DefinitionRecord) => ({
 
 export class Definitions {
   constructor(private readonly store: DefinitionStore, private readonly models: ModelSource, private readonly log: ChangeLog,
-    private readonly applier: Applier, private readonly reindexing?: Reindexing) {}
+    private readonly applier: Applier, private readonly reindexing?: Reindexing, private readonly schemas?: Pick<SchemaStore, 'findByName'>) {}
+
+  /** Whether an authorization-enabled schema of this name registers the definition. */
+  async registeredBySchema(name: string): Promise<boolean> {
+    const s = await this.schemas?.findByName(name);
+    return s?.serviceOptions.authorization.enabled === true;
+  }
 
   /**
    * Puts the change in force before it is acknowledged: every process answers the affected types from the projection
@@ -45,11 +67,17 @@ export class Definitions {
     if (problems.length) throw new AppError('INVALID_DEFINITION', problems[0]!.message, problems);
   }
 
-  /** Create or replace; `version` absent means "next version". */
-  async put(def: Definition, version: number | undefined, mustExist = false) {
+  /**
+   * Create or replace; `version` absent means "next version". Replacing the definition a schema registered, with other
+   * content, needs the version: without it the schema's documents could vanish from their owners by a name clash.
+   */
+  async put(def: Definition, version: number | undefined, opts: PutOptions = {}) {
     this.validate(def);
     const existing = await this.store.findDefinition(def.name);
-    if (mustExist && !existing) throw new AppError('NOT_FOUND', `No resource definition ${def.name}`);
+    if (opts.mustExist && !existing) throw new AppError('NOT_FOUND', `No resource definition ${def.name}`);
+    if (existing && version === undefined && !opts.adopt && !sameContent(existing, def) && await this.registeredBySchema(def.name)) {
+      throw schemaDefinitionConflict(def.name, existing.version);
+    }
     if (existing && version !== undefined) {
       if (version === existing.version) {
         if (sameContent(existing, def)) return { status: 'acknowledged' as const, resourceDefinition: definitionView(existing) };

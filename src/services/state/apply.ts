@@ -91,7 +91,8 @@ async function applyHeader(deps: ApplyDeps, plan: Plan, applied: string[], guard
     const now = await store.findDefinition(name);
     if (now && canonical([now.relations, now.permissions]) === canonical([def.relations, def.permissions])) continue;
     guard();
-    await definitions.put(def, undefined);
+    // The plan refused replacing a schema's definition unless the document carries the schema: what is left is meant.
+    await definitions.put(def, undefined, { adopt: true });
     applied.push(`definition ${name}`);
   }
   for (const name of [...plan.config.created, ...plan.config.updated, ...plan.config.removed]) {

@@ -11,7 +11,7 @@ import { asItem, type Item } from './items.js';
 
 export interface ImportOptions { dryRun: boolean; prune: boolean }
 export interface Changes { created: string[]; updated: string[]; unchanged: string[]; removed: string[] }
-export interface Problem { path?: string; line?: number; code?: ErrorCode; message: string }
+export interface Problem { path?: string; line?: number; code?: ErrorCode; message: string; schema?: string; version?: number }
 export interface Plan {
   header: StateHeader; model: Model; startRevision: number;
   resources: Changes; schemas: Changes; config: Changes; notes: string[];
@@ -63,7 +63,8 @@ export function inline(doc: StateHeader, model: Model): Item[] {
 /** Validates the header's sections and works out what they change; the model is the one the import leaves in place. */
 export async function plan(deps: PlanDeps, header: StateHeader, opts: ImportOptions): Promise<Plan> {
   const startRevision = await deps.latest();
-  const current = new Map((await deps.store.definitions()).map((d) => [d.name, d as Definition]));
+  const versions = new Map((await deps.store.definitions()).map((d) => [d.name, d]));
+  const current = new Map([...versions].map(([name, d]) => [name, d as Definition]));
   const plan: Plan = {
     header, startRevision, model: new Model([]), resources: changes(), schemas: changes(), config: changes(), notes: [], definitions: new Map(current),
   };
@@ -95,6 +96,21 @@ export async function plan(deps: PlanDeps, header: StateHeader, opts: ImportOpti
     if (!imported.has(name)) plan.resources.created.push(name);
   }
   if (header.resources) {
+    // Replacing what a stored schema's authorization registered is refused unless the document carries that schema
+    // too: otherwise a type of the same name would take the schema's documents from their owners unasked.
+    const carried = new Set(schemaList.map((s) => s.name));
+    const guarded = new Set(stored.filter((s) => (s.serviceOptions as { authorization?: { enabled?: boolean } }).authorization?.enabled === true)
+      .map((s) => s.name).filter((n) => !carried.has(n)));
+    const clashes: Problem[] = [];
+    for (const [i, r] of (header.resources ?? []).entries()) {
+      const before = versions.get(r.name);
+      if (!before || !guarded.has(r.name) || canonical([before.relations, before.permissions]) === canonical([r.relations, r.permissions])) continue;
+      clashes.push({ path: `resources.${i}`, code: 'SCHEMA_DEFINITION', schema: r.name, version: before.version, message: [
+        `${r.name}: schema ${r.name} registered this definition (authorization enabled), and replacing it changes who may use its documents;`,
+        `to replace it, carry schema ${r.name} in the same document (schemas), or send PATCH /authorization/resources/${r.name} with version ${before.version + 1}`,
+      ].join(' ') });
+    }
+    if (clashes.length) refuse('Some resource definitions would replace those database schemas registered', clashes);
     for (const [name, def] of imported) {
       const before = current.get(name);
       const list = !before ? plan.resources.created

@@ -73,7 +73,7 @@ export function authorizationRoutes(deps: {
   const admin = { surface: 'admin' as const, module: 'authorization', auth: 'admin' as const };
   return [
     route({
-      ...admin, http: { method: 'post', path: '/authorization/resources' }, output: replies.definitionPut, errors: ['INVALID_DEFINITION', 'VERSION_CONFLICT'], summary: 'Create or replace a resource definition',
+      ...admin, http: { method: 'post', path: '/authorization/resources' }, output: replies.definitionPut, errors: ['INVALID_DEFINITION', 'VERSION_CONFLICT', 'SCHEMA_DEFINITION'], summary: 'Create or replace a resource definition (replacing the one a schema registered needs its next version)',
       body: z.strictObject({ name, ...definitionBody }),
       handle: async ({ body }) => withRevision(await definitions.put(
         { name: body.name, relations: body.relations, permissions: body.permissions }, body.version)),
@@ -88,12 +88,12 @@ export function authorizationRoutes(deps: {
       handle: async ({ params }) => ({ body: definitionView(await definitions.get(params.id)) }),
     }),
     route({
-      ...admin, http: { method: 'patch', path: '/authorization/resources/:id' }, output: replies.definitionPut, errors: ['NOT_FOUND', 'INVALID_DEFINITION', 'VERSION_CONFLICT'], summary: 'Replace relations and permissions; re-indexes the type',
+      ...admin, http: { method: 'patch', path: '/authorization/resources/:id' }, output: replies.definitionPut, errors: ['NOT_FOUND', 'INVALID_DEFINITION', 'VERSION_CONFLICT', 'SCHEMA_DEFINITION'], summary: 'Replace relations and permissions; re-indexes the type (the definition a schema registered needs its next version)',
       params: idParam, body: z.strictObject(definitionBody),
       handle: async ({ params, body }) => {
         const found = await definitions.get(params.id);
         return withRevision(await definitions.put(
-          { name: found.name, relations: body.relations, permissions: body.permissions }, body.version, true));
+          { name: found.name, relations: body.relations, permissions: body.permissions }, body.version, { mustExist: true }));
       },
     }),
     route({

@@ -29,7 +29,7 @@ export function stateRoutes(deps: { state: State }): Route[] {
     }),
     route({
       ...admin, http: { method: 'post', path: '/state/import', streamBody: NDJSON }, output: replies.stateImport,
-      errors: ['INVALID_DEFINITION', 'UNKNOWN_TYPE', 'RELATION_NOT_DEFINED', 'RELATION_NOT_ALLOWED', 'PERMISSION_NOT_DEFINED', 'ALREADY_EXISTS', 'VERSION_CONFLICT', 'BUSY'], 
+      errors: ['INVALID_DEFINITION', 'UNKNOWN_TYPE', 'RELATION_NOT_DEFINED', 'RELATION_NOT_ALLOWED', 'PERMISSION_NOT_DEFINED', 'ALREADY_EXISTS', 'VERSION_CONFLICT', 'SCHEMA_DEFINITION', 'BUSY'], 
       summary: 'Import a state document: validated whole before anything changes, idempotent, creates and updates but deletes nothing unless ?prune=true; ?dryRun=true only reports. Large imports: send the NDJSON export (Content-Type: application/x-ndjson), streamed',
       query: z.strictObject({
         dryRun: flag('Report what would change and change nothing'),
