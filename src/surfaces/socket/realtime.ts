@@ -112,10 +112,12 @@ class Session {
       this.count -= stops.length;
       return this.conn.send({ type: 'unsubscribed', id: msg.id });
     }
-    await this.subscribe(msg.id, msg.items);
+    await this.subscribe(msg.id, { items: msg.items, consistency: msg.consistency, revision: msg.revision });
   }
 
-  private async subscribe(id: string, items: unknown): Promise<void> {
+  /** `body`: the decisions route's, so the first answers can be asked at_least_as_fresh as a revision, as over REST. */
+  private async subscribe(id: string, body: { items: unknown; consistency: unknown; revision: unknown }): Promise<void> {
+    const { items } = body;
     try {
       if (this.subs.has(id)) throw new AppError('VALIDATION_FAILED', `Subscription ${id} exists; unsubscribe first or use another id`);
       const asked = Array.isArray(items) ? items.length : 0;
@@ -127,7 +129,7 @@ class Session {
       this.subs.set(id, []);
       let reply;
       try {
-        reply = await this.deps.pipeline.call('client', DECISIONS, { body: { items } }, this.caller);
+        reply = await this.deps.pipeline.call('client', DECISIONS, { body }, this.caller);
       } catch (e) {
         this.count -= asked;
         this.subs.delete(id);
