@@ -1,5 +1,6 @@
 // The realtime socket (contract 4.3, DESIGN.md 6.1): ws on SOCKET_PORT, path /realtime, a client access token on the
-// upgrade; messages go through the pipeline like any call. Its first topic is the decision watch.
+// upgrade (Authorization, or from a browser the protocol list); messages go through the pipeline like any call. Its
+// first topic is the decision watch.
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
@@ -9,6 +10,7 @@ import type { DecisionWatch, Watched } from '../../services/authorization/decisi
 import { securityHeaders } from '../http/security-headers.js';
 import { clientAddress, headersOf, refuseMalformed, refuseUpgrade, sendJson, type TrustProxy } from '../http/wire.js';
 import type { Caller, Pipeline } from '../pipeline.js';
+import { selectProtocol, upgradeCredentials } from './browser-credentials.js';
 import { isChatMessage } from './chat-messages.js';
 import { ChatSession, type ChatSockets } from './chat-session.js';
 import { Connection, type ConnectionLimits } from './connection.js';
@@ -160,7 +162,7 @@ export class RealtimeTransport {
   private stopping = false;
 
   constructor(private readonly deps: RealtimeDeps) {
-    this.wss = new WebSocketServer({ noServer: true, maxPayload: deps.maxMessageBytes });
+    this.wss = new WebSocketServer({ noServer: true, maxPayload: deps.maxMessageBytes, handleProtocols: selectProtocol });
   }
 
   private async upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
@@ -172,7 +174,7 @@ export class RealtimeTransport {
       const ip = clientAddress(this.deps.trustProxy)(req);
       // The gate and the client surface's rate limit, counted before the token is checked.
       await pipeline.enter('socket', 'client', ip, UPGRADE_KEY);
-      const headers = headersOf(req);
+      const headers = upgradeCredentials(headersOf(req));
       const user = await pipeline.user(headers);
       if ((this.perUser.get(user.userId) ?? 0) >= this.deps.maxPerUser) {
         throw new AppError('RATE_LIMITED', `A user holds at most ${this.deps.maxPerUser} sockets at once; close one first`);
