@@ -113,6 +113,27 @@ describe('realtime socket', () => {
     s.ws.close();
   });
 
+  it('answers a subscription at least as fresh as the revision it names, after a bulk write still being indexed', async () => {
+    const { userId, token } = await login('fresh-sub@example.com');
+    const s = await connect(token);
+    // The update the subscription asks about comes last in the batch, behind 300 others, so it is indexed last.
+    const written = await svc.http('POST', '/authorization/relations/write', { body: { updates: [
+      ...Array.from({ length: 300 }, (_, i) => ({ operation: 'create', subject: `User:${userId}`, relation: 'owner', resource: `Doc:filler${i}` })),
+      { operation: 'create', subject: `User:${userId}`, relation: 'owner', resource: 'Doc:fresh' },
+    ] } });
+    expect(written.status).toBe(200);
+    const revision = written.body.revision as number;
+    s.send({ type: 'subscribe', topic: 'decisions', id: 'f', consistency: 'at_least_as_fresh', revision, items: [{ action: 'read', resource: 'Doc:fresh' }] });
+    const subscribed = await s.next((m) => m.id === 'f', 10_000);
+    expect(subscribed).toMatchObject({ type: 'subscribed', items: [{ action: 'read', resource: 'Doc:fresh', allowed: true }] });
+    expect(subscribed.items[0].revision).toBeGreaterThanOrEqual(revision);
+    // The fields are the decisions route's: validated there, as over REST.
+    s.send({ type: 'subscribe', topic: 'decisions', id: 'g', consistency: 'eventually', revision: -1, items: [{ action: 'read', resource: 'Doc:fresh' }] });
+    const refused = await s.next((m) => m.id === 'g');
+    expect(refused).toMatchObject({ type: 'error', code: 'VALIDATION_FAILED' });
+    s.ws.close();
+  });
+
   it('closes the socket of a token that logged out', async () => {
     const { token } = await login('leaver@example.com');
     const s = await connect(token);

@@ -212,4 +212,39 @@ describe('SDK', () => {
     await app.logout();
     expect(await refused(app.get('/authentication/user'))).toMatchObject({ status: 401, code: 'UNAUTHENTICATED' });
   });
+
+  it('gives an app the fresh answer after an admin bulk write: the observed revision goes on client checks, decisions and lists', async () => {
+    const app = createAppClient({ baseUrl: svc.client });
+    const { user } = await app.register('fresh@example.com', 'correct horse battery');
+    await app.login('fresh@example.com', 'correct horse battery');
+    await admin.post('/authorization/resources', { body: doc });
+    const seen: string[] = [];
+    app.api.use({ onRequest: async ({ request }) => { const u = new URL(request.url); seen.push(`${request.method} ${u.pathname}${u.search} ${request.method === 'POST' ? await request.clone().text() : ''}`); } });
+    await admin.post('/database/schemas', { body: { name: 'FreshNote', fields: { title: 'String' }, serviceOptions: { authorization: { enabled: true } } } });
+    const author = createAppClient({ baseUrl: svc.client });
+    await author.register('author@example.com', 'correct horse battery');
+    await author.login('author@example.com', 'correct horse battery');
+    const note = await author.post('/database/{schema}', { params: { path: { schema: 'FreshNote' } }, body: { title: 'shared' } }) as { _id: string };
+    // A bulk write is indexed after its answer: the ones the app cares about come last, behind 300 others.
+    const written = await admin.post('/authorization/relations/write', { body: { updates: [
+      ...Array.from({ length: 300 }, (_, i) => ({ operation: 'create' as const, subject: `User:${user._id}`, relation: 'viewer', resource: `Doc:bulk${i}` })),
+      { operation: 'create', subject: `User:${user._id}`, relation: 'viewer', resource: 'Doc:fresh' },
+      { operation: 'create', subject: `User:${user._id}`, relation: 'reader', resource: `FreshNote:${note._id}` },
+    ] } });
+    app.observeRevision(admin.revision!);
+    expect(app.revision).toBe(written.revision);
+    expect((await app.get('/authorization/check', { params: { query: { action: 'view', resource: 'Doc:fresh' } } })).allowed).toBe(true);
+    expect(seen.at(-1)).toBe(`GET /authorization/check?action=view&resource=Doc%3Afresh&consistency=at_least_as_fresh&revision=${written.revision} `);
+    const decided = await app.post('/authorization/decisions', { body: { items: [{ action: 'view', resource: 'Doc:bulk299' }] } });
+    expect(decided.items).toEqual([{ action: 'view', resource: 'Doc:bulk299', allowed: true, revision: expect.any(Number) }]);
+    expect(decided.items[0]!.revision).toBeGreaterThanOrEqual(written.revision);
+    expect(JSON.parse(seen.at(-1)!.split(' ').slice(2).join(' '))).toMatchObject({ consistency: 'at_least_as_fresh', revision: written.revision });
+    // The documents list takes the same fields (schema fields are its other query names, so the SDK does not add them).
+    const list = await fetch(`${svc.client}/database/FreshNote?consistency=at_least_as_fresh&revision=${written.revision}`, { headers: { authorization: `Bearer ${app.accessToken}` } });
+    expect([list.status, ((await list.json()) as { documents: Array<{ _id: string }> }).documents.map((d) => d._id)]).toEqual([200, [note._id]]);
+    // A revision the service has not reached is a 503 INDEX_BEHIND after the bounded wait, as on the admin reads.
+    const ahead = await refused(createAppClient({ baseUrl: svc.client, accessToken: app.accessToken, retry: false })
+      .get('/authorization/check', { params: { query: { action: 'view', resource: 'Doc:fresh', consistency: 'at_least_as_fresh', revision: written.revision + 1000 } } }));
+    expect(ahead).toMatchObject({ status: 503, code: 'INDEX_BEHIND' });
+  }, 30_000);
 });

@@ -41,7 +41,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Whether you (or a scope you act for) may do an action on a resource */
+        /** Whether you (or a scope you act for) may do an action on a resource; consistency=at_least_as_fresh&revision=N sees every write up to N */
         get: operations["get_authorization_check"];
         put?: never;
         post?: never;
@@ -295,7 +295,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The documents you (or the scope) can read, paged; schema fields as equality filters
+         * The documents you (or the scope) can read, paged; schema fields as equality filters; consistency=at_least_as_fresh&revision=N sees every write up to N
          * @description Query: schema fields as equality filters besides the listed parameters.
          */
         get: operations["get_database_schema"];
@@ -845,6 +845,8 @@ export interface operations {
                 action: string;
                 resource: string;
                 scope?: string;
+                consistency?: "minimize_latency" | "at_least_as_fresh" | "fully_consistent";
+                revision?: number;
             };
             header?: never;
             path?: never;
@@ -954,7 +956,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description STORE_UNAVAILABLE: A store the service needs is unavailable; retry shortly */
+            /** @description INDEX_BEHIND: The index has not reached the requested revision; STORE_UNAVAILABLE: A store the service needs is unavailable; retry shortly */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -962,7 +964,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "STORE_UNAVAILABLE";
+                        code: "INDEX_BEHIND" | "STORE_UNAVAILABLE";
                         message: string;
                     };
                 };
@@ -983,6 +985,9 @@ export interface operations {
                         action: string;
                         resource: string;
                     }[];
+                    /** @enum {string} */
+                    consistency?: "minimize_latency" | "at_least_as_fresh" | "fully_consistent";
+                    revision?: number;
                 };
             };
         };
@@ -1068,7 +1073,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description STORE_UNAVAILABLE: A store the service needs is unavailable; retry shortly */
+            /** @description INDEX_BEHIND: The index has not reached the requested revision; STORE_UNAVAILABLE: A store the service needs is unavailable; retry shortly */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1076,7 +1081,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "STORE_UNAVAILABLE";
+                        code: "INDEX_BEHIND" | "STORE_UNAVAILABLE";
                         message: string;
                     };
                 };
@@ -1087,6 +1092,8 @@ export interface operations {
         parameters: {
             query?: {
                 scope?: string;
+                consistency?: "minimize_latency" | "at_least_as_fresh" | "fully_consistent";
+                revision?: number;
             };
             header?: never;
             path: {
@@ -1185,7 +1192,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description STORE_UNAVAILABLE: A store the service needs is unavailable; retry shortly */
+            /** @description INDEX_BEHIND: The index has not reached the requested revision; STORE_UNAVAILABLE: A store the service needs is unavailable; retry shortly */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1193,7 +1200,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "STORE_UNAVAILABLE";
+                        code: "INDEX_BEHIND" | "STORE_UNAVAILABLE";
                         message: string;
                     };
                 };
@@ -3060,7 +3067,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description STORE_UNAVAILABLE: A store the service needs is unavailable; retry shortly */
+            /** @description INDEX_BEHIND: The index has not reached the requested revision; STORE_UNAVAILABLE: A store the service needs is unavailable; retry shortly */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3068,7 +3075,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "STORE_UNAVAILABLE";
+                        code: "INDEX_BEHIND" | "STORE_UNAVAILABLE";
                         message: string;
                     };
                 };

@@ -9,5 +9,9 @@ export const FRESH_READS: Record<'admin' | 'client', Record<string, 'query' | 'b
     "GET /authorization/permissions/objects": "query",
     "GET /authorization/permissions/subjects": "query"
   },
-  "client": {}
+  "client": {
+    "GET /authorization/check": "query",
+    "POST /authorization/decisions": "body",
+    "GET /authorization/role/{resource}": "query"
+  }
 };

@@ -5,7 +5,7 @@ import { AppError } from '../../errors.js';
 import type { Doc, DocumentStore } from '../../stores/ports/documents.js';
 import { DuplicateKey } from '../../stores/ports/errors.js';
 import type { SchemaRecord } from '../../stores/ports/schemas.js';
-import type { Checks } from '../authorization/checks.js';
+import type { Checks, ReadOptions } from '../authorization/checks.js';
 import type { Relations } from '../authorization/relations.js';
 import type { Schemas } from './schemas.js';
 
@@ -14,6 +14,8 @@ const MAX_JOIN = 100_000;
 
 export interface ListQuery {
   skip: number; limit: number; sort?: string; populate?: string; scope?: string; filters: Record<string, string>;
+  /** How fresh the list must be (consistency, revision), as on the authorization reads. */
+  read?: ReadOptions;
 }
 
 export class Documents {
@@ -23,10 +25,10 @@ export class Documents {
   private object = (s: SchemaRecord, id: string) => `${s.name}:${id}`;
 
   /** With a scope the caller acts for it, which needs `needed` on the scope (else 403). */
-  private async actor(userId: string, scope: string | undefined, needed: string): Promise<string> {
+  private async actor(userId: string, scope: string | undefined, needed: string, opts: ReadOptions = {}): Promise<string> {
     const me = `User:${userId}`;
     if (scope === undefined) return me;
-    if (!(await this.deps.checks.can(me, needed, scope))) throw new AppError('FORBIDDEN', `You need ${needed} on the scope ${scope}`);
+    if (!(await this.deps.checks.can(me, needed, scope, opts))) throw new AppError('FORBIDDEN', `You need ${needed} on the scope ${scope}`);
     return scope;
   }
 
@@ -75,8 +77,11 @@ export class Documents {
     const { filter, problems } = equalityFilters(s.fields, q.filters);
     if (problems.length) throw new AppError('VALIDATION_FAILED', 'Unknown or malformed filter', problems);
     const sort = sortOf(s, q.sort);
-    const subject = await this.actor(userId, q.scope, 'read');
-    const { documents, count } = await this.readable(subject, s, filter, q.sort === undefined ? undefined : sort, q.skip, q.limit);
+    // The wait for a revision is paid once, for the scope's check and the list alike.
+    await this.deps.checks.settle(q.read ?? {});
+    const opts = { ...q.read, settled: true };
+    const subject = await this.actor(userId, q.scope, 'read', opts);
+    const { documents, count } = await this.readable(subject, s, filter, q.sort === undefined ? undefined : sort, q.skip, q.limit, opts);
     return { documents: await this.populate(subject, s, documents, q.populate), count };
   }
 
@@ -109,7 +114,7 @@ export class Documents {
   }
 
   /** `sort` undefined: the index's order (the cheapest page of a guarded schema), `_id` order otherwise. */
-  private async readable(subject: string, s: SchemaRecord, filter: Record<string, unknown>, sort: Record<string, 1 | -1> | undefined, skip: number, limit: number) {
+  private async readable(subject: string, s: SchemaRecord, filter: Record<string, unknown>, sort: Record<string, 1 | -1> | undefined, skip: number, limit: number, opts: ReadOptions = {}) {
     let documents: Doc[];
     let count: number;
     if (!this.guarded(s)) {
@@ -117,19 +122,19 @@ export class Documents {
         this.deps.docs.find(s.collectionName, filter, sort ?? { _id: 1 }, skip, limit), this.deps.docs.count(s.collectionName, filter)]);
     } else if (typeof filter._id === 'string') {
       // One document by id (a custom endpoint's usual filter): one check, not a join with everything readable.
-      const where = (await this.deps.checks.can(subject, 'read', this.object(s, filter._id))) ? filter : null;
+      const where = (await this.deps.checks.can(subject, 'read', this.object(s, filter._id), opts)) ? filter : null;
       [documents, count] = where ? await Promise.all([
         this.deps.docs.find(s.collectionName, where, sort ?? { _id: 1 }, skip, limit), this.deps.docs.count(s.collectionName, where)]) : [[], 0];
     } else if (Object.keys(filter).length === 0 && sort === undefined) {
       // The common case stays on the index: one page of ids, then one `_id` lookup per document.
-      const page = await this.deps.checks.listObjects(subject, 'read', s.name, skip, limit);
+      const page = await this.deps.checks.listObjects(subject, 'read', s.name, skip, limit, opts);
       const ids = page.objects.map((o) => o.slice(s.name.length + 1));
       const byId = new Map((await this.deps.docs.findByIds(s.collectionName, ids)).map((d) => [d._id, d]));
       documents = ids.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : []));
       count = page.count;
     } else {
       // Sorting or filtering joins every readable id with the collection (FerretDB v1 scans it for `$in`).
-      const all = await this.deps.checks.listObjects(subject, 'read', s.name, 0, MAX_JOIN);
+      const all = await this.deps.checks.listObjects(subject, 'read', s.name, 0, MAX_JOIN, opts);
       if (all.count > MAX_JOIN) {
         throw new AppError('LIST_TOO_LARGE', `${all.count} readable documents are too many to sort or filter (at most ${MAX_JOIN}); page them without sort or filters`);
       }

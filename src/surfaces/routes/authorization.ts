@@ -8,7 +8,7 @@ import { RELATION_SORTS, type RelationList } from '../../services/authorization/
 import { relationView, type Relations } from '../../services/authorization/relations.js';
 import { WRITE_MAX } from '../../services/authorization/tuple-updates.js';
 import { replies } from '../replies.js';
-import { nameText as name, objectText as object, tuplePart } from './fields.js';
+import { consistencyFields, nameText as name, objectText as object, readOptions, tuplePart } from './fields.js';
 import { route, type Reply, type Route } from '../registry.js';
 
 export interface IndexerControl {
@@ -22,10 +22,7 @@ const listQuery = {
   sort: z.string().regex(/^-?[A-Za-z_]+$/).optional(),
   search: z.string().max(200).optional(),
 };
-const consistency = {
-  consistency: z.enum(['minimize_latency', 'at_least_as_fresh', 'fully_consistent']).optional(),
-  revision: z.coerce.number().int().min(0).optional(),
-};
+const consistency = consistencyFields;
 const definitionBody = {
   relations: z.record(z.string(), z.array(z.string())).default({}),
   permissions: z.record(z.string(), z.array(z.string())).default({}),
@@ -53,8 +50,7 @@ const writeBody = z.strictObject({
 
 const withRevision = <T extends { revision?: number }>(body: T, status = 200): Reply =>
   ({ status, body, headers: body.revision === undefined ? {} : { 'X-Authz-Revision': String(body.revision) } });
-const read = (q: { consistency?: ReadOptions['consistency']; revision?: number }): ReadOptions =>
-  ({ consistency: q.consistency, revision: q.revision });
+const read = readOptions;
 
 /** Checks one bulk call may carry. */
 export const BULK_MAX = 100;

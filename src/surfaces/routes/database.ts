@@ -6,7 +6,7 @@ import type { Documents } from '../../services/database/documents.js';
 import type { Schemas } from '../../services/database/schemas.js';
 import { replies } from '../replies.js';
 import { route, type Route } from '../registry.js';
-import { nameText, objectText as object } from './fields.js';
+import { consistencyFields, nameText, objectText as object, readOptions } from './fields.js';
 
 const page = { skip: z.coerce.number().int().min(0).default(0), limit: z.coerce.number().int().min(1).max(1000).default(25) };
 const options = z.strictObject({ authorization: z.strictObject({ enabled: z.boolean() }).optional() });
@@ -67,16 +67,18 @@ export function databaseRoutes(deps: { schemas: Schemas; documents: Documents; f
       handle: async ({ params, query, body, user: u }) => ({ status: 201, body: await documents.create(u!.userId, params.schema, body, query.scope) }),
     }),
     route({
-      ...user, http: { method: 'get', path: '/database/:schema' }, output: replies.documents, errors: ['SCHEMA_NOT_FOUND', 'FORBIDDEN', 'LIST_TOO_LARGE'], summary: 'The documents you (or the scope) can read, paged; schema fields as equality filters',
+      ...user, http: { method: 'get', path: '/database/:schema' }, output: replies.documents, errors: ['SCHEMA_NOT_FOUND', 'FORBIDDEN', 'LIST_TOO_LARGE', 'INDEX_BEHIND'],
+      summary: 'The documents you (or the scope) can read, paged; schema fields as equality filters; consistency=at_least_as_fresh&revision=N sees every write up to N',
       params: z.strictObject({ schema: schemaParam }),
       // Field names are filters, so the query is checked against the schema in the service (still strict).
       query: z.record(z.string().max(128), z.string().max(1000)),
       handle: async ({ params, query, user: u }) => {
-        const { skip, limit, sort, populate, scope, ...filters } = query;
-        const q = z.strictObject({ ...page, sort: z.string().regex(/^-?[A-Za-z_][A-Za-z0-9_]*$/).optional(), populate: z.string().max(500).optional(), scope: object.optional() })
-          .safeParse({ skip, limit, sort, populate, scope });
+        const { skip, limit, sort, populate, scope, consistency, revision, ...filters } = query;
+        const q = z.strictObject({
+          ...page, sort: z.string().regex(/^-?[A-Za-z_][A-Za-z0-9_]*$/).optional(), populate: z.string().max(500).optional(), scope: object.optional(), ...consistencyFields,
+        }).safeParse({ skip, limit, sort, populate, scope, consistency, revision });
         if (!q.success) throw new AppError('VALIDATION_FAILED', 'Invalid query', q.error.issues.map((i) => ({ path: `query.${i.path.join('.')}`, message: i.message })));
-        return { body: await documents.list(u!.userId, params.schema, { ...q.data, filters }) };
+        return { body: await documents.list(u!.userId, params.schema, { ...q.data, filters, read: readOptions(q.data) }) };
       },
     }),
     route({

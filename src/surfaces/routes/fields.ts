@@ -1,6 +1,7 @@
 // Input fields several route modules share: object references and names, with the engine's rules and length caps.
 import { z } from 'zod';
 import { MAX_OBJECT_BYTES, NAME_RE, NAME_RULE, OBJECT_RULE, parseObject } from '../../engine/ids.js';
+import type { ReadOptions } from '../../services/authorization/checks.js';
 
 /** `Type:id`, at most MAX_OBJECT_BYTES bytes. */
 export const objectText = z.string().refine((s) => parseObject(s) !== null, { message: OBJECT_RULE });
@@ -8,3 +9,15 @@ export const objectText = z.string().refine((s) => parseObject(s) !== null, { me
 export const nameText = z.string().regex(NAME_RE, NAME_RULE);
 /** A tuple's parts before the service checks them against the model: only their lengths are bounded here. */
 export const tuplePart = z.string().max(MAX_OBJECT_BYTES);
+
+/**
+ * How fresh a read must be (DESIGN 5 "Consistency"), the same fields on admin and client reads: at_least_as_fresh with
+ * `revision` waits (at most 5 s, then 503 INDEX_BEHIND) until the index has applied that revision.
+ */
+export const consistencyFields = {
+  consistency: z.enum(['minimize_latency', 'at_least_as_fresh', 'fully_consistent']).optional(),
+  revision: z.coerce.number().int().min(0).optional(),
+};
+/** The read options `Checks` takes, from a query or body with `consistencyFields`. */
+export const readOptions = (q: { consistency?: ReadOptions['consistency']; revision?: number }): ReadOptions =>
+  ({ consistency: q.consistency, revision: q.revision });

@@ -1,5 +1,6 @@
 // The realtime socket (contract 4.3, DESIGN.md 6.1): ws on SOCKET_PORT, path /realtime, a client access token on the
-// upgrade; messages go through the pipeline like any call. Its first topic is the decision watch.
+// upgrade (Authorization, or from a browser the protocol list); messages go through the pipeline like any call. Its
+// first topic is the decision watch.
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
@@ -9,6 +10,7 @@ import type { DecisionWatch, Watched } from '../../services/authorization/decisi
 import { securityHeaders } from '../http/security-headers.js';
 import { clientAddress, headersOf, refuseMalformed, refuseUpgrade, sendJson, type TrustProxy } from '../http/wire.js';
 import type { Caller, Pipeline } from '../pipeline.js';
+import { selectProtocol, upgradeCredentials } from './browser-credentials.js';
 import { isChatMessage } from './chat-messages.js';
 import { ChatSession, type ChatSockets } from './chat-session.js';
 import { Connection, type ConnectionLimits } from './connection.js';
@@ -112,10 +114,12 @@ class Session {
       this.count -= stops.length;
       return this.conn.send({ type: 'unsubscribed', id: msg.id });
     }
-    await this.subscribe(msg.id, msg.items);
+    await this.subscribe(msg.id, { items: msg.items, consistency: msg.consistency, revision: msg.revision });
   }
 
-  private async subscribe(id: string, items: unknown): Promise<void> {
+  /** `body`: the decisions route's, so the first answers can be asked at_least_as_fresh as a revision, as over REST. */
+  private async subscribe(id: string, body: { items: unknown; consistency: unknown; revision: unknown }): Promise<void> {
+    const { items } = body;
     try {
       if (this.subs.has(id)) throw new AppError('VALIDATION_FAILED', `Subscription ${id} exists; unsubscribe first or use another id`);
       const asked = Array.isArray(items) ? items.length : 0;
@@ -127,7 +131,7 @@ class Session {
       this.subs.set(id, []);
       let reply;
       try {
-        reply = await this.deps.pipeline.call('client', DECISIONS, { body: { items } }, this.caller);
+        reply = await this.deps.pipeline.call('client', DECISIONS, { body }, this.caller);
       } catch (e) {
         this.count -= asked;
         this.subs.delete(id);
@@ -158,7 +162,7 @@ export class RealtimeTransport {
   private stopping = false;
 
   constructor(private readonly deps: RealtimeDeps) {
-    this.wss = new WebSocketServer({ noServer: true, maxPayload: deps.maxMessageBytes });
+    this.wss = new WebSocketServer({ noServer: true, maxPayload: deps.maxMessageBytes, handleProtocols: selectProtocol });
   }
 
   private async upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
@@ -170,7 +174,7 @@ export class RealtimeTransport {
       const ip = clientAddress(this.deps.trustProxy)(req);
       // The gate and the client surface's rate limit, counted before the token is checked.
       await pipeline.enter('socket', 'client', ip, UPGRADE_KEY);
-      const headers = headersOf(req);
+      const headers = upgradeCredentials(headersOf(req));
       const user = await pipeline.user(headers);
       if ((this.perUser.get(user.userId) ?? 0) >= this.deps.maxPerUser) {
         throw new AppError('RATE_LIMITED', `A user holds at most ${this.deps.maxPerUser} sockets at once; close one first`);
