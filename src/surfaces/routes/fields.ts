@@ -8,3 +8,8 @@ export const objectText = z.string().refine((s) => parseObject(s) !== null, { me
 export const nameText = z.string().regex(NAME_RE, NAME_RULE);
 /** A tuple's parts before the service checks them against the model: only their lengths are bounded here. */
 export const tuplePart = z.string().max(MAX_OBJECT_BYTES);
+/**
+ * Text that goes into a message header (a mail subject, a push title): a CR or LF in it would end the header and start
+ * another (`\r\nBcc: someone`), so either is refused by name rather than sent or stored.
+ */
+export const headerText = (max: number) => z.string().min(1).max(max).regex(/^[^\r\n]*$/, 'may not contain a line break (CR or LF): it goes into a message header');
