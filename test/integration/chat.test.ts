@@ -273,6 +273,25 @@ describe('chat on the realtime socket', () => {
   });
 });
 
+describe('chat participants named as tuples name them', () => {
+  it('takes User:<id> for the bare user id, on create, invite and removal, and keeps bare ids', async () => {
+    const host = await login('tuple-host@chat.example');
+    const guest = await login('tuple-guest@chat.example');
+    const third = await login('tuple-third@chat.example');
+    const room = await as(host.token, 'POST', '/chat/rooms', { name: 'typed', participants: [`User:${guest.userId}`, `User:${host.userId}`] });
+    expect([room.status, room.body.participants]).toEqual([201, [host.userId, guest.userId]]);
+    const roomId = room.body._id as string;
+    expect((await as(guest.token, 'GET', `/chat/rooms/${roomId}`)).status).toBe(200);
+    const invited = await as(host.token, 'POST', `/chat/rooms/${roomId}/participants`, { participants: [`User:${third.userId}`, third.userId] });
+    expect([invited.status, invited.body.participants]).toEqual([200, [host.userId, guest.userId, third.userId]]);
+    const removed = await as(host.token, 'DELETE', `/chat/rooms/${roomId}/participants/${encodeURIComponent(`User:${third.userId}`)}`);
+    expect([removed.status, removed.body.participants]).toEqual([200, [host.userId, guest.userId]]);
+    expect((await as(third.token, 'GET', `/chat/rooms/${roomId}`)).status).toBe(404);
+    const unknown = await as(host.token, 'POST', '/chat/rooms', { name: 'x', participants: ['User:nobody-here'] });
+    expect([unknown.status, unknown.body.message]).toEqual([400, 'No such participant: nobody-here']);
+  });
+});
+
 describe('chat with a team as participant', () => {
   it('lets the team\'s members in, and sends `left` to one removed from the team', async () => {
     const host = await login('pod-host@chat.example');

@@ -164,6 +164,42 @@ describe('sending through the queue', () => {
     expect((await svc.http('POST', '/communications/email', { body: { to: 'x@example.com', subject: 's', text: 't', idempotencyKey: 'a:b' } })).status).toBe(400);
   });
 
+  it('refuses a line break in any header-bound field (400 naming it) and queues nothing', async () => {
+    const mail = { to: 'victim@example.com', subject: 'Hello', text: 'hi', idempotencyKey: 'crlf-mail' };
+    const bad: Array<[string, Record<string, unknown>, string]> = [
+      ['subject', { ...mail, subject: 'Hello\r\nBcc: someone@example.com' }, 'body.subject'],
+      ['subject (LF)', { ...mail, subject: 'Hello\nBcc: someone@example.com' }, 'body.subject'],
+      ['subject (CR)', { ...mail, subject: 'Hello\rBcc: someone@example.com' }, 'body.subject'],
+      ['from', { ...mail, from: 'me@example.com\r\nReply-To: evil@example.com' }, 'body.from'],
+      ['to', { ...mail, to: ['ok@example.com', 'victim@example.com\r\nBcc: someone@example.com'] }, 'body.to'],
+    ];
+    for (const [what, body, path] of bad) {
+      const r = await svc.http('POST', '/communications/email', { body });
+      expect([what, r.status, r.body.code, r.body.details[0].path]).toEqual([what, 400, 'VALIDATION_FAILED', expect.stringContaining(path)]);
+      expect(r.body.message).toContain(path);
+    }
+    expect((await svc.http('POST', '/communications/email', { body: bad[0]![1] })).body.message).toContain('line break');
+    const push = await svc.http('POST', '/communications/push', { body: { userId: bob.id, title: 'Hi\nthere', body: 'b', idempotencyKey: 'crlf-push' } });
+    expect([push.status, push.body.details[0].path]).toEqual([400, 'body.title']);
+    const from = await svc.http('PATCH', '/config/communications', { body: { email: { from: 'me@example.com\r\nBcc: someone@example.com' } } });
+    expect([from.status, from.body.code]).toEqual([400, 'VALIDATION_FAILED']);
+    expect(from.body.details).toEqual([expect.objectContaining({ path: expect.stringContaining('email.from'), message: expect.stringContaining('line break') })]);
+    expect((await svc.http('GET', '/config/communications')).body.email.from).toBe('no-reply@localhost');
+
+    // Nothing was queued under those keys: the same keys with clean fields make new jobs, and those are all that arrives.
+    const clean = await svc.http('POST', '/communications/email', { body: mail });
+    expect([clean.status, clean.body.created]).toEqual([201, true]);
+    const cleanPush = await svc.http('POST', '/communications/push', { body: { userId: bob.id, title: 'Hi there', body: 'b', idempotencyKey: 'crlf-push' } });
+    expect([cleanPush.status, cleanPush.body.created]).toEqual([201, true]);
+    await outboxHas(clean.body.jobId);
+    await outboxHas(cleanPush.body.jobId);
+    const outbox = (await svc.http('GET', '/communications/outbox?limit=1000')).body.messages as Array<{ subject?: string; to: string[] }>;
+    expect(outbox.filter((m) => /[\r\n]/.test(m.subject ?? '') || m.to.some((t) => /[\r\n]/.test(t)))).toEqual([]);
+    expect(outbox.filter((m) => m.to.includes('victim@example.com'))).toHaveLength(1);
+    const notes = (await client('GET', '/notifications?limit=1000', { headers: bearer(bob) })).body.notifications as Array<{ title: string }>;
+    expect(notes.filter((n) => n.title.startsWith('Hi'))).toEqual([expect.objectContaining({ title: 'Hi there' })]);
+  });
+
   it('scopes an idempotency key to the recipients: the same key to someone else is a new job, delivered', async () => {
     const to = async (userId: string) => svc.http('POST', '/communications/push', { body: { userId, title: 'welcome', body: 'b', idempotencyKey: 'welcome' } });
     const toBob = await to(bob.id);

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { startFakeS3, type FakeS3 } from '../support/gofakes3.js';
 import { uploadBase64, uploadFile } from '../support/multipart.js';
 import { startService, type TestService } from '../support/service.js';
+import { sendUpload, UNSTORABLE_UPLOADS } from '../support/unstorable-uploads.js';
 
 let s3: FakeS3;
 let svc: TestService;
@@ -81,6 +82,27 @@ it('keeps files on S3 once the provider is switched; older local files are still
   expect((await get(`/storage/file/data/${up.body._id}`)).status).toBe(404);
   await svc.http('PATCH', '/config/storage', { body: { provider: null, s3: null } });
 }, 120_000);
+
+it('refuses a name, folder or filename the store cannot hold with 400 naming it, leaving no object in the bucket', async () => {
+  expect((await svc.http('PATCH', '/config/storage', { body: { provider: 's3', s3: { endpoint: s3.endpoint, bucket: s3.bucket } } })).status).toBe(200);
+  try {
+    const before = await objects();
+    const existing = await svc.http('POST', `${svc.client}/storage/upload`, { body: { name: 'keep.txt', data: Buffer.from('kept').toString('base64') }, headers: auth() });
+    expect(existing.status).toBe(201);
+    for (const u of UNSTORABLE_UPLOADS) {
+      for (const [method, path] of [['POST', '/storage/upload'], ['PATCH', `/storage/upload/${existing.body._id}`]] as const) {
+        const r = await sendUpload(`${svc.client}${path}`, token, u, method);
+        expect([u.label, method, r.status, r.body.code, r.body.message]).toEqual([u.label, method, 400, u.code ?? 'VALIDATION_FAILED', expect.stringContaining(u.path)]);
+      }
+    }
+    expect(await objects()).toHaveLength(before.length + 1);
+    expect(await (await get(`/storage/file/data/${existing.body._id}`)).text()).toBe('kept');
+    expect((await svc.http('DELETE', `${svc.client}/storage/file/${existing.body._id}`, { headers: auth() })).status).toBe(200);
+    expect(await objects()).toEqual(before);
+  } finally {
+    await svc.http('PATCH', '/config/storage', { body: { provider: null, s3: null } });
+  }
+}, 60_000);
 
 it('is not ready with READY_REQUIRED_MODULES=storage while the S3 provider cannot be reached', async () => {
   expect((await svc.http('PATCH', '/config/storage', { body: { provider: 's3', s3: { endpoint: s3.endpoint, bucket: s3.bucket } } })).status).toBe(200);

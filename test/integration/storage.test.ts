@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { childService } from '../support/child-service.js';
 import { startService, type TestService } from '../support/service.js';
 import { downloadFile, streamBody, uploadBase64, uploadFile } from '../support/multipart.js';
+import { sendUpload, UNSTORABLE_UPLOADS } from '../support/unstorable-uploads.js';
 
 let svc: TestService;
 let dir: string;
@@ -343,6 +344,26 @@ describe('storage', () => {
     expect(escaped.status).toBe(201);
     expect(escaped.body.name).toBe('caf\u00e9 \\"x\\".txt');
     await client('DELETE', `/storage/file/${escaped.body._id}`, alice.token);
+    expect(await stored()).toEqual(before);
+  });
+
+  it('refuses a name, folder or filename the store cannot hold (NUL, lone surrogate, $ key) with 400 naming it, keeping nothing', async () => {
+    const before = await stored();
+    const files = (await client('GET', '/storage/files?limit=1000', alice.token)).body.count as number;
+    const existing = await client('POST', '/storage/upload', alice.token, { name: 'keep.txt', data: Buffer.from('kept').toString('base64') });
+    expect(existing.status).toBe(201);
+    for (const u of UNSTORABLE_UPLOADS) {
+      for (const [method, path] of [['POST', '/storage/upload'], ['PATCH', `/storage/upload/${existing.body._id}`]] as const) {
+        const r = await sendUpload(`${svc.client}${path}`, alice.token, u, method);
+        expect([u.label, method, r.status, r.body.code, r.body.message]).toEqual([u.label, method, 400, u.code ?? 'VALIDATION_FAILED', expect.stringContaining(u.path)]);
+      }
+    }
+    // Nothing new on disk but the one good file, no new record, and the replaced file is as it was.
+    expect((await stored()).length).toBe(before.length + 1);
+    expect((await client('GET', '/storage/files?limit=1000', alice.token)).body.count).toBe(files + 1);
+    expect((await client('GET', `/storage/file/${existing.body._id}`, alice.token)).body).toEqual(existing.body);
+    expect(await (await raw(`/storage/file/data/${existing.body._id}`, { headers: bearer(alice.token) })).text()).toBe('kept');
+    await client('DELETE', `/storage/file/${existing.body._id}`, alice.token);
     expect(await stored()).toEqual(before);
   });
 

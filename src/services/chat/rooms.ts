@@ -13,6 +13,8 @@ export const roomObject = (id: string) => `${ROOM_TYPE}:${id}`;
 const me = (userId: string) => `User:${userId}`;
 /** A participant is a user id, or `Team:<id>` (the team's readers are members: `member->read`). */
 const isTeam = (p: string) => p.startsWith('Team:');
+/** `User:<id>`, as tuples name users, is taken for the bare id rooms keep. */
+const participant = (p: string) => (p.startsWith('User:') ? p.slice('User:'.length) : p);
 const memberTuple = (p: string, roomId: string) => ({ subject: isTeam(p) ? p : me(p), relation: 'member', resource: roomObject(roomId) });
 
 export interface RoomsDeps { store: ChatStore; users: UserStore; relations: Relations; checks: Checks; maxParticipants: () => number }
@@ -48,7 +50,7 @@ export class Rooms {
 
   async create(userId: string, input: { name: string; participants: string[] }, scope?: string) {
     const owner = scope === undefined ? me(userId) : await this.actor(userId, scope);
-    const participants = await this.known(userId, input.participants.filter((p) => p !== userId || scope !== undefined));
+    const participants = await this.known(userId, input.participants.map(participant).filter((p) => p !== userId || scope !== undefined));
     const now = new Date().toISOString();
     const room: RoomRecord = {
       _id: randomUUID(), name: input.name, participants: scope === undefined ? [userId, ...participants] : participants,
@@ -81,7 +83,8 @@ export class Rooms {
   }
 
   /** Removes a participant: the owner may remove anyone, a member itself (leaving). Its sockets get `left` within a second. */
-  async removeParticipant(userId: string, roomId: string, target: string) {
+  async removeParticipant(userId: string, roomId: string, named: string) {
+    const target = participant(named);
     if (target === userId) await this.readable(userId, roomId);
     else await this.allowed(userId, roomId, 'manage');
     await this.deps.relations.removeMany([memberTuple(target, roomId)], []);
@@ -117,7 +120,7 @@ export class Rooms {
    * others are refused by name, and at most maxParticipants per call.
    */
   private async known(callerId: string, participants: string[]): Promise<string[]> {
-    const unique = [...new Set(participants)];
+    const unique = [...new Set(participants.map(participant))];
     const max = this.deps.maxParticipants();
     if (unique.length > max) throw new AppError('VALIDATION_FAILED', `At most ${max} participants per call (config chat.maxParticipants)`, [{ path: 'body.participants' }]);
     const teams = unique.filter(isTeam);

@@ -8,8 +8,8 @@ export const communicationsConfig = z.strictObject({
   email: z.strictObject({
     /** store: every message is kept in the outbox (GET /communications/outbox), nothing leaves the machine; smtp: sent. */
     provider: z.enum(['store', 'smtp']).default('store'),
-    /** The sender of messages that name none. */
-    from: z.string().min(3).max(320).default('no-reply@localhost'),
+    /** The sender of messages that name none: a mail header, so a line break in it (a header of its own) is refused. */
+    from: z.string().min(3).max(320).regex(/^[^\r\n]*$/, 'may not contain a line break (CR or LF): it goes into a message header').default('no-reply@localhost'),
     smtp: z.strictObject({
       host: z.string().min(1).max(255).default('127.0.0.1'),
       port: z.number().int().min(1).max(65_535).default(587),

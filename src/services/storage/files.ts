@@ -2,6 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { z } from 'zod';
+import { unstorable } from '../../engine/storable.js';
 import { AppError } from '../../errors.js';
 import type { Logger } from '../../log.js';
 import type { FileRecord, FileRecordStore } from '../../stores/ports/file-records.js';
@@ -135,6 +136,18 @@ export class Files {
       // The content may have been stored whole before the rest of the body was refused (a body past its bound).
       await provider.delete(key).catch(() => undefined);
       throw e;
+    }
+    // What the pipeline checks in every parsed body, checked here for this streamed one: a NUL or a lone surrogate in a
+    // name or folder would fail only at the store, after the bytes and the owner tuple were written.
+    // A multipart file part's filename and content type stand in for a missing name and mimeType: held to the same rules.
+    const filename = got.fields.name === undefined ? got.filename : undefined;
+    const partType = got.fields.mimeType === undefined ? got.mimeType : undefined;
+    const refused = unstorable(got.fields, 'body')
+      ?? (filename === undefined ? null : unstorable(filename, 'body.file.filename') ?? fieldIssue(metadata.shape.name, filename, 'body.file.filename'))
+      ?? (partType === undefined ? null : unstorable(partType, 'body.file.contentType') ?? fieldIssue(metadata.shape.mimeType, partType, 'body.file.contentType'));
+    if (refused) {
+      if (got.size !== null) await provider.delete(key);
+      throw new AppError('VALIDATION_FAILED', `Invalid body: ${refused.path} ${refused.message}`, [refused]);
     }
     const parsed = metadata.safeParse(got.fields);
     if (!parsed.success) {
@@ -310,6 +323,12 @@ export class Files {
     if (range) headers['Content-Range'] = `bytes ${range.start}-${range.end}/${record.size}`;
     return { status: range ? 206 : 200, headers, stream };
   }
+}
+
+/** The first problem `schema` finds in a value taken from a part's header (its filename or content type), or null. */
+function fieldIssue(schema: z.ZodType, value: string, path: string): { path: string; message: string } | null {
+  const r = schema.safeParse(value);
+  return r.success ? null : { path, message: r.error.issues[0]!.message };
 }
 
 const notFound = (id: string) => new AppError('NOT_FOUND', `No file ${id}`);

@@ -6,6 +6,7 @@ import type { Inbox } from '../../services/communications/inbox.js';
 import type { SendQueue } from '../../services/communications/queue.js';
 import type { CommunicationStores } from '../../stores/ports/communications.js';
 import { route, type Route } from '../registry.js';
+import { headerText } from './fields.js';
 
 const time = z.string().meta({ format: 'date-time' });
 const page = { skip: z.coerce.number().int().min(0).default(0), limit: z.coerce.number().int().min(1).max(1000).default(25) };
@@ -63,7 +64,7 @@ export function communicationsRoutes(deps: { inbox: Inbox; queue: SendQueue; sto
       ...admin, module: 'email', http: { method: 'post', path: '/communications/email', created: 'when-new', bodyLimit: '256kb' }, output: enqueued,
       summary: 'Queue an email (retried with backoff; 200 when the idempotency key names a job already queued or sent)',
       body: z.strictObject({
-        to: recipients(z.email().max(320)), subject: z.string().min(1).max(998), text: z.string().max(60_000).optional(), html: z.string().max(60_000).optional(),
+        to: recipients(z.email().max(320)), subject: headerText(998), text: z.string().max(60_000).optional(), html: z.string().max(60_000).optional(),
         from: z.email().max(320).optional(), idempotencyKey,
       }).refine((b) => b.text !== undefined || b.html !== undefined, { message: 'give text, html or both' }),
       handle: async ({ body }) => {
@@ -74,7 +75,7 @@ export function communicationsRoutes(deps: { inbox: Inbox; queue: SendQueue; sto
     route({
       ...admin, module: 'push', http: { method: 'post', path: '/communications/push', created: 'when-new', bodyLimit: '64kb' }, output: enqueued, errors: ['NOT_FOUND'],
       summary: "Queue a push to a user: stored as the user's notification, sent to the user's device tokens",
-      body: z.strictObject({ userId: z.string().min(1).max(200), title: z.string().min(1).max(200), body: z.string().min(1).max(4000), data: data.optional(), idempotencyKey }),
+      body: z.strictObject({ userId: z.string().min(1).max(200), title: headerText(200), body: z.string().min(1).max(4000), data: data.optional(), idempotencyKey }),
       handle: async ({ body }) => {
         const { idempotencyKey: key, ...push } = body;
         if (!(await deps.userExists(push.userId))) throw new AppError('NOT_FOUND', 'No such user');

@@ -21,3 +21,8 @@ export const consistencyFields = {
 /** The read options `Checks` takes, from a query or body with `consistencyFields`. */
 export const readOptions = (q: { consistency?: ReadOptions['consistency']; revision?: number }): ReadOptions =>
   ({ consistency: q.consistency, revision: q.revision });
+/**
+ * Text that goes into a message header (a mail subject, a push title): a CR or LF in it would end the header and start
+ * another (`\r\nBcc: someone`), so either is refused by name rather than sent or stored.
+ */
+export const headerText = (max: number) => z.string().min(1).max(max).regex(/^[^\r\n]*$/, 'may not contain a line break (CR or LF): it goes into a message header');
