@@ -1,4 +1,5 @@
 // Resource definitions: validation, version semantics (DESIGN.md section 6) and re-indexing what they affect.
+import { arrowTargetProblems } from '../../engine/arrow-targets.js';
 import { BUILTINS, BUILTIN_NAMES, validateDefinition, type Definition, type Model } from '../../engine/model.js';
 import { AppError } from '../../errors.js';
 import type { DefinitionRecord, DefinitionStore } from '../../stores/ports/definitions.js';
@@ -39,15 +40,20 @@ export class Definitions {
     return { ...entry, revision, at: new Date() };
   }
 
-  /** Allowed subject types may name types defined later (definitions refer to each other), so they are not looked up. */
-  private validate(def: Definition) {
-    const problems = validateDefinition(def);
+  /**
+   * Allowed subject types may name types defined later (definitions refer to each other), so they are not looked up;
+   * an arrow to a name that none of its (defined) types declares is a typo and refused.
+   */
+  private async validate(def: Definition) {
+    const own = validateDefinition(def);
+    const problems = own.length ? own
+      : arrowTargetProblems(def, await this.models.unlessStale((m) => arrowTargetProblems(def, m).length === 0));
     if (problems.length) throw new AppError('INVALID_DEFINITION', problems[0]!.message, problems);
   }
 
   /** Create or replace; `version` absent means "next version". */
   async put(def: Definition, version: number | undefined, mustExist = false) {
-    this.validate(def);
+    await this.validate(def);
     const existing = await this.store.findDefinition(def.name);
     if (mustExist && !existing) throw new AppError('NOT_FOUND', `No resource definition ${def.name}`);
     if (existing && version !== undefined) {
