@@ -30,7 +30,7 @@ export function clientAuthorizationRoutes(deps: { checks: Checks; revisions: Rev
       handle: async ({ query, user: u }) => {
         const me = `User:${u!.userId}`;
         const subject = await scoped(me, query.scope, query.action);
-        return { body: { allowed: await checks.can(subject, query.action, query.resource) } };
+        return { body: await checks.check(subject, query.action, query.resource) };
       },
     }),
     route({
@@ -43,7 +43,7 @@ export function clientAuthorizationRoutes(deps: { checks: Checks; revisions: Rev
         const me = `User:${u!.userId}`;
         // Read before the checks: each answer reflects at least every change up to this revision.
         const revision = await revisions.settled();
-        const items = await Promise.all(body.items.map(async (i) => ({ ...i, allowed: await checks.can(me, i.action, i.resource), revision })));
+        const items = await Promise.all(body.items.map(async (i) => ({ ...i, ...await checks.check(me, i.action, i.resource), revision })));
         return { body: { items } };
       },
     }),
