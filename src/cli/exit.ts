@@ -14,6 +14,8 @@ export const EXIT = {
   auth: 5,
   /** The server cannot be reached, timed out or failed (5xx). */
   unavailable: 6,
+  /** A check was denied because it names a type or permission the model does not have (a typo?): the reason says which. */
+  unknownName: 7,
 } as const;
 
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];

@@ -3,8 +3,12 @@ export type Consistency = 'CONSISTENCY_UNSPECIFIED' | 'MINIMIZE_LATENCY' | 'AT_L
 export interface ReadOptions { consistency?: Consistency; revision?: number }
 export interface CheckItem { subject: string; permission: string; resource: string; scope?: string }
 export interface CanRequest extends CheckItem, ReadOptions {}
+/** Set on a deny whose type or permission the model lacks; `didYouMean` is empty when no name is near. */
+export interface CheckReason { code: 'UNKNOWN_TYPE' | 'UNKNOWN_PERMISSION'; message: string; didYouMean: string }
+export interface CanResponse { allowed: boolean; reason?: CheckReason | null }
 export interface EvaluateResponse {
   allowed: boolean; assigned: boolean; reason: string; paths: string[]; subjectIndexJson: string; objectIndexJson: string;
+  reasonCode: '' | CheckReason['code']; didYouMean: string;
 }
 export interface Relation { id: string; subject: string; relation: string; resource: string; computedTuple: string; revision: number; createdAt: string }
 export interface CreateRelationResponse { relation: Relation; created: boolean; revision: number }

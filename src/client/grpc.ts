@@ -5,7 +5,7 @@ import {
 import { fromNames, toNames } from '../surfaces/grpc/names.js';
 import { loadDefinition } from '../surfaces/grpc/proto.js';
 import type {
-  AccessView, CanRequest, Change, CheckItem, CreateRelationResponse, CreateRelationsResponse, DefinitionInput, DeleteRelationResponse,
+  AccessView, CanRequest, CanResponse, Change, CheckItem, CreateRelationResponse, CreateRelationsResponse, DefinitionInput, DeleteRelationResponse,
   EvaluateResponse, ListRequest, PermissionGrant, ReadOptions, ReadRelationsRequest, ReadRelationsResponse, Relation, RelationUpdate, ResourceDefinition,
   WatchResponse, WriteRelationsResponse, WriteResourceDefinitionResponse,
 } from './grpc-types.js';
@@ -71,9 +71,14 @@ export class AuthzGraphClient {
     }
   }
 
-  async can(req: CanRequest): Promise<boolean> { return (await this.call<{ allowed: boolean }>('Can', req)).allowed; }
+  async can(req: CanRequest): Promise<boolean> { return (await this.check(req)).allowed; }
+  /** `can` with the reason a deny names an unknown type or permission. */
+  check(req: CanRequest): Promise<CanResponse> { return this.call('Can', req); }
   async checkBulk(items: CheckItem[], opts: ReadOptions = {}): Promise<boolean[]> {
-    return (await this.call<{ results: Array<{ allowed: boolean }> }>('CheckBulk', { items, ...opts })).results.map((r) => r.allowed);
+    return (await this.checkBulkAnswers(items, opts)).map((r) => r.allowed);
+  }
+  async checkBulkAnswers(items: CheckItem[], opts: ReadOptions = {}): Promise<CanResponse[]> {
+    return (await this.call<{ results: CanResponse[] }>('CheckBulk', { items, ...opts })).results;
   }
   evaluate(req: CanRequest): Promise<EvaluateResponse> { return this.call('Evaluate', req); }
   async *lookupResources(req: { subject: string; permission: string; resourceType: string } & ReadOptions, signal?: AbortSignal): AsyncGenerator<string> {

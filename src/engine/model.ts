@@ -1,5 +1,5 @@
 // Resource definitions: the built-ins, validation with named offending entries, and compilation.
-import { NAME_RE, typeOf, type Tuple } from './ids.js';
+import { NAME_RE, tupleText, typeOf, type Tuple } from './ids.js';
 
 export interface Definition {
   name: string;
@@ -139,7 +139,12 @@ export class Model {
    * accepted (as the reference evaluator does) when the relation allows it, e.g. through `*`.
    */
   writeProblem(t: Tuple): ReturnType<Model['tupleProblem']> {
-    return this.tupleProblem(t);
+    const problem = this.tupleProblem(t);
+    if (!problem) return null;
+    // A tuple written back to front is a common slip: say so when the other order would be stored.
+    const reversed = { subject: t.resource, relation: t.relation, resource: t.subject };
+    if (this.tupleProblem(reversed) !== null) return problem;
+    return { ...problem, message: `${problem.message}; subject and resource may be swapped: did you mean ${tupleText(reversed)}?` };
   }
   isValid = (t: Tuple): boolean => this.tupleProblem(t) === null;
   isValidGrant = (t: Tuple): boolean => this.grantProblem(t) === null;

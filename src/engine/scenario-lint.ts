@@ -3,6 +3,8 @@ import { BUILTIN_NAMES, Model, validateDefinition, type Definition } from './mod
 import { typeOf, parseObject } from './ids.js';
 import { expandDefinition, stagesOf, type Scenario } from './scenario.js';
 import { runScenario } from './scenario-run.js';
+import { deadArrows } from './arrow-targets.js';
+import { hint } from './did-you-mean.js';
 
 export interface LintProblem {
   /** error: the server refuses it, or the assertion cannot pass; warning: legal, but probably not what was meant. */
@@ -10,33 +12,6 @@ export interface LintProblem {
   at: string;
   message: string;
 }
-
-/** Edit distance up to 2, for "did you mean"; larger distances are not suggestions. */
-function near(word: string, candidates: Iterable<string>): string | undefined {
-  let best: string | undefined;
-  let bestD = 3;
-  for (const c of candidates) {
-    if (Math.abs(c.length - word.length) >= bestD) continue;
-    const d = distance(word.toLowerCase(), c.toLowerCase());
-    if (d < bestD) { best = c; bestD = d; }
-  }
-  return best;
-}
-
-function distance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) row.push(Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1)));
-    prev = row;
-  }
-  return prev[b.length]!;
-}
-
-const hint = (word: string, candidates: Iterable<string>) => {
-  const n = near(word, candidates);
-  return n ? ` (did you mean ${n}?)` : '';
-};
 
 export function lintScenario(sc: Scenario): LintProblem[] {
   const problems: LintProblem[] = [];
@@ -61,6 +36,10 @@ export function lintScenario(sc: Scenario): LintProblem[] {
       named.add(def.name);
       if (validateDefinition(def).length) continue; // reported above
       defs.set(def.name, def);
+      // A near miss is refused (reported above); an arrow far from every name is stored but can never grant.
+      for (const dead of deadArrows(def, new Model(defs.values()))) {
+        if (dead.suggestion === undefined) add('warning', `${at}.${dead.path}`, `${dead.message}: it never grants anything`);
+      }
       for (const [rel, allowed] of Object.entries(def.relations)) {
         for (const t of allowed) {
           if (t !== '*' && !everDefined.has(t)) {

@@ -1,6 +1,7 @@
 // Runs a scenario with the engine the server uses (Model, Evaluator): the writes it would accept, then every assertion.
 import { Evaluator } from './evaluator.js';
 import { isWellFormed, NAME_RE, parseObject, parseTupleText, tupleText, type Tuple } from './ids.js';
+import { arrowTargetProblems } from './arrow-targets.js';
 import { Model, validateDefinition, type Definition } from './model.js';
 import { expandDefinition, stagesOf, type InvalidTuple, type Scenario, type Stage } from './scenario.js';
 
@@ -77,7 +78,8 @@ export function runScenario(sc: Scenario, opts: RunOptions = {}): ScenarioResult
   for (const stage of stagesOf(sc)) {
     for (const i of order(stage.definitions.map((_, i) => i))) {
       const def = expandDefinition(stage.definitions[i]!);
-      const problems = validateDefinition(def);
+      const own = validateDefinition(def);
+      const problems = own.length ? own : arrowTargetProblems(def, new Model(defs.values()));
       // Each problem at its own place (`….permissions.read`); the server refuses the whole definition.
       for (const p of problems) {
         note({ ok: false, kind: 'define', at: `${stage.at}.definitions[${i}]${pathOf(p.path)}`, what: `define ${def.name}`,

@@ -38,7 +38,14 @@ const accessView = z.object({
   name: z.string(), subject: z.string(), permission: z.string(), resourceType: z.string(), count: z.number().int(),
   revision: z.number().int(), createdAt: time, refreshedAt: time,
 }).meta({ id: 'AccessView' });
-const decision = z.object({ action: z.string(), resource: z.string(), allowed: z.boolean(), revision: z.number().int() });
+const unknownCode = z.enum(['UNKNOWN_TYPE', 'UNKNOWN_PERMISSION']);
+/** Present on a deny whose type or action the model lacks (a typo, or a name a migration removed): the deny holds. */
+const checkReason = z.object({
+  code: unknownCode, message: z.string(),
+  didYouMean: z.string().optional().meta({ description: 'The nearest name the model has, when one is near' }),
+}).meta({ id: 'CheckReason', description: 'Why a deny names a type or action the model does not have' });
+const checkAnswer = z.object({ allowed: z.boolean(), reason: checkReason.optional() });
+const decision = z.object({ action: z.string(), resource: z.string(), allowed: z.boolean(), reason: checkReason.optional(), revision: z.number().int() });
 
 export const replies = {
   live: z.object({ status: z.literal('alive'), message: z.string() }),
@@ -68,14 +75,16 @@ export const replies = {
   relationDeleted: z.object({ deleted: relation, revision }),
   granted: z.object({ grant, created: z.boolean(), revision }),
   revoked: z.object({ deleted: grant, revision }),
-  allowed: z.object({ allowed: z.boolean() }),
+  allowed: checkAnswer,
   evaluation: z.object({
     allowed: z.boolean(), assigned: z.boolean().optional(), reason: z.string().optional(),
+    reasonCode: unknownCode.optional().meta({ description: 'When the type or action is unknown to the model; reason then says which' }),
+    didYouMean: z.string().optional(),
     paths: z.array(z.string()).optional().meta({ description: 'The stored tuples, in order, that make the decision' }), subjectIndex: z.unknown().optional(), objectIndex: z.unknown().optional(),
   }),
   objects: z.object({ objects: names, count: z.number().int() }),
   subjects: z.object({ subjects: names, public: z.boolean(), count: z.number().int() }),
-  bulkCheck: z.object({ results: z.array(z.object({ allowed: z.boolean() })) }),
+  bulkCheck: z.object({ results: z.array(checkAnswer) }),
   changes: z.object({ changes: z.array(change), next: z.number().int().meta({ description: 'Pass as `after` to read on' }) }),
   accessView,
   accessViews: z.object({ views: z.array(accessView), count: z.number().int() }),

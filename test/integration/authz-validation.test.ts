@@ -130,8 +130,8 @@ describe('query validation', () => {
 
   it('an unknown permission or type answers allowed:false; self-access still holds', async () => {
     const q = (s: string, p: string, o: string) => svc.http('GET', `/authorization/permissions/can?subject=${s}&permission=${p}&resource=${o}`);
-    expect((await q('User:u', 'fly', 'Doc:d')).body).toEqual({ allowed: false });
-    expect((await q('User:u', 'read', 'Nope:x')).body).toEqual({ allowed: false });
+    expect((await q('User:u', 'fly', 'Doc:d')).body).toEqual({ allowed: false, reason: { code: 'UNKNOWN_PERMISSION', message: 'Doc has no relation or permission fly' } });
+    expect((await q('User:u', 'read', 'Nope:x')).body).toMatchObject({ allowed: false, reason: { code: 'UNKNOWN_TYPE' } });
     expect((await q('Nope:x', 'fly', 'Nope:x')).body).toEqual({ allowed: true });
     const ev = await svc.http('GET', '/authorization/permissions/evaluate?subject=User:u&permission=fly&resource=Doc:d');
     expect(ev.body).toMatchObject({ allowed: false, reason: expect.stringContaining('fly') });

@@ -187,6 +187,31 @@ describe('authz validate', () => {
     ]);
   });
 
+  it('refuses an arrow to a misspelt name no allowed type declares, and names the order of a reversed tuple', async () => {
+    const file = join(dir, 'arrows.yaml');
+    writeFileSync(file, [
+      'definitions:',                                                      // 1
+      '  - name: Folder',                                                  // 2
+      '    relations: { viewer: [User], parent: [Folder] }',               // 3
+      '    permissions: { view: [viewer, parent->veiw] }',                 // 4
+      '  - name: Doc',                                                     // 5
+      '    relations: { owner: [User], drive: [Drive] }',                  // 6
+      '    permissions: { view: [owner, drive->veiw] }',                   // 7
+      'tuples:',                                                           // 8
+      '  - Doc:d#owner@User:u',                                            // 9
+      '',
+    ].join('\n'));
+    const r = await authz(['validate', file]);
+    expect(r.code).toBe(1);
+    expect(r.stdout.trim().split('\n')).toEqual([
+      `${file}:4:26: error: define Folder: the server refuses it (INVALID_DEFINITION): entry parent->veiw: no type parent allows (Folder) declares veiw (did you mean parent->view?)  ($.definitions[0].permissions.view)`,
+      `${file}:9:5: error: write Doc:d#owner@User:u: the server refuses it (RELATION_NOT_DEFINED): User has no relation owner; subject and resource may be swapped: did you mean User:u#owner@Doc:d?  ($.tuples[0])`,
+      // Drive is not defined: it may be defined later, so drive->veiw is no error (only its subject type is warned of).
+      expect.stringContaining(`${file}:6:`),
+      '2 errors, 1 warning in 1 file',
+    ]);
+  });
+
   it('names unknown fields and wrong kinds by path in JSON too', async () => {
     const file = join(dir, 'shape.json');
     writeFileSync(file, '{\n  "definitions": [],\n  "check": [],\n  "steps": [\n    { "op": "remove", "tuples": [] }\n  ]\n}\n');

@@ -1,5 +1,6 @@
 // Identifiers and definition validation: the pure rules of DESIGN.md section 4.
 import { parseObject, parseTupleText } from '../../src/engine/ids.js';
+import { arrowTargetProblems, deadArrows } from '../../src/engine/arrow-targets.js';
 import { Model, validateDefinition } from '../../src/engine/model.js';
 
 describe('identifiers', () => {
@@ -41,5 +42,35 @@ describe('definition validation', () => {
     expect(m.tupleProblem({ subject: 'User:u', relation: 'owner', resource: 'Nope:d' })?.code).toBe('UNKNOWN_TYPE');
     expect(m.writeProblem({ subject: 'Robot:r', relation: 'owner', resource: 'Doc:d' })?.code).toBe('RELATION_NOT_ALLOWED');
     expect(m.tupleProblem({ subject: 'Robot:r', relation: 'any', resource: 'Doc:d' })).toBeNull();
+  });
+  it('a tuple refused in one order but valid in the other names the swap', () => {
+    const m = new Model([{ name: 'Doc', relations: { owner: ['User'] }, permissions: {} }, { name: 'Box', relations: { holder: ['Doc'] }, permissions: {} }]);
+    expect(m.writeProblem({ subject: 'Doc:d', relation: 'owner', resource: 'User:u' })).toEqual({
+      code: 'RELATION_NOT_DEFINED', message: 'User has no relation owner; subject and resource may be swapped: did you mean User:u#owner@Doc:d?',
+    });
+    // holder exists on the subject's type, not the resource's
+    expect(m.writeProblem({ subject: 'Box:b', relation: 'holder', resource: 'Doc:d' })?.message).toBe(
+      'Doc has no relation holder; subject and resource may be swapped: did you mean Doc:d#holder@Box:b?');
+    // reversed would not be valid either: no hint
+    expect(m.writeProblem({ subject: 'Doc:d', relation: 'nope', resource: 'User:u' })?.message).toBe('User has no relation nope');
+  });
+});
+
+describe('arrow targets', () => {
+  const folder = { name: 'Folder', relations: { viewer: ['User'], parent: ['Folder'] }, permissions: { view: ['viewer', 'parent->view'] } };
+  it('refuses r->b when every type r allows is defined and none declares b, with a did-you-mean', () => {
+    const m = new Model([folder]);
+    const doc = { name: 'Doc', relations: { parent: ['Folder', 'User'] }, permissions: { read: ['parent->veiw'] } };
+    expect(arrowTargetProblems(doc, m)).toEqual([{ path: 'permissions.read', message: 'entry parent->veiw: no type parent allows (Folder, User) declares veiw (did you mean parent->view?)' }]);
+    expect(arrowTargetProblems({ ...folder, permissions: { view: ['viewer', 'parent->veiw'] } }, m)).toHaveLength(1);
+    expect(arrowTargetProblems({ ...doc, permissions: { read: ['parent->view'] } }, m)).toEqual([]);
+  });
+  it('accepts an arrow through a type defined later, through *, and one far from every name (it grants nothing)', () => {
+    const m = new Model([folder]);
+    expect(arrowTargetProblems({ name: 'Doc', relations: { parent: ['Folder', 'Drive'] }, permissions: { read: ['parent->veiw'] } }, m)).toEqual([]);
+    expect(arrowTargetProblems({ name: 'Doc', relations: { parent: ['*'] }, permissions: { read: ['parent->veiw'] } }, m)).toEqual([]);
+    const audit = { name: 'Doc', relations: { parent: ['Folder'] }, permissions: { audit: ['parent->audit'] } };
+    expect(arrowTargetProblems(audit, m)).toEqual([]);
+    expect(deadArrows(audit, m)).toEqual([expect.objectContaining({ path: 'permissions.audit', suggestion: undefined })]);
   });
 });

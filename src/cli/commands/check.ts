@@ -13,7 +13,12 @@ const DECISION_FLAGS: Record<string, Flag> = {
   revision: { type: 'string', arg: 'N', help: 'Answer at least as fresh as this revision (a write\'s answer carries it)' },
   scope: { type: 'string', arg: 'OBJECT', help: 'Decide for this scope object on the subject\'s behalf (see the API docs)' },
 };
-const EXIT_LINE = 'Exit: 0 allowed (or what --expect asks), 1 denied (or not what --expect asks), 2 usage, 4-6 server errors.';
+const EXIT_LINE = [
+  'Exit: 0 allowed (or what --expect asks), 1 denied (or not what --expect asks), 2 usage, 4-6 server errors,',
+  '7 denied because the type or permission is unknown to the model (a typo? the reason names the nearest name).',
+].join('\n');
+
+interface Reason { code: string; message: string; didYouMean?: string }
 
 export const spec: CommandSpec = {
   name: 'check',
@@ -43,9 +48,11 @@ function decisionQuery(values: Values, t: ReturnType<typeof triple>) {
   });
 }
 
-const verdict = (values: Values, allowed: boolean) => {
+/** An unknown name has its own code, unless a deny was asked for (a removed permission is meant to deny). */
+const verdict = (values: Values, allowed: boolean, unknownName = false) => {
   const expect = choice(values, 'expect', ['allow', 'deny'] as const) ?? 'allow';
-  return (allowed ? 'allow' : 'deny') === expect ? EXIT.ok : EXIT.failed;
+  if ((allowed ? 'allow' : 'deny') === expect) return EXIT.ok;
+  return unknownName ? EXIT.unknownName : EXIT.failed;
 };
 
 export async function run({ values, positionals }: Parsed, out: Output): Promise<number> {
@@ -53,10 +60,11 @@ export async function run({ values, positionals }: Parsed, out: Output): Promise
   verdict(values, false); // a bad --expect is a usage error before any request
   const q = decisionQuery(values, t);
   const conn = await connect(values);
-  const r = await conn.json<{ allowed: boolean }>('GET', `/authorization/permissions/can${q}`);
+  const r = await conn.json<{ allowed: boolean; reason?: Reason }>('GET', `/authorization/permissions/can${q}`);
   out.line(`${r.allowed ? 'allow' : 'deny'}  ${t.subject} ${t.permission} ${t.resource}`);
-  out.value({ allowed: r.allowed, ...t });
-  return verdict(values, r.allowed);
+  if (r.reason) out.line(`  reason: ${r.reason.code}: ${r.reason.message}`);
+  out.value({ allowed: r.allowed, ...(r.reason ? { reason: r.reason } : {}), ...t });
+  return verdict(values, r.allowed, r.reason !== undefined);
 }
 
 export const evaluate = {
@@ -73,14 +81,14 @@ export const evaluate = {
     verdict(values, false); // a bad --expect is a usage error before any request
     const q = decisionQuery(values, t);
     const conn = await connect(values);
-    const r = await conn.json<{ allowed: boolean; reason?: string; paths?: string[] }>('GET', `/authorization/permissions/evaluate${q}`);
+    const r = await conn.json<{ allowed: boolean; reason?: string; reasonCode?: string; paths?: string[] }>('GET', `/authorization/permissions/evaluate${q}`);
     out.line(`${r.allowed ? 'allow' : 'deny'}  ${t.subject} ${t.permission} ${t.resource}`);
-    if (r.reason) out.line(`  reason: ${r.reason}`);
+    if (r.reason) out.line(`  reason: ${r.reasonCode ? `${r.reasonCode}: ` : ''}${r.reason}`);
     if (r.paths?.length) {
       out.line('  path:');
       r.paths.forEach((p, i) => out.line(`    ${i + 1}. ${p}`));
     }
     out.value({ ...r, ...t });
-    return verdict(values, r.allowed);
+    return verdict(values, r.allowed, r.reasonCode !== undefined);
   },
 };

@@ -889,6 +889,14 @@ export interface components {
             createdAt: string;
             revision: number;
         };
+        /** @description Why a deny names a type or action the model does not have */
+        CheckReason: {
+            /** @enum {string} */
+            code: "UNKNOWN_TYPE" | "UNKNOWN_PERMISSION";
+            message: string;
+            /** @description The nearest name the model has, when one is near */
+            didYouMean?: string;
+        };
         Change: {
             revision: number;
             /** @enum {string} */
@@ -3942,6 +3950,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         allowed: boolean;
+                        reason?: components["schemas"]["CheckReason"];
                     };
                 };
             };
@@ -4084,6 +4093,7 @@ export interface operations {
                     "application/json": {
                         results: {
                             allowed: boolean;
+                            reason?: components["schemas"]["CheckReason"];
                         }[];
                     };
                 };
@@ -4206,6 +4216,12 @@ export interface operations {
                         allowed: boolean;
                         assigned?: boolean;
                         reason?: string;
+                        /**
+                         * @description When the type or action is unknown to the model; reason then says which
+                         * @enum {string}
+                         */
+                        reasonCode?: "UNKNOWN_TYPE" | "UNKNOWN_PERMISSION";
+                        didYouMean?: string;
                         /** @description The stored tuples, in order, that make the decision */
                         paths?: string[];
                         subjectIndex?: unknown;

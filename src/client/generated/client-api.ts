@@ -644,6 +644,14 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description Why a deny names a type or action the model does not have */
+        CheckReason: {
+            /** @enum {string} */
+            code: "UNKNOWN_TYPE" | "UNKNOWN_PERMISSION";
+            message: string;
+            /** @description The nearest name the model has, when one is near */
+            didYouMean?: string;
+        };
         User: {
             _id: string;
             email: string;
@@ -862,6 +870,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         allowed: boolean;
+                        reason?: components["schemas"]["CheckReason"];
                     };
                 };
             };
@@ -1003,6 +1012,7 @@ export interface operations {
                             action: string;
                             resource: string;
                             allowed: boolean;
+                            reason?: components["schemas"]["CheckReason"];
                             revision: number;
                         }[];
                     };

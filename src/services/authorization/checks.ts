@@ -1,4 +1,5 @@
 // Decisions: can (cache, then one index query), evaluate (index records plus a Cypher path), list objects and subjects.
+import { checkReason, type CheckReason } from '../../engine/check-reason.js';
 import { Evaluator } from '../../engine/evaluator.js';
 import { typeOf } from '../../engine/ids.js';
 import { objectRow, relationKey } from '../../engine/index-math.js';
@@ -26,6 +27,9 @@ const noTuples = { subjects: () => [] as string[] };
 
 /** Relations have no rows: `can` on one is whether the subject holds its key (the tuple itself). */
 const isRelation = (model: Model, resource: string, action: string) => model.get(typeOf(resource))?.relations.has(action) === true;
+
+/** A check's answer: a deny naming a type or action the model lacks says so (the decision caches hold only `allowed`). */
+export interface CheckAnswer { allowed: boolean; reason?: CheckReason }
 
 /** Types whose definition change is still being re-indexed are answered from the projection meanwhile. */
 export interface PendingDefinitions { reindexing: Reindexing; projection: ProjectionDecisions }
@@ -79,6 +83,21 @@ export class Checks {
     return answer;
   }
 
+  /** `can` with the reason a deny names something the model in force lacks. */
+  async check(subject: string, action: string, resource: string, opts: ReadOptions = {}): Promise<CheckAnswer> {
+    return this.answer(await this.can(subject, action, resource, opts), action, resource);
+  }
+
+  /**
+   * `allowed` with its reason when false. The reason is computed from the model on the way out, never cached, so it
+   * follows the model in force: a type defined since (in any process: `unlessStale` reloads) loses its reason.
+   */
+  async answer(allowed: boolean, action: string, resource: string): Promise<CheckAnswer> {
+    if (allowed) return { allowed };
+    const reason = checkReason(await this.models.unlessStale((m) => checkReason(m, action, resource) === undefined), action, resource);
+    return reason ? { allowed, reason } : { allowed };
+  }
+
   private async publicWithoutTuples(resource: string, action: string): Promise<boolean> {
     const model = await this.models.get();
     if (!model.get(typeOf(resource))) return false;
@@ -113,9 +132,8 @@ export class Checks {
     const objectIndex = isRelation(model, resource, action)
       ? { id: relationKey(resource, action), public: false, keys: [relationKey(resource, action)], refs: [] } : records.objectIndex;
     const out: Record<string, unknown> = { allowed, subjectIndex: records.subjectIndex, objectIndex };
-    const type = model.get(typeOf(resource));
-    if (!type) out.reason = `no definition for type ${typeOf(resource)}`;
-    else if (!type.permissions.has(action) && !type.relations.has(action)) out.reason = `${type.name} has no permission or relation ${action}`;
+    const unknown = checkReason(await this.models.unlessStale((m) => checkReason(m, action, resource) === undefined), action, resource);
+    if (unknown) Object.assign(out, { reason: unknown.message, reasonCode: unknown.code }, unknown.didYouMean ? { didYouMean: unknown.didYouMean } : {});
     if (allowed) {
       const tuples = await this.graph.tuplesBetween(subject, resource);
       const chain = new Evaluator(model, tuples, grants).explain(subject, action, resource);

@@ -1,4 +1,5 @@
 // Resource definitions: validation, version semantics (DESIGN.md section 6) and re-indexing what they affect.
+import { arrowTargetProblems } from '../../engine/arrow-targets.js';
 import { BUILTINS, BUILTIN_NAMES, validateDefinition, type Definition, type Model } from '../../engine/model.js';
 import { AppError } from '../../errors.js';
 import type { DefinitionRecord, DefinitionStore } from '../../stores/ports/definitions.js';
@@ -61,9 +62,14 @@ export class Definitions {
     return { ...entry, revision, at: new Date() };
   }
 
-  /** Allowed subject types may name types defined later (definitions refer to each other), so they are not looked up. */
-  private validate(def: Definition) {
-    const problems = validateDefinition(def);
+  /**
+   * Allowed subject types may name types defined later (definitions refer to each other), so they are not looked up;
+   * an arrow to a name that none of its (defined) types declares is a typo and refused.
+   */
+  private async validate(def: Definition) {
+    const own = validateDefinition(def);
+    const problems = own.length ? own
+      : arrowTargetProblems(def, await this.models.unlessStale((m) => arrowTargetProblems(def, m).length === 0));
     if (problems.length) throw new AppError('INVALID_DEFINITION', problems[0]!.message, problems);
   }
 
@@ -72,7 +78,7 @@ export class Definitions {
    * content, needs the version: without it the schema's documents could vanish from their owners by a name clash.
    */
   async put(def: Definition, version: number | undefined, opts: PutOptions = {}) {
-    this.validate(def);
+    await this.validate(def);
     const existing = await this.store.findDefinition(def.name);
     if (opts.mustExist && !existing) throw new AppError('NOT_FOUND', `No resource definition ${def.name}`);
     if (existing && version === undefined && !opts.adopt && !sameContent(existing, def) && await this.registeredBySchema(def.name)) {

@@ -1,6 +1,7 @@
 // Planning a state import: the document validated whole, and what it would change, before anything is applied.
 import { canonical } from '../../engine/canonical.js';
 import { isWellFormed, tupleText } from '../../engine/ids.js';
+import { arrowTargetProblems } from '../../engine/arrow-targets.js';
 import { BUILTIN_NAMES, Model, schemaDefinition, validateDefinition, type Definition } from '../../engine/model.js';
 import { AppError, type ErrorCode } from '../../errors.js';
 import type { DefinitionStore } from '../../stores/ports/definitions.js';
@@ -135,5 +136,10 @@ export async function plan(deps: PlanDeps, header: StateHeader, opts: ImportOpti
     if (opts.prune) for (const name of Object.keys(overrides)) if (!(name in header.config)) plan.config.removed.push(name);
   }
   plan.model = new Model(plan.definitions.values());
+  // Arrows are judged against the model the import leaves in place, so definitions may refer to each other in any order.
+  for (const [i, r] of (header.resources ?? []).entries()) {
+    for (const p of arrowTargetProblems(r, plan.model)) problems.push({ path: `resources.${i}.${p.path}`, code: 'INVALID_DEFINITION', message: p.message });
+  }
+  if (problems.length) refuse('Some resource definitions are not valid', problems);
   return plan;
 }

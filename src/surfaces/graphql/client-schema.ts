@@ -15,8 +15,8 @@ type Field = GraphQLFieldConfig<unknown, Caller>;
 const SCALARS: Record<FieldType, GraphQLOutputType & GraphQLInputType> = {
   String: GraphQLString, Number: GraphQLFloat, Boolean: GraphQLBoolean, Date: GraphQLString, ObjectId: GraphQLID, JSON: JSONScalar, Relation: GraphQLID,
 };
-const FIXED_TYPES = new Set(['Query', 'Mutation', 'JSON', 'DeleteResult', 'String', 'Int', 'Float', 'Boolean', 'ID']);
-const FIXED_FIELDS = new Set(['authorizationCheck', 'me']);
+const FIXED_TYPES = new Set(['Query', 'Mutation', 'JSON', 'DeleteResult', 'AuthorizationDecision', 'CheckReason', 'String', 'Int', 'Float', 'Boolean', 'ID']);
+const FIXED_FIELDS = new Set(['authorizationCheck', 'authorizationDecision', 'me']);
 
 const typeNames = (n: string) => [n, `${n}Page`, `${n}Input`, `${n}Filter`];
 const fieldNames = (n: string) => [`find${n}`, `findOne${n}`, `create${n}`, `patch${n}`, `delete${n}`];
@@ -43,6 +43,14 @@ export const CLIENT_GRAPHQL_ROUTES = {
   create: 'post_database_schema', patch: 'patch_database_schema_id', remove: 'delete_database_schema_id',
 } as const;
 
+const reasonType = new GraphQLObjectType({
+  name: 'CheckReason', description: 'Why a deny names a type or action the model does not have (a typo, or a name a migration removed)',
+  fields: { code: { type: new GraphQLNonNull(GraphQLString), description: 'UNKNOWN_TYPE or UNKNOWN_PERMISSION' }, message: { type: new GraphQLNonNull(GraphQLString) }, didYouMean: { type: GraphQLString } },
+});
+const decisionType = new GraphQLObjectType({
+  name: 'AuthorizationDecision', fields: { allowed: { type: new GraphQLNonNull(GraphQLBoolean) }, reason: { type: reasonType } },
+});
+
 /**
  * Every field runs the route it mirrors through the pipeline (same validation, authorization and rate limit: an
  * alias costs what the REST call costs); the caller is the token's user.
@@ -55,12 +63,17 @@ export function clientSchema(all: SchemaRecord[], pipeline: Pipeline): GraphQLSc
     fields: { deleted: { type: JSONScalar, description: 'the deleted document' }, tuples: { type: new GraphQLNonNull(GraphQLInt), description: 'tuples deleted with it' } },
   });
   const derived = routeFields(pipeline, clientGraphqlRoutes(pipeline.registry.all()));
+  const checkArgs = { action: { type: new GraphQLNonNull(GraphQLString) }, resource: { type: new GraphQLNonNull(GraphQLString) }, scope: { type: GraphQLString } };
   const query: Record<string, Field> = {
     ...derived.query,
     authorizationCheck: {
       type: new GraphQLNonNull(GraphQLBoolean), description: 'Whether you (or a scope you act for) may do an action on a resource',
-      args: { action: { type: new GraphQLNonNull(GraphQLString) }, resource: { type: new GraphQLNonNull(GraphQLString) }, scope: { type: GraphQLString } },
+      args: checkArgs,
       resolve: async (_s, args: Record<string, unknown>, caller) => ((await run(ids.check, caller, { query: textual(args) })) as { allowed: boolean }).allowed,
+    },
+    authorizationDecision: {
+      type: new GraphQLNonNull(decisionType), description: 'authorizationCheck with the reason a deny names a type or action the model lacks',
+      args: checkArgs, resolve: (_s, args: Record<string, unknown>, caller) => run(ids.check, caller, { query: textual(args) }),
     },
     me: { type: JSONScalar, description: 'Your account', resolve: (_s, _a, caller) => run(ids.me, caller, {}) },
   };

@@ -38,7 +38,7 @@ const listQuery = (r: Msg) => ({ query: q({ skip: r.skip, limit: r.limit, search
 const json = (v: unknown) => (v === undefined || v === null ? '' : JSON.stringify(v));
 
 export const GRPC_METHODS: Record<string, Method> = {
-  Can: { kind: 'unary', route: 'get_authorization_permissions_can', input: canQuery, output: (b) => ({ allowed: b.allowed }) },
+  Can: { kind: 'unary', route: 'get_authorization_permissions_can', input: canQuery, output: (b) => ({ allowed: b.allowed, reason: b.reason }) },
   CheckBulk: {
     kind: 'unary', route: 'post_authorization_permissions_bulk',
     input: (r) => ({ body: {
@@ -51,7 +51,7 @@ export const GRPC_METHODS: Record<string, Method> = {
     kind: 'unary', route: 'get_authorization_permissions_evaluate', input: canQuery,
     output: (b) => ({
       allowed: b.allowed, assigned: b.assigned ?? false, reason: b.reason ?? '', paths: b.paths ?? [],
-      subjectIndexJson: json(b.subjectIndex), objectIndexJson: json(b.objectIndex),
+      subjectIndexJson: json(b.subjectIndex), objectIndexJson: json(b.objectIndex), reasonCode: b.reasonCode ?? '', didYouMean: b.didYouMean ?? '',
     }),
   },
   LookupResources: {

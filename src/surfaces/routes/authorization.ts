@@ -63,8 +63,8 @@ export function authorizationRoutes(deps: {
   const { definitions, relations, relationList, checks, indexer, feed, views } = deps;
   /** Admin scope rule: with a scope, the subject needs a direct tuple or grant on it, then the scope is asked. */
   const adminCan = async (q: { subject: string; permission: string; resource: string; scope?: string }, opts: ReadOptions) => {
-    if (q.scope && !(await checks.hasDirectOn(q.subject, q.scope))) return false;
-    return checks.can(q.scope ?? q.subject, q.permission, q.resource, opts);
+    if (q.scope && !(await checks.hasDirectOn(q.subject, q.scope))) return checks.answer(false, q.permission, q.resource);
+    return checks.check(q.scope ?? q.subject, q.permission, q.resource, opts);
   };
   const admin = { surface: 'admin' as const, module: 'authorization', auth: 'admin' as const };
   return [
@@ -163,7 +163,7 @@ export function authorizationRoutes(deps: {
     route({
       ...admin, http: { method: 'get', path: '/authorization/permissions/can', lean: true }, output: replies.allowed, errors: ['UNKNOWN_TYPE', 'PERMISSION_NOT_DEFINED', 'INDEX_BEHIND'], summary: 'Decide subject, permission, resource',
       query: z.strictObject({ subject: object, permission: name, resource: object, scope: object.optional(), ...consistency }),
-      handle: async ({ query }) => ({ body: { allowed: await adminCan(query, read(query)) } }),
+      handle: async ({ query }) => ({ body: await adminCan(query, read(query)) }),
     }),
     route({
       ...admin, http: { method: 'post', path: '/authorization/permissions/bulk' }, output: replies.bulkCheck, errors: ['INDEX_BEHIND'],
@@ -176,7 +176,7 @@ export function authorizationRoutes(deps: {
         // The wait for a revision is paid once; the checks then share the index's grouped queries.
         const opts = { ...read(body), settled: true };
         await checks.settle(read(body));
-        return { body: { results: await Promise.all(body.items.map(async (i) => ({ allowed: await adminCan(i, opts) }))) } };
+        return { body: { results: await Promise.all(body.items.map((i) => adminCan(i, opts))) } };
       },
     }),
     route({

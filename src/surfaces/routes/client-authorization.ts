@@ -35,7 +35,7 @@ export function clientAuthorizationRoutes(deps: { checks: Checks; revisions: Rev
         await checks.settle(readOptions(query));
         const opts = { ...readOptions(query), settled: true };
         const subject = await scoped(`User:${u!.userId}`, query.scope, query.action, opts);
-        return { body: { allowed: await checks.can(subject, query.action, query.resource, opts) } };
+        return { body: await checks.check(subject, query.action, query.resource, opts) };
       },
     }),
     route({
@@ -50,7 +50,7 @@ export function clientAuthorizationRoutes(deps: { checks: Checks; revisions: Rev
         const opts = { ...readOptions(body), settled: true };
         // Read before the checks: each answer reflects at least every change up to this revision.
         const revision = await revisions.settled();
-        const items = await Promise.all(body.items.map(async (i) => ({ ...i, allowed: await checks.can(me, i.action, i.resource, opts), revision })));
+        const items = await Promise.all(body.items.map(async (i) => ({ ...i, ...await checks.check(me, i.action, i.resource, opts), revision })));
         return { body: { items } };
       },
     }),

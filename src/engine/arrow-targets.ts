@@ -1,0 +1,42 @@
+// Arrows that can never match: `r->b` where every type `r` allows is defined and none declares `b` (a typo such as `parent->veiw`).
+import { near } from './did-you-mean.js';
+import type { Definition, DefinitionProblem, Model } from './model.js';
+
+export interface DeadArrow extends DefinitionProblem { suggestion?: string }
+
+/**
+ * Arrows of `def` that no type in `model` (the types in force, `def` itself replacing its own) can satisfy. An
+ * allowed type that is not defined yet, or `*`, could still declare the target, so such an arrow is not listed:
+ * definitions may refer to types defined later.
+ */
+export function deadArrows(def: Definition, model: Model): DeadArrow[] {
+  const problems: DeadArrow[] = [];
+  const actionsOf = (type: string): string[] | undefined => (type === def.name
+    ? [...Object.keys(def.relations), ...Object.keys(def.permissions)]
+    : model.get(type) && model.actionsOf(type));
+  for (const [perm, entries] of Object.entries(def.permissions)) {
+    for (const entry of entries) {
+      const parts = entry.split('->');
+      if (parts.length !== 2) continue;
+      const [rel = '', target = ''] = parts;
+      const allowed = Object.prototype.hasOwnProperty.call(def.relations, rel) ? def.relations[rel]! : [];
+      if (allowed.length === 0 || allowed.includes('*')) continue;
+      const declared = allowed.map(actionsOf);
+      if (declared.some((a) => a === undefined || a.includes(target))) continue;
+      const suggestion = near(target, declared.flatMap((a) => a ?? []));
+      problems.push({
+        path: `permissions.${perm}`, suggestion,
+        message: `entry ${entry}: no type ${rel} allows (${allowed.join(', ')}) declares ${target}${suggestion ? ` (did you mean ${rel}->${suggestion}?)` : ''}`,
+      });
+    }
+  }
+  return problems;
+}
+
+/**
+ * The dead arrows refused when a definition is saved: those whose target is a near miss of a declared name (a typo).
+ * One far from every name is kept (the shared conformance case arrow-target-missing-on-some-types stores such an
+ * arrow and expects it to grant nothing); `authz validate` warns of it.
+ */
+export const arrowTargetProblems = (def: Definition, model: Model): DefinitionProblem[] =>
+  deadArrows(def, model).filter((p) => p.suggestion !== undefined).map(({ path, message }) => ({ path, message }));
