@@ -1,5 +1,5 @@
 // The change feed (DESIGN.md 6.1): tuple, grant and definition changes in revision order, paged by revision, followable.
-import type { ChangeEntry, ChangeLog } from '../../stores/ports/change-log.js';
+import { GAP_FINAL_MS, type ChangeEntry, type ChangeLog } from '../../stores/ports/change-log.js';
 import type { Revisions } from './revisions.js';
 
 export interface Change {
@@ -11,13 +11,6 @@ export interface Change {
   at: Date;
 }
 export interface ChangePage { changes: Change[]; next: number }
-
-/**
- * A revision missing between two logged ones was taken by a write that failed, or by one still on its way whose
- * mark a reader dropped (ChangeLog.heal): it is passed over once the entry after it is this old, waited for until
- * then. `next` never moves past the last entry served, so a revision missing at the end is simply asked again.
- */
-const GAP_GRACE_MS = 10_000;
 
 /** The changes one log entry stands for (rebuild requests stand for none). */
 export function changesOf(e: ChangeEntry): Change[] {
@@ -37,8 +30,6 @@ export function changesOf(e: ChangeEntry): Change[] {
   return [];
 }
 
-/** Entries read at a time while a page fills: an entry may hold up to a thousand tuples. */
-const READ_BATCH = 20;
 /** A frontier held below the latest revision this long is asked whether its marks are left over (ChangeLog.heal). */
 const HEAL_AFTER_MS = 250;
 
@@ -74,17 +65,19 @@ export class ChangeFeed {
     const settled = await this.settled();
     const changes: Change[] = [];
     let next = after;
-    // Read a few entries at a time until the page is full: never more tuples in memory than the page holds, plus one entry.
+    // Entries are read for what the page still lacks (ChangeLog.between stops once they weigh that much).
+    // A missing revision is waited for until final (GAP_FINAL_MS); `next` never moves past the last entry served,
+    // so a revision missing at the end is simply asked again.
     for (;;) {
-      const entries = await this.log.between(next, settled, Math.min(READ_BATCH, limit));
+      const entries = await this.log.between(next, settled, limit - changes.length);
       for (const e of entries) {
-        if (e.revision > next + 1 && this.now() - e.at.getTime() < GAP_GRACE_MS) return { changes, next };
+        if (e.revision > next + 1 && this.now() - e.at.getTime() < GAP_FINAL_MS) return { changes, next };
         const more = changesOf(e);
         if (changes.length > 0 && changes.length + more.length > limit) return { changes, next };
         changes.push(...more);
         next = e.revision;
       }
-      if (entries.length < Math.min(READ_BATCH, limit) || changes.length >= limit) return { changes, next };
+      if (entries.length === 0 || changes.length >= limit) return { changes, next };
     }
   }
 }

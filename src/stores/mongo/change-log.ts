@@ -1,6 +1,7 @@
 // The change log and its outbox in MongoDB: `change_log` keeps every entry, `pending` the ones not applied yet.
 import type { Db } from 'mongodb';
 import type { ChangeEntry, ChangeLog, PendingRecord, RevisionCounter } from '../ports/change-log.js';
+import { changeBlocks } from './change-blocks.js';
 import { COLLECTIONS } from './connection.js';
 import { isDuplicateKey } from './duplicate-key.js';
 
@@ -20,6 +21,7 @@ export function mongoChangeLog(db: Db, counter: RevisionCounter): ChangeLog {
   const log = db.collection<ChangeEntry & { _id: number }>(COLLECTIONS.changes);
   const pending = db.collection<{ _id: number; owner: string; at: Date }>(COLLECTIONS.pending);
   let rebuilding: Promise<void> | null = null;
+  const blocks = changeBlocks(log, db.collection(COLLECTIONS.changeBlocks));
 
   return {
     async commit(entry, owner, opts = {}) {
@@ -52,8 +54,7 @@ export function mongoChangeLog(db: Db, counter: RevisionCounter): ChangeLog {
     },
     async between(after, upTo, limit) {
       if (upTo <= after) return [];
-      return (await log.find({ _id: { $gt: after, $lte: upTo } }).sort({ _id: 1 }).limit(limit).toArray())
-        .map(({ _id, ...e }) => ({ ...e, revision: _id }));
+      return blocks.between(after, upTo, limit);
     },
     async pending(limit) {
       const cursor = pending.find({}).sort({ _id: 1 });

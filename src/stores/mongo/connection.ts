@@ -9,6 +9,8 @@ export const COLLECTIONS = {
   relations: 'relationships',
   grants: 'direct_grants',
   changes: 'change_log',
+  /** The change log's settled blocks, sealed for the feed (change-blocks.ts). */
+  changeBlocks: 'change_log_blocks',
   pending: 'pending_changes',
   indexState: 'index_state',
   users: 'users',

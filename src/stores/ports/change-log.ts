@@ -21,6 +21,16 @@ export interface ChangeEntry {
   created?: boolean;
   at: Date;
 }
+/**
+ * A revision missing between two logged ones was taken by a write that failed, or by one still on its way whose
+ * mark a reader dropped (ChangeLog.heal): it is final (passed over by the feed, sealed as missing by the store) once
+ * the entry after it is this old, waited for until then.
+ */
+export const GAP_FINAL_MS = 10_000;
+
+/** How many changes an entry stands for when a read is bounded: its tuples, and one for any other entry. */
+export const weightOf = (e: ChangeEntry): number => Math.max(1, e.tuples?.length ?? 0);
+
 /** A committed entry that its appliers have not finished; `owner` is the process that wrote it. */
 export interface PendingRecord { revision: number; owner: string; at: Date }
 
@@ -32,7 +42,10 @@ export interface ChangeLog {
    */
   commit(entry: Omit<ChangeEntry, 'revision' | 'at'>, owner: string, opts?: { pending?: boolean }): Promise<number>;
   entries(revisions: number[]): Promise<ChangeEntry[]>;
-  /** Entries with revisions in (after, upTo], in revision order, at most `limit` (the change feed). */
+  /**
+   * Entries with revisions in (after, upTo], in revision order (the change feed): at most `limit`, and none more once
+   * those read stand for `limit` changes (an entry of n tuples counts n, any other one), so a page's memory is bounded.
+   */
   between(after: number, upTo: number, limit: number): Promise<ChangeEntry[]>;
   /** The oldest pending entries, in revision order (all of them without `limit`). */
   pending(limit?: number): Promise<PendingRecord[]>;
