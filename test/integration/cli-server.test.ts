@@ -59,6 +59,20 @@ describe('login', () => {
     expect((await authz(['logout', '--profile', 'spare'])).code).toBe(1);
     expect(Object.keys(JSON.parse(readFileSync(join(config, 'authz', 'profiles.json'), 'utf8')).profiles)).toEqual(['default']);
   });
+
+  it('says what to do with the client surface URL or the masterkey, and its help names the admin surface', async () => {
+    const client = await authz(['login', '--url', svc.client, '--profile', 'wrong'], { input: `${token}\n` });
+    expect(client.code).toBe(4);
+    expect(client.stderr).toContain(`${svc.client} has no admin routes: is it the client surface? Log in to the admin surface (http://127.0.0.1:3030 under npm start)`);
+    const key = await authz(['login', '--url', svc.admin, '--profile', 'wrong'], { input: `${svc.config.MASTER_KEY}\n` });
+    expect(key.code).toBe(5);
+    expect(key.stderr).toContain(`authz takes an API token (cdt_…), not the masterkey or a password: create one with curl -XPOST ${svc.admin}/api-tokens`);
+    expect(key.stderr).not.toContain(svc.config.MASTER_KEY);
+    const help = await authz(['login', '--help']);
+    expect(help.stdout).toContain('authz login --url http://127.0.0.1:3030');
+    expect(help.stdout).not.toMatch(/--url \S*:3000/);
+    expect(JSON.parse(readFileSync(join(config, 'authz', 'profiles.json'), 'utf8')).profiles.wrong).toBeUndefined();
+  });
 });
 
 describe('relations, check and evaluate', () => {

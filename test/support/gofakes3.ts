@@ -1,26 +1,15 @@
 // A real S3-compatible server for tests: gofakes3, built once from the Go module proxy into .cache/bin, files on disk.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ROOT } from '../../infra/stack.js';
-
-const BIN_DIR = join(ROOT, '.cache', 'bin');
-const BIN = join(BIN_DIR, 'gofakes3');
-const MODULE = 'github.com/johannesboyne/gofakes3/cmd/gofakes3@v1.2.0';
+import { goTool } from './go-tool.js';
 
 export interface FakeS3 { endpoint: string; bucket: string; stop(): Promise<void> }
 
 /** Builds the server when it is missing (about 10 s with a warm Go cache; needs Go and the module proxy). */
-export function buildGofakes3(): string {
-  if (existsSync(BIN)) return BIN;
-  mkdirSync(BIN_DIR, { recursive: true });
-  const r = spawnSync('go', ['install', MODULE], { env: { ...process.env, GOBIN: BIN_DIR }, stdio: ['ignore', 'inherit', 'inherit'] });
-  if (r.status !== 0 || !existsSync(BIN)) throw new Error(`go install ${MODULE} failed (exit ${r.status})`);
-  return BIN;
-}
+export const buildGofakes3 = (): string => goTool('gofakes3', 'github.com/johannesboyne/gofakes3/cmd/gofakes3@v1.2.0');
 
 const freePort = () => new Promise<number>((ok, fail) => {
   const s = createServer().listen(0, '127.0.0.1', () => { const { port } = s.address() as { port: number }; s.close(() => ok(port)); }).on('error', fail);

@@ -11,6 +11,7 @@ import { followChanges } from '../follow.js';
 import type { Caller, Pipeline } from '../pipeline.js';
 import { GRPC_METHODS, grpcChange, type PagedMethod, type UnaryMethod } from './methods.js';
 import { loadDefinition, SERVICE } from './proto.js';
+import { reflectionDefinition } from './reflection.js';
 import { grpcStatus } from './status.js';
 
 type Msg = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -141,7 +142,7 @@ export class GrpcTransport {
     server.addService(tolerant(service), impl);
     const health = new HealthImplementation({ '': 'NOT_SERVING', [SERVICE]: 'NOT_SERVING' });
     health.addToServer(server);
-    new ReflectionService(definition).addToServer(server);
+    new ReflectionService(reflectionDefinition()).addToServer(server);
     const setHealth = async () => {
       const status = (await this.deps.ready().catch(() => false)) ? 'SERVING' : 'NOT_SERVING';
       health.setStatus('', status);
