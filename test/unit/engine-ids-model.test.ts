@@ -11,6 +11,13 @@ describe('identifiers', () => {
   ])('parseObject(%s)', (text, expected) => {
     expect(parseObject(text)).toEqual(expected);
   });
+  it('ids of up to 1,024 UTF-8 bytes, as SpiceDB, with the longest type name', () => {
+    const type = `T${'y'.repeat(127)}`;
+    expect(parseObject(`${type}:${'a+/='.repeat(256)}`)).toEqual({ type, id: 'a+/='.repeat(256) });
+    expect(parseObject(`${type}:${'a'.repeat(1025)}`)).toBeNull();
+    expect(parseObject(`Doc:${'é'.repeat(512)}`)).not.toBeNull();
+    expect(parseObject(`Doc:${'é'.repeat(513)}`)).toBeNull();
+  });
   it('parses tuple text at the first # and the following @', () => {
     expect(parseTupleText('Team:t#owner@Document:a:b')).toEqual({ subject: 'Team:t', relation: 'owner', resource: 'Document:a:b' });
     expect(parseTupleText('Team:t#own er@Document:d')).toBeNull();
