@@ -2,6 +2,7 @@
 import { parseObject, parseTupleText } from '../../src/engine/ids.js';
 import { arrowTargetProblems, deadArrows } from '../../src/engine/arrow-targets.js';
 import { Model, validateDefinition } from '../../src/engine/model.js';
+import { lintScenario } from '../../src/engine/scenario-lint.js';
 
 describe('identifiers', () => {
   it.each([
@@ -79,5 +80,14 @@ describe('arrow targets', () => {
     const audit = { name: 'Doc', relations: { parent: ['Folder'] }, permissions: { audit: ['parent->audit'] } };
     expect(arrowTargetProblems(audit, m)).toEqual([]);
     expect(deadArrows(audit, m)).toEqual([expect.objectContaining({ path: 'permissions.audit', suggestion: undefined })]);
+  });
+  it('authz validate warns of an arrow that can never grant; a near miss is a refused definition, not also warned of', () => {
+    const problems = lintScenario({ definitions: [folder, { name: 'Doc', relations: { parent: ['Folder'] }, permissions: { audit: ['parent->audit'], read: ['parent->veiw'] } }] });
+    expect(problems).toEqual([{
+      severity: 'error', at: '$.definitions[1].permissions.read',
+      message: 'define Doc: the server refuses it (INVALID_DEFINITION): entry parent->veiw: no type parent allows (Folder) declares veiw (did you mean parent->view?)',
+    }]);
+    const farOnly = lintScenario({ definitions: [folder, { name: 'Doc', relations: { parent: ['Folder'] }, permissions: { audit: ['parent->audit'] } }] });
+    expect(farOnly).toEqual([{ severity: 'warning', at: '$.definitions[1].permissions.audit', message: 'entry parent->audit: no type parent allows (Folder) declares audit: it never grants anything' }]);
   });
 });
