@@ -4,11 +4,15 @@
 export const NAME_RE = /^[A-Za-z][A-Za-z0-9_]{0,127}$/;
 export const NAME_RULE = 'must match ^[A-Za-z][A-Za-z0-9_]*$ (at most 128 characters)';
 /**
- * The longest `Type:id`, in UTF-8 bytes. Ids are keys in every store and every cache: an unbounded one lets a single
- * caller fill Redis and the service's memory (DESIGN.md section 4 leaves the length open; the README states this one).
+ * The longest id, in UTF-8 bytes: SpiceDB's 1,024, so its models' ids (base64 tokens, long paths) fit. Ids are keys in
+ * every store and every cache: an unbounded one lets a single caller fill Redis and the service's memory (DESIGN.md
+ * section 4 leaves the length open; the README states this one). A tuple of two such objects stays within
+ * PostgreSQL's index entry (2,704 bytes) under FerretDB's unique index on the tuple text.
  */
-export const MAX_OBJECT_BYTES = 512;
-export const OBJECT_RULE = `must be Type:id (id without #, @ or whitespace; at most ${MAX_OBJECT_BYTES} bytes)`;
+export const MAX_ID_BYTES = 1024;
+/** The longest `Type:id`: a longest name, `:`, a longest id. */
+export const MAX_OBJECT_BYTES = 128 + 1 + MAX_ID_BYTES;
+export const OBJECT_RULE = `must be Type:id (id without #, @ or whitespace; at most ${MAX_ID_BYTES} bytes)`;
 
 /** UTF-8 length without allocating for short strings: a UTF-16 unit is at most 3 UTF-8 bytes. */
 const withinBytes = (text: string, max: number) => text.length * 3 <= max || new TextEncoder().encode(text).length <= max;
@@ -23,7 +27,7 @@ export function parseObject(text: unknown): ObjectRef | null {
   if (colon < 0) return null;
   const type = text.slice(0, colon);
   const id = text.slice(colon + 1);
-  if (!NAME_RE.test(type) || id === '' || /[#@\s]/.test(id)) return null;
+  if (!NAME_RE.test(type) || id === '' || /[#@\s]/.test(id) || !withinBytes(id, MAX_ID_BYTES)) return null;
   return { type, id };
 }
 

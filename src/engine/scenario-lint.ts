@@ -35,11 +35,11 @@ export function lintScenario(sc: Scenario): LintProblem[] {
       if (named.has(def.name)) add('warning', at, `${def.name} is defined twice in one step: which one holds depends on the order of the writes`);
       named.add(def.name);
       if (validateDefinition(def).length) continue; // reported above
+      // A near miss refuses the definition (reported above); an arrow far from every name is stored but never grants.
+      const dead = deadArrows(def, new Model(defs.values()));
+      if (dead.some((d) => d.suggestion !== undefined)) continue;
       defs.set(def.name, def);
-      // A near miss is refused (reported above); an arrow far from every name is stored but can never grant.
-      for (const dead of deadArrows(def, new Model(defs.values()))) {
-        if (dead.suggestion === undefined) add('warning', `${at}.${dead.path}`, `${dead.message}: it never grants anything`);
-      }
+      for (const d of dead) add('warning', `${at}.${d.path}`, `${d.message}: it never grants anything`);
       for (const [rel, allowed] of Object.entries(def.relations)) {
         for (const t of allowed) {
           if (t !== '*' && !everDefined.has(t)) {

@@ -30,24 +30,24 @@ const gql = (base: string, headers: Record<string, string>, query: string) =>
   svc.http('POST', `${base}/graphql`, { body: { query }, headers });
 
 describe('ids and input shape', () => {
-  const long = `Folder:${'x'.repeat(600)}`;
+  const long = `Folder:${'x'.repeat(1025)}`;
 
-  it('refuses a Type:id longer than 512 bytes on the client check, admin writes and checks, before any store sees it', async () => {
+  it('refuses an id longer than 1,024 bytes on the client check, admin writes and checks, before any store sees it', async () => {
     const token = await userToken('ids@example.com');
     const check = await client('GET', `/authorization/check?action=view&resource=${encodeURIComponent(long)}`, token);
     expect(check.status).toBe(400);
     expect(check.body).toMatchObject({ code: 'VALIDATION_FAILED' });
-    expect(check.text).toContain('512 bytes');
+    expect(check.text).toContain('1024 bytes');
     const write = await svc.http('POST', '/authorization/relations', { body: { subject: 'User:u', relation: 'viewer', resource: long } });
     expect(write.status).toBe(400);
     const can = await svc.http('GET', `/authorization/permissions/can?subject=User:u&permission=view&resource=${encodeURIComponent(long)}`);
     expect(can.status).toBe(400);
-    // Multi-byte characters count as bytes: 200 of them are 600 bytes although the string is shorter than 512.
-    const wide = await svc.http('POST', '/authorization/relations', { body: { subject: 'User:u', relation: 'viewer', resource: `Folder:${'é'.repeat(260)}` } });
+    // Multi-byte characters count as bytes: 513 of them are 1,026 bytes although the string is shorter than 1,024.
+    const wide = await svc.http('POST', '/authorization/relations', { body: { subject: 'User:u', relation: 'viewer', resource: `Folder:${'é'.repeat(513)}` } });
     expect(wide.status).toBe(400);
-    const fits = await svc.http('POST', '/authorization/relations', { body: { subject: 'User:u', relation: 'viewer', resource: `Folder:${'x'.repeat(500)}` } });
+    const fits = await svc.http('POST', '/authorization/relations', { body: { subject: 'User:u', relation: 'viewer', resource: `Folder:${'x'.repeat(1024)}` } });
     expect(fits.status).toBe(201);
-    expect((await svc.http('GET', '/state/export?tuples=true')).text).not.toContain('x'.repeat(600));
+    expect((await svc.http('GET', '/state/export?tuples=true')).text).not.toContain('x'.repeat(1025));
   });
 
   it('refuses names over 128 characters', async () => {

@@ -2,6 +2,7 @@
 import { parseObject, parseTupleText } from '../../src/engine/ids.js';
 import { arrowTargetProblems, deadArrows } from '../../src/engine/arrow-targets.js';
 import { Model, validateDefinition } from '../../src/engine/model.js';
+import { lintScenario } from '../../src/engine/scenario-lint.js';
 
 describe('identifiers', () => {
   it.each([
@@ -10,6 +11,13 @@ describe('identifiers', () => {
     ['Document:', null], ['1Doc:x', null], ['Doc:a#b', null], ['Doc:a b', null], ['Doc:a@b', null], ['nocolon', null],
   ])('parseObject(%s)', (text, expected) => {
     expect(parseObject(text)).toEqual(expected);
+  });
+  it('ids of up to 1,024 UTF-8 bytes, as SpiceDB, with the longest type name', () => {
+    const type = `T${'y'.repeat(127)}`;
+    expect(parseObject(`${type}:${'a+/='.repeat(256)}`)).toEqual({ type, id: 'a+/='.repeat(256) });
+    expect(parseObject(`${type}:${'a'.repeat(1025)}`)).toBeNull();
+    expect(parseObject(`Doc:${'é'.repeat(512)}`)).not.toBeNull();
+    expect(parseObject(`Doc:${'é'.repeat(513)}`)).toBeNull();
   });
   it('parses tuple text at the first # and the following @', () => {
     expect(parseTupleText('Team:t#owner@Document:a:b')).toEqual({ subject: 'Team:t', relation: 'owner', resource: 'Document:a:b' });
@@ -72,5 +80,14 @@ describe('arrow targets', () => {
     const audit = { name: 'Doc', relations: { parent: ['Folder'] }, permissions: { audit: ['parent->audit'] } };
     expect(arrowTargetProblems(audit, m)).toEqual([]);
     expect(deadArrows(audit, m)).toEqual([expect.objectContaining({ path: 'permissions.audit', suggestion: undefined })]);
+  });
+  it('authz validate warns of an arrow that can never grant; a near miss is a refused definition, not also warned of', () => {
+    const problems = lintScenario({ definitions: [folder, { name: 'Doc', relations: { parent: ['Folder'] }, permissions: { audit: ['parent->audit'], read: ['parent->veiw'] } }] });
+    expect(problems).toEqual([{
+      severity: 'error', at: '$.definitions[1].permissions.read',
+      message: 'define Doc: the server refuses it (INVALID_DEFINITION): entry parent->veiw: no type parent allows (Folder) declares veiw (did you mean parent->view?)',
+    }]);
+    const farOnly = lintScenario({ definitions: [folder, { name: 'Doc', relations: { parent: ['Folder'] }, permissions: { audit: ['parent->audit'] } }] });
+    expect(farOnly).toEqual([{ severity: 'warning', at: '$.definitions[1].permissions.audit', message: 'entry parent->audit: no type parent allows (Folder) declares audit: it never grants anything' }]);
   });
 });
