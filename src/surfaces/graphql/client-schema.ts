@@ -48,7 +48,11 @@ export function clientSchema(all: SchemaRecord[], pipeline: Pipeline): GraphQLSc
   const query: Record<string, Field> = {
     authorizationCheck: {
       type: new GraphQLNonNull(GraphQLBoolean), description: 'Whether you (or a scope you act for) may do an action on a resource',
-      args: { action: { type: new GraphQLNonNull(GraphQLString) }, resource: { type: new GraphQLNonNull(GraphQLString) }, scope: { type: GraphQLString } },
+      args: {
+        action: { type: new GraphQLNonNull(GraphQLString) }, resource: { type: new GraphQLNonNull(GraphQLString) }, scope: { type: GraphQLString },
+        consistency: { type: GraphQLString, description: 'minimize_latency (default), at_least_as_fresh (with revision) or fully_consistent' },
+        revision: { type: GraphQLInt, description: 'with at_least_as_fresh: see every write up to this revision (waits at most 5 s, else INDEX_BEHIND)' },
+      },
       resolve: async (_s, args: Record<string, unknown>, caller) => ((await run(ids.check, caller, { query: textual(args) })) as { allowed: boolean }).allowed,
     },
     me: { type: JSONScalar, description: 'Your account', resolve: (_s, _a, caller) => run(ids.me, caller, {}) },
