@@ -273,6 +273,20 @@ describe('documents (client)', () => {
     expect(next.body.revision - revision).toBeLessThanOrEqual(6);
   }, 120_000);
 
+  it('takes consistency and revision on the list, except on a schema with fields of those names, which still filter', async () => {
+    const dana = await account('dana@example.com');
+    expect((await svc.http('POST', '/database/schemas', { body: { name: 'Release', fields: { title: 'String', revision: 'Number' } } })).status).toBe(201);
+    const made = [];
+    for (const revision of [1, 2]) made.push((await client('POST', '/database/Release', dana.token, { title: `r${revision}`, revision })).body._id as string);
+    expect(ids(await client('GET', '/database/Release?revision=2', dana.token))).toEqual([made[1]]);
+    // Elsewhere they are the read's freshness, checked as on the admin reads.
+    const latest = (await svc.http('POST', '/authorization/relations', { body: { subject: `User:${dana.id}`, relation: 'reader', resource: 'Project:fresh-list' } })).body.revision as number;
+    expect((await client('GET', `/database/Project?consistency=at_least_as_fresh&revision=${latest}`, dana.token)).status).toBe(200);
+    const bad = await client('GET', '/database/Project?consistency=eventually&revision=-1', dana.token);
+    expect(bad.status).toBe(400);
+    expect(bad.body).toMatchObject({ code: 'VALIDATION_FAILED' });
+  });
+
   it('custom functions answer 404 with a clear code', async () => {
     for (const method of ['GET', 'POST']) {
       const r = await client(method, '/database/function/report', alice.token);

@@ -70,6 +70,11 @@ describe('client GraphQL', () => {
     const check = gql`query ($resource: String!) { authorizationCheck(action: "delete", resource: $resource) }`;
     expect((await alice.gql.request<{ authorizationCheck: boolean }>(check, { resource: `Report:${id}` })).authorizationCheck).toBe(true);
     expect((await bob.gql.request<{ authorizationCheck: boolean }>(check, { resource: `Report:${id}` })).authorizationCheck).toBe(false);
+    // The check takes consistency and revision as over REST: a revision not reached yet is INDEX_BEHIND, a bad one a 400.
+    const fresh = gql`query ($resource: String!, $consistency: String, $revision: Int) { authorizationCheck(action: "delete", resource: $resource, consistency: $consistency, revision: $revision) }`;
+    const { revision } = (await svc.http('POST', '/authorization/relations', { body: { subject: 'User:someone', relation: 'owner', resource: 'Report:other' } })).body as { revision: number };
+    expect((await alice.gql.request<{ authorizationCheck: boolean }>(fresh, { resource: `Report:${id}`, consistency: 'at_least_as_fresh', revision })).authorizationCheck).toBe(true);
+    expect((await failure(alice.gql.request(fresh, { resource: `Report:${id}`, consistency: 'eventually', revision }))).codes).toEqual(['VALIDATION_FAILED']);
 
     const del = gql`mutation ($id: ID!) { deleteReport(id: $id) { tuples deleted } }`;
     expect((await failure(bob.gql.request(del, { id }))).codes).toEqual(['NOT_FOUND']);

@@ -94,6 +94,20 @@ describe('realtime socket from a browser', () => {
     expect(await upgrade(['authz'], { authorization: `Bearer ${token}` })).toEqual({ protocol: 'authz', echoed: 'authz' });
   });
 
+  it('follows the admin change feed with an API token as a protocol entry (the master key never is one)', async () => {
+    const url = svc.admin.replace('http', 'ws') + '/authorization/changes?after=0';
+    const created = await svc.http('POST', '/api-tokens', { body: { name: 'feed in a browser' } });
+    expect(created.status).toBe(201);
+    const ws = new WebSocket(url, ['authz', `authz.bearer.${created.body.token as string}`]);
+    const first = new Promise<{ type: string }>((resolve) => ws.once('message', (data) => resolve(JSON.parse(String(data)) as { type: string })));
+    await new Promise((resolve, reject) => { ws.once('open', resolve); ws.once('error', reject); });
+    expect(ws.protocol).toBe('authz');
+    expect(await first).toMatchObject({ type: 'changes' });
+    ws.close();
+    expect(await upgrade(['authz', 'authz.bearer.garbage'], {}, url)).toMatchObject({ status: 401 });
+    expect(await upgrade(['authz', `authz.bearer.${svc.config.MASTER_KEY}`], {}, url)).toMatchObject({ status: 401 });
+  });
+
   it('closes a browser socket of a token that logged out, as it does the header form', async () => {
     const { token } = await login('leaving-browser@example.com');
     const ws = new WebSocket(svc.socket, ['authz', `authz.bearer.${token}`]);

@@ -63,7 +63,11 @@ export function clientSchema(all: SchemaRecord[], pipeline: Pipeline): GraphQLSc
     fields: { deleted: { type: JSONScalar, description: 'the deleted document' }, tuples: { type: new GraphQLNonNull(GraphQLInt), description: 'tuples deleted with it' } },
   });
   const derived = routeFields(pipeline, clientGraphqlRoutes(pipeline.registry.all()));
-  const checkArgs = { action: { type: new GraphQLNonNull(GraphQLString) }, resource: { type: new GraphQLNonNull(GraphQLString) }, scope: { type: GraphQLString } };
+  const checkArgs = {
+    action: { type: new GraphQLNonNull(GraphQLString) }, resource: { type: new GraphQLNonNull(GraphQLString) }, scope: { type: GraphQLString },
+    consistency: { type: GraphQLString, description: 'minimize_latency (default), at_least_as_fresh (with revision) or fully_consistent' },
+    revision: { type: GraphQLInt, description: 'with at_least_as_fresh: see every write up to this revision (waits at most 5 s, else INDEX_BEHIND)' },
+  };
   const query: Record<string, Field> = {
     ...derived.query,
     authorizationCheck: {

@@ -12,6 +12,8 @@ const page = { skip: z.coerce.number().int().min(0).default(0), limit: z.coerce.
 const options = z.strictObject({ authorization: z.strictObject({ enabled: z.boolean() }).optional() });
 const schemaBody = z.strictObject({ name: nameText, fields: z.record(z.string(), z.unknown()), serviceOptions: options.optional() });
 const schemaParam = z.string().regex(NAME_RE, 'not a schema name');
+/** The documents list's query names for how fresh it must be (routes/fields.ts consistencyFields). */
+const FRESHNESS = ['consistency', 'revision'];
 const docParams = z.strictObject({ schema: schemaParam, id: z.string().min(1).max(200) });
 
 export function databaseRoutes(deps: { schemas: Schemas; documents: Documents; functions: Route[] }): Route[] {
@@ -73,7 +75,12 @@ export function databaseRoutes(deps: { schemas: Schemas; documents: Documents; f
       // Field names are filters, so the query is checked against the schema in the service (still strict).
       query: z.record(z.string().max(128), z.string().max(1000)),
       handle: async ({ params, query, user: u }) => {
-        const { skip, limit, sort, populate, scope, consistency, revision, ...filters } = query;
+        const { skip, limit, sort, populate, scope, ...rest } = query;
+        // consistency and revision are the read's freshness unless the schema has a field of that name, which they then
+        // filter on as before: the names are not reserved, so no schema loses a field to them.
+        const fields = (await schemas.get(params.schema)).fields;
+        const [consistency, revision] = FRESHNESS.map((k) => (Object.hasOwn(fields, k) ? undefined : rest[k]));
+        const filters = Object.fromEntries(Object.entries(rest).filter(([k]) => Object.hasOwn(fields, k) || !FRESHNESS.includes(k)));
         const q = z.strictObject({
           ...page, sort: z.string().regex(/^-?[A-Za-z_][A-Za-z0-9_]*$/).optional(), populate: z.string().max(500).optional(), scope: object.optional(), ...consistencyFields,
         }).safeParse({ skip, limit, sort, populate, scope, consistency, revision });

@@ -6,6 +6,7 @@ import { AppError } from '../../errors.js';
 import type { Activity } from '../../services/activity.js';
 import { followChanges } from '../follow.js';
 import { clientAddress, headersOf, refuseUpgrade, type TrustProxy } from '../http/wire.js';
+import { selectProtocol, upgradeCredentials } from './browser-credentials.js';
 import type { Caller, Pipeline } from '../pipeline.js';
 import { Connection, type ConnectionLimits } from './connection.js';
 import { CLOSE } from './messages.js';
@@ -16,7 +17,7 @@ export interface AdminFeedDeps extends ConnectionLimits { pipeline: Pipeline; ac
 
 /** Handles upgrades of the admin HTTP server: the feed at FEED_PATH; false for any other path. */
 export function adminFeedSocket(deps: AdminFeedDeps) {
-  const wss = new WebSocketServer({ noServer: true, maxPayload: 1024 });
+  const wss = new WebSocketServer({ noServer: true, maxPayload: 1024, handleProtocols: selectProtocol });
   const open = new Set<Connection>();
 
   const refuse = (socket: Duplex, e: AppError) => refuseUpgrade('admin', socket, e);
@@ -48,7 +49,8 @@ export function adminFeedSocket(deps: AdminFeedDeps) {
           deps.pipeline.admit('socket');
           const after = url.searchParams.get('after') ?? '0';
           if (!/^\d{1,15}$/.test(after)) throw new AppError('VALIDATION_FAILED', 'after must be a revision (a whole number)');
-          const headers = headersOf(req);
+          // A page offers an API token or admin JWT as a protocol entry (never the master key): browser-credentials.ts.
+          const headers = upgradeCredentials(headersOf(req));
           const ip = clientAddress(deps.trustProxy)(req);
           await deps.pipeline.admin(headers, ip);
           // No principal on the caller: each page checks the credentials again, so a revoked token stops the feed.
