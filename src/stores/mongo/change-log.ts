@@ -4,6 +4,7 @@ import type { ChangeEntry, ChangeLog, PendingRecord, RevisionCounter } from '../
 import { changeBlocks } from './change-blocks.js';
 import { COLLECTIONS } from './connection.js';
 import { isDuplicateKey } from './duplicate-key.js';
+import { highestLogged } from './highest-logged.js';
 
 const MAX_TRIES = 50;
 
@@ -43,7 +44,7 @@ export function mongoChangeLog(db: Db, counter: RevisionCounter): ChangeLog {
           // Our marker for a revision the log already holds (a counter that went back) must not linger. Its mark
           // in Redis stays: it may be another writer's, and readers drop marks without a pending record (`heal`).
           if (claimed) await pending.deleteOne({ _id: revision });
-          await counter.raise(await highestStored(db));
+          await counter.raise(await highestStored(db, revision));
         }
       }
       throw new Error('could not take a revision: the counter keeps colliding with stored revisions');
@@ -111,11 +112,11 @@ export function mongoChangeLog(db: Db, counter: RevisionCounter): ChangeLog {
   };
 }
 
-/** The highest revision MongoDB holds, logged or pending. */
-async function highestStored(db: Db): Promise<number> {
-  const last = (name: string) => db.collection<{ _id: number }>(name).find({}, { projection: { _id: 1 } }).sort({ _id: -1 }).limit(1).toArray();
-  const [a, b] = await Promise.all([last(COLLECTIONS.changes), last(COLLECTIONS.pending)]);
-  return Math.max(a[0]?._id ?? 0, b[0]?._id ?? 0);
+/** The highest revision MongoDB holds, logged (at or above `from`, one known stored) or pending (the outbox, small). */
+async function highestStored(db: Db, from = 0): Promise<number> {
+  const pendingTop = db.collection<{ _id: number }>(COLLECTIONS.pending).find({}, { projection: { _id: 1 } }).sort({ _id: -1 }).limit(1).toArray();
+  const [logged, pending] = await Promise.all([highestLogged(db.collection(COLLECTIONS.changes), from), pendingTop]);
+  return Math.max(logged, pending[0]?._id ?? 0);
 }
 
 /** Seeds the counter from what MongoDB holds, so a fresh or wiped Redis never hands out a used revision. */
