@@ -107,8 +107,12 @@ async function script(block: Block): Promise<Ran> {
 
 beforeAll(async () => {
   const fixed = (await Promise.all(Object.values(DEFAULTS).map(free))).every(Boolean);
-  const port = (p: number) => (fixed ? String(p) : '0');
-  svc = await startService({ CLIENT_PORT: port(DEFAULTS.client), ADMIN_PORT: port(DEFAULTS.admin), SOCKET_PORT: port(DEFAULTS.socket), GRPC_PORT: port(DEFAULTS.grpc) });
+  const on = (fixedPorts: boolean) => {
+    const port = (p: number) => (fixedPorts ? String(p) : '0');
+    return startService({ CLIENT_PORT: port(DEFAULTS.client), ADMIN_PORT: port(DEFAULTS.admin), SOCKET_PORT: port(DEFAULTS.socket), GRPC_PORT: port(DEFAULTS.grpc) });
+  };
+  // Another process may take a default port between the look and the bind: then free ports, rewritten in the blocks.
+  svc = fixed ? await on(true).catch(() => on(false)) : await on(false);
   const at = (url: string) => Number(new URL(url.replace(/^ws/, 'http')).port);
   ports = { [DEFAULTS.client]: at(svc.client), [DEFAULTS.admin]: at(svc.admin), [DEFAULTS.socket]: at(svc.socket), [DEFAULTS.grpc]: Number(svc.grpc.split(':').pop()) };
   const env: Record<string, string> = {};
