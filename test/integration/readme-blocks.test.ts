@@ -15,7 +15,7 @@
 // - A block that installs or starts servers (npm ci, npm start, npm test, docker compose) is never run: unmarked, it fails.
 // - Every block must exit 0 within BLOCK_MS. Files a block writes in the clone are removed after it.
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -60,7 +60,12 @@ const free = (port: number) => new Promise<boolean>((ok) => {
 });
 
 /** Untracked files in the clone (ignored ones left out): what a block leaves behind is what it adds here. */
-const untracked = () => run('git', ['ls-files', '--others', '--exclude-standard', '-z'], process.env as Record<string, string>).then((r) => new Set(r.stdout.split('\0').filter(Boolean)));
+async function untracked(): Promise<Set<string>> {
+  const r = await run('git', ['ls-files', '--others', '--exclude-standard', '-z'], process.env as Record<string, string>);
+  if (r.code !== 0) throw new Error(`git ls-files failed: ${r.stderr}`);
+  // The clone's top level too, ignored entries included: a block's output file there is removed even if ignored.
+  return new Set([...r.stdout.split('\0').filter(Boolean), ...readdirSync(ROOT)]);
+}
 
 interface Ran { code: number | null; stdout: string; stderr: string }
 /** A child process, asynchronously: the service runs in this process and must keep answering. */
@@ -143,7 +148,7 @@ describe('README.md blocks', () => {
       writeFileSync(curlLog, '');
       const sh = block.lang === 'sh' || block.lang === 'bash';
       const r = sh ? await shell(block) : await script(block);
-      for (const f of await untracked()) if (!before.has(f)) rmSync(join(ROOT, f), { force: true });
+      for (const f of await untracked()) if (!before.has(f)) rmSync(join(ROOT, f), { force: true, recursive: true });
       if (r.code !== 0) throw new Error(`README line ${block.line}: exit ${r.code}\n--- stdout\n${r.stdout}\n--- stderr\n${r.stderr}`);
       const answers = readFileSync(curlLog, 'utf8').split('\n').filter((l) => /^\d{3} /.test(l));
       if (sh && /^\s*[^#\s][^#]*\bcurl\b/m.test(block.code)) expect(answers.length).toBeGreaterThan(0); // the statuses are seen
