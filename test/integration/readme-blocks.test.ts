@@ -15,7 +15,7 @@
 // - A block that installs or starts servers (npm ci, npm start, npm test, docker compose) is never run: unmarked, it fails.
 // - Every block must exit 0 within BLOCK_MS. Files a block writes in the clone are removed after it.
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -60,7 +60,12 @@ const free = (port: number) => new Promise<boolean>((ok) => {
 });
 
 /** Untracked files in the clone (ignored ones left out): what a block leaves behind is what it adds here. */
-const untracked = () => run('git', ['ls-files', '--others', '--exclude-standard', '-z'], process.env as Record<string, string>).then((r) => new Set(r.stdout.split('\0').filter(Boolean)));
+async function untracked(): Promise<Set<string>> {
+  const r = await run('git', ['ls-files', '--others', '--exclude-standard', '-z'], process.env as Record<string, string>);
+  if (r.code !== 0) throw new Error(`git ls-files failed: ${r.stderr}`);
+  // The clone's top level too, ignored entries included: a block's output file there is removed even if ignored.
+  return new Set([...r.stdout.split('\0').filter(Boolean), ...readdirSync(ROOT)]);
+}
 
 interface Ran { code: number | null; stdout: string; stderr: string }
 /** A child process, asynchronously: the service runs in this process and must keep answering. */
@@ -107,8 +112,12 @@ async function script(block: Block): Promise<Ran> {
 
 beforeAll(async () => {
   const fixed = (await Promise.all(Object.values(DEFAULTS).map(free))).every(Boolean);
-  const port = (p: number) => (fixed ? String(p) : '0');
-  svc = await startService({ CLIENT_PORT: port(DEFAULTS.client), ADMIN_PORT: port(DEFAULTS.admin), SOCKET_PORT: port(DEFAULTS.socket), GRPC_PORT: port(DEFAULTS.grpc) });
+  const on = (fixedPorts: boolean) => {
+    const port = (p: number) => (fixedPorts ? String(p) : '0');
+    return startService({ CLIENT_PORT: port(DEFAULTS.client), ADMIN_PORT: port(DEFAULTS.admin), SOCKET_PORT: port(DEFAULTS.socket), GRPC_PORT: port(DEFAULTS.grpc) });
+  };
+  // Another process may take a default port between the look and the bind: then free ports, rewritten in the blocks.
+  svc = fixed ? await on(true).catch(() => on(false)) : await on(false);
   const at = (url: string) => Number(new URL(url.replace(/^ws/, 'http')).port);
   ports = { [DEFAULTS.client]: at(svc.client), [DEFAULTS.admin]: at(svc.admin), [DEFAULTS.socket]: at(svc.socket), [DEFAULTS.grpc]: Number(svc.grpc.split(':').pop()) };
   const env: Record<string, string> = {};
@@ -139,7 +148,7 @@ describe('README.md blocks', () => {
       writeFileSync(curlLog, '');
       const sh = block.lang === 'sh' || block.lang === 'bash';
       const r = sh ? await shell(block) : await script(block);
-      for (const f of await untracked()) if (!before.has(f)) rmSync(join(ROOT, f), { force: true });
+      for (const f of await untracked()) if (!before.has(f)) rmSync(join(ROOT, f), { force: true, recursive: true });
       if (r.code !== 0) throw new Error(`README line ${block.line}: exit ${r.code}\n--- stdout\n${r.stdout}\n--- stderr\n${r.stderr}`);
       const answers = readFileSync(curlLog, 'utf8').split('\n').filter((l) => /^\d{3} /.test(l));
       if (sh && /^\s*[^#\s][^#]*\bcurl\b/m.test(block.code)) expect(answers.length).toBeGreaterThan(0); // the statuses are seen
