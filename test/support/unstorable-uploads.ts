@@ -22,6 +22,9 @@ export const UNSTORABLE_UPLOADS: BadUpload[] = [
   multipart('multipart name with NUL', 'body.name', file(), field('name', 'a\u0000b.txt')),
   multipart('multipart folder with NUL', 'body.folder', file(), field('name', 'ok.txt'), field('folder', 'x\u0000y')),
   multipart('multipart $ field', 'body.$where', file(), field('$where', '1')),
+  // Kept as a member (not dropped, nor made the fields' prototype) and refused.
+  json('JSON __proto__ member', 'body.__proto__', '{"data":"aGVsbG8=","name":"ok.txt","__proto__":null}'),
+  multipart('multipart __proto__ field', 'body.__proto__', file(), field('name', 'ok.txt'), field('__proto__', 'x')),
   multipart('multipart filename with NUL (encoded)', 'body.file.filename', file("filename*=UTF-8''a%00b.txt")),
   // busboy refuses a NUL in a part's header before anything is stored.
   { ...multipart('multipart filename with NUL (raw)', 'Malformed part header', file('filename="a\u0000b.txt"')), code: 'BAD_REQUEST' },

@@ -26,7 +26,8 @@ export interface JsonUpload { fields: Record<string, unknown>; size: number | nu
 
 /** `sink` receives the decoded bytes of `data` as they come and resolves with what it stored. */
 export async function readJsonUpload(body: AsyncIterable<Buffer | string>, maxBytes: number, sink: (bytes: Readable) => Promise<number>): Promise<JsonUpload> {
-  const fields: Record<string, unknown> = {};
+  // No prototype: a member named __proto__ is kept as one (and refused by the storable check), not dropped or made a prototype.
+  const fields: Record<string, unknown> = Object.create(null);
   // Declared with `as`: they change inside `feed`, which control-flow narrowing does not follow.
   let state = 'start' as 'start' | 'keyOrEnd' | 'key' | 'colon' | 'value' | 'after' | 'done';
   let str: string | null = null; // a string member being read

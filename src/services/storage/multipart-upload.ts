@@ -21,7 +21,8 @@ export function readMultipartUpload(body: AsyncIterable<Buffer | string>, conten
       reject(new AppError('BAD_REQUEST', `Not a multipart body: ${(e as Error).message}`));
       return;
     }
-    const fields: Record<string, unknown> = {};
+    // No prototype: a field named __proto__ is kept as one (and refused by the storable check), not dropped.
+    const fields: Record<string, unknown> = Object.create(null);
     let file: { stored: Promise<number>; stream: Readable; filename?: string; mimeType?: string } | null = null;
     let failed: AppError | null = null;
     const input = Readable.from(body);

@@ -1,4 +1,7 @@
 // The hostile-input run's service: limits raised so a fast corpus is not throttled, a little data, and a state fingerprint.
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { startService, wipe, type TestService } from '../service.js';
 
 export interface Fixture {
@@ -50,8 +53,11 @@ export async function hostileFixture(): Promise<Fixture> {
   const user = { id: login.userId as string, token: login.accessToken as string };
   const note = await ok(client('POST', '/database/Note', { title: 'n', pages: 1 }, user.token));
   const team = await ok(client('POST', '/authentication/teams', { name: 'hostile team' }, user.token));
+  // A file of the user's in a directory of its own, so the corpus's replacements (PATCH) reach one that exists.
+  await ok(svc.http('PATCH', '/config/storage', { body: { dir: await mkdtemp(join(tmpdir(), 'authz-hostile-files-')) } }));
+  const file = await ok(client('POST', '/storage/upload', { name: 'hostile.txt', data: Buffer.from('hostile').toString('base64') }, user.token));
   const adminJwt = (await ok(svc.http('POST', '/login', { body: { username: svc.config.ADMIN_USERNAME, password: 'test-admin-password' }, headers: {} }))).token as string;
-  const known = [user.id, `User:${user.id}`, note._id, `Note:${note._id}`, team._id, `Team:${team._id}`, 'Doc:d2', 'v1', 'hostile team'];
+  const known = [user.id, `User:${user.id}`, note._id, `Note:${note._id}`, team._id, `Team:${team._id}`, 'Doc:d2', 'v1', 'hostile team', file._id];
 
   async function fingerprint(): Promise<string> {
     const exported = await svc.http('GET', '/state/export?tuples=true');
@@ -62,6 +68,7 @@ export async function hostileFixture(): Promise<Fixture> {
       ok(svc.http('GET', '/api-tokens')), ok(svc.http('GET', '/authorization/views')), ok(svc.http('GET', '/database/schemas?limit=1000')),
       ok(client('GET', '/database/Note?limit=1000', undefined, user.token)), ok(client('GET', '/authentication/teams', undefined, user.token)),
       ok(client('GET', '/authentication/user', undefined, user.token)), ok(svc.http('GET', '/config')),
+      ok(client('GET', '/storage/files?limit=1000', undefined, user.token)),
     ]);
     if (exported.status !== 200) throw new Error(`state export failed: ${exported.status}`);
     // When it was taken is the one thing that differs between two exports of the same state.

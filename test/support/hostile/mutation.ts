@@ -17,10 +17,11 @@ export const POISON = 'poison\u0000';
 
 /**
  * Whether the pipeline would take this input past validation (the same checks, in the same order, as
- * Pipeline.run: stored-shape rules on every location, then each location's schema; none means "no fields").
+ * Pipeline.run: stored-shape rules on every location, then each location's schema; none means "no fields"), in
+ * `locations` (a streamed body is not the pipeline's to check).
  */
-export function wouldPass(r: Route, raw: RawInput): boolean {
-  for (const where of ['params', 'query', 'body'] as const) {
+export function wouldPass(r: Route, raw: RawInput, locations: ReadonlyArray<'params' | 'query' | 'body'> = ['params', 'query', 'body']): boolean {
+  for (const where of locations) {
     if (unstorable(raw[where], where)) return false;
     const schema = r[where];
     const value = raw[where];

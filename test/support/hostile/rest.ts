@@ -6,7 +6,8 @@ import type { RawInput } from '../../../src/surfaces/pipeline.js';
 import type { Route } from '../../../src/surfaces/registry.js';
 import { intents, type Intent } from './inputs.js';
 import { mutating, wouldPass } from './mutation.js';
-import { hostileValue } from './values.js';
+import { jsonRefused, multipartOf, multipartRefused, poisoned, streamPoisons, streamsJson, takesMultipart, withBase64Data, type StreamPoison } from './streamed.js';
+import { hostileString, hostileValue } from './values.js';
 
 export interface RestRequest { method: string; path: string; body?: Buffer; contentType?: string }
 
@@ -18,18 +19,33 @@ const asText = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v) ??
 /** encodeURIComponent, or null for text it cannot encode (lone surrogates). */
 const encoded = (s: string) => { try { return encodeURIComponent(s); } catch { return null; } };
 
-/** How a body is written: JSON of the intent, or bytes JSON parsers and decoders choke on. */
-type BodyMode = 'json' | 'invalid-utf8' | 'truncated' | 'garbage' | 'text/plain' | 'ndjson';
+/** How a body is written: JSON of the intent, multipart (routes that take it), or bytes JSON parsers and decoders choke on. */
+type BodyMode = 'json' | 'invalid-utf8' | 'truncated' | 'garbage' | 'text/plain' | 'ndjson' | 'multipart';
 
-export interface RestCase { intent: Intent; odd: Array<string | null>; repeat: unknown[]; bodyMode: BodyMode; garbage: Uint8Array; oversize: boolean }
+/**
+ * `base64`: a streamed upload's `data` sent as the base64 of its text (so it gets past the decoder); `filename`: a
+ * multipart file part's name; `poison`: what a streamed body that would be taken is poisoned with (see restSafe);
+ * `bareQuery`: a streamed route's case sent without a query, so its body gets to the service.
+ */
+export interface RestCase {
+  intent: Intent; odd: Array<string | null>; repeat: unknown[]; bodyMode: BodyMode; garbage: Uint8Array; oversize: boolean;
+  base64: boolean; filename: string | null; poison: StreamPoison;
+  bareQuery: boolean;
+}
+
+const MODES: BodyMode[] = ['json', 'json', 'json', 'json', 'invalid-utf8', 'truncated', 'garbage', 'text/plain', 'ndjson'];
 
 export const restCases = (r: Route, known: string[]): fc.Arbitrary<RestCase> => fc.record({
   intent: intents(r, known),
   odd: fc.array(fc.option(fc.constantFrom(...ODD_SEGMENTS), { freq: 3 }), { minLength: 3, maxLength: 3 }),
   repeat: fc.array(hostileValue, { maxLength: 2 }),
-  bodyMode: fc.constantFrom<BodyMode>('json', 'json', 'json', 'json', 'invalid-utf8', 'truncated', 'garbage', 'text/plain', 'ndjson'),
+  bodyMode: fc.constantFrom<BodyMode>(...MODES, ...(takesMultipart(r) ? ['multipart', 'multipart', 'multipart'] as const : [])),
   garbage: fc.uint8Array({ minLength: 1, maxLength: 64 }),
   oversize: fc.integer({ min: 0, max: 24 }).map((n) => n === 0),
+  base64: fc.boolean(),
+  filename: fc.option(hostileString, { freq: 3 }),
+  poison: streamPoisons,
+  bareQuery: fc.boolean(),
 });
 
 /**
@@ -54,9 +70,9 @@ function querySearch(query: unknown, repeat: unknown[], oversize: boolean): stri
   return parts.length ? `?${parts.join('&')}` : '';
 }
 
-function bodyOf(c: RestCase): { body?: Buffer; contentType?: string } {
-  if (c.intent.body === undefined) return {};
-  const json = Buffer.from(JSON.stringify(c.intent.body) ?? 'null');
+function bodyOf(c: RestCase, value: unknown): { body?: Buffer; contentType?: string } {
+  if (value === undefined) return {};
+  const json = Buffer.from(JSON.stringify(value) ?? 'null');
   switch (c.bodyMode) {
     case 'json': return { body: json, contentType: 'application/json' };
     // Bytes that are not UTF-8 inside the JSON text: an overlong slash and a lone continuation byte, in a string.
@@ -65,11 +81,16 @@ function bodyOf(c: RestCase): { body?: Buffer; contentType?: string } {
     case 'garbage': return { body: Buffer.from(c.garbage), contentType: 'application/json' };
     case 'text/plain': return { body: json, contentType: 'text/plain' };
     case 'ndjson': return { body: Buffer.concat([json, Buffer.from('\n'), Buffer.from(c.garbage)]), contentType: 'application/x-ndjson' };
+    case 'multipart': return multipartOf(value, c.filename);
   }
 }
 
-/** The request on the wire, and the input the pipeline will see from it (null when Express cannot even read it). */
-export function restRequest(r: Route, c: RestCase): { req: RestRequest; raw: RawInput | null } {
+/**
+ * The request on the wire, and the input the pipeline will see from it (null when Express cannot even read it).
+ * `streamed`: the body goes to the route unparsed (an upload's JSON or multipart), and whether its service refuses
+ * it whatever else it holds.
+ */
+export function restRequest(r: Route, c: RestCase, bodyValue: unknown = streamedValue(r, c)): { req: RestRequest; raw: RawInput | null; streamed?: { refused: boolean } } {
   const params = (c.intent.params && typeof c.intent.params === 'object' ? c.intent.params : {}) as Record<string, unknown>;
   let i = 0;
   let readable = true;
@@ -81,25 +102,45 @@ export function restRequest(r: Route, c: RestCase): { req: RestRequest; raw: Raw
     if (seg === '') readable = false;
     return seg;
   });
-  const search = querySearch(c.intent.query, c.repeat, c.oversize);
-  const { body, contentType } = bodyOf(c);
+  const bare = c.bareQuery && (streamsJson(r) || takesMultipart(r));
+  const search = bare ? '' : querySearch(c.intent.query, c.repeat, c.oversize);
+  const written = bodyOf(c, bodyValue);
+  const { body, contentType } = written;
+  const req: RestRequest = { method: r.http.method.toUpperCase(), path: path + search, body, contentType };
+  const query = parseQuery(search.slice(1));
+  if (body && c.bodyMode === 'multipart') {
+    return { req, raw: readable ? { params: decodedParams, query } : null, streamed: { refused: multipartRefused(written as ReturnType<typeof multipartOf>) } };
+  }
+  if (body && streamsJson(r) && c.bodyMode === 'json') {
+    return { req, raw: readable ? { params: decodedParams, query } : null, streamed: { refused: jsonRefused(bodyValue) } };
+  }
   let rawBody: unknown;
   if (body && contentType === 'application/json') {
     try { rawBody = JSON.parse(body.toString('utf8')); } catch { readable = false; }
     // Express's JSON parser takes only objects and arrays at the top.
     if (rawBody === null || typeof rawBody !== 'object') readable = false;
   } else if (body) readable = false;
-  const req: RestRequest = { method: r.http.method.toUpperCase(), path: path + search, body, contentType };
-  return { req, raw: readable ? { params: decodedParams, query: parseQuery(search.slice(1)), body: rawBody } : null };
+  return { req, raw: readable ? { params: decodedParams, query, body: rawBody } : null };
 }
+
+/** The body as sent: a streamed upload's `data` as base64 half the time, so the parsers pass it on. */
+const streamedValue = (r: Route, c: RestCase) => ((streamsJson(r) || takesMultipart(r)) && c.base64 ? withBase64Data(c.intent.body) : c.intent.body);
 
 /**
  * A route's case made safe to send: a mutating route gets a `$` query key, which the pipeline refuses on every route,
  * unless its input is known to fail validation anyway (unreadable bodies are poisoned too: a stream route reads them).
+ * A streamed body (an upload) is poisoned inside instead, so it still reaches the service that reads it: one of its
+ * own string fields is given text the store cannot hold (NUL, a lone surrogate), which the service must refuse.
  */
 export function restSafe(r: Route, c: RestCase): RestRequest {
-  const { req, raw } = restRequest(r, c);
-  if (!mutating(r) || (raw && !wouldPass(r, raw))) return req;
+  const { req, raw, streamed } = restRequest(r, c);
+  if (!mutating(r)) return req;
+  if (streamed && raw) {
+    if (!wouldPass(r, raw, ['params', 'query']) || streamed.refused) return req;
+    const text = c.bodyMode === 'multipart' ? c.poison.multipart : c.poison.json;
+    return restRequest(r, c, poisoned(r, c.intent.body, c.poison, text)).req;
+  }
+  if (raw && !wouldPass(r, raw)) return req;
   return { ...req, path: `${req.path}${req.path.includes('?') ? '&' : '?'}%24poison=1` };
 }
 
