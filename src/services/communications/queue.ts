@@ -246,9 +246,13 @@ export class SendQueue {
     const worker = this.worker;
     if (worker) {
       let forceTimer: NodeJS.Timeout | undefined;
+      // A close waits for the jobs in hand, which never finish while Redis is down, and a close once begun cannot be
+      // forced (BullMQ answers the same promise): it kept its lock-renewal timer and its blocking connection
+      // reconnecting after the service stopped. So it is forced from the start when the worker is not connected.
+      const force = !(this.consumer?.ready() ?? false);
       // A forced close can hang too while Redis is down: it is started, not waited for.
       const forced = new Promise<void>((res) => { forceTimer = setTimeout(() => { worker.close(true).catch(() => undefined); res(); }, CLOSE_WAIT_MS); });
-      await Promise.race([worker.close(), forced]).catch(() => undefined);
+      await Promise.race([worker.close(force), forced]).catch(() => undefined);
       clearTimeout(forceTimer);
     }
     let timer: NodeJS.Timeout | undefined;

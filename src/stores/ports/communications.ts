@@ -59,4 +59,8 @@ export interface CommunicationStores {
 }
 
 /** A Redis connection BullMQ is given (`client` is the driver's, handed to BullMQ as is). */
-export interface QueueConnection { client: never; ping(): Promise<unknown>; close(): void }
+export interface QueueConnection {
+  client: never; ping(): Promise<unknown>; close(): void;
+  /** Connected to Redis now (not connecting, nor reconnecting). */
+  ready(): boolean;
+}

@@ -18,6 +18,7 @@ export function bullmqConnection(url: string, role: 'producer' | 'worker'): Queu
   return {
     client: client as never,
     ping: () => client.ping(),
+    ready: () => client.status === 'ready',
     close() { client.disconnect(); },
   };
 }
