@@ -9,7 +9,6 @@ export default {
   globalTeardown: '<rootDir>/test/support/global-teardown.mjs',
   testTimeout: 60000,
   maxWorkers: 1,
-  // A client to a server a test killed or never started (port 1) may keep reconnecting after its service stopped;
-  // the run must end when the tests do. Leaks show as "did not exit" in a single-file run (--detectOpenHandles).
-  forceExit: true,
+  // No forceExit: a test that leaves a socket, timer or child open keeps the run alive, and the global teardown then
+  // names what is open and fails the run (test/support/stack-teardown.ts).
 };

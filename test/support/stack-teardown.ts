@@ -3,8 +3,18 @@ import { join } from 'node:path';
 import { removeCluster } from '../../infra/postgres.js';
 import { ROOT } from '../../infra/stack.js';
 
+/** How long the run may take to exit by itself once everything is stopped: past it, something was left open. */
+const EXIT_GRACE_MS = 30_000;
+
 export default async function teardown() {
   const stack = globalThis.__AUTHZ_STACK__;
   await stack?.stop();
   if (stack?.started.includes('postgres')) removeCluster(join(ROOT, '.data', 'test', 'postgres'));
+  // Tests run in this process (one worker, in band), so a socket, timer or child a test left open keeps it alive and
+  // jest waits forever. Instead of forceExit, which hid such leaks, name what is still open and fail the run. The
+  // timer is unref'd: a run that leaves nothing open exits before it fires.
+  setTimeout(() => {
+    process.stderr.write(`\nThe test run did not exit ${EXIT_GRACE_MS / 1000} s after its last test: still open: ${process.getActiveResourcesInfo().join(', ')}\n`);
+    process.exit(1);
+  }, EXIT_GRACE_MS).unref();
 }
