@@ -22,6 +22,24 @@ function distance(a: string, b: string): number {
   return prev[b.length]!;
 }
 
+/**
+ * One slip of the keyboard apart: the case, one character added, dropped or changed, or two neighbours swapped (`veiw`).
+ * Closer than a suggestion: a name two edits away (`audit`, `edit`) is as likely meant as it is.
+ */
+export function isSlip(word: string, name: string): boolean {
+  const a = word.toLowerCase();
+  const b = name.toLowerCase();
+  if (a === b) return word !== name; // only the case differs
+  if (a.length === b.length) {
+    const diff = [...a].flatMap((c, i) => (c === b[i] ? [] : [i]));
+    return diff.length === 1 || (diff.length === 2 && diff[1] === diff[0]! + 1 && a[diff[0]!] === b[diff[1]!] && a[diff[1]!] === b[diff[0]!]);
+  }
+  const [short, long] = a.length < b.length ? [a, b] : [b, a];
+  if (long.length - short.length !== 1) return false;
+  for (let i = 0; i < long.length; i++) if (long.slice(0, i) + long.slice(i + 1) === short) return true;
+  return false;
+}
+
 /** ` (did you mean x?)`, or nothing when no candidate is near. */
 export const hint = (word: string, candidates: Iterable<string>): string => {
   const n = near(word, candidates);

@@ -35,9 +35,9 @@ export function lintScenario(sc: Scenario): LintProblem[] {
       if (named.has(def.name)) add('warning', at, `${def.name} is defined twice in one step: which one holds depends on the order of the writes`);
       named.add(def.name);
       if (validateDefinition(def).length) continue; // reported above
-      // A near miss refuses the definition (reported above); an arrow far from every name is stored but never grants.
+      // A slip refuses the definition (reported above); another dead arrow is stored but never grants.
       const dead = deadArrows(def, new Model(defs.values()));
-      if (dead.some((d) => d.suggestion !== undefined)) continue;
+      if (dead.some((d) => d.refused)) continue;
       defs.set(def.name, def);
       for (const d of dead) add('warning', `${at}.${d.path}`, `${d.message}: it never grants anything`);
       for (const [rel, allowed] of Object.entries(def.relations)) {

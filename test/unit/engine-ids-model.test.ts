@@ -79,7 +79,15 @@ describe('arrow targets', () => {
     expect(arrowTargetProblems({ name: 'Doc', relations: { parent: ['*'] }, permissions: { read: ['parent->veiw'] } }, m)).toEqual([]);
     const audit = { name: 'Doc', relations: { parent: ['Folder'] }, permissions: { audit: ['parent->audit'] } };
     expect(arrowTargetProblems(audit, m)).toEqual([]);
-    expect(deadArrows(audit, m)).toEqual([expect.objectContaining({ path: 'permissions.audit', suggestion: undefined })]);
+    expect(deadArrows(audit, m)).toEqual([expect.objectContaining({ path: 'permissions.audit', suggestion: undefined, refused: false })]);
+  });
+  it('refuses one slip (a letter added, dropped, changed or two swapped), not a name two edits away', () => {
+    const m = new Model([{ name: 'Folder', relations: { viewer: ['User'] }, permissions: { view: ['viewer'], edit: ['viewer'] } }]);
+    const doc = (target: string) => ({ name: 'Doc', relations: { parent: ['Folder'] }, permissions: { p: [`parent->${target}`] } });
+    for (const slip of ['veiw', 'viewr', 'vieww', 'vie', 'viex', 'Edit']) expect(arrowTargetProblems(doc(slip), m)).toHaveLength(1);
+    // audit is two edits from edit: the fuzzers and the reference store such arrows; validate only warns.
+    expect(arrowTargetProblems(doc('audit'), m)).toEqual([]);
+    expect(deadArrows(doc('audit'), m)).toEqual([expect.objectContaining({ suggestion: 'edit', refused: false })]);
   });
   it('authz validate warns of an arrow that can never grant; a near miss is a refused definition, not also warned of', () => {
     const problems = lintScenario({ definitions: [folder, { name: 'Doc', relations: { parent: ['Folder'] }, permissions: { audit: ['parent->audit'], read: ['parent->veiw'] } }] });
