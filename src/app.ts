@@ -52,7 +52,7 @@ export async function createApp(config: Config, log: Logger = createLogger(confi
   const chat = chatModule(stores, authz, settings.settings, log);
   const modules: Module[] = [
     core.module, authz.module, authentication.module, database.module, settings.module,
-    stateModule(stores, log, { ...authz, schemas: database.schemas, settings: settings.settings }),
+    stateModule(stores, log, { ...authz, schemas: database.schemas, settings: settings.settings, maxImportBytes: bytesOf(config.STATE_IMPORT_LIMIT) }),
     communications.module,
     chat.module,
     storage.module,

@@ -1,6 +1,8 @@
 // Reads the service configuration from the environment, with the defaults of DESIGN.md section 3.
 import { z } from 'zod';
 
+/** STATE_IMPORT_LIMIT's default (also what the offline API documents name). */
+export const STATE_IMPORT_LIMIT = '1gb';
 const port = (d: number) => z.coerce.number().int().min(0).max(65535).default(d);
 const optionalText = z.string().optional().transform((v) => (v ? v : undefined));
 const flag = z.string().optional().transform((v) => v !== undefined && v !== '' && v !== '0' && v !== 'false');
@@ -42,6 +44,8 @@ const schema = z.object({
   READY_REQUIRED_MODULES: z.string().default('').transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean)),
   /** Largest request body (and, on gRPC and the socket, message): `512kb`, `1mb` or a number of bytes. */
   BODY_LIMIT: z.string().regex(/^\d+(\.\d+)?\s*(b|kb|mb|gb)?$/i, 'a size such as 512kb or 1mb').default('1mb'),
+  /** The largest state import (`POST /state/import`, JSON or NDJSON, streamed to a temporary file and checked there). */
+  STATE_IMPORT_LIMIT: z.string().regex(/^\d+(\.\d+)?\s*(b|kb|mb|gb)?$/i, 'a size such as 512mb or 1gb').default(STATE_IMPORT_LIMIT),
   /** Express "trust proxy": behind a reverse proxy, set it so rate limits count the client's address, not the proxy's. */
   TRUST_PROXY: z.string().default('').transform((v): boolean | number | string =>
     v === '' || v === 'false' ? false : v === 'true' ? true : /^\d+$/.test(v) ? Number(v) : v),

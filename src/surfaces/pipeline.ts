@@ -143,8 +143,8 @@ export class Pipeline {
       : null;
     const user = r.auth === 'user' ? caller.user ?? await clientAuth.verify(caller.headers.authorization) : null;
     // A route's own body limit holds on every transport; the general one where the transport's parser did not apply it.
-    if (r.http.bodyLimit) this.measure(raw, bytesOf(r.http.bodyLimit));
-    else if (!caller.bounded) this.measure(raw, this.deps.maxInputBytes);
+    if (r.http.bodyLimit) this.measure(raw, bytesOf(r.http.bodyLimit), r.tooLarge);
+    else if (!caller.bounded) this.measure(raw, this.deps.maxInputBytes, r.tooLarge);
     const shape = r.limits ? { ...this.deps.inputLimits, ...r.limits } : this.deps.inputLimits;
     for (const [where, value] of [['params', raw.params], ['query', raw.query], ['body', raw.body]] as const) {
       checkShape(value, where, shape);
@@ -172,9 +172,9 @@ export class Pipeline {
   }
 
   /** Input size as JSON text, for transports whose parser does not bound it (each of their messages is bounded too). */
-  private measure(raw: RawInput, max: number): void {
+  private measure(raw: RawInput, max: number, instead?: string): void {
     const size = Buffer.byteLength(JSON.stringify([raw.params ?? null, raw.query ?? null, raw.body ?? null]));
-    if (size > max) throw new AppError('PAYLOAD_TOO_LARGE', `The input exceeds ${max} bytes`);
+    if (size > max) throw new AppError('PAYLOAD_TOO_LARGE', `The input exceeds ${max} bytes${instead ? `; ${instead}` : ''}`);
   }
 
   /** The catalog error for anything thrown: store outages are 503 (retry is safe), the rest is logged as a bug. */

@@ -64,6 +64,8 @@ export interface Route<P = any, Q = any, B = any> { // eslint-disable-line @type
   output: z.ZodType;
   /** How many calls one call counts as against the rate limit, from its validated input (a batch of N checks: N). */
   cost?(input: { params: P; query: Q; body: B }): number;
+  /** What a 413 for input past the general bound adds: where input that large is taken instead. */
+  tooLarge?: string;
   /** Input shape limits this route widens or narrows (the pipeline's defaults otherwise). */
   limits?: Partial<InputLimits>;
   /** Catalog codes this route answers besides those every route of its kind may (see `errorsOf`). */

@@ -687,7 +687,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Import a state document: validated whole before anything changes, idempotent, creates and updates but deletes nothing unless ?prune=true; ?dryRun=true only reports. Large imports: send the NDJSON export (Content-Type: application/x-ndjson), streamed */
+        /** Import a state document: validated whole before anything changes, idempotent, creates and updates but deletes nothing unless ?prune=true; ?dryRun=true only reports. Over REST the JSON document and the NDJSON export (Content-Type: application/x-ndjson) are both streamed to a temporary file, up to STATE_IMPORT_LIMIT */
         post: operations["post_state_import"];
         delete?: never;
         options?: never;

@@ -10,7 +10,7 @@ import { AppError } from '../../errors.js';
 
 const PREFIX = 'authz-state-';
 /** The longest line taken (the header carries every definition and schema). */
-const MAX_LINE = 16 * 1024 * 1024;
+export const MAX_LINE = 16 * 1024 * 1024;
 
 /** Non-empty lines with their 1-based numbers; a line over MAX_LINE is refused rather than buffered. */
 export async function* lines(stream: AsyncIterable<Buffer | string>): AsyncGenerator<{ n: number; text: string }> {
@@ -37,6 +37,23 @@ export async function* lines(stream: AsyncIterable<Buffer | string>): AsyncGener
   n++;
   if (rest.trim()) yield { n, text: rest.trim() };
 }
+
+/**
+ * The upload as it arrives, refused (413) once it is past `max` bytes: the one bound of a state import, JSON or NDJSON
+ * (each is spooled to a temporary file, so the disk, not memory, is what it would fill).
+ */
+export async function* bounded(stream: AsyncIterable<Buffer | string>, max: number): AsyncGenerator<Buffer | string> {
+  let size = 0;
+  for await (const chunk of stream) {
+    size += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.length;
+    if (size > max) throw new AppError('PAYLOAD_TOO_LARGE', importTooLarge(max));
+    yield chunk;
+  }
+}
+
+/** The 413 of a state import past its bound, the same for both formats and every transport. */
+export const importTooLarge = (max: number) =>
+  `The state import exceeds ${max} bytes (STATE_IMPORT_LIMIT, for JSON and NDJSON alike; over REST either is streamed to a temporary file and checked there)`;
 
 /** A client that goes away mid-upload is told apart from a fault of ours (nothing has been applied by then). */
 async function* cutShort(stream: AsyncIterable<Buffer | string>): AsyncGenerator<Buffer | string> {

@@ -13,7 +13,8 @@ import { execute, type ImportReport } from './apply.js';
 import type { StateHeader } from './document.js';
 import { exportJson, exportNdjson } from './export.js';
 import { batches } from './items.js';
-import { lines, removeStaleSpools, Spool } from './ndjson.js';
+import { inDocumentTerms, jsonDocumentLines } from './json-import.js';
+import { bounded, lines, removeStaleSpools, Spool } from './ndjson.js';
 import { checkUpload } from './ndjson-import.js';
 import { definitionsKey, inline, plan, type ImportOptions } from './plan.js';
 
@@ -24,6 +25,8 @@ export class State {
   constructor(private readonly deps: {
     store: DefinitionStore & TupleReads & GrantReads; definitions: Definitions; schemas: Schemas; settings: Settings; relations: Relations;
     models: ModelSource; latest(): Promise<number>; log: Logger;
+    /** The largest import body, in bytes, JSON or NDJSON (STATE_IMPORT_LIMIT). */
+    maxImportBytes: number;
     /** Runs `fn` alone among every process (one import at a time); `held` says whether it still is. */
     exclusive<T>(fn: (held: () => boolean) => Promise<T>): Promise<T>;
   }) {
@@ -56,7 +59,31 @@ export class State {
    * import leaves in place while they are spooled to a temporary file; only when every line is valid is anything applied.
    */
   async importNdjson(stream: AsyncIterable<Buffer | string>, opts: ImportOptions): Promise<ImportReport> {
-    const it = lines(stream)[Symbol.asyncIterator]();
+    return this.importLines(lines(bounded(stream, this.deps.maxImportBytes))[Symbol.asyncIterator](), opts);
+  }
+
+  /**
+   * A JSON document as it streams, of any size an NDJSON upload may have: its relations and grants are spooled to
+   * temporary files as they arrive, then read as the NDJSON export of the same state, checked whole before anything
+   * is applied.
+   */
+  async importJson(stream: AsyncIterable<Buffer | string>, opts: ImportOptions): Promise<ImportReport> {
+    const spools = { relations: new Spool(), grants: new Spool() };
+    try {
+      const read = await jsonDocumentLines(bounded(stream, this.deps.maxImportBytes), spools);
+      return await this.importLines(read()[Symbol.asyncIterator](), opts, true)
+        .catch((e: unknown) => { throw inDocumentTerms(e, { relations: spools.relations.count, grants: spools.grants.count }); });
+    } finally {
+      await spools.relations.remove();
+      await spools.grants.remove();
+    }
+  }
+
+  /**
+   * The lines of an upload (header, items, end): checked into a spool, then applied under the lease. `document`: they
+   * are a JSON document's, which reports on tuples and grants only when it has them (as one read whole did).
+   */
+  private async importLines(it: AsyncIterator<{ n: number; text: string }>, opts: ImportOptions, document = false): Promise<ImportReport> {
     const spool = new Spool();
     try {
       // The lines are read and checked before the lease is taken (a slow upload holds nothing); under the lease the
@@ -67,7 +94,7 @@ export class State {
         if (definitionsKey(planned.definitions) !== definitionsKey(checked.definitions)) {
           throw new AppError('BUSY', 'The definitions changed while the upload was being checked; send it again');
         }
-        return execute(this.deps, planned, items, carried, opts, held);
+        return execute(this.deps, planned, document && !carried.relations && !carried.grants ? null : items, carried, opts, held);
       });
     } finally {
       await it.return?.(undefined);

@@ -1,6 +1,7 @@
 // The OpenAPI documents built in-process without stores: every module's routes over services that are never called.
 // The SDK's types are generated from these (infra/sdk-types.ts); test/integration/sdk.test.ts checks they equal what a
 // running service serves, so a module that registers routes here differently from src/app.ts is caught.
+import { bytesOf, STATE_IMPORT_LIMIT } from '../../config.js';
 import { VERSION } from '../../root.js';
 import { Registry, type Route, type Surface } from '../registry.js';
 import { authenticationRoutes } from '../routes/authentication.js';
@@ -37,7 +38,7 @@ export function offlineRoutes(): readonly Route[] {
     ...authenticationRoutes({ clientAuth: s(), teams: s() }),
     ...databaseRoutes({ schemas: s(), documents: s(), functions: functionRoutes(s()) }), ...customEndpointRoutes(s()),
     ...configRoutes({ settings: s() }),
-    ...stateRoutes({ state: s() }),
+    ...stateRoutes({ state: s(), maxImportBytes: bytesOf(STATE_IMPORT_LIMIT) }),
     ...communicationsRoutes({ inbox: s(), queue: s(), stores: s(), userExists: s() }),
     ...chatRoutes({ rooms: s(), messages: s() }),
     ...storageRoutes(s(), s()),

@@ -1,6 +1,7 @@
 // State export and import (GitOps): definitions, schemas and config, with tuples on request, streamed both ways.
 import { z } from 'zod';
 import { NDJSON, stateHeader } from '../../services/state/document.js';
+import { importTooLarge } from '../../services/state/ndjson.js';
 import type { State } from '../../services/state/state.js';
 import { replies } from '../replies.js';
 import { route, type Route } from '../registry.js';
@@ -9,7 +10,7 @@ import { route, type Route } from '../registry.js';
 const flag = (description: string) => z.union([z.boolean(), z.enum(['true', 'false'])]).optional()
   .transform((v) => v === true || v === 'true').describe(description);
 
-export function stateRoutes(deps: { state: State }): Route[] {
+export function stateRoutes(deps: { state: State; maxImportBytes: number }): Route[] {
   const { state } = deps;
   const admin = { surface: 'admin' as const, module: 'core', auth: 'admin' as const };
   return [
@@ -28,9 +29,9 @@ export function stateRoutes(deps: { state: State }): Route[] {
       },
     }),
     route({
-      ...admin, http: { method: 'post', path: '/state/import', streamBody: NDJSON }, output: replies.stateImport,
+      ...admin, http: { method: 'post', path: '/state/import', streamBody: NDJSON, streamJson: true }, output: replies.stateImport,
       errors: ['INVALID_DEFINITION', 'UNKNOWN_TYPE', 'RELATION_NOT_DEFINED', 'RELATION_NOT_ALLOWED', 'PERMISSION_NOT_DEFINED', 'ALREADY_EXISTS', 'VERSION_CONFLICT', 'SCHEMA_DEFINITION', 'BUSY'], 
-      summary: 'Import a state document: validated whole before anything changes, idempotent, creates and updates but deletes nothing unless ?prune=true; ?dryRun=true only reports. Large imports: send the NDJSON export (Content-Type: application/x-ndjson), streamed',
+      summary: 'Import a state document: validated whole before anything changes, idempotent, creates and updates but deletes nothing unless ?prune=true; ?dryRun=true only reports. Over REST the JSON document and the NDJSON export (Content-Type: application/x-ndjson) are both streamed to a temporary file, up to STATE_IMPORT_LIMIT',
       query: z.strictObject({
         dryRun: flag('Report what would change and change nothing'),
         prune: flag('Also remove what the document leaves out, in the sections it carries (schemas are never removed)'),
@@ -38,9 +39,12 @@ export function stateRoutes(deps: { state: State }): Route[] {
       body: stateHeader,
       // A state document lists every tuple: its size is bounded by the body limit, not by a count of items.
       limits: { arrayItems: Number.MAX_SAFE_INTEGER },
-      handle: async ({ query, body, stream }) => {
+      tooLarge: `a larger import goes to POST /state/import over REST: ${importTooLarge(deps.maxImportBytes)}`,
+      handle: async ({ query, body, stream, headers }) => {
         const opts = { dryRun: query.dryRun, prune: query.prune };
-        return { body: stream ? await state.importNdjson(stream, opts) : await state.importDocument(body, opts) };
+        if (!stream) return { body: await state.importDocument(body, opts) };
+        const json = /^application\/json/i.test(headers['content-type'] ?? '');
+        return { body: json ? await state.importJson(stream, opts) : await state.importNdjson(stream, opts) };
       },
     }),
   ];

@@ -112,7 +112,7 @@ export function restRequest(r: Route, c: RestCase, bodyValue: unknown = streamed
     return { req, raw: readable ? { params: decodedParams, query } : null, streamed: { refused: multipartRefused(written as ReturnType<typeof multipartOf>) } };
   }
   if (body && streamsJson(r) && c.bodyMode === 'json') {
-    return { req, raw: readable ? { params: decodedParams, query } : null, streamed: { refused: jsonRefused(bodyValue) } };
+    return { req, raw: readable ? { params: decodedParams, query } : null, streamed: { refused: jsonRefused(r, bodyValue) } };
   }
   let rawBody: unknown;
   if (body && contentType === 'application/json') {

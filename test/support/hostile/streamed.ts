@@ -28,12 +28,12 @@ export function withBase64Data(body: unknown): unknown {
 }
 
 /**
- * Whether the service refuses this streamed JSON body whatever else it holds: not an object of scalar members, or a
- * value or key it cannot store (checked before the members are validated).
+ * Whether the service refuses this streamed JSON body whatever else it holds: not an object, an upload's member that
+ * is not a scalar (its reader takes none), or a value or key it cannot store (checked before the members are validated).
  */
-export function jsonRefused(body: unknown): boolean {
+export function jsonRefused(r: Route, body: unknown): boolean {
   if (!plainObject(body)) return true;
-  if (Object.values(body).some((v) => v !== null && typeof v === 'object')) return true;
+  if (takesMultipart(r) && Object.values(body).some((v) => v !== null && typeof v === 'object')) return true;
   return unstorable(body, 'body') !== null;
 }
 
