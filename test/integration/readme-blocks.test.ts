@@ -2,24 +2,32 @@
 //
 // Rules for README blocks (follow them when you add one):
 // - ```sh (or bash) blocks run in bash with -e and pipefail, from the clone's root, in the README's order. Variables are
-//   shared: every assignment is exported to the later blocks, sh, ts and js alike. KEY is the service's masterkey.
+//   shared: every assignment is exported to the later blocks, sh, ts and js alike. KEY is the service's masterkey;
+//   grpcurl is on PATH.
 // - Ports: the service listens on the README's defaults (client 3000, admin 3030, socket 3001, gRPC 55152) when they
 //   are free, else elsewhere; `127.0.0.1:<default>` and `localhost:<default>` in a block are rewritten to where it is.
-// - curl: each answer's status is recorded. A 5xx or no answer fails the block, and so does a 4xx unless the block
-//   names that status (a comment such as `# 403: members read, owners edit`).
+// - Output: what a block says it prints is checked. Write it as `→ text` in a comment (`# → 8 passed, 0 failed` in sh,
+//   `// → true true` in ts and js), at the end of the line that prints or on a comment line of its own after it: the
+//   block's stdout must hold each text in order. `…` stands for any text; a space for any whitespace (newlines too).
+// - curl: each answer's status is recorded with its line. A 5xx or no answer fails the block, and so does a 4xx unless
+//   the comment of that very command opens with it (`curl … # 403: members read, owners edit`); a command that declares a
+//   status must answer it. (test/support/readme-expect.ts reads both conventions.)
 // - ```ts and ```js blocks run with tsx as ES modules in the clone (top-level await works; `authz-graph/client` and
-//   `authz-graph/grpc` resolve through tsconfig.json's paths), with the shell's variables in process.env.
+//   `authz-graph/grpc` resolve through tsconfig.json's paths), with the shell's variables in process.env. Each runs
+//   twice, as a reader runs a script again after editing it: both runs must pass and print what the block says.
 // - ```json blocks are data and are not run. A block in any other language, or with none, fails this test.
 // - A block that cannot run here (it installs, starts the stack, runs the suite, or waits for a person) is preceded
 //   by the line `<!-- not run: <why> -->`; there are at most MAX_NOT_RUN of them.
 // - A block that installs or starts servers (npm ci, npm start, npm test, docker compose) is never run: unmarked, it fails.
 // - Every block must exit 0 within BLOCK_MS. Files a block writes in the clone are removed after it.
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from '../../src/root.js';
+import { grpcurl } from '../support/go-tool.js';
+import { declaredStatuses, expectedOutputs, missingOutput, unexpectedAnswers, type Answer } from '../support/readme-expect.js';
 import { startService, type TestService } from '../support/service.js';
 
 const MAX_NOT_RUN = 6;
@@ -84,13 +92,16 @@ function run(cmd: string, args: string[], env: Record<string, string>, cwd = ROO
 /** The block as it runs here: the README's default ports replaced by the service's. */
 const localized = (code: string) => code.replace(/\b(?:127\.0\.0\.1|localhost):(3000|3030|3001|55152)\b/g, (_, p: string) => `127.0.0.1:${ports[Number(p)]}`);
 
+/** Lines of the shell script before the block's first line. */
+const PROLOGUE = 3;
+
 /** Runs a shell block with the variables so far; returns them as the block left them. */
 async function shell(block: Block): Promise<Ran> {
   const state = join(work, 'env');
   const script = [
     'set -a', // every assignment is exported, to later blocks and to the ts/js ones
-    // Each answer's status, for the checks after the block; the block's own output is untouched.
-    `curl() { command curl -w '%{stderr}%{http_code} %{method} %{url_effective}\\n' "$@" 2>>${JSON.stringify(curlLog)}; }`,
+    // Each answer's status and the script line of the curl, for the checks after the block; the block's output is untouched.
+    `curl() { command curl -w "%{stderr}%{http_code} \${BASH_LINENO[0]} %{method} %{url_effective}\\n" "$@" 2>>${JSON.stringify(curlLog)}; }`,
     'set -e -o pipefail',
     localized(block.code),
     'set +e',
@@ -123,7 +134,11 @@ beforeAll(async () => {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined && k !== 'NODE_OPTIONS' && !k.startsWith('npm_')) env[k] = v;
   // A profile `authz login` saves goes to a directory of the test's own.
-  vars = { ...env, KEY: svc.config.MASTER_KEY, XDG_CONFIG_HOME: join(work, 'config') };
+  // grpcurl, as the README's gRPC section has the reader install it (built once from the Go module proxy).
+  const bin = join(work, 'bin');
+  mkdirSync(bin);
+  symlinkSync(grpcurl(), join(bin, 'grpcurl'));
+  vars = { ...env, PATH: `${bin}:${env.PATH ?? ''}`, KEY: svc.config.MASTER_KEY, XDG_CONFIG_HOME: join(work, 'config') };
 }, 120_000);
 afterAll(async () => {
   await svc?.stop();
@@ -147,15 +162,22 @@ describe('README.md blocks', () => {
       const before = await untracked();
       writeFileSync(curlLog, '');
       const sh = block.lang === 'sh' || block.lang === 'bash';
-      const r = sh ? await shell(block) : await script(block);
-      for (const f of await untracked()) if (!before.has(f)) rmSync(join(ROOT, f), { force: true, recursive: true });
-      if (r.code !== 0) throw new Error(`README line ${block.line}: exit ${r.code}\n--- stdout\n${r.stdout}\n--- stderr\n${r.stderr}`);
-      const answers = readFileSync(curlLog, 'utf8').split('\n').filter((l) => /^\d{3} /.test(l));
-      if (sh && /^\s*[^#\s][^#]*\bcurl\b/m.test(block.code)) expect(answers.length).toBeGreaterThan(0); // the statuses are seen
-      const unexpected = answers.filter((a) => {
-        const status = Number(a.slice(0, 3));
-        return status === 0 || status >= 500 || (status >= 400 && !new RegExp(`\\b${status}\\b`).test(block.code));
+      const expected = expectedOutputs(block.code, block.lang);
+      for (const pass of sh ? ['run'] : ['run', 'second run']) {
+        const r = sh ? await shell(block) : await script(block);
+        for (const f of await untracked()) if (!before.has(f)) rmSync(join(ROOT, f), { force: true, recursive: true });
+        const said = `README line ${block.line}, ${pass}: exit ${r.code}\n--- stdout\n${r.stdout}\n--- stderr\n${r.stderr}`;
+        if (r.code !== 0) throw new Error(said);
+        const missing = missingOutput(r.stdout, expected);
+        if (missing) throw new Error(`README line ${block.line + 1 + missing.line} promises "${missing.text}", not printed (in order)\n${said}`);
+      }
+      const answers: Answer[] = readFileSync(curlLog, 'utf8').split('\n').flatMap((l) => {
+        const m = /^(\d{3}) (\d+) (.*)$/.exec(l);
+        return m ? [{ status: Number(m[1]), line: Number(m[2]) - PROLOGUE - 1, request: m[3]! }] : [];
       });
+      if (sh && /^\s*[^#\s][^#]*\bcurl\b/m.test(block.code)) expect(answers.length).toBeGreaterThan(0); // the statuses are seen
+      // Lines of the block are numbered from the fence: line + 1 + index is the README's.
+      const unexpected = unexpectedAnswers(answers, declaredStatuses(block.code)).map((u) => u.replace(/^line (\d+)/, (_, n: string) => `README line ${block.line + Number(n)}`));
       expect({ line: block.line, unexpected }).toEqual({ line: block.line, unexpected: [] });
       ran.push(block.index);
     }, BLOCK_MS + 10_000);
