@@ -146,6 +146,23 @@ describe('typos refused when written', () => {
     expect((await svc.http('POST', '/authorization/resources', { body: later })).status).toBe(200);
   });
 
+  it('an import that fixes a name and an arrow to it together is applied whole, as its dry run said', async () => {
+    const dok = { name: 'Dok', relations: { viewer: ['User'] }, permissions: { viwe: ['viewer'] } };
+    expect((await svc.http('POST', '/authorization/resources', { body: dok })).status).toBe(200);
+    const doc = { version: 1, resources: [
+      { name: 'Aaa', relations: { owner: ['User'] }, permissions: { read: ['owner'] } },
+      { name: 'Fold', relations: { parent: ['Dok'] }, permissions: { view: ['parent->view'] } },
+      { ...dok, permissions: { view: ['viewer'] } },
+    ] };
+    const dry = await svc.http('POST', '/state/import?dryRun=true', { body: doc });
+    expect(dry.status).toBe(200);
+    expect(dry.body.resources).toMatchObject({ created: ['Aaa', 'Fold'], updated: ['Dok'] });
+    const r = await svc.http('POST', '/state/import', { body: doc });
+    expect([r.status, r.body.resources]).toEqual([200, dry.body.resources]);
+    expect((await svc.http('GET', '/authorization/resources/Fold')).body.permissions).toEqual({ view: ['parent->view'] });
+    expect((await svc.http('GET', '/authorization/resources/Dok')).body.permissions).toEqual({ view: ['viewer'] });
+  });
+
   it('a tuple written back to front says which order would be stored', async () => {
     const r = await svc.http('POST', '/authorization/relations', { body: { subject: 'Document:roadmap', relation: 'viewer', resource: `User:${userId}` } });
     expect(r.status).toBe(422);
