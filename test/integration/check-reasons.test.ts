@@ -111,6 +111,12 @@ describe('client checks', () => {
   it('/authorization/check, /authorization/decisions and client GraphQL carry the reason', async () => {
     expect((await asUser('/authorization/check?action=veiw&resource=Document:roadmap')).body).toEqual({ allowed: false, reason: VEIW });
     expect((await asUser('/authorization/check?action=view&resource=Document:roadmap')).body).toEqual({ allowed: true });
+    // A scope the caller may not use is still a 403, which names the typo as well.
+    expect(await asUser('/authorization/check?action=veiw&resource=Document:roadmap&scope=Team:t')).toEqual({ status: 403, body: {
+      code: 'FORBIDDEN', message: `You need veiw on the scope Team:t; and UNKNOWN_PERMISSION: ${VEIW.message}` } });
+    expect((await asUser('/authorization/check?action=view&resource=Documnet:roadmap&scope=Team:t')).body.message)
+      .toBe(`You need view on the scope Team:t; and UNKNOWN_TYPE: ${NC_TYPE.message}`);
+    expect((await asUser('/authorization/check?action=view&resource=Document:roadmap&scope=Team:t')).body.message).toBe('You need view on the scope Team:t');
     const decisions = await asUser('/authorization/decisions', { method: 'POST', body: JSON.stringify({ items: [
       { action: 'veiw', resource: 'Document:roadmap' }, { action: 'view', resource: 'Documnet:roadmap' }, { action: 'view', resource: 'Document:roadmap' },
     ] }) });
