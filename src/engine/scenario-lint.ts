@@ -2,7 +2,7 @@
 import { BUILTIN_NAMES, Model, validateDefinition, type Definition } from './model.js';
 import { typeOf, parseObject } from './ids.js';
 import { expandDefinition, stagesOf, type Scenario } from './scenario.js';
-import { runScenario } from './scenario-run.js';
+import { runScenario, stageModel } from './scenario-run.js';
 import { deadArrows } from './arrow-targets.js';
 import { hint } from './did-you-mean.js';
 
@@ -29,6 +29,7 @@ export function lintScenario(sc: Scenario): LintProblem[] {
   const defs = new Map<string, Definition>();
   for (const stage of stages) {
     const named = new Set<string>();
+    const after = stageModel(defs, stage);
     for (const [i, raw] of stage.definitions.entries()) {
       const def = expandDefinition(raw);
       const at = `${stage.at}.definitions[${i}]`;
@@ -36,7 +37,7 @@ export function lintScenario(sc: Scenario): LintProblem[] {
       named.add(def.name);
       if (validateDefinition(def).length) continue; // reported above
       // A slip refuses the definition (reported above); another dead arrow is stored but never grants.
-      const dead = deadArrows(def, new Model(defs.values()));
+      const dead = deadArrows(def, after);
       if (dead.some((d) => d.refused)) continue;
       defs.set(def.name, def);
       for (const d of dead) add('warning', `${at}.${d.path}`, `${d.message}: it never grants anything`);

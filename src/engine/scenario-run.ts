@@ -76,10 +76,13 @@ export function runScenario(sc: Scenario, opts: RunOptions = {}): ScenarioResult
   const grants = new Map<string, Tuple>();
 
   for (const stage of stagesOf(sc)) {
+    // Arrows are judged against the model after the whole step (as a state import judges them), so a step that fixes
+    // a name and an arrow to it together passes in every order.
+    const after = stageModel(defs, stage);
     for (const i of order(stage.definitions.map((_, i) => i))) {
       const def = expandDefinition(stage.definitions[i]!);
       const own = validateDefinition(def);
-      const problems = own.length ? own : arrowTargetProblems(def, new Model(defs.values()));
+      const problems = own.length ? own : arrowTargetProblems(def, after);
       // Each problem at its own place (`….permissions.read`); the server refuses the whole definition.
       for (const p of problems) {
         note({ ok: false, kind: 'define', at: `${stage.at}.definitions[${i}]${pathOf(p.path)}`, what: `define ${def.name}`,
@@ -129,6 +132,16 @@ export function runScenario(sc: Scenario, opts: RunOptions = {}): ScenarioResult
   }
   const failed = outcomes.filter((o) => !o.ok).length;
   return { passed: outcomes.length - failed, failed, outcomes };
+}
+
+/** The model once a step's definitions are stored (those its own checks refuse left out), whatever their order. */
+export function stageModel(defs: ReadonlyMap<string, Definition>, stage: Stage): Model {
+  const after = new Map(defs);
+  for (const raw of stage.definitions) {
+    const def = expandDefinition(raw);
+    if (!validateDefinition(def).length) after.set(def.name, def);
+  }
+  return new Model(after.values());
 }
 
 /** A stage's tuple and grant writes as the server takes them: validated against the model in force, deletes of stored ones only. */

@@ -111,6 +111,12 @@ describe('client checks', () => {
   it('/authorization/check, /authorization/decisions and client GraphQL carry the reason', async () => {
     expect((await asUser('/authorization/check?action=veiw&resource=Document:roadmap')).body).toEqual({ allowed: false, reason: VEIW });
     expect((await asUser('/authorization/check?action=view&resource=Document:roadmap')).body).toEqual({ allowed: true });
+    // A scope the caller may not use is still a 403, which names the typo as well.
+    expect(await asUser('/authorization/check?action=veiw&resource=Document:roadmap&scope=Team:t')).toEqual({ status: 403, body: {
+      code: 'FORBIDDEN', message: `You need veiw on the scope Team:t; and UNKNOWN_PERMISSION: ${VEIW.message}` } });
+    expect((await asUser('/authorization/check?action=view&resource=Documnet:roadmap&scope=Team:t')).body.message)
+      .toBe(`You need view on the scope Team:t; and UNKNOWN_TYPE: ${NC_TYPE.message}`);
+    expect((await asUser('/authorization/check?action=view&resource=Document:roadmap&scope=Team:t')).body.message).toBe('You need view on the scope Team:t');
     const decisions = await asUser('/authorization/decisions', { method: 'POST', body: JSON.stringify({ items: [
       { action: 'veiw', resource: 'Document:roadmap' }, { action: 'view', resource: 'Documnet:roadmap' }, { action: 'view', resource: 'Document:roadmap' },
     ] }) });
@@ -144,6 +150,23 @@ describe('typos refused when written', () => {
     expect(imported.body.details).toEqual([expect.objectContaining({ path: 'resources.0.permissions.view', code: 'INVALID_DEFINITION' })]);
     const later = { name: 'Shelf', relations: { parent: ['Cabinet'] }, permissions: { view: ['parent->veiw'] } };
     expect((await svc.http('POST', '/authorization/resources', { body: later })).status).toBe(200);
+  });
+
+  it('an import that fixes a name and an arrow to it together is applied whole, as its dry run said', async () => {
+    const dok = { name: 'Dok', relations: { viewer: ['User'] }, permissions: { viwe: ['viewer'] } };
+    expect((await svc.http('POST', '/authorization/resources', { body: dok })).status).toBe(200);
+    const doc = { version: 1, resources: [
+      { name: 'Aaa', relations: { owner: ['User'] }, permissions: { read: ['owner'] } },
+      { name: 'Fold', relations: { parent: ['Dok'] }, permissions: { view: ['parent->view'] } },
+      { ...dok, permissions: { view: ['viewer'] } },
+    ] };
+    const dry = await svc.http('POST', '/state/import?dryRun=true', { body: doc });
+    expect(dry.status).toBe(200);
+    expect(dry.body.resources).toMatchObject({ created: ['Aaa', 'Fold'], updated: ['Dok'] });
+    const r = await svc.http('POST', '/state/import', { body: doc });
+    expect([r.status, r.body.resources]).toEqual([200, dry.body.resources]);
+    expect((await svc.http('GET', '/authorization/resources/Fold')).body.permissions).toEqual({ view: ['parent->view'] });
+    expect((await svc.http('GET', '/authorization/resources/Dok')).body.permissions).toEqual({ view: ['viewer'] });
   });
 
   it('a tuple written back to front says which order would be stored', async () => {

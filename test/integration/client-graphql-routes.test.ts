@@ -152,6 +152,29 @@ describe('client GraphQL fields from the registry', () => {
     expect(await files()).toBe(0);
   });
 
+  it('takes one upload field per request: one variable reused by many aliases is refused whole (400), no file written', async () => {
+    const carol = await account('carol@gql-routes.io');
+    const files = async () => (await rest('GET', '/storage/files', carol.token)).body.count as number;
+    const aliases = Array.from({ length: 3 }, (_, i) => `u${i}: post_storage_upload(name: "f${i}.bin", data: $d)`).join(' ');
+    const res = await fetch(`${svc.client}/graphql`, {
+      method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${carol.token}` },
+      body: JSON.stringify({ query: `mutation ($d: JSON) { ${aliases} }`, variables: { d: Buffer.from('the same bytes thrice').toString('base64') } }),
+    });
+    const body = await res.json() as { data?: unknown; errors: Array<{ message: string; extensions: { code: string; status: number } }> };
+    expect(res.status).toBe(400);
+    expect(body.data).toBeUndefined();
+    expect(body.errors).toEqual([expect.objectContaining({
+      message: 'At most one upload field (post_storage_upload and the like) per GraphQL request; send the others in requests of their own',
+      extensions: { code: 'VALIDATION_FAILED', status: 400 },
+    })]);
+    // The upload and its rename counted together: a PATCH upload is a streamed body too.
+    const mixed = `mutation ($d: JSON) { a: post_storage_upload(name: "a.bin", data: $d) b: patch_storage_upload_id(id: "x", data: $d) }`;
+    expect((await failure(carol.gql.request(mixed, { d: 'aGk=' }))).codes).toEqual(['VALIDATION_FAILED']);
+    expect(await files()).toBe(0);
+    await carol.gql.request(gql`mutation ($d: JSON) { post_storage_upload(name: "one.bin", data: $d) }`, { d: 'aGk=' });
+    expect(await files()).toBe(1);
+  });
+
   it('charges each derived field the rate limit of its route, shared with REST', async () => {
     const fields = Array.from({ length: 4 }, (_, i) => `t${i}: get_authentication_teams`).join(' ');
     const r = await failure(bob.gql.request(`{ ${fields} }`));

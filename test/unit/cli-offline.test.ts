@@ -141,6 +141,29 @@ describe('authz test --shuffle', () => {
     expect((await authz(['validate', file])).stdout).toContain(`${file}:4:5: warning: Doc is defined twice in one step`);
   });
 
+  it('a step that fixes a name and an arrow to it together passes in every order (arrows judged after the whole step)', async () => {
+    const file = join(dir, 'fix-together.yaml');
+    writeFileSync(file, [
+      'name: a typo fixed with the arrow that needs the fix',
+      'definitions:',
+      '  - { name: Dok, relations: { viewer: [User] }, permissions: { viwe: [viewer] } }',
+      '  - { name: Fold, relations: { parent: [Dok] }, permissions: { view: [] } }',
+      'tuples: [User:a#viewer@Dok:1, Dok:1#parent@Fold:f]',
+      'steps:',
+      '  - op: define',
+      '    definitions:',
+      '      - { name: Fold, relations: { parent: [Dok] }, permissions: { view: [parent->view] } }',
+      '      - { name: Dok, relations: { viewer: [User] }, permissions: { view: [viewer] } }',
+      '    checks:',
+      '      - { subject: User:a, action: view, resource: Fold:f, expect: true }',
+      '',
+    ].join('\n'));
+    const r = await authz(['test', file, '--shuffle', '8', '--seed', '1']);
+    expect(r.stdout).toContain('1 passed, 0 failed (1 file)');
+    expect(r.code).toBe(0);
+    expect((await authz(['validate', file])).code).toBe(0);
+  });
+
   it('without --seed picks one and prints it', async () => {
     const r = await authz(['test', join(FIXTURE_CASES, 'delete-one-of-two-paths.json'), '--shuffle', '2']);
     expect(r.code).toBe(0);

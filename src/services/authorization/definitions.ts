@@ -14,9 +14,11 @@ export type DefinitionStatus = 'processed' | 'acknowledged' | 'ignored';
 
 /**
  * `mustExist`: a PATCH (404 when absent). `adopt`: the caller replaces a schema's definition knowingly (a state import
- * that carries the schema too, planned and checked before), so no version is asked for.
+ * that carries the schema too, planned and checked before), so no version is asked for. `arrowsChecked`: the arrows
+ * were checked against the model the caller leaves in place (a planned state import); checked against the stored
+ * model one definition at a time, an import fixing a name and an arrow to it together would stop part-way.
  */
-export interface PutOptions { mustExist?: boolean; adopt?: boolean }
+export interface PutOptions { mustExist?: boolean; adopt?: boolean; arrowsChecked?: boolean }
 
 /** The refusal of a write that would replace, unasked, what an authorization-enabled schema registered. */
 export function schemaDefinitionConflict(name: string, version: number, path = 'version'): AppError {
@@ -66,9 +68,9 @@ export class Definitions {
    * Allowed subject types may name types defined later (definitions refer to each other), so they are not looked up;
    * an arrow to a name that none of its (defined) types declares is a typo and refused.
    */
-  private async validate(def: Definition) {
+  private async validate(def: Definition, arrowsChecked = false) {
     const own = validateDefinition(def);
-    const problems = own.length ? own
+    const problems = own.length || arrowsChecked ? own
       : arrowTargetProblems(def, await this.models.unlessStale((m) => arrowTargetProblems(def, m).length === 0));
     if (problems.length) throw new AppError('INVALID_DEFINITION', problems[0]!.message, problems);
   }
@@ -78,7 +80,7 @@ export class Definitions {
    * content, needs the version: without it the schema's documents could vanish from their owners by a name clash.
    */
   async put(def: Definition, version: number | undefined, opts: PutOptions = {}) {
-    await this.validate(def);
+    await this.validate(def, opts.arrowsChecked);
     const existing = await this.store.findDefinition(def.name);
     if (opts.mustExist && !existing) throw new AppError('NOT_FOUND', `No resource definition ${def.name}`);
     if (existing && version === undefined && !opts.adopt && !sameContent(existing, def) && await this.registeredBySchema(def.name)) {

@@ -92,7 +92,8 @@ async function applyHeader(deps: ApplyDeps, plan: Plan, applied: string[], guard
     if (now && canonical([now.relations, now.permissions]) === canonical([def.relations, def.permissions])) continue;
     guard();
     // The plan refused replacing a schema's definition unless the document carries the schema: what is left is meant.
-    await definitions.put(def, undefined, { adopt: true });
+    // It also checked the arrows against the model the import leaves, which the one stored now may not match yet.
+    await definitions.put(def, undefined, { adopt: true, arrowsChecked: true });
     applied.push(`definition ${name}`);
   }
   for (const name of [...plan.config.created, ...plan.config.updated, ...plan.config.removed]) {

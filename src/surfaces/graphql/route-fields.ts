@@ -5,6 +5,7 @@ import { flatArgs, splitArgs } from '../flat-args.js';
 import { collected, type Caller, type Pipeline, type RawInput } from '../pipeline.js';
 import { label, type Route } from '../registry.js';
 import { JSONScalar } from './json-scalar.js';
+import { STREAMED_BODY } from './limits.js';
 
 export type Fields = Record<string, GraphQLFieldConfig<unknown, Caller>>;
 
@@ -31,6 +32,8 @@ function routeField(pipeline: Pipeline, r: Route): GraphQLFieldConfig<unknown, C
     type: JSONScalar,
     description: `${label(r)}: ${r.summary}`,
     args,
+    // The document limits allow one such field per request (limits.ts): each copies its arguments into a body.
+    ...(r.http.streamJson ? { extensions: { [STREAMED_BODY]: true } } : {}),
     resolve: async (_src, values: Record<string, unknown>, caller) => {
       const sent = asStreamed(r, splitArgs(r, flat, values), caller);
       const reply = await collected(await pipeline.invoke(r, sent.raw, sent.caller));

@@ -18,10 +18,13 @@ export const decisionFreshness = { consistency: consistencyFields.consistency, r
 export function clientAuthorizationRoutes(deps: { checks: Checks; revisions: Revisions }): Route[] {
   const { checks, revisions } = deps;
   const user = { surface: 'client' as const, module: 'authorization', auth: 'user' as const };
-  // A scope the caller may not use is a 403, not a quiet "false": the caller asked for something it cannot do.
-  const scoped = async (me: string, scope: string | undefined, needed: string, opts: ReadOptions = {}) => {
+  // A scope the caller may not use is a 403, not a quiet "false": the caller asked for something it cannot do. When the
+  // check names a type or action the model lacks, the 403 says so too, so a typo is not hidden behind the scope.
+  const scoped = async (me: string, scope: string | undefined, needed: string, opts: ReadOptions = {}, asked?: { action: string; resource: string }) => {
     if (scope !== undefined && !(await checks.can(me, needed, scope, opts))) {
-      throw new AppError('FORBIDDEN', `You need ${needed} on the scope ${scope}`);
+      const why = asked && (await checks.answer(false, asked.action, asked.resource)).reason;
+      throw new AppError('FORBIDDEN', `You need ${needed} on the scope ${scope}${why ? `; and ${why.code}: ${why.message}` : ''}`,
+        why ? [{ path: why.code === 'UNKNOWN_TYPE' ? 'resource' : 'action', ...why }] : []);
     }
     return scope ?? me;
   };
@@ -34,7 +37,7 @@ export function clientAuthorizationRoutes(deps: { checks: Checks; revisions: Rev
         // The wait is paid once, for the scope's check and the decision alike.
         await checks.settle(readOptions(query));
         const opts = { ...readOptions(query), settled: true };
-        const subject = await scoped(`User:${u!.userId}`, query.scope, query.action, opts);
+        const subject = await scoped(`User:${u!.userId}`, query.scope, query.action, opts, query);
         return { body: await checks.check(subject, query.action, query.resource, opts) };
       },
     }),
