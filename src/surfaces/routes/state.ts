@@ -29,17 +29,18 @@ export function stateRoutes(deps: { state: State }): Route[] {
     }),
     route({
       ...admin, http: { method: 'post', path: '/state/import', streamBody: NDJSON }, output: replies.stateImport,
-      errors: ['INVALID_DEFINITION', 'UNKNOWN_TYPE', 'RELATION_NOT_DEFINED', 'RELATION_NOT_ALLOWED', 'PERMISSION_NOT_DEFINED', 'ALREADY_EXISTS', 'VERSION_CONFLICT', 'SCHEMA_DEFINITION', 'BUSY'], 
+      errors: ['INVALID_DEFINITION', 'UNKNOWN_TYPE', 'RELATION_NOT_DEFINED', 'RELATION_NOT_ALLOWED', 'PERMISSION_NOT_DEFINED', 'ALREADY_EXISTS', 'VERSION_CONFLICT', 'SCHEMA_DEFINITION', 'MODULE_DEFINITION', 'BUSY'],
       summary: 'Import a state document: validated whole before anything changes, idempotent, creates and updates but deletes nothing unless ?prune=true; ?dryRun=true only reports. Large imports: send the NDJSON export (Content-Type: application/x-ndjson), streamed',
       query: z.strictObject({
         dryRun: flag('Report what would change and change nothing'),
-        prune: flag('Also remove what the document leaves out, in the sections it carries (schemas are never removed)'),
+        prune: flag('Also remove what the document leaves out, in the sections it carries (schemas, built-in and module types are never removed)'),
+        replaceBuiltin: flag('Also replace built-in and module types (User, Team, File, StoragePublic, ChatRoom) whose content differs; else 409 MODULE_DEFINITION'),
       }),
       body: stateHeader,
       // A state document lists every tuple: its size is bounded by the body limit, not by a count of items.
       limits: { arrayItems: Number.MAX_SAFE_INTEGER },
       handle: async ({ query, body, stream }) => {
-        const opts = { dryRun: query.dryRun, prune: query.prune };
+        const opts = { dryRun: query.dryRun, prune: query.prune, replaceBuiltin: query.replaceBuiltin };
         return { body: stream ? await state.importNdjson(stream, opts) : await state.importDocument(body, opts) };
       },
     }),
