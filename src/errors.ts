@@ -15,6 +15,7 @@ export const CATALOG = {
   VERSION_CONFLICT: [409, 'The version exists with different content'],
   ALREADY_EXISTS: [409, 'Already exists'],
   SCHEMA_DEFINITION: [409, 'The definition is the one a database schema registered; send its next version to replace it'],
+  MODULE_DEFINITION: [409, 'The definition is built in or one a module registered; send its next version to replace it'],
   BUSY: [409, 'Another operation of this kind is running; retry when it ends'],
   UNKNOWN_TYPE: [422, 'The type has no definition'],
   INVALID_DEFINITION: [422, 'The resource definition is not valid'],

@@ -6,7 +6,8 @@ export interface EntryChange {
   before?: string[]; after?: string[];
 }
 
-const same = (a: string[], b: string[]) => a.length === b.length && a.every((x, i) => x === b[i]);
+/** Allowed types and permission entries are sets to the server (it compares them so), so a reorder is no change. */
+const same = (a: string[], b: string[]) => { const x = new Set(a); const y = new Set(b); return x.size === y.size && [...x].every((v) => y.has(v)); };
 
 /** The changes from `before` (absent: a new type) to `after`, relations first, each part in name order. */
 export function definitionChanges(before: Definition | undefined, after: Definition): EntryChange[] {

@@ -57,11 +57,18 @@ describe('change feed', () => {
   });
 
   it('refuses a bad cursor or limit with 400', async () => {
-    for (const q of ['after=-1', 'limit=0', 'limit=1001', 'after=x', 'from=3']) {
+    // The cursor is digits only, as the feed socket takes it: hex, exponent, fraction, empty and 16+ digits are refused.
+    for (const q of ['after=-1', 'limit=0', 'limit=1001', 'after=x', 'from=3', 'after=0x10', 'after=1e3', 'after=', 'after=1.5', 'after=%2B1', 'after=1234567890123456']) {
       const r = await svc.http('GET', `/authorization/changes?${q}`);
       expect(r.status).toBe(400);
       expect(r.body.code).toBe('VALIDATION_FAILED');
     }
+    // GraphQL and MCP callers send a number; it reaches the route as the digits REST sends.
+    const g = await svc.http('POST', '/graphql', { body: { query: '{ get_authorization_changes(after: 0, limit: 1) }' } });
+    expect(g.body.errors).toBeUndefined();
+    expect(g.body.data.get_authorization_changes).toMatchObject({ changes: [expect.anything()] });
+    const hex = await svc.http('POST', '/graphql', { body: { query: '{ get_authorization_changes(after: "0x10") }' } });
+    expect(hex.body.errors?.[0]?.extensions?.code).toBe('VALIDATION_FAILED');
   });
 
   it('resumes after a restart of the service from the revision it stopped at', async () => {

@@ -1,6 +1,7 @@
 // `authz push` as a child process against the real service: the diff of a dry run (which changes nothing), a push, a
 // second push that finds everything unchanged, a changed relation in the diff, refusals pointed into the file, and
-// `authz import` sending a scenario file to push instead of answering "Line 1 is not JSON".
+// `authz import` sending a scenario file to push instead of answering "Line 1 is not JSON", built-in types kept unless --replace-builtin,
+// and a reorder that is no change.
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -122,3 +123,37 @@ it('authz import sends a scenario file to authz push instead of failing on its f
   expect(json.code).toBe(4);
   expect(json.stderr).toContain(`${file} is a scenario file, not a state export. A scenario file (the format authz test reads) is pushed with: authz push ${file}`);
 }, 60_000);
+
+it('refuses a file that redefines a built-in or module type unless --replace-builtin is given', async () => {
+  const before = (await definition('Team')).body;
+  const file = write('team.json', { definitions: [{ name: 'Team', relations: { member: ['User'] }, permissions: { read: ['member'] } }] });
+  for (const args of [['--dry-run'], []]) {
+    const r = await authz(['push', file, ...args], { env });
+    expect(r.code).toBe(4);
+    expect(r.stderr).toContain('409 MODULE_DEFINITION');
+    expect(r.stderr).toContain(`${file}:3:5: Team: the teams module's resource type`);
+    expect(r.stderr).toContain('authz push --replace-builtin');
+  }
+  expect((await definition('Team')).body).toEqual(before);
+
+  const forced = await authz(['push', file, '--replace-builtin'], { env });
+  expect(forced.code).toBe(0);
+  expect(forced.stdout).toMatch(/^Pushed \(revision \d+\): definitions 0 created, 1 changed, 0 unchanged$/m);
+  expect((await definition('Team')).body).toMatchObject({ relations: { member: ['User'] }, permissions: { read: ['member'] } });
+  // Put back as it was (a version makes the replacement knowing), for the tests that follow.
+  const team = (await definition('Team')).body;
+  const restored = { name: 'Team', relations: before.relations, permissions: before.permissions, version: team.version + 1 };
+  expect((await svc.http('POST', '/authorization/resources', { body: restored })).status).toBe(200);
+}, 120_000);
+
+it('a definition differing only in the order of its allowed types and entries is unchanged, in the diff and on the server', async () => {
+  const model = example();
+  expect((await authz(['push', write('ordered.json', model)], { env })).code).toBe(0);
+  const reverse = (m: Record<string, string[]>) => Object.fromEntries(Object.entries(m).reverse().map(([k, v]) => [k, [...v].reverse()]));
+  for (const d of model.definitions) { d.relations = reverse(d.relations); d.permissions = reverse(d.permissions); }
+  const r = await authz(['push', write('reordered.json', model)], { env });
+  expect(r.code).toBe(0);
+  expect(r.stdout).not.toMatch(/: changed$/m);
+  expect(r.stdout).toMatch(/^unchanged: Folder, Document$/m);
+  expect(r.stdout).toMatch(/^Nothing to push \(revision \d+\): definitions 0 created, 0 changed, 2 unchanged$/m);
+}, 120_000);

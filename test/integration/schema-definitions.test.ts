@@ -1,9 +1,11 @@
 // The definition an authorization-enabled schema registers is not replaced by a name clash: without the next version
 // every writer (REST POST and PATCH, MCP, gRPC, a state import without the schema) gets 409 naming the schema, and
 // the schema's documents stay with their owners; with the version, or with the schema in the same import, it is replaced.
+// A DELETE needs the version as well, and so do built-in and module types (409 MODULE_DEFINITION).
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { AuthzGraphClient, AuthzGraphError } from '../../src/client/grpc.js';
+import { schemaDefinition } from '../../src/engine/model.js';
 import { startService, type TestService } from '../support/service.js';
 
 let svc: TestService;
@@ -97,4 +99,67 @@ it('a state import that carries the schema too replaces its definition', async (
   const done = await svc.http('POST', '/state/import', { body: { version: 1, schemas, resources: [other] } });
   expect(done.status).toBe(200);
   expect((await svc.http('GET', '/authorization/resources/Doc')).body.relations).toEqual(other.relations);
+}, 120_000);
+
+it('deleting a schema\'s definition needs its version, and with none stored a create of other content still does', async () => {
+  await svc.stop();
+  svc = await startService();
+  const { ann, id } = await setUp();
+  const refused = await svc.http('DELETE', '/authorization/resources/Doc');
+  expect(refused.status).toBe(409);
+  expect(refused.body.code).toBe('SCHEMA_DEFINITION');
+  expect(refused.body.message).toContain('DELETE /authorization/resources/Doc?version=0');
+  expect(refused.body.details).toEqual([expect.objectContaining({ schema: 'Doc', version: 0 })]);
+  expect((await svc.http('DELETE', '/authorization/resources/Doc?version=3')).body.code).toBe('VERSION_CONFLICT');
+  expect((await client('GET', '/database/Doc', ann)).body).toMatchObject({ count: 1, documents: [expect.objectContaining({ _id: id })] });
+
+  // Deleted on purpose: then a create of other content without a version is refused although nothing is stored.
+  expect((await svc.http('DELETE', '/authorization/resources/Doc?version=0')).status).toBe(200);
+  const create = await svc.http('POST', '/authorization/resources', { body: other });
+  expect(create.status).toBe(409);
+  expect(create.body.code).toBe('SCHEMA_DEFINITION');
+  expect(create.body.details).toEqual([expect.objectContaining({ schema: 'Doc', message: 'send a version (0 or more) to define it' })]);
+  expect((await svc.http('GET', '/authorization/resources/Doc')).status).toBe(404);
+  // The schema's own definition needs no version (it is what the schema registers); another, with one, is taken.
+  expect((await svc.http('POST', '/authorization/resources', { body: schemaDefinition('Doc') })).status).toBe(200);
+}, 120_000);
+
+it('the same definition with its keys and entries in another order is the same content, with or without its version', async () => {
+  await svc.stop();
+  svc = await startService();
+  await setUp();
+  const def = (await svc.http('GET', '/authorization/resources/Doc')).body as { relations: Record<string, string[]>; permissions: Record<string, string[]>; version: number };
+  const flip = (m: Record<string, string[]>) => Object.fromEntries(Object.entries(m).reverse().map(([k, v]) => [k, [...v].reverse()]));
+  const reordered = { name: 'Doc', relations: flip(def.relations), permissions: flip(def.permissions) };
+  const unversioned = await svc.http('POST', '/authorization/resources', { body: reordered });
+  expect(unversioned.status).toBe(200);
+  const current = (await svc.http('GET', '/authorization/resources/Doc')).body.version as number;
+  const same = await svc.http('POST', '/authorization/resources', { body: { ...reordered, version: current } });
+  expect(same.status).toBe(200);
+  expect(same.body.status).toBe('acknowledged');
+}, 120_000);
+
+it('built-in and module types are not replaced or deleted by a name clash: 409 MODULE_DEFINITION naming the module', async () => {
+  for (const [name, module] of [['File', 'storage'], ['Team', 'teams'], ['ChatRoom', 'chat'], ['StoragePublic', 'storage']] as const) {
+    const before = await svc.http('GET', `/authorization/resources/${name}`);
+    const r = await svc.http('POST', '/authorization/resources', { body: { ...other, name } });
+    expect(r.status).toBe(409);
+    expect(r.body.code).toBe('MODULE_DEFINITION');
+    expect(r.body.message).toContain(`the ${module} module's resource type`);
+    expect(r.body.details).toEqual([expect.objectContaining({ module })]);
+    expect(await svc.http('GET', `/authorization/resources/${name}`)).toMatchObject({ status: before.status, body: before.body });
+    const imported = await svc.http('POST', '/state/import?dryRun=true', { body: { version: 1, resources: [{ ...other, name }] } });
+    expect(imported.status).toBe(409);
+    expect(imported.body.details).toEqual([expect.objectContaining({ code: 'MODULE_DEFINITION', module, path: 'resources.0' })]);
+  }
+  // Registered as the storage module does it (version 0, the module's content): then a DELETE needs the version too.
+  expect((await svc.http('POST', '/authorization/resources', { body: { ...schemaDefinition('File'), version: 0 } })).status).toBe(200);
+  const del = await svc.http('DELETE', '/authorization/resources/File');
+  expect(del.status).toBe(409);
+  expect(del.body.code).toBe('MODULE_DEFINITION');
+  expect(del.body.message).toContain('DELETE /authorization/resources/File?version=0');
+  // With the version the operator replaces it knowingly.
+  const team = (await svc.http('GET', '/authorization/resources/Team')).body;
+  const patched = { ...team.permissions, audit: ['owner'] };
+  expect((await svc.http('POST', '/authorization/resources', { body: { name: 'Team', relations: team.relations, permissions: patched, version: team.version + 1 } })).body.status).toBe('processed');
 }, 120_000);

@@ -10,9 +10,14 @@ it('lists each change once, relations then permissions, by name; an equal entry 
     '- relation old: [User]',
     '~ relation viewer: [User, Team] -> [User]',
     '+ permission edit: [owner]',
-    '~ permission read: [viewer, owner] -> [owner, viewer]',
   ]);
   expect(definitionChanges(before, before)).toEqual([]);
+});
+
+it('a reorder of allowed types or entries is no change (the server compares them as sets)', () => {
+  const reordered = { name: 'Doc', relations: { old: ['User'], viewer: ['Team', 'User'], owner: ['User'] }, permissions: { read: ['owner', 'viewer'] } };
+  expect(definitionChanges(before, reordered)).toEqual([]);
+  expect(definitionChanges(before, { ...reordered, permissions: { read: ['owner'] } }).map(changeLine)).toEqual(['~ permission read: [viewer, owner] -> [owner]']);
 });
 
 it('a new type is all additions; an inherited name such as constructor is an entry like any other', () => {

@@ -27,7 +27,9 @@ export const spec: CommandSpec = {
     'First the server\'s dry run: each definition created, changed (every relation and permission added, removed or',
     'changed) or unchanged, and how many tuples and grants are new. Then, unless --dry-run, the push itself. Only the',
     'file\'s initial content is pushed (not its steps or assertions); nothing on the server is removed. Pushing the same',
-    'file again changes nothing. Replacing the definition a database schema registered is refused (409 SCHEMA_DEFINITION).',
+    'file again changes nothing. Replacing the definition a database schema registered is refused (409 SCHEMA_DEFINITION);',
+    'so is replacing a built-in or module type (User, Team, File, StoragePublic, ChatRoom: 409 MODULE_DEFINITION) unless',
+    '--replace-builtin is given. Allowed types and entries compare as sets: a reorder is no change.',
     '',
     'Exit: 0 pushed (or the dry run shown), 2 usage error, 3 FILE cannot be read or is not a scenario,',
     '4 the server refused it (nothing changed), 5-6 server errors.',
@@ -36,6 +38,7 @@ export const spec: CommandSpec = {
     ...COMMON, ...SERVER,
     tuples: { type: 'boolean', help: 'Also push the file\'s tuples and grants (only those missing are written)' },
     'dry-run': { type: 'boolean', help: 'Show what would change; change nothing' },
+    'replace-builtin': { type: 'boolean', help: 'Also replace built-in and module types (User, Team, File, StoragePublic, ChatRoom) the file redefines; their modules rely on them' },
   },
   examples: ['authz push examples/docs.yaml --dry-run', 'authz push examples/docs.yaml --tuples', 'authz push model.json --json | jq .definitions'],
 };
@@ -97,8 +100,9 @@ function located(e: unknown, src: SourceFile, content: ReturnType<typeof content
   return new CliError(e.exit, [e.message, ...problems, ...more].join('\n'), e.details);
 }
 
-async function importOnce(conn: Connection, content: ReturnType<typeof contentOf>, withTuples: boolean, dryRun: boolean, src: SourceFile) {
-  const res = await conn.raw('POST', `/state/import${dryRun ? '?dryRun=true' : ''}`,
+async function importOnce(conn: Connection, content: ReturnType<typeof contentOf>, withTuples: boolean, dryRun: boolean, src: SourceFile, replaceBuiltin: boolean) {
+  const query = new URLSearchParams({ ...(dryRun ? { dryRun: 'true' } : {}), ...(replaceBuiltin ? { replaceBuiltin: 'true' } : {}) }).toString();
+  const res = await conn.raw('POST', `/state/import${query ? `?${query}` : ''}`,
     { upload: Readable.from(lines(content, withTuples)), headers: { 'content-type': NDJSON } })
     .catch((e: unknown) => { throw located(e, src, content); });
   return await res.json() as ImportReport;
@@ -118,7 +122,8 @@ export async function run({ values, positionals }: Parsed, out: Output): Promise
   if (content.steps) out.note(`authz: ${src.path}: its ${content.steps} step${content.steps === 1 ? '' : 's'} and the assertions are not pushed, only its initial content`);
   const conn = await connect(values);
   const before = await serverDefinitions(conn);
-  const plan = await importOnce(conn, content, withTuples, true, src);
+  const replaceBuiltin = values['replace-builtin'] === true;
+  const plan = await importOnce(conn, content, withTuples, true, src, replaceBuiltin);
 
   const status = (name: string): Pushed['status'] =>
     (plan.resources.created.includes(name) ? 'created' : plan.resources.updated.includes(name) ? 'changed' : 'unchanged');
@@ -144,9 +149,10 @@ export async function run({ values, positionals }: Parsed, out: Output): Promise
     out.value({ dryRun: true, definitions: pushed, relations: plan.relations, grants: plan.grants, notes: plan.notes, revision: plan.revision });
     return EXIT.ok;
   }
-  const done = anything ? await importOnce(conn, content, withTuples, false, src) : { ...plan, dryRun: false };
+  const done = anything ? await importOnce(conn, content, withTuples, false, src, replaceBuiltin) : { ...plan, dryRun: false };
   const counts = [
-    `definitions ${pushed.filter((p) => p.status === 'created').length} created, ${pushed.filter((p) => p.status === 'changed').length} changed, ${unchanged.length} unchanged`,
+    // What the import itself reports (a concurrent writer may have changed the server since the dry run).
+    `definitions ${done.resources.created.length} created, ${done.resources.updated.length} changed, ${done.resources.unchanged.length} unchanged`,
     ...(withTuples ? [`tuples ${tally(done.relations, 'created')}`] : []),
     ...(withTuples && content.grants.length ? [`grants ${tally(done.grants, 'created')}`] : []),
   ];

@@ -181,7 +181,7 @@ export interface paths {
         /** List resource definitions */
         get: operations["get_authorization_resources"];
         put?: never;
-        /** Create or replace a resource definition (replacing the one a schema registered needs its next version) */
+        /** Create or replace a resource definition (writing the one a schema or a module registered needs a version) */
         post: operations["post_authorization_resources"];
         delete?: never;
         options?: never;
@@ -200,11 +200,11 @@ export interface paths {
         get: operations["get_authorization_resources_id"];
         put?: never;
         post?: never;
-        /** Delete a definition and its index data */
+        /** Delete a definition and its index data (the definition a schema or a module registered needs its current version) */
         delete: operations["delete_authorization_resources_id"];
         options?: never;
         head?: never;
-        /** Replace relations and permissions; re-indexes the type (the definition a schema registered needs its next version) */
+        /** Replace relations and permissions; re-indexes the type (the definition a schema or a module registered needs its next version) */
         patch: operations["patch_authorization_resources_id"];
         trace?: never;
     };
@@ -2252,7 +2252,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description VERSION_CONFLICT: The version exists with different content; SCHEMA_DEFINITION: The definition is the one a database schema registered; send its next version to replace it */
+            /** @description VERSION_CONFLICT: The version exists with different content; SCHEMA_DEFINITION: The definition is the one a database schema registered; send its next version to replace it; MODULE_DEFINITION: The definition is built in or one a module registered; send its next version to replace it */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2261,7 +2261,7 @@ export interface operations {
                     "application/json": {
                         status: number;
                         /** @enum {string} */
-                        code: "VERSION_CONFLICT" | "SCHEMA_DEFINITION";
+                        code: "VERSION_CONFLICT" | "SCHEMA_DEFINITION" | "MODULE_DEFINITION";
                         message: string;
                         details: unknown[];
                     };
@@ -2473,7 +2473,10 @@ export interface operations {
     };
     delete_authorization_resources_id: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The stored version: needed to delete the definition a schema or a module registered; another version is 409 VERSION_CONFLICT */
+                version?: string;
+            };
             header?: never;
             path: {
                 id: string;
@@ -2535,6 +2538,21 @@ export interface operations {
                         status: number;
                         /** @enum {string} */
                         code: "NOT_FOUND";
+                        message: string;
+                        details: unknown[];
+                    };
+                };
+            };
+            /** @description VERSION_CONFLICT: The version exists with different content; SCHEMA_DEFINITION: The definition is the one a database schema registered; send its next version to replace it; MODULE_DEFINITION: The definition is built in or one a module registered; send its next version to replace it */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: number;
+                        /** @enum {string} */
+                        code: "VERSION_CONFLICT" | "SCHEMA_DEFINITION" | "MODULE_DEFINITION";
                         message: string;
                         details: unknown[];
                     };
@@ -2702,7 +2720,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description VERSION_CONFLICT: The version exists with different content; SCHEMA_DEFINITION: The definition is the one a database schema registered; send its next version to replace it */
+            /** @description VERSION_CONFLICT: The version exists with different content; SCHEMA_DEFINITION: The definition is the one a database schema registered; send its next version to replace it; MODULE_DEFINITION: The definition is built in or one a module registered; send its next version to replace it */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2711,7 +2729,7 @@ export interface operations {
                     "application/json": {
                         status: number;
                         /** @enum {string} */
-                        code: "VERSION_CONFLICT" | "SCHEMA_DEFINITION";
+                        code: "VERSION_CONFLICT" | "SCHEMA_DEFINITION" | "MODULE_DEFINITION";
                         message: string;
                         details: unknown[];
                     };
@@ -4612,7 +4630,7 @@ export interface operations {
     get_authorization_changes: {
         parameters: {
             query?: {
-                after?: number;
+                after?: string;
                 limit?: number;
             };
             header?: never;
@@ -7684,8 +7702,10 @@ export interface operations {
             query?: {
                 /** @description Report what would change and change nothing */
                 dryRun?: boolean | ("true" | "false");
-                /** @description Also remove what the document leaves out, in the sections it carries (schemas are never removed) */
+                /** @description Also remove what the document leaves out, in the sections it carries (schemas, built-in and module types are never removed) */
                 prune?: boolean | ("true" | "false");
+                /** @description Also replace built-in and module types (User, Team, File, StoragePublic, ChatRoom) whose content differs; else 409 MODULE_DEFINITION */
+                replaceBuiltin?: boolean | ("true" | "false");
             };
             header?: never;
             path?: never;
@@ -7780,7 +7800,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description ALREADY_EXISTS: Already exists; VERSION_CONFLICT: The version exists with different content; SCHEMA_DEFINITION: The definition is the one a database schema registered; send its next version to replace it; BUSY: Another operation of this kind is running; retry when it ends */
+            /** @description ALREADY_EXISTS: Already exists; VERSION_CONFLICT: The version exists with different content; SCHEMA_DEFINITION: The definition is the one a database schema registered; send its next version to replace it; MODULE_DEFINITION: The definition is built in or one a module registered; send its next version to replace it; BUSY: Another operation of this kind is running; retry when it ends */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7789,7 +7809,7 @@ export interface operations {
                     "application/json": {
                         status: number;
                         /** @enum {string} */
-                        code: "ALREADY_EXISTS" | "VERSION_CONFLICT" | "SCHEMA_DEFINITION" | "BUSY";
+                        code: "ALREADY_EXISTS" | "VERSION_CONFLICT" | "SCHEMA_DEFINITION" | "MODULE_DEFINITION" | "BUSY";
                         message: string;
                         details: unknown[];
                     };

@@ -1,11 +1,13 @@
 // Resource definitions: validation, version semantics (DESIGN.md section 6) and re-indexing what they affect.
 import { arrowTargetProblems } from '../../engine/arrow-targets.js';
-import { BUILTINS, BUILTIN_NAMES, validateDefinition, type Definition, type Model } from '../../engine/model.js';
+import { sameContent } from '../../engine/definition-content.js';
+import { BUILTINS, BUILTIN_NAMES, schemaDefinition, validateDefinition, type Definition, type Model } from '../../engine/model.js';
 import { AppError } from '../../errors.js';
 import type { DefinitionRecord, DefinitionStore } from '../../stores/ports/definitions.js';
 import type { ChangeEntry, ChangeLog } from '../../stores/ports/change-log.js';
 import type { ListQuery } from '../../stores/ports/paging.js';
 import type { SchemaStore } from '../../stores/ports/schemas.js';
+import { SERVICE_TYPES } from '../module-types.js';
 import type { Applier } from './applier.js';
 import type { ModelSource } from './model-source.js';
 import { Reindexing } from './reindexing.js';
@@ -20,17 +22,31 @@ export type DefinitionStatus = 'processed' | 'acknowledged' | 'ignored';
  */
 export interface PutOptions { mustExist?: boolean; adopt?: boolean; arrowsChecked?: boolean }
 
-/** The refusal of a write that would replace, unasked, what an authorization-enabled schema registered. */
-export function schemaDefinitionConflict(name: string, version: number, path = 'version'): AppError {
+/**
+ * The refusal of a write that would replace or delete, unasked, what an authorization-enabled schema registered.
+ * `version` is the stored one (absent: none is stored, and any version creates it).
+ */
+export function schemaDefinitionConflict(name: string, version: number | undefined, path = 'version', op: 'replace' | 'delete' = 'replace'): AppError {
   return new AppError('SCHEMA_DEFINITION', [
-    `${name} is the definition that schema ${name} registered (authorization enabled): replacing it changes who may read, edit`,
-    `and delete that schema's documents. To replace it anyway, send version ${version + 1} (the current version is ${version});`,
-    'to define a type of your own, choose another name',
-  ].join(' '), [{ path, schema: name, version, message: `send version ${version + 1} to replace it` }]);
+    `${name} is the definition that schema ${name} registers (authorization enabled): ${op === 'delete' ? 'deleting' : 'replacing'} it changes who may`,
+    `read, edit and delete that schema's documents. ${howTo(name, version, op)}; to define a type of your own, choose another name`,
+  ].join(' '), [{ path, schema: name, version, message: ask(version, op) }]);
 }
 
-const sameContent = (a: Definition, b: Definition) =>
-  JSON.stringify([a.relations, a.permissions]) === JSON.stringify([b.relations, b.permissions]);
+/** The refusal of a write that would replace or delete, unasked, a built-in type or one a module registered. */
+export function moduleDefinitionConflict(name: string, owner: string, version: number | undefined, path = 'version', op: 'replace' | 'delete' = 'replace'): AppError {
+  return new AppError('MODULE_DEFINITION', [
+    `${name} is the ${owner} module's resource type: ${op === 'delete' ? 'deleting' : 'replacing'} it breaks what the ${owner} module relies on`,
+    `(its relations and permissions). ${howTo(name, version, op)}; to define a type of your own, choose another name`,
+  ].join(' '), [{ path, module: owner, version, message: ask(version, op) }]);
+}
+
+const ask = (version: number | undefined, op: 'replace' | 'delete') => (op === 'delete' ? `send version ${version} to delete it`
+  : version === undefined ? 'send a version (0 or more) to define it' : `send version ${version + 1} to replace it`);
+const howTo = (name: string, version: number | undefined, op: 'replace' | 'delete') => (op === 'delete'
+  ? `To delete it anyway, send its current version (DELETE /authorization/resources/${name}?version=${version})`
+  : version === undefined ? `None is stored: to define it anyway, send a version (0 or more)`
+    : `To replace it anyway, send version ${version + 1} (the current version is ${version})`);
 
 export const definitionView = (r: DefinitionRecord) => ({
   _id: r._id, name: r.name, relations: r.relations, permissions: r.permissions, version: r.version,
@@ -45,6 +61,22 @@ export class Definitions {
   async registeredBySchema(name: string): Promise<boolean> {
     const s = await this.schemas?.findByName(name);
     return s?.serviceOptions.authorization.enabled === true;
+  }
+
+  /**
+   * Refuses a write, without a version, that would replace or delete what a schema, a module or the service itself
+   * registered (an unversioned write of the same content passes): a name clash would otherwise take a schema's
+   * documents from their owners, or break a module, unasked. Checked when nothing is stored too, so deleting first
+   * and creating after is no way round it.
+   */
+  private async guard(name: string, existing: DefinitionRecord | null, def?: Definition): Promise<void> {
+    const service = SERVICE_TYPES.get(name);
+    const schema = !service && await this.registeredBySchema(name);
+    if (!service && !schema) return;
+    if (def && sameContent(existing ?? service?.definition ?? schemaDefinition(name), def)) return;
+    const op = def ? 'replace' : 'delete';
+    throw service ? moduleDefinitionConflict(name, service.owner, existing?.version, 'version', op)
+      : schemaDefinitionConflict(name, existing?.version, 'version', op);
   }
 
   /**
@@ -76,16 +108,14 @@ export class Definitions {
   }
 
   /**
-   * Create or replace; `version` absent means "next version". Replacing the definition a schema registered, with other
-   * content, needs the version: without it the schema's documents could vanish from their owners by a name clash.
+   * Create or replace; `version` absent means "next version". Writing the definition a schema or a module registered,
+   * with other content, needs the version (see `guard`).
    */
   async put(def: Definition, version: number | undefined, opts: PutOptions = {}) {
     await this.validate(def, opts.arrowsChecked);
     const existing = await this.store.findDefinition(def.name);
     if (opts.mustExist && !existing) throw new AppError('NOT_FOUND', `No resource definition ${def.name}`);
-    if (existing && version === undefined && !opts.adopt && !sameContent(existing, def) && await this.registeredBySchema(def.name)) {
-      throw schemaDefinitionConflict(def.name, existing.version);
-    }
+    if (version === undefined && !opts.adopt) await this.guard(def.name, existing, def);
     if (existing && version !== undefined) {
       if (version === existing.version) {
         if (sameContent(existing, def)) return { status: 'acknowledged' as const, resourceDefinition: definitionView(existing) };
@@ -125,9 +155,12 @@ export class Definitions {
     return { resources: page.items.map(definitionView), count: page.count };
   }
 
-  async remove(idOrName: string) {
+  /** `version`: the stored one, asked for when a schema or a module registered the type (else 409, see `guard`). */
+  async remove(idOrName: string, version?: number) {
     const found = await this.get(idOrName);
     if (BUILTIN_NAMES.has(found.name)) throw new AppError('BUILTIN_DEFINITION', `${found.name} is built in; patch it instead`);
+    if (version === undefined) await this.guard(found.name, found);
+    else if (version !== found.version) throw new AppError('VERSION_CONFLICT', `${found.name} is at version ${found.version}, not ${version}; nothing was deleted`);
     const before = await this.models.get();
     const entry = await this.commit('remove', found.name);
     const deleted = await this.store.deleteDefinition(found.name);

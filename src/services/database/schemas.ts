@@ -1,5 +1,5 @@
 // Database schemas for operators: create, list, export and import, and adopting existing collections (introspection).
-import { canonical } from '../../engine/canonical.js';
+import { sameContent } from '../../engine/definition-content.js';
 import { randomUUID } from 'node:crypto';
 import { NAME_RE } from '../../engine/ids.js';
 import { BUILTIN_NAMES, schemaDefinition } from '../../engine/model.js';
@@ -93,7 +93,7 @@ export class Schemas {
   private async handMade(name: string): Promise<boolean> {
     try {
       const d = await this.deps.definitions.get(name);
-      return canonical({ r: d.relations, p: d.permissions }) !== canonical({ r: schemaDefinition(name).relations, p: schemaDefinition(name).permissions });
+      return !sameContent(d, schemaDefinition(name));
     } catch (e) {
       if (e instanceof AppError && e.code === 'NOT_FOUND') return false;
       throw e;

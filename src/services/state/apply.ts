@@ -1,5 +1,5 @@
 // Applying a planned state import: schemas, definitions and config, then the missing tuples and grants, then the prunes.
-import { canonical } from '../../engine/canonical.js';
+import { sameContent } from '../../engine/definition-content.js';
 import { tupleText, type Tuple } from '../../engine/ids.js';
 import { AppError } from '../../errors.js';
 import type { Logger } from '../../log.js';
@@ -89,7 +89,7 @@ async function applyHeader(deps: ApplyDeps, plan: Plan, applied: string[], guard
     const def = plan.definitions.get(name)!;
     // A schema imported just now may have registered this very definition.
     const now = await store.findDefinition(name);
-    if (now && canonical([now.relations, now.permissions]) === canonical([def.relations, def.permissions])) continue;
+    if (now && sameContent(now, def)) continue;
     guard();
     // The plan refused replacing a schema's definition unless the document carries the schema: what is left is meant.
     // It also checked the arrows against the model the import leaves, which the one stored now may not match yet.

@@ -2,17 +2,20 @@
 import { canonical } from '../../engine/canonical.js';
 import { isWellFormed, tupleText } from '../../engine/ids.js';
 import { arrowTargetProblems } from '../../engine/arrow-targets.js';
+import { sameContent } from '../../engine/definition-content.js';
 import { BUILTIN_NAMES, Model, schemaDefinition, validateDefinition, type Definition } from '../../engine/model.js';
 import { AppError, type ErrorCode } from '../../errors.js';
 import type { DefinitionStore } from '../../stores/ports/definitions.js';
 import type { Settings } from '../config/settings.js';
+import { SERVICE_TYPES } from '../module-types.js';
 import type { Schemas } from '../database/schemas.js';
 import type { StateHeader } from './document.js';
 import { asItem, type Item } from './items.js';
 
-export interface ImportOptions { dryRun: boolean; prune: boolean }
+/** `replaceBuiltin`: the caller replaces built-in and module types knowingly (else such a change is refused, 409). */
+export interface ImportOptions { dryRun: boolean; prune: boolean; replaceBuiltin?: boolean }
 export interface Changes { created: string[]; updated: string[]; unchanged: string[]; removed: string[] }
-export interface Problem { path?: string; line?: number; code?: ErrorCode; message: string; schema?: string; version?: number }
+export interface Problem { path?: string; line?: number; code?: ErrorCode; message: string; schema?: string; module?: string; version?: number }
 export interface Plan {
   header: StateHeader; model: Model; startRevision: number;
   resources: Changes; schemas: Changes; config: Changes; notes: string[];
@@ -105,23 +108,31 @@ export async function plan(deps: PlanDeps, header: StateHeader, opts: ImportOpti
     const clashes: Problem[] = [];
     for (const [i, r] of (header.resources ?? []).entries()) {
       const before = versions.get(r.name);
-      if (!before || !guarded.has(r.name) || canonical([before.relations, before.permissions]) === canonical([r.relations, r.permissions])) continue;
+      const service = SERVICE_TYPES.get(r.name);
+      if (service && !opts.replaceBuiltin && !sameContent(before ?? service.definition, r)) {
+        clashes.push({ path: `resources.${i}`, code: 'MODULE_DEFINITION', module: service.owner, version: before?.version, message: [
+          `${r.name}: the ${service.owner} module's resource type, and replacing it breaks what that module relies on (its relations`,
+          'and permissions); to replace it anyway, import with ?replaceBuiltin=true (authz push --replace-builtin), or choose another name',
+        ].join(' ') });
+        continue;
+      }
+      if (!before || !guarded.has(r.name) || sameContent(before, r)) continue;
       clashes.push({ path: `resources.${i}`, code: 'SCHEMA_DEFINITION', schema: r.name, version: before.version, message: [
         `${r.name}: schema ${r.name} registered this definition (authorization enabled), and replacing it changes who may use its documents;`,
         `to replace it, carry schema ${r.name} in the same document (schemas), or send PATCH /authorization/resources/${r.name} with version ${before.version + 1}`,
       ].join(' ') });
     }
-    if (clashes.length) refuse('Some resource definitions would replace those database schemas registered', clashes);
+    if (clashes.length) refuse('Some resource definitions would replace those database schemas or modules registered', clashes);
     for (const [name, def] of imported) {
       const before = current.get(name);
       const list = !before ? plan.resources.created
-        : canonical([before.relations, before.permissions]) === canonical([def.relations, def.permissions]) ? plan.resources.unchanged : plan.resources.updated;
+        : sameContent(before, def) ? plan.resources.unchanged : plan.resources.updated;
       list.push(name);
       plan.definitions.set(name, def);
     }
     if (opts.prune) {
       for (const name of current.keys()) {
-        if (imported.has(name) || BUILTIN_NAMES.has(name) || registered.has(name)) continue;
+        if (imported.has(name) || BUILTIN_NAMES.has(name) || registered.has(name) || SERVICE_TYPES.has(name)) continue;
         plan.resources.removed.push(name);
         plan.definitions.delete(name);
       }

@@ -8,7 +8,7 @@ import { RELATION_SORTS, type RelationList } from '../../services/authorization/
 import { relationView, type Relations } from '../../services/authorization/relations.js';
 import { WRITE_MAX } from '../../services/authorization/tuple-updates.js';
 import { replies } from '../replies.js';
-import { consistencyFields, nameText as name, objectText as object, readOptions, tuplePart } from './fields.js';
+import { consistencyFields, nameText as name, objectText as object, readOptions, revisionText, tuplePart } from './fields.js';
 import { route, type Reply, type Route } from '../registry.js';
 
 export interface IndexerControl {
@@ -69,7 +69,7 @@ export function authorizationRoutes(deps: {
   const admin = { surface: 'admin' as const, module: 'authorization', auth: 'admin' as const };
   return [
     route({
-      ...admin, http: { method: 'post', path: '/authorization/resources' }, output: replies.definitionPut, errors: ['INVALID_DEFINITION', 'VERSION_CONFLICT', 'SCHEMA_DEFINITION'], summary: 'Create or replace a resource definition (replacing the one a schema registered needs its next version)',
+      ...admin, http: { method: 'post', path: '/authorization/resources' }, output: replies.definitionPut, errors: ['INVALID_DEFINITION', 'VERSION_CONFLICT', 'SCHEMA_DEFINITION', 'MODULE_DEFINITION'], summary: 'Create or replace a resource definition (writing the one a schema or a module registered needs a version)',
       body: z.strictObject({ name, ...definitionBody }),
       handle: async ({ body }) => withRevision(await definitions.put(
         { name: body.name, relations: body.relations, permissions: body.permissions }, body.version)),
@@ -84,7 +84,7 @@ export function authorizationRoutes(deps: {
       handle: async ({ params }) => ({ body: definitionView(await definitions.get(params.id)) }),
     }),
     route({
-      ...admin, http: { method: 'patch', path: '/authorization/resources/:id' }, output: replies.definitionPut, errors: ['NOT_FOUND', 'INVALID_DEFINITION', 'VERSION_CONFLICT', 'SCHEMA_DEFINITION'], summary: 'Replace relations and permissions; re-indexes the type (the definition a schema registered needs its next version)',
+      ...admin, http: { method: 'patch', path: '/authorization/resources/:id' }, output: replies.definitionPut, errors: ['NOT_FOUND', 'INVALID_DEFINITION', 'VERSION_CONFLICT', 'SCHEMA_DEFINITION', 'MODULE_DEFINITION'], summary: 'Replace relations and permissions; re-indexes the type (the definition a schema or a module registered needs its next version)',
       params: idParam, body: z.strictObject(definitionBody),
       handle: async ({ params, body }) => {
         const found = await definitions.get(params.id);
@@ -93,8 +93,11 @@ export function authorizationRoutes(deps: {
       },
     }),
     route({
-      ...admin, http: { method: 'delete', path: '/authorization/resources/:id' }, output: replies.definitionDeleted, errors: ['NOT_FOUND', 'BUILTIN_DEFINITION'], summary: 'Delete a definition and its index data',
-      params: idParam, handle: async ({ params }) => withRevision(await definitions.remove(params.id)),
+      ...admin, http: { method: 'delete', path: '/authorization/resources/:id' }, output: replies.definitionDeleted, errors: ['NOT_FOUND', 'BUILTIN_DEFINITION', 'VERSION_CONFLICT', 'SCHEMA_DEFINITION', 'MODULE_DEFINITION'],
+      summary: 'Delete a definition and its index data (the definition a schema or a module registered needs its current version)',
+      params: idParam,
+      query: z.strictObject({ version: revisionText.optional().meta({ description: 'The stored version: needed to delete the definition a schema or a module registered; another version is 409 VERSION_CONFLICT' }) }),
+      handle: async ({ params, query }) => withRevision(await definitions.remove(params.id, query.version)),
     }),
 
     route({
@@ -207,7 +210,7 @@ export function authorizationRoutes(deps: {
     route({
       ...admin, http: { method: 'get', path: '/authorization/changes' }, output: replies.changes,
       summary: 'Tuple, grant and definition changes after a revision, in revision order (the change feed)',
-      query: z.strictObject({ after: z.coerce.number().int().min(0).default(0), limit: z.coerce.number().int().min(1).max(1000).default(100) }),
+      query: z.strictObject({ after: revisionText.default(0), limit: z.coerce.number().int().min(1).max(1000).default(100) }),
       handle: async ({ query }) => ({ body: await feed.page(query.after, query.limit) }),
     }),
 

@@ -26,3 +26,8 @@ export const readOptions = (q: { consistency?: ReadOptions['consistency']; revis
  * another (`\r\nBcc: someone`), so either is refused by name rather than sent or stored.
  */
 export const headerText = (max: number) => z.string().min(1).max(max).regex(/^[^\r\n]*$/, 'may not contain a line break (CR or LF): it goes into a message header');
+/**
+ * A revision in a query: digits only, as the feed socket takes it (a coerced number would also take `0x10`, `1e3` and
+ * an empty string), at most 15 so it stays an exact integer.
+ */
+export const revisionText = z.string().regex(/^\d{1,15}$/, 'must be a revision: a whole number of at most 15 digits').transform(Number);

@@ -30,18 +30,19 @@ export function stateRoutes(deps: { state: State; maxImportBytes: number }): Rou
     }),
     route({
       ...admin, http: { method: 'post', path: '/state/import', streamBody: NDJSON, streamJson: true }, output: replies.stateImport,
-      errors: ['INVALID_DEFINITION', 'UNKNOWN_TYPE', 'RELATION_NOT_DEFINED', 'RELATION_NOT_ALLOWED', 'PERMISSION_NOT_DEFINED', 'ALREADY_EXISTS', 'VERSION_CONFLICT', 'SCHEMA_DEFINITION', 'BUSY'], 
+      errors: ['INVALID_DEFINITION', 'UNKNOWN_TYPE', 'RELATION_NOT_DEFINED', 'RELATION_NOT_ALLOWED', 'PERMISSION_NOT_DEFINED', 'ALREADY_EXISTS', 'VERSION_CONFLICT', 'SCHEMA_DEFINITION', 'MODULE_DEFINITION', 'BUSY'],
       summary: 'Import a state document: validated whole before anything changes, idempotent, creates and updates but deletes nothing unless ?prune=true; ?dryRun=true only reports. Over REST the JSON document and the NDJSON export (Content-Type: application/x-ndjson) are both streamed to a temporary file, up to STATE_IMPORT_LIMIT',
       query: z.strictObject({
         dryRun: flag('Report what would change and change nothing'),
-        prune: flag('Also remove what the document leaves out, in the sections it carries (schemas are never removed)'),
+        prune: flag('Also remove what the document leaves out, in the sections it carries (schemas, built-in and module types are never removed)'),
+        replaceBuiltin: flag('Also replace built-in and module types (User, Team, File, StoragePublic, ChatRoom) whose content differs; else 409 MODULE_DEFINITION'),
       }),
       body: stateHeader,
       // A state document lists every tuple: its size is bounded by the body limit, not by a count of items.
       limits: { arrayItems: Number.MAX_SAFE_INTEGER },
       tooLarge: `a larger import goes to POST /state/import over REST: ${importTooLarge(deps.maxImportBytes)}`,
       handle: async ({ query, body, stream, headers }) => {
-        const opts = { dryRun: query.dryRun, prune: query.prune };
+        const opts = { dryRun: query.dryRun, prune: query.prune, replaceBuiltin: query.replaceBuiltin };
         if (!stream) return { body: await state.importDocument(body, opts) };
         const json = /^application\/json/i.test(headers['content-type'] ?? '');
         return { body: json ? await state.importJson(stream, opts) : await state.importNdjson(stream, opts) };
