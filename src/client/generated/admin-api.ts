@@ -2806,7 +2806,7 @@ export interface operations {
                 subjectType?: string;
                 resourceType?: string;
                 consistency?: "minimize_latency" | "at_least_as_fresh" | "fully_consistent";
-                revision?: number;
+                revision?: number | string;
             };
             header?: never;
             path?: never;
@@ -3934,7 +3934,7 @@ export interface operations {
                 resource: string;
                 scope?: string;
                 consistency?: "minimize_latency" | "at_least_as_fresh" | "fully_consistent";
-                revision?: number;
+                revision?: number | string;
             };
             header?: never;
             path?: never;
@@ -4198,7 +4198,7 @@ export interface operations {
                 resource: string;
                 scope?: string;
                 consistency?: "minimize_latency" | "at_least_as_fresh" | "fully_consistent";
-                revision?: number;
+                revision?: number | string;
             };
             header?: never;
             path?: never;
@@ -4345,7 +4345,7 @@ export interface operations {
                 skip?: number;
                 limit?: number;
                 consistency?: "minimize_latency" | "at_least_as_fresh" | "fully_consistent";
-                revision?: number;
+                revision?: number | string;
             };
             header?: never;
             path?: never;
@@ -4481,7 +4481,7 @@ export interface operations {
                 skip?: number;
                 limit?: number;
                 consistency?: "minimize_latency" | "at_least_as_fresh" | "fully_consistent";
-                revision?: number;
+                revision?: number | string;
             };
             header?: never;
             path?: never;

@@ -854,7 +854,7 @@ export interface operations {
                 resource: string;
                 scope?: string;
                 consistency?: "minimize_latency" | "at_least_as_fresh" | "fully_consistent";
-                revision?: number;
+                revision?: number | string;
             };
             header?: never;
             path?: never;
@@ -1103,7 +1103,7 @@ export interface operations {
             query?: {
                 scope?: string;
                 consistency?: "minimize_latency" | "at_least_as_fresh" | "fully_consistent";
-                revision?: number;
+                revision?: number | string;
             };
             header?: never;
             path: {
