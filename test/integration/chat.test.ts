@@ -1,6 +1,8 @@
 // Chat over HTTP and the realtime socket with a real `ws` client: every route with and without a token, who may read,
 // edit and delete, events in a room, `left` for a removed member (and one removed from the team holding the room), two processes.
+import { Redis } from 'ioredis';
 import { WebSocket } from 'ws';
+import { holdIndexLeases } from '../support/index-leases.js';
 import { startService, type TestService } from '../support/service.js';
 import { openSocket, type Msg } from '../support/socket-client.js';
 
@@ -121,6 +123,25 @@ describe('chat over HTTP', () => {
     expect((await as(alice.token, 'DELETE', `/chat/rooms/${roomId}`)).body).toEqual({ deleted: true, _id: roomId, messages: 2 });
     expect((await as(bob.token, 'GET', `/chat/messages?roomId=${roomId}`)).status).toBe(404);
     expect((await as(alice.token, 'GET', '/chat/rooms')).body.count).toBe(1);
+  });
+
+  it('lists rooms at least as fresh as a revision: waits for a membership the index has not applied yet', async () => {
+    const [owner, guest] = [await login('fresh-owner@example.com'), await login('fresh-guest@example.com')];
+    const created = await as(owner.token, 'POST', '/chat/rooms', { name: 'fresh', participants: [] });
+    expect(created.status).toBe(201);
+    const redis = new Redis(svc.config.REDIS_URL);
+    const release = await holdIndexLeases(redis, svc.config.REDIS_PREFIX);
+    let released = false;
+    try {
+      const w = await svc.http('POST', '/authorization/relations/many', { body: { subject: `User:${guest.userId}`, relation: 'member', resources: [`ChatRoom:${created.body._id}`] } });
+      expect(w.status).toBe(200);
+      const fresh = as(guest.token, 'GET', `/chat/rooms?consistency=at_least_as_fresh&revision=${w.body.revision}`);
+      // Without the revision the read does not wait, and the index does not have the membership yet.
+      expect((await as(guest.token, 'GET', '/chat/rooms')).body).toEqual({ rooms: [], count: 0 });
+      await release(); released = true;
+      const r = await fresh;
+      expect([r.status, r.body.count, r.body.rooms[0]?._id]).toEqual([200, 1, created.body._id]);
+    } finally { if (!released) await release(); redis.disconnect(); }
   });
 
   it('makes a team-scoped room readable by the team, and /ready requires the chat module', async () => {

@@ -81,3 +81,33 @@ it('a mark left over in the pending set (its entry applied long ago) does not ho
   expect(await can('User:left', 'Sheet:left')).toBe(true);
   expect(await redis.zscore(pendingKey, '1')).toBeNull();
 });
+
+it('a revision above the latest ever issued, or not written as digits, is refused at once with 400 and changes nothing', async () => {
+  const latest = Number(await redis.get(`${svc.config.REDIS_PREFIX}:revision`));
+  const read = (revision: string) =>
+    svc.http('GET', `/authorization/permissions/can?subject=User:x&permission=view&resource=Sheet:x&consistency=at_least_as_fresh&revision=${revision}`);
+  // Unreachable: no wait could ever see it, so it is not held for 5 s as INDEX_BEHIND (one loop per request before).
+  const never = await read(String(latest + 1_000_000));
+  expect([never.status, never.body.code]).toEqual([400, 'VALIDATION_FAILED']);
+  expect(never.body.message).toContain(`the latest is ${latest}`);
+  // Coercion read these as 0 and 1000.
+  for (const odd of ['', '1e3', '0x10', '-1', '1.5']) expect([odd, (await read(odd)).status]).toEqual([odd, 400]);
+  expect((await read(String(latest))).status).toBe(200);
+  expect(Number(await redis.get(`${svc.config.REDIS_PREFIX}:revision`))).toBe(latest);
+});
+
+it('readers waiting on a held index all answer once it catches up, and a read without the revision does not wait', async () => {
+  const release = await holdIndexLeases(redis, svc.config.REDIS_PREFIX);
+  let released = false;
+  try {
+    const w = await svc.http('POST', '/authorization/relations/many', { body: { subject: 'User:held', relation: 'viewer', resources: ['Sheet:held'] } });
+    expect(w.status).toBe(200);
+    const revision = Number(w.body.revision);
+    const read = (fresh: string) => svc.http('GET', `/authorization/permissions/can?subject=User:held&permission=view&resource=Sheet:held${fresh}`);
+    const waiting = Array.from({ length: 20 }, () => read(`&consistency=at_least_as_fresh&revision=${revision}`));
+    const now = await read('');
+    expect([now.status, now.body.allowed]).toEqual([200, false]);
+    await release(); released = true;
+    for (const r of await Promise.all(waiting)) expect([r.status, r.body.allowed]).toEqual([200, true]);
+  } finally { if (!released) await release(); }
+});

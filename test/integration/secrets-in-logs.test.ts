@@ -2,6 +2,7 @@
 // captured, is used the way operators and applications use it (and misused: wrong passwords, malformed bodies), then
 // the output is searched for every secret and token it saw or issued.
 import { randomBytes } from 'node:crypto';
+import { WebSocket } from 'ws';
 import { childService, type ChildService } from '../support/child-service.js';
 
 const output: string[] = [];
@@ -69,6 +70,19 @@ it('logs none of the masterkey, passwords, JWTs, API tokens or refresh tokens', 
   expect((await client('POST', '/authentication/renew', { body: { refreshToken: userLogin.body.refreshToken } })).status).toBe(401);
   const user = { authorization: `Bearer ${renewed.body.accessToken}` };
   expect([200, 401]).toContain((await client('GET', '/authentication/user', { headers: user })).status);
+  // The socket in its browser form: the access token rides in Sec-WebSocket-Protocol, once accepted and once refused.
+  // (A fresh login: reusing the rotated refresh token above revoked the first.)
+  const socketLogin = await client('POST', '/authentication/local', { body: { email, password: userPassword } });
+  expect(socketLogin.status).toBe(200);
+  const socketToken: string = socketLogin.body.accessToken;
+  const upgrade = (protocols: string[]) => new Promise<string>((resolve, reject) => {
+    const ws = new WebSocket(svc.socket, protocols);
+    ws.once('open', () => { resolve(ws.protocol); ws.close(); });
+    ws.once('unexpected-response', (_req, res) => { resolve(String(res.statusCode)); ws.terminate(); });
+    ws.once('error', reject);
+  });
+  expect(await upgrade(['authz', `authz.bearer.${socketToken}`])).toBe('authz');
+  expect(await upgrade([`authz.bearer.${socketToken}`])).toBe('400');
   expect([200, 401]).toContain((await client('POST', '/authentication/logout', { headers: user })).status);
 
   await svc.kill('SIGTERM');
@@ -76,7 +90,7 @@ it('logs none of the masterkey, passwords, JWTs, API tokens or refresh tokens', 
   // The log is there (one access line per request at this level), so finding nothing means something.
   expect(log).toContain('"url":"/login"');
   expect(log).toContain('"url":"/authentication/renew"');
-  const jwts = [adminJwt, userLogin.body.accessToken, renewed.body.accessToken];
+  const jwts = [adminJwt, userLogin.body.accessToken, renewed.body.accessToken, socketToken];
   const secrets: Record<string, string> = {
     masterkey: svc.masterKey, 'admin password': adminPassword, 'user password': userPassword, 'wrong password': wrongPassword,
     'API token': apiToken, 'refresh token': userLogin.body.refreshToken, 'renewed refresh token': renewed.body.refreshToken,

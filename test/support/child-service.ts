@@ -14,6 +14,8 @@ export interface ChildService {
   admin: string;
   /** The client surface's base URL. */
   client: string;
+  /** The realtime socket's ws:// URL. */
+  socket: string;
   /** host:port of its gRPC listener. */
   grpc: string;
   masterKey: string;
@@ -37,8 +39,9 @@ export async function childService(env: Record<string, string> = {}, args = ['--
   const clientPort = await freePort();
   const masterKey = randomBytes(24).toString('hex');
   const grpcPort = await freePort();
+  const socketPort = await freePort();
   const fullEnv = {
-    ...process.env, ADMIN_PORT: String(port), CLIENT_PORT: String(clientPort), GRPC_PORT: String(grpcPort), SOCKET_PORT: String(await freePort()),
+    ...process.env, ADMIN_PORT: String(port), CLIENT_PORT: String(clientPort), GRPC_PORT: String(grpcPort), SOCKET_PORT: String(socketPort),
     MASTER_KEY: masterKey,
     ADMIN_PASSWORD: 'test-admin-password', ADMIN_JWT_SECRET: randomBytes(32).toString('hex'),
     CLIENT_JWT_SECRET: randomBytes(32).toString('hex'), LOG_LEVEL: 'warn', CHECK_REPLIES: '1', ...env,
@@ -56,7 +59,7 @@ export async function childService(env: Record<string, string> = {}, args = ['--
     return { status: res.status, body: parsed as any }; // eslint-disable-line @typescript-eslint/no-explicit-any
   };
   return {
-    admin, client: `http://127.0.0.1:${clientPort}`, grpc: `127.0.0.1:${grpcPort}`, masterKey, http,
+    admin, client: `http://127.0.0.1:${clientPort}`, grpc: `127.0.0.1:${grpcPort}`, socket: `ws://127.0.0.1:${socketPort}/realtime`, masterKey, http,
     async start() {
       const output = opts.output;
       child = spawn(process.execPath, args, { cwd: ROOT, env: fullEnv, stdio: ['ignore', output ? 'pipe' : 'ignore', output ? 'pipe' : 'inherit'] });

@@ -2824,7 +2824,7 @@ export interface operations {
                 subjectType?: string;
                 resourceType?: string;
                 consistency?: "minimize_latency" | "at_least_as_fresh" | "fully_consistent";
-                revision?: number;
+                revision?: number | string;
             };
             header?: never;
             path?: never;
@@ -3952,7 +3952,7 @@ export interface operations {
                 resource: string;
                 scope?: string;
                 consistency?: "minimize_latency" | "at_least_as_fresh" | "fully_consistent";
-                revision?: number;
+                revision?: number | string;
             };
             header?: never;
             path?: never;
@@ -4216,7 +4216,7 @@ export interface operations {
                 resource: string;
                 scope?: string;
                 consistency?: "minimize_latency" | "at_least_as_fresh" | "fully_consistent";
-                revision?: number;
+                revision?: number | string;
             };
             header?: never;
             path?: never;
@@ -4363,7 +4363,7 @@ export interface operations {
                 skip?: number;
                 limit?: number;
                 consistency?: "minimize_latency" | "at_least_as_fresh" | "fully_consistent";
-                revision?: number;
+                revision?: number | string;
             };
             header?: never;
             path?: never;
@@ -4499,7 +4499,7 @@ export interface operations {
                 skip?: number;
                 limit?: number;
                 consistency?: "minimize_latency" | "at_least_as_fresh" | "fully_consistent";
-                revision?: number;
+                revision?: number | string;
             };
             header?: never;
             path?: never;

@@ -315,7 +315,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One document you can read (404 otherwise) */
+        /** One document you can read (404 otherwise); consistency=at_least_as_fresh&revision=N sees every write up to N */
         get: operations["get_database_schema_id"];
         put?: never;
         post?: never;
@@ -370,7 +370,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The chat rooms you (or the scope) may read, from the index, paged */
+        /** The chat rooms you (or the scope) may read, from the index, paged; consistency=at_least_as_fresh&revision=N sees every write up to N */
         get: operations["get_chat_rooms"];
         put?: never;
         /** Create a chat room: you (or the scope team) own it, participants become members */
@@ -510,7 +510,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The files you (or the scope) can read, paged, from the index */
+        /** The files you (or the scope) can read, paged, from the index; consistency=at_least_as_fresh&revision=N sees every write up to N */
         get: operations["get_storage_files"];
         put?: never;
         post?: never;
@@ -854,7 +854,7 @@ export interface operations {
                 resource: string;
                 scope?: string;
                 consistency?: "minimize_latency" | "at_least_as_fresh" | "fully_consistent";
-                revision?: number;
+                revision?: number | string;
             };
             header?: never;
             path?: never;
@@ -1103,7 +1103,7 @@ export interface operations {
             query?: {
                 scope?: string;
                 consistency?: "minimize_latency" | "at_least_as_fresh" | "fully_consistent";
-                revision?: number;
+                revision?: number | string;
             };
             header?: never;
             path: {
@@ -3243,6 +3243,8 @@ export interface operations {
         parameters: {
             query?: {
                 populate?: string;
+                consistency?: "minimize_latency" | "at_least_as_fresh" | "fully_consistent";
+                revision?: number | string;
             };
             header?: never;
             path: {
@@ -4083,6 +4085,8 @@ export interface operations {
                 skip?: number;
                 limit?: number;
                 scope?: string;
+                consistency?: "minimize_latency" | "at_least_as_fresh" | "fully_consistent";
+                revision?: number | string;
             };
             header?: never;
             path?: never;
@@ -5599,6 +5603,8 @@ export interface operations {
                 skip?: number;
                 limit?: number;
                 scope?: string;
+                consistency?: "minimize_latency" | "at_least_as_fresh" | "fully_consistent";
+                revision?: number | string;
             };
             header?: never;
             path?: never;

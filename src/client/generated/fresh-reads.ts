@@ -12,6 +12,9 @@ export const FRESH_READS: Record<'admin' | 'client', Record<string, 'query' | 'b
   "client": {
     "GET /authorization/check": "query",
     "POST /authorization/decisions": "body",
-    "GET /authorization/role/{resource}": "query"
+    "GET /authorization/role/{resource}": "query",
+    "GET /database/{schema}/{id}": "query",
+    "GET /chat/rooms": "query",
+    "GET /storage/files": "query"
   }
 };

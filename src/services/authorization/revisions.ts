@@ -31,23 +31,48 @@ export class Revisions {
   /**
    * Waits until `revision` (default: the latest, for a fully consistent read) is applied, at most 5 s, else 503
    * INDEX_BEHIND. One Redis round trip when nothing older is pending; MongoDB only while Redis cannot tell.
+   * A revision above the latest ever taken was never issued, so no wait could reach it: it is refused at once as
+   * 400 VALIDATION_FAILED (bad input, not an index that is behind), rather than holding the request for 5 s.
+   * Readers that must wait join one shared poll loop per process, so many waiters cost one Redis read per tick.
    */
   async waitFor(revision?: number): Promise<void> {
-    const deadline = Date.now() + WAIT_MS;
-    let healAt = Date.now() + HEAL_AFTER_MS;
-    let target = revision;
-    for (;;) {
-      const f = await this.frontier();
-      target ??= f.latest;
-      if (f.latest >= target && (f.oldest === null || f.oldest > target)) return;
-      const now = Date.now();
-      if (now > deadline) {
-        const applied = f.oldest === null ? f.latest : f.oldest - 1;
-        throw new AppError('INDEX_BEHIND', `The index has applied revision ${applied}, not yet ${target}`);
-      }
-      if (now > healAt && f.fast) { await this.log.heal(target); healAt = now + HEAL_AFTER_MS; }
-      await new Promise((r) => setTimeout(r, POLL_MS));
+    const f = await this.frontier();
+    if (revision !== undefined && revision > f.latest) {
+      throw new AppError('VALIDATION_FAILED', `Revision ${revision} was never issued: the latest is ${f.latest}`,
+        [{ path: 'revision', message: `at most ${f.latest}, the latest revision issued` }]);
     }
+    const target = revision ?? f.latest;
+    if (reached(f, target)) return;
+    const now = Date.now();
+    await new Promise<void>((resolve, reject) => {
+      this.waiters.add({ target, deadline: now + WAIT_MS, healAt: now + HEAL_AFTER_MS, resolve, reject });
+      this.poll ??= setTimeout(() => void this.tick(), POLL_MS);
+    });
+  }
+
+  private readonly waiters = new Set<Waiter>();
+  private poll: NodeJS.Timeout | undefined;
+
+  /** One round of the shared loop: one frontier read answers every waiter; it stops when none is left. */
+  private async tick(): Promise<void> {
+    try {
+      const f = await this.frontier();
+      const now = Date.now();
+      let heal = -1;
+      for (const w of this.waiters) {
+        if (reached(f, w.target)) { this.waiters.delete(w); w.resolve(); }
+        else if (now > w.deadline) {
+          this.waiters.delete(w);
+          const applied = f.oldest === null ? f.latest : f.oldest - 1;
+          w.reject(new AppError('INDEX_BEHIND', `The index has applied revision ${applied}, not yet ${w.target}`));
+        } else if (now > w.healAt && f.fast) { heal = Math.max(heal, w.target); w.healAt = now + HEAL_AFTER_MS; }
+      }
+      if (heal >= 0) await this.log.heal(heal);
+    } catch (err) {
+      for (const w of this.waiters) w.reject(err);
+      this.waiters.clear();
+    }
+    this.poll = this.waiters.size ? setTimeout(() => void this.tick(), POLL_MS) : undefined;
   }
 
   private async frontier(): Promise<Frontier & { fast: boolean }> {
@@ -57,3 +82,7 @@ export class Revisions {
     return { latest, oldest, fast: false };
   }
 }
+
+interface Waiter { target: number; deadline: number; healAt: number; resolve: () => void; reject: (err: unknown) => void }
+
+const reached = (f: Frontier, target: number) => f.latest >= target && (f.oldest === null || f.oldest > target);

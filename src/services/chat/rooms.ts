@@ -5,7 +5,7 @@ import { parseObject } from '../../engine/ids.js';
 import { AppError } from '../../errors.js';
 import type { ChatStore, RoomRecord } from '../../stores/ports/chat.js';
 import type { UserStore } from '../../stores/ports/users.js';
-import type { Checks } from '../authorization/checks.js';
+import type { Checks, ReadOptions } from '../authorization/checks.js';
 import type { Relations } from '../authorization/relations.js';
 import { ROOM_TYPE } from './definition.js';
 
@@ -65,8 +65,9 @@ export class Rooms {
 
   async get(userId: string, roomId: string) { return roomView(await this.readable(userId, roomId)); }
 
-  /** The rooms the caller (or the scope) may read, from the index, paged. */
-  async list(userId: string, skip: number, limit: number, scope?: string) {
+  /** The rooms the caller (or the scope) may read, from the index, paged; `read` says how fresh (one wait for both checks). */
+  async list(userId: string, skip: number, limit: number, scope?: string, read: ReadOptions = {}) {
+    await this.deps.checks.settle(read);
     const subject = scope === undefined ? me(userId) : await this.actor(userId, scope, 'read');
     const page = await this.deps.checks.listObjects(subject, 'read', ROOM_TYPE, skip, limit);
     const ids = page.objects.map((o) => o.slice(ROOM_TYPE.length + 1));

@@ -65,8 +65,9 @@ export class Documents {
     return record;
   }
 
-  async get(userId: string, schemaName: string, id: string, populate?: string) {
+  async get(userId: string, schemaName: string, id: string, populate?: string, read: ReadOptions = {}) {
     const s = await this.deps.schemas.get(schemaName);
+    await this.deps.checks.settle(read);
     const doc = await this.load(userId, s, id, 'read');
     return (await this.populate(`User:${userId}`, s, [doc], populate))[0]!;
   }

@@ -7,7 +7,7 @@ import { AppError } from '../../errors.js';
 import type { Logger } from '../../log.js';
 import type { FileRecord, FileRecordStore } from '../../stores/ports/file-records.js';
 import { FileMissing, type ByteRange } from '../../stores/ports/file-storage.js';
-import type { Checks } from '../authorization/checks.js';
+import type { Checks, ReadOptions } from '../authorization/checks.js';
 import type { Definitions } from '../authorization/definitions.js';
 import type { Relations } from '../authorization/relations.js';
 import type { StorageConfig } from '../config/storage-config.js';
@@ -235,8 +235,9 @@ export class Files {
   /** Throws while the provider new uploads go to cannot be used (for /ready). */
   probe(): Promise<void> { return this.deps.providers.current().probe(); }
 
-  /** The files the caller (or the scope) can read: a page of ids from the index, then one lookup each. */
-  async list(userId: string, skip: number, limit: number, scope?: string) {
+  /** The files the caller (or the scope) can read: a page of ids from the index, then one lookup each; `read` says how fresh. */
+  async list(userId: string, skip: number, limit: number, scope?: string, read: ReadOptions = {}) {
+    await this.deps.checks.settle(read);
     const subject = await this.actor(userId, scope, 'read');
     const page = await this.deps.checks.listObjects(subject, 'read', FILE_TYPE, skip, limit);
     const ids = page.objects.map((o) => o.slice(FILE_TYPE.length + 1));

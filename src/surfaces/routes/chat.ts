@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { Messages } from '../../services/chat/messages.js';
 import type { Rooms } from '../../services/chat/rooms.js';
 import { route, type Route } from '../registry.js';
-import { objectText } from './fields.js';
+import { consistencyFields, objectText, readOptions } from './fields.js';
 
 const time = z.string().meta({ format: 'date-time' });
 const room = z.object({
@@ -39,9 +39,9 @@ export function chatRoutes(deps: { rooms: Rooms; messages: Messages }): Route[] 
     }),
     route({
       ...user, http: { method: 'get', path: '/chat/rooms' }, output: chatReplies.rooms, errors: ['FORBIDDEN'],
-      summary: 'The chat rooms you (or the scope) may read, from the index, paged',
-      query: z.strictObject({ ...page, scope }),
-      handle: async ({ query, user: u }) => ({ body: await rooms.list(u!.userId, query.skip, query.limit, query.scope) }),
+      summary: 'The chat rooms you (or the scope) may read, from the index, paged; consistency=at_least_as_fresh&revision=N sees every write up to N',
+      query: z.strictObject({ ...page, scope, ...consistencyFields }),
+      handle: async ({ query, user: u }) => ({ body: await rooms.list(u!.userId, query.skip, query.limit, query.scope, readOptions(query)) }),
     }),
     route({
       ...user, http: { method: 'get', path: '/chat/rooms/:roomId' }, output: room, errors: ['NOT_FOUND'],

@@ -89,9 +89,9 @@ export function databaseRoutes(deps: { schemas: Schemas; documents: Documents; f
       },
     }),
     route({
-      ...user, http: { method: 'get', path: '/database/:schema/:id' }, output: replies.document, errors: ['SCHEMA_NOT_FOUND', 'NOT_FOUND'], summary: 'One document you can read (404 otherwise)',
-      params: docParams, query: z.strictObject({ populate: z.string().max(500).optional() }),
-      handle: async ({ params, query, user: u }) => ({ body: await documents.get(u!.userId, params.schema, params.id, query.populate) }),
+      ...user, http: { method: 'get', path: '/database/:schema/:id' }, output: replies.document, errors: ['SCHEMA_NOT_FOUND', 'NOT_FOUND'], summary: 'One document you can read (404 otherwise); consistency=at_least_as_fresh&revision=N sees every write up to N',
+      params: docParams, query: z.strictObject({ populate: z.string().max(500).optional(), ...consistencyFields }),
+      handle: async ({ params, query, user: u }) => ({ body: await documents.get(u!.userId, params.schema, params.id, query.populate, readOptions(query)) }),
     }),
     route({
       ...user, http: { method: 'patch', path: '/database/:schema/:id' }, output: replies.document, errors: ['SCHEMA_NOT_FOUND', 'NOT_FOUND', 'FORBIDDEN', 'ALREADY_EXISTS'], summary: 'Change fields of a document (needs edit)',

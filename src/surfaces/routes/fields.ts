@@ -16,7 +16,9 @@ export const tuplePart = z.string().max(MAX_OBJECT_BYTES);
  */
 export const consistencyFields = {
   consistency: z.enum(['minimize_latency', 'at_least_as_fresh', 'fully_consistent']).optional(),
-  revision: z.coerce.number().int().min(0).optional(),
+  // Query strings arrive as text: only digits count, since coercion alone would read `revision=` as 0 and `1e3` as 1000.
+  revision: z.union([z.number(), z.string().regex(/^[0-9]{1,16}$/, 'must be a whole number of digits')])
+    .pipe(z.transform(Number)).pipe(z.number().int().min(0).max(Number.MAX_SAFE_INTEGER)).optional(),
 };
 /** The read options `Checks` takes, from a query or body with `consistencyFields`. */
 export const readOptions = (q: { consistency?: ReadOptions['consistency']; revision?: number }): ReadOptions =>

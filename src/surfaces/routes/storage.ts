@@ -4,7 +4,7 @@ import type { ErrorCode } from '../../errors.js';
 import type { ClientAuth } from '../../services/client-auth.js';
 import type { Download, Files } from '../../services/storage/files.js';
 import { route, type Reply, type Route } from '../registry.js';
-import { objectText } from './fields.js';
+import { consistencyFields, objectText, readOptions } from './fields.js';
 
 const time = z.string().meta({ format: 'date-time' });
 const file = z.object({
@@ -54,9 +54,9 @@ export function storageRoutes(files: Files, clientAuth: ClientAuth): Route[] {
     }),
     route({
       ...user, http: { method: 'get', path: '/storage/files' }, output: z.object({ files: z.array(file), count: z.number().int() }), errors: ['FORBIDDEN'],
-      summary: 'The files you (or the scope) can read, paged, from the index',
-      query: z.strictObject({ skip: z.coerce.number().int().min(0).default(0), limit: z.coerce.number().int().min(1).max(1000).default(25), scope: objectText.optional() }),
-      handle: async ({ query, user: u }) => ({ body: await files.list(u!.userId, query.skip, query.limit, query.scope) }),
+      summary: 'The files you (or the scope) can read, paged, from the index; consistency=at_least_as_fresh&revision=N sees every write up to N',
+      query: z.strictObject({ skip: z.coerce.number().int().min(0).default(0), limit: z.coerce.number().int().min(1).max(1000).default(25), scope: objectText.optional(), ...consistencyFields }),
+      handle: async ({ query, user: u }) => ({ body: await files.list(u!.userId, query.skip, query.limit, query.scope, readOptions(query)) }),
     }),
     route({
       ...optional, http: { method: 'get', path: '/storage/getFileUrl/:id' }, output: z.object({ url: z.string(), expiresAt: time.nullable() }),
