@@ -45,3 +45,21 @@ it.each([
   // The next write takes the revision after it.
   expect(await log.commit({ kind: 'tuples', op: 'add', tuples: ['User:a#viewer@Doc:1'] }, 'test', { pending: false })).toBe(highest + 1);
 });
+
+it('seeds the counter exactly after a run of more failed writes than any probe window (an outage)', async () => {
+  const prefix = `test-seed-${randomUUID()}`;
+  const db = mongo.db();
+  await db.dropDatabase();
+  const log = mongoChangeLog(db, redisRevisionCounter(redis, prefix));
+  const write = { kind: 'tuples' as const, op: 'add' as const, tuples: ['User:a#viewer@Doc:1'] };
+  for (let i = 0; i < 5; i++) await log.commit(write, 'test', { pending: false });
+  // Every write refused during an outage took its revision: 250 burnt in a row, then writes succeed again.
+  await redis.incrby(`${prefix}:revision`, 250);
+  const after: number[] = [];
+  for (let i = 0; i < 3; i++) after.push(await log.commit(write, 'test', { pending: false }));
+  expect(after).toEqual([256, 257, 258]);
+  // Redis lost its counter: a fresh one is seeded past every stored revision, and the next write goes above them.
+  const fresh = mongoChangeLog(db, redisRevisionCounter(redis, `test-seed-${randomUUID()}`));
+  expect(await fresh.latest()).toBe(258);
+  expect(await fresh.commit(write, 'test', { pending: false })).toBe(259);
+});

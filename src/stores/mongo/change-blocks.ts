@@ -18,38 +18,70 @@ const SEALED_MAX_CHARS = 512 * 1024;
 const PARALLEL = 25;
 
 export interface SealedBlock { _id: number; entries?: string; revisions?: number[] }
+/**
+ * A revision claimed as missing for good: a reader inserts it before passing over a final gap or sealing a block
+ * without it, so a writer still on its way with that revision (its mark dropped by `heal`, or its clock or stall past
+ * GAP_FINAL_MS) gets a duplicate key and commits again under a new revision, instead of landing where no reader looks.
+ */
+export const VOID = 'void';
 type Stored = ChangeEntry & { _id: number };
+/** An entry as read from the log: a change, or a void. */
+type Read = Omit<ChangeEntry, 'kind'> & { kind: ChangeEntry['kind'] | typeof VOID };
+const isVoid = (e: Read) => e.kind === VOID;
+const changes = (entries: Read[]) => entries.filter((e): e is ChangeEntry => !isVoid(e));
+/** How far past a block a reader looks for the entry that settles a gap at its end (then waits if none). */
+const SCAN_AFTER = 4 * PARALLEL;
 
 const range = (from: number, to: number) => Array.from({ length: Math.max(0, to - from + 1) }, (_, i) => from + i);
 
-/**
- * A block's entries are final when its last revision is settled and each missing one has an entry after it this old;
- * `after` is the first entry past the block, which settles a gap at its end (null when there is none yet).
- */
-export function isFinal(entries: ChangeEntry[], lo: number, hi: number, after: ChangeEntry | null, now: number): boolean {
-  let expected = Math.max(lo, 1);
-  for (const e of [...entries, ...(after ? [after] : [])]) {
-    if (e.revision > expected && now - e.at.getTime() < GAP_FINAL_MS) return false;
-    expected = e.revision + 1;
-  }
-  return expected > hi;
-}
-
 export function changeBlocks(log: Collection<Stored>, sealed: Collection<SealedBlock>, now = () => Date.now()) {
-  /** The entries of these revisions that exist, in order, read PARALLEL at a time until they weigh `budget`. */
-  async function read(revisions: number[], budget = Infinity): Promise<ChangeEntry[]> {
-    const out: ChangeEntry[] = [];
+  /** The entries (voids too) of these revisions that exist, in order, read PARALLEL at a time until they weigh `budget`. */
+  async function read(revisions: number[], budget = Infinity, stopAtFirst = false): Promise<Read[]> {
+    const out: Read[] = [];
     let held = 0;
-    for (let i = 0; i < revisions.length && held < budget; i += PARALLEL) {
+    for (let i = 0; i < revisions.length && held < budget && !(stopAtFirst && out.length > 0); i += PARALLEL) {
       const found = await Promise.all(revisions.slice(i, i + PARALLEL).map((r) => log.findOne({ _id: r })));
       for (const d of found) {
         if (!d) continue;
         const { _id, ...e } = d;
         out.push({ ...e, revision: _id });
-        held += weightOf(out.at(-1)!);
+        if (!isVoid(out.at(-1)!)) held += weightOf(out.at(-1) as ChangeEntry);
       }
     }
     return out;
+  }
+
+  /**
+   * Claims with a void each revision in [lo, hi] missing from `entries` (all of them read) whose next entry (in
+   * `entries`, else `next`) is GAP_FINAL_MS old. A claim lost to a write that just landed brings that write in.
+   * Returns the entries and whether every gap is now claimed.
+   */
+  async function claimGaps(entries: Read[], lo: number, hi: number, next: Read | null): Promise<{ entries: Read[]; complete: boolean }> {
+    const t = now();
+    const have = new Set(entries.map((e) => e.revision));
+    const following = next ? [...entries, next] : entries;
+    const gaps: number[] = [];
+    let complete = true;
+    for (let r = Math.max(lo, 1), i = 0; r <= hi; r++) {
+      if (have.has(r)) continue;
+      while (i < following.length && following[i]!.revision < r) i++;
+      const after = following[i];
+      if (after && t - after.at.getTime() >= GAP_FINAL_MS) gaps.push(r); else complete = false;
+    }
+    if (gaps.length === 0) return { entries, complete };
+    const at = new Date(t);
+    const lost = (await Promise.all(gaps.map((r) => log.insertOne({ _id: r, revision: r, kind: VOID, at } as unknown as Stored)
+      .then(() => null, (e: unknown) => { if (isDuplicateKey(e)) return r; throw e; }))))
+      .filter((r): r is number => r !== null);
+    if (lost.length === 0) return { entries, complete };
+    // Another reader's void, or the late write itself: read what won.
+    const won = await read(lost);
+    return { entries: [...entries, ...won].sort((a, b) => a.revision - b.revision), complete: complete && won.every(isVoid) };
+  }
+
+  /** The first entry after `hi`, looked for up to `upTo` and at most SCAN_AFTER revisions on (null when none is found). */
+  async function firstAfter(hi: number, upTo: number): Promise<Read | null> {
+    return (await read(range(hi + 1, Math.min(upTo, hi + SCAN_AFTER)), Infinity, true))[0] ?? null;
   }
 
   async function seal(b: number, entries: ChangeEntry[]): Promise<void> {
@@ -60,18 +92,20 @@ export function changeBlocks(log: Collection<Stored>, sealed: Collection<SealedB
   }
 
   /** Block `b`'s entries after `after`, the whole block being settled: from its sealed copy, else read, and sealed if final. */
-  async function settledBlock(b: number, copy: SealedBlock | null, after: number, budget: number): Promise<ChangeEntry[]> {
+  async function settledBlock(b: number, copy: SealedBlock | null, after: number, budget: number, upTo: number): Promise<ChangeEntry[]> {
     const lo = b * BLOCK;
     const hi = lo + BLOCK - 1;
     if (copy?.entries !== undefined) {
       return (JSON.parse(copy.entries) as Array<ChangeEntry & { at: number }>).filter((e) => e.revision > after).map((e) => ({ ...e, at: new Date(e.at) }));
     }
-    if (copy?.revisions) return read(copy.revisions.filter((r) => r > after), budget);
+    if (copy?.revisions) return changes(await read(copy.revisions.filter((r) => r > after), budget));
     // Read whole (a follower in the middle of it pays once more than it needs) so that it can be sealed.
-    const entries = await read(range(lo, hi));
-    const gapAtEnd = (entries.at(-1)?.revision ?? lo - 1) < hi;
-    if (isFinal(entries, lo, hi, gapAtEnd ? (await read([hi + 1]))[0] ?? null : null, now())) await seal(b, entries);
-    return entries.filter((e) => e.revision > after);
+    const read0 = await read(range(lo, hi));
+    const gapAtEnd = (read0.at(-1)?.revision ?? lo - 1) < hi;
+    const { entries, complete } = await claimGaps(read0, lo, hi, gapAtEnd ? await firstAfter(hi, upTo) : null);
+    // Every gap claimed by a void: no write can land in this block any more.
+    if (complete) await seal(b, changes(entries));
+    return changes(entries).filter((e) => e.revision > after);
   }
 
   return {
@@ -95,9 +129,11 @@ export function changeBlocks(log: Collection<Stored>, sealed: Collection<SealedB
               copies.set(k, copy);
             }
           }
-          entries = await settledBlock(b, await copies.get(b)!, from, limit - held);
+          entries = await settledBlock(b, await copies.get(b)!, from, limit - held, upTo);
         } else {
-          entries = await read(range(from + 1, upTo), limit - held);
+          // The feed passes over a gap once the entry after it is old: claimed first, so no write lands behind it.
+          const tail = await read(range(from + 1, upTo), limit - held);
+          entries = changes((await claimGaps(tail, from + 1, tail.at(-1)?.revision ?? from, null)).entries);
         }
         for (const e of entries) {
           if (held >= limit || out.length >= limit) break;

@@ -1,10 +1,11 @@
 // The change log and its outbox in MongoDB: `change_log` keeps every entry, `pending` the ones not applied yet.
 import type { Db } from 'mongodb';
 import type { ChangeEntry, ChangeLog, PendingRecord, RevisionCounter } from '../ports/change-log.js';
-import { changeBlocks } from './change-blocks.js';
+import { changeBlocks, VOID } from './change-blocks.js';
 import { COLLECTIONS } from './connection.js';
 import { isDuplicateKey } from './duplicate-key.js';
 import { highestLogged } from './highest-logged.js';
+import { revisionMark } from './revision-mark.js';
 
 const MAX_TRIES = 50;
 
@@ -23,6 +24,7 @@ export function mongoChangeLog(db: Db, counter: RevisionCounter): ChangeLog {
   const pending = db.collection<{ _id: number; owner: string; at: Date }>(COLLECTIONS.pending);
   let rebuilding: Promise<void> | null = null;
   const blocks = changeBlocks(log, db.collection(COLLECTIONS.changeBlocks));
+  const marks = revisionMark(db);
 
   return {
     async commit(entry, owner, opts = {}) {
@@ -34,13 +36,19 @@ export function mongoChangeLog(db: Db, counter: RevisionCounter): ChangeLog {
         const at = new Date();
         let claimed = false;
         try {
-          // The pending marker goes first: any entry in the log is pending until its appliers finish.
-          if (keepPending) { await pending.insertOne({ _id: revision, owner, at }); claimed = true; }
+          // The pending marker goes first: any entry in the log is pending until its appliers finish. The durable
+          // high-water mark is raised beside it (no added wait), so every logged revision is at or below it.
+          await Promise.all([
+            keepPending ? pending.insertOne({ _id: revision, owner, at }).then(() => { claimed = true; }) : undefined,
+            marks.raise(revision),
+          ]);
           await log.insertOne({ _id: revision, revision, ...entry, at });
           if (keepPending) await counter.confirm(revision);
           return revision;
         } catch (e) {
           if (!isDuplicateKey(e)) throw e;
+          // A duplicate is a counter gone back, or a reader's void over a revision it judged failed (change-blocks.ts):
+          // either way this write takes a new revision, and the acknowledgement carries that one.
           // Our marker for a revision the log already holds (a counter that went back) must not linger. Its mark
           // in Redis stays: it may be another writer's, and readers drop marks without a pending record (`heal`).
           if (claimed) await pending.deleteOne({ _id: revision });
@@ -51,7 +59,8 @@ export function mongoChangeLog(db: Db, counter: RevisionCounter): ChangeLog {
     },
     async entries(revisions) {
       if (revisions.length === 0) return [];
-      return (await log.find({ _id: { $in: revisions } }).toArray()).map(({ _id, ...e }) => ({ ...e, revision: _id }));
+      // A void (a revision a reader claimed as failed) has nothing to apply.
+      return (await log.find({ _id: { $in: revisions } }).toArray()).filter((d) => (d.kind as string) !== VOID).map(({ _id, ...e }) => ({ ...e, revision: _id }));
     },
     async between(after, upTo, limit) {
       if (upTo <= after) return [];
@@ -112,11 +121,15 @@ export function mongoChangeLog(db: Db, counter: RevisionCounter): ChangeLog {
   };
 }
 
-/** The highest revision MongoDB holds, logged (at or above `from`, one known stored) or pending (the outbox, small). */
+/**
+ * The highest revision MongoDB holds: the durable mark (raised with each write before its log insert, so at or above
+ * every logged revision), the log past it (entries logged before the mark existed), or pending (the outbox, small).
+ */
 async function highestStored(db: Db, from = 0): Promise<number> {
   const pendingTop = db.collection<{ _id: number }>(COLLECTIONS.pending).find({}, { projection: { _id: 1 } }).sort({ _id: -1 }).limit(1).toArray();
-  const [logged, pending] = await Promise.all([highestLogged(db.collection(COLLECTIONS.changes), from), pendingTop]);
-  return Math.max(logged, pending[0]?._id ?? 0);
+  const [mark, pending] = await Promise.all([revisionMark(db).read(), pendingTop]);
+  const logged = await highestLogged(db.collection(COLLECTIONS.changes), Math.max(from, mark));
+  return Math.max(mark, logged, pending[0]?._id ?? 0);
 }
 
 /** Seeds the counter from what MongoDB holds, so a fresh or wiped Redis never hands out a used revision. */

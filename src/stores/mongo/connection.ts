@@ -11,6 +11,8 @@ export const COLLECTIONS = {
   changes: 'change_log',
   /** The change log's settled blocks, sealed for the feed (change-blocks.ts). */
   changeBlocks: 'change_log_blocks',
+  /** The highest revision taken (revision-mark.ts). */
+  revisionMark: 'revision_mark',
   pending: 'pending_changes',
   indexState: 'index_state',
   users: 'users',

@@ -2,8 +2,10 @@
 import type { Collection } from 'mongodb';
 
 /**
- * Writes that fail leave single revisions missing, never a run of WINDOW: a window of that many revisions holds an
- * entry exactly when it starts at or below the highest one. So the highest is found by an exponential, then a binary
+ * Asked from the durable mark (revision-mark.ts), at or above every entry logged since it existed: past it, only
+ * entries logged before it existed are found. A run of WINDOW failed writes there would hide what follows it (an
+ * outage burns one revision per refused write); the mark makes the seed exact for every write since. Otherwise a
+ * window of that many revisions holds an entry exactly when it starts at or below the highest one. So the highest is found by an exponential, then a binary
  * search over windows, each asked by `_id` lookups (indexed everywhere), about 35 windows at 1M revisions. The sort it
  * replaces read and sorted every entry in FerretDB, past the 60 s command bound at 1M, so a process never started.
  */
