@@ -1,5 +1,7 @@
 // The realtime socket with a real `ws` client: the upgrade's credentials, the decision watch, its limits, and the admin feed socket.
+import { Redis } from 'ioredis';
 import { WebSocket } from 'ws';
+import { holdIndexLeases } from '../support/index-leases.js';
 import { startService, type TestService } from '../support/service.js';
 import { openSocket } from '../support/socket-client.js';
 
@@ -132,6 +134,28 @@ describe('realtime socket', () => {
     const refused = await s.next((m) => m.id === 'g');
     expect(refused).toMatchObject({ type: 'error', code: 'VALIDATION_FAILED' });
     s.ws.close();
+  });
+
+  it('holds a subscription at a revision the index has not applied, while pings and other messages answer meanwhile', async () => {
+    const { userId, token } = await login('held-sub@example.com');
+    const s = await openSocket(svc.socket, token);
+    const redis = new Redis(svc.config.REDIS_URL);
+    const release = await holdIndexLeases(redis, svc.config.REDIS_PREFIX);
+    let released = false;
+    try {
+      const w = await svc.http('POST', '/authorization/relations/many', { body: { subject: `User:${userId}`, relation: 'owner', resources: ['Doc:held-sub'] } });
+      expect(w.status).toBe(200);
+      const item = [{ action: 'read', resource: 'Doc:held-sub' }];
+      s.send({ type: 'subscribe', topic: 'decisions', id: 'fresh', items: item, consistency: 'at_least_as_fresh', revision: w.body.revision });
+      s.send({ type: 'ping' });
+      s.send({ type: 'subscribe', topic: 'decisions', id: 'now', items: item });
+      // The ping and the subscription without a revision answer while the first still waits, from the index as it is.
+      await s.next((m) => m.type === 'pong');
+      expect(await s.next((m) => m.id === 'now')).toMatchObject({ type: 'subscribed', items: [{ allowed: false }] });
+      expect(s.got.some((m) => m.id === 'fresh')).toBe(false);
+      await release(); released = true;
+      expect(await s.next((m) => m.id === 'fresh')).toMatchObject({ type: 'subscribed', items: [{ allowed: true }] });
+    } finally { if (!released) await release(); redis.disconnect(); s.ws.close(); }
   });
 
   it('closes the socket of a token that logged out', async () => {

@@ -78,7 +78,11 @@ class Session {
     this.conn.send({ type: 'error', ...(id === undefined ? {} : { id }), code: err.code, message: err.message });
   }
 
-  async onMessage(data: Buffer, isBinary: boolean): Promise<void> {
+  /**
+   * Handles one message. A subscription comes back as `later`: its first answers may wait for a revision (up to 5 s),
+   * so it runs beside the socket's next messages rather than ahead of them, and stays counted until it ends.
+   */
+  async onMessage(data: Buffer, isBinary: boolean): Promise<{ later: Promise<void> } | void> {
     if (this.conn.closed) return;
     // Every message is one call of the client surface, whatever it asks (a subscription's items are charged besides),
     // counted before it is even parsed: a flood costs its sender, not the service.
@@ -114,7 +118,7 @@ class Session {
       this.count -= stops.length;
       return this.conn.send({ type: 'unsubscribed', id: msg.id });
     }
-    await this.subscribe(msg.id, { items: msg.items, consistency: msg.consistency, revision: msg.revision });
+    return { later: this.subscribe(msg.id, { items: msg.items, consistency: msg.consistency, revision: msg.revision }) };
   }
 
   /** `body`: the decisions route's, so the first answers can be asked at_least_as_fresh as a revision, as over REST. */
@@ -128,16 +132,19 @@ class Session {
       }
       // Validation, rate limit and the first answers: the decisions route, as over REST.
       this.count += asked; // held while the route runs, so concurrent subscribes cannot pass the cap together
-      this.subs.set(id, []);
+      const placeholder: Array<() => void> = [];
+      this.subs.set(id, placeholder);
       let reply;
       try {
         reply = await this.deps.pipeline.call('client', DECISIONS, { body }, this.caller);
       } catch (e) {
         this.count -= asked;
-        this.subs.delete(id);
+        if (this.subs.get(id) === placeholder) this.subs.delete(id);
         throw e;
       }
       const answers = (reply.body as { items: Array<{ action: string; resource: string; allowed: boolean; revision: number }> }).items;
+      // Unsubscribed while its first answers were on their way (the socket reads on meanwhile): it never starts.
+      if (this.subs.get(id) !== placeholder) { this.count -= asked; return; }
       if (this.conn.closed) return;
       this.conn.send({ type: 'subscribed', id, items: answers });
       const subject = `User:${this.caller.user.userId}`;
@@ -201,7 +208,8 @@ export class RealtimeTransport {
     });
     session = new Session(this.deps, conn, caller);
     this.connections.add(conn);
-    // Messages of one socket are handled in order, at most MAX_PENDING of them and MAX_PENDING_MESSAGES_BYTES waiting:
+    // Messages of one socket are handled in order (a subscription's wait runs beside the next ones), at most MAX_PENDING
+    // of them and MAX_PENDING_MESSAGES_BYTES waiting or running:
     // what a socket can make the service hold is bounded in count and in bytes.
     let chain = Promise.resolve();
     let pending = 0;
@@ -212,7 +220,9 @@ export class RealtimeTransport {
       if (++pending > MAX_PENDING || pendingBytes > maxBytes) {
         return void conn.close(1008, `more than ${MAX_PENDING} messages or ${maxBytes} bytes waiting: send slower`);
       }
-      chain = chain.then(() => session!.onMessage(data, isBinary)).finally(() => { pending--; pendingBytes -= data.length; });
+      const done = () => { pending--; pendingBytes -= data.length; };
+      chain = chain.then(() => session!.onMessage(data, isBinary))
+        .then((r) => { if (r) void r.later.finally(done); else done(); }, done);
     });
   }
 

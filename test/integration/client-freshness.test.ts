@@ -1,0 +1,58 @@
+// Client reads at least as fresh as a revision really wait for it: the index is held back (its leases taken), a grant
+// is written, and each read without the revision answers from the index as it is while the read with it waits.
+import { Redis } from 'ioredis';
+import { holdIndexLeases } from '../support/index-leases.js';
+import { startService, type TestService } from '../support/service.js';
+
+let svc: TestService;
+let redis: Redis;
+beforeAll(async () => {
+  svc = await startService({ ROUTER_RATE_LIMITS: JSON.stringify({ enabled: false }) });
+  redis = new Redis(svc.config.REDIS_URL);
+  expect((await svc.http('POST', '/authorization/resources', { body: { name: 'Doc', relations: { owner: ['User'] }, permissions: { read: ['owner'] } } })).status).toBe(200);
+});
+afterAll(async () => { redis?.disconnect(); await svc?.stop(); });
+
+async function login(email: string): Promise<{ userId: string; token: string }> {
+  const call = (path: string) => fetch(svc.client + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: 'correct horse' }) });
+  await call('/authentication/local/new');
+  const body = await (await call('/authentication/local')).json() as { userId: string; accessToken: string };
+  return { userId: body.userId, token: body.accessToken };
+}
+
+/** Grants `owner` on `resource` while the index is held, runs `reads` (given the write's revision), then lets the index go. */
+async function whileHeld(userId: string, resource: string, reads: (revision: number) => Promise<() => Promise<void>>) {
+  const release = await holdIndexLeases(redis, svc.config.REDIS_PREFIX);
+  let released = false;
+  try {
+    const w = await svc.http('POST', '/authorization/relations/many', { body: { subject: `User:${userId}`, relation: 'owner', resources: [resource] } });
+    expect(w.status).toBe(200);
+    const after = await reads(Number(w.body.revision));
+    await release(); released = true;
+    await after();
+  } finally { if (!released) await release(); }
+}
+
+it('check, decisions and role wait for the revision they name; without it they answer from the index as it is', async () => {
+  const { userId, token } = await login('fresh-reads@example.com');
+  const as = (method: string, path: string, body?: unknown) => svc.http(method, svc.client + path, { body, headers: { authorization: `Bearer ${token}` } });
+  await whileHeld(userId, 'Doc:held', async (revision) => {
+    const fresh = `consistency=at_least_as_fresh&revision=${revision}`;
+    const item = [{ action: 'read', resource: 'Doc:held' }];
+    const waiting = Promise.all([
+      as('GET', `/authorization/check?action=read&resource=Doc:held&${fresh}`),
+      as('POST', '/authorization/decisions', { items: item, consistency: 'at_least_as_fresh', revision }),
+      as('GET', `/authorization/role/Doc:held?${fresh}`),
+    ]);
+    const check = await as('GET', '/authorization/check?action=read&resource=Doc:held');
+    expect([check.status, check.body.allowed]).toEqual([200, false]);
+    const decisions = await as('POST', '/authorization/decisions', { items: item });
+    expect([decisions.status, decisions.body.items[0].allowed]).toEqual([200, false]);
+    return async () => {
+      const [c, d, r] = await waiting;
+      expect([c.status, c.body.allowed]).toEqual([200, true]);
+      expect([d.status, d.body.items[0].allowed]).toEqual([200, true]);
+      expect([r.status, r.body.roles]).toEqual([200, ['owner']]);
+    };
+  });
+});
