@@ -5,7 +5,7 @@ import { MongoClient } from 'mongodb';
 import { Redis } from 'ioredis';
 import { ChangeFeed } from '../../src/services/authorization/change-feed.js';
 import { Revisions } from '../../src/services/authorization/revisions.js';
-import { BLOCK, VOID } from '../../src/stores/mongo/change-blocks.js';
+import { BLOCK, changeBlocks, VOID } from '../../src/stores/mongo/change-blocks.js';
 import { mongoChangeLog } from '../../src/stores/mongo/change-log.js';
 import { COLLECTIONS } from '../../src/stores/mongo/connection.js';
 import { redisRevisionCounter } from '../../src/stores/redis/revision-counter.js';
@@ -113,5 +113,17 @@ describe('voids over final gaps', () => {
     expect(await readAll(a.feed, 1000)).toContain(acknowledged);
     expect(await readAll(b.feed, 1000)).toContain(acknowledged);
     expect(await sealedBlocks()).toEqual(range(0, 5));
+  });
+});
+
+describe('the ranged read MongoDB answers from its index', () => {
+  it('serves entries in order within the limit and claims final gaps as the blocks do', async () => {
+    const stored = range(1, 60).filter((r) => r !== 30);
+    const { db } = await feedOver(stored.map((r) => entry(r)));
+    const blocks = changeBlocks(db.collection(COLLECTIONS.changes), db.collection(COLLECTIONS.changeBlocks));
+    expect((await blocks.ranged(0, 60, 10)).map((e) => e.revision)).toEqual(range(1, 10));
+    expect((await blocks.ranged(10, 60, 1000)).map((e) => e.revision)).toEqual(stored.filter((r) => r > 10));
+    const voids = await db.collection<{ _id: number }>(COLLECTIONS.changes).find({ kind: VOID }).toArray();
+    expect(voids.map((v) => v._id)).toEqual([30]);
   });
 });

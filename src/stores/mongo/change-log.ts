@@ -25,6 +25,9 @@ export function mongoChangeLog(db: Db, counter: RevisionCounter): ChangeLog {
   let rebuilding: Promise<void> | null = null;
   const blocks = changeBlocks(log, db.collection(COLLECTIONS.changeBlocks));
   const marks = revisionMark(db);
+  // FerretDB v1 scans the log for an `_id` range (blocks of point reads there); MongoDB answers it from `_id_`.
+  let ferret: Promise<boolean> | null = null;
+  const isFerret = () => (ferret ??= db.command({ buildInfo: 1 }).then((b) => 'ferretdbVersion' in b, (e: unknown) => { ferret = null; throw e; }));
 
   return {
     async commit(entry, owner, opts = {}) {
@@ -64,7 +67,7 @@ export function mongoChangeLog(db: Db, counter: RevisionCounter): ChangeLog {
     },
     async between(after, upTo, limit) {
       if (upTo <= after) return [];
-      return blocks.between(after, upTo, limit);
+      return (await isFerret()) ? blocks.between(after, upTo, limit) : blocks.ranged(after, upTo, limit);
     },
     async pending(limit) {
       const cursor = pending.find({}).sort({ _id: 1 });
