@@ -4,6 +4,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AuthzApiError, createAdminClient, createAppClient, type AdminClient } from '../../src/client/index.js';
 import { offlineDocument } from '../../src/surfaces/docs/documents.js';
+import { Redis } from 'ioredis';
+import { holdIndexLeases } from '../support/index-leases.js';
 import { startService, type TestService } from '../support/service.js';
 
 let svc: TestService;
@@ -97,11 +99,21 @@ describe('SDK', () => {
   it('retries the service\'s own 503 INDEX_BEHIND a bounded number of times, then throws it', async () => {
     let calls = 0;
     const c = createAdminClient({ baseUrl: svc.admin, masterkey: svc.config.MASTER_KEY, retry: { attempts: 2, baseDelayMs: 10 }, fetch: (r) => { calls++; return fetch(r); } });
-    // A revision no write has reached: the service waits for it (5 s), then answers 503 INDEX_BEHIND.
-    c.observeRevision((admin.revision ?? 0) + 1_000_000);
-    const behind = await refused(c.get('/authorization/permissions/can', { params: { query: { subject: 'User:ann', permission: 'view', resource: 'Doc:plan' } } }));
-    expect(behind).toMatchObject({ status: 503, code: 'INDEX_BEHIND' });
-    expect(calls).toBe(2);
+    // A write the index has not applied (its leases held, as a busy process would): the service waits for it (5 s),
+    // then answers 503 INDEX_BEHIND. (A revision never issued is a 400 at once: nothing to retry.)
+    const redis = new Redis(svc.config.REDIS_URL);
+    const release = await holdIndexLeases(redis, svc.config.REDIS_PREFIX, 'all', 40_000);
+    try {
+      const w = await svc.http('POST', '/authorization/relations/many', { body: { subject: 'User:ann', relation: 'viewer', resources: ['Doc:held'] } });
+      expect(w.status).toBe(200);
+      c.observeRevision(Number(w.body.revision));
+      const behind = await refused(c.get('/authorization/permissions/can', { params: { query: { subject: 'User:ann', permission: 'view', resource: 'Doc:plan' } } }));
+      expect(behind).toMatchObject({ status: 503, code: 'INDEX_BEHIND' });
+      expect(calls).toBe(2);
+    } finally {
+      await release();
+      redis.disconnect();
+    }
   }, 30_000);
 
   describe('behind a proxy that answers 503 before passing requests on', () => {
@@ -242,9 +254,9 @@ describe('SDK', () => {
     // The documents list takes the same fields (schema fields are its other query names, so the SDK does not add them).
     const list = await fetch(`${svc.client}/database/FreshNote?consistency=at_least_as_fresh&revision=${written.revision}`, { headers: { authorization: `Bearer ${app.accessToken}` } });
     expect([list.status, ((await list.json()) as { documents: Array<{ _id: string }> }).documents.map((d) => d._id)]).toEqual([200, [note._id]]);
-    // A revision the service has not reached is a 503 INDEX_BEHIND after the bounded wait, as on the admin reads.
+    // A revision never issued is refused at once, as on the admin reads (one held back by the index is client-freshness.test.ts).
     const ahead = await refused(createAppClient({ baseUrl: svc.client, accessToken: app.accessToken, retry: false })
       .get('/authorization/check', { params: { query: { action: 'view', resource: 'Doc:fresh', consistency: 'at_least_as_fresh', revision: written.revision + 1000 } } }));
-    expect(ahead).toMatchObject({ status: 503, code: 'INDEX_BEHIND' });
+    expect(ahead).toMatchObject({ status: 400, code: 'VALIDATION_FAILED' });
   }, 30_000);
 });
