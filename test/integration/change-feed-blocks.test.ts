@@ -9,6 +9,7 @@ import { mongoChangeLog } from '../../src/stores/mongo/change-log.js';
 import { COLLECTIONS } from '../../src/stores/mongo/connection.js';
 import { redisRevisionCounter } from '../../src/stores/redis/revision-counter.js';
 import { ownDatabase } from '../support/own-db.js';
+import { readAllRevisions } from '../support/feed-pages.js';
 
 let mongo: MongoClient;
 let redis: Redis;
@@ -39,17 +40,6 @@ async function feedOver(entries: Array<ReturnType<typeof entry>>) {
   return { feed: new ChangeFeed(log, revisions), db };
 }
 
-async function readAll(feed: ChangeFeed, limit: number) {
-  const revisions: number[] = [];
-  let after = 0;
-  for (let pages = 0; pages < 1000; pages++) {
-    const page = await feed.page(after, limit);
-    if (page.changes.length === 0) break;
-    revisions.push(...page.changes.map((c) => c.revision));
-    after = page.next;
-  }
-  return revisions;
-}
 
 const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
 const sealedBlocks = async (db = mongo.db()) =>
@@ -61,7 +51,7 @@ describe('change feed over blocks of the log', () => {
     const stored = range(1, 3 * BLOCK + 50).filter((r) => r !== 150 && r !== 3 * BLOCK - 1);
     const { feed } = await feedOver(stored.map((r) => entry(r)));
     finds.length = 0;
-    expect(await readAll(feed, 37)).toEqual(stored);
+    expect(await readAllRevisions(feed, 37)).toEqual(stored);
     // On FerretDB v1 only equalities reach PostgreSQL (and its index): a range or an `$in` read the whole log.
     const onLog = finds.filter((f) => f.collection === COLLECTIONS.changes || f.collection === COLLECTIONS.changeBlocks);
     expect(onLog.length).toBeGreaterThan(0);
@@ -70,7 +60,7 @@ describe('change feed over blocks of the log', () => {
 
     // Read again, the sealed blocks answer: the log itself is read only past them.
     finds.length = 0;
-    expect(await readAll(feed, 1000)).toEqual(stored);
+    expect(await readAllRevisions(feed, 1000)).toEqual(stored);
     const logReads = finds.filter((f) => f.collection === COLLECTIONS.changes).map((f) => f.filter._id as number);
     expect(logReads.length).toBeGreaterThan(0);
     expect(logReads.filter((r) => r < 3 * BLOCK)).toEqual([]);
@@ -80,10 +70,10 @@ describe('change feed over blocks of the log', () => {
     // Revision 120 is missing and the entries after it were just written: its writer may still be on its way.
     const stored = [...range(1, 119).map((r) => entry(r)), ...range(121, 2 * BLOCK + 10).map((r) => entry(r, new Date()))];
     const { feed, db } = await feedOver(stored);
-    expect(await readAll(feed, 1000)).toEqual(range(1, 119));
+    expect(await readAllRevisions(feed, 1000)).toEqual(range(1, 119));
     expect(await sealedBlocks(db)).toEqual([0]);
     await db.collection<{ _id: number }>(COLLECTIONS.changes).insertOne(entry(120, new Date()));
-    expect(await readAll(feed, 50)).toEqual(range(1, 2 * BLOCK + 10));
+    expect(await readAllRevisions(feed, 50)).toEqual(range(1, 2 * BLOCK + 10));
     expect(await sealedBlocks(db)).toEqual([0, 1]);
   });
 

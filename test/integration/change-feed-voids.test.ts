@@ -10,6 +10,7 @@ import { mongoChangeLog } from '../../src/stores/mongo/change-log.js';
 import { COLLECTIONS } from '../../src/stores/mongo/connection.js';
 import { redisRevisionCounter } from '../../src/stores/redis/revision-counter.js';
 import { ownDatabase } from '../support/own-db.js';
+import { readAllRevisions } from '../support/feed-pages.js';
 
 let url: string;
 let mongo: MongoClient;
@@ -42,17 +43,6 @@ async function feedOver(entries: Array<ReturnType<typeof entry>>, prefix = `test
   return { feed: new ChangeFeed(log, revisions), log, db, prefix };
 }
 
-async function readAll(feed: ChangeFeed, limit: number) {
-  const revisions: number[] = [];
-  let after = 0;
-  for (let pages = 0; pages < 1000; pages++) {
-    const page = await feed.page(after, limit);
-    if (page.changes.length === 0) break;
-    revisions.push(...page.changes.map((c) => c.revision));
-    after = page.next;
-  }
-  return revisions;
-}
 
 const sealedBlocks = async () =>
   (await mongo.db().collection<{ _id: number }>(COLLECTIONS.changeBlocks).find({}, { projection: { _id: 1 } }).toArray()).map((d) => d._id).sort((a, b) => a - b);
@@ -63,13 +53,13 @@ describe('voids over final gaps', () => {
   it('a write landing late under a sealed block commits again above, and a reader from 0 gets it', async () => {
     const stored = range(1, 2 * BLOCK + 50).filter((r) => r !== 120);
     const { feed, log, prefix } = await feedOver(stored.map((r) => entry(r)));
-    expect(await readAll(feed, 1000)).toEqual(stored);
+    expect(await readAllRevisions(feed, 1000)).toEqual(stored);
     expect(await sealedBlocks()).toContain(1);
     // The writer of 120 stalled past GAP_FINAL_MS: its insert finds the void and it takes the next revision.
     await counterAt(prefix, 120);
     const acknowledged = await log.commit(write('late'), 'test', { pending: false });
     expect(acknowledged).toBeGreaterThan(2 * BLOCK + 50);
-    const again = await readAll(feed, 1000);
+    const again = await readAllRevisions(feed, 1000);
     expect(again).toEqual([...stored, acknowledged]);
     expect(await log.entries([120])).toEqual([]);
   });
@@ -77,7 +67,7 @@ describe('voids over final gaps', () => {
   it('seals a block whose last revision and the one after it both failed', async () => {
     const stored = range(1, 3 * BLOCK + 20).filter((r) => r !== 2 * BLOCK - 1 && r !== 2 * BLOCK);
     const { feed } = await feedOver(stored.map((r) => entry(r)));
-    expect(await readAll(feed, 1000)).toEqual(stored);
+    expect(await readAllRevisions(feed, 1000)).toEqual(stored);
     expect(await sealedBlocks()).toEqual([0, 1, 2]);
     const voids = await mongo.db().collection<{ _id: number }>(COLLECTIONS.changes).find({ kind: VOID }).toArray();
     expect(voids.map((v) => v._id).sort((a, b) => a - b)).toEqual([2 * BLOCK - 1, 2 * BLOCK]);
@@ -86,7 +76,7 @@ describe('voids over final gaps', () => {
   it('a follower passing a final gap in the last block claims it, so a late write there is served above', async () => {
     const stored = range(1, 60).filter((r) => r !== 30);
     const { feed, log, prefix } = await feedOver(stored.map((r) => entry(r)));
-    expect(await readAll(feed, 1000)).toEqual(stored);
+    expect(await readAllRevisions(feed, 1000)).toEqual(stored);
     await counterAt(prefix, 30);
     const acknowledged = await log.commit(write('follower'), 'test', { pending: false });
     expect(acknowledged).toBeGreaterThan(60);
@@ -102,7 +92,7 @@ describe('voids over final gaps', () => {
     // process's, lagging) hands it out; it shares the database.
     const writer = await feedOver([], `test-voids-${randomUUID()}`, other, false);
     await counterAt(writer.prefix, 97);
-    const [fromA, fromB, acknowledged] = await Promise.all([readAll(a.feed, 150), readAll(b.feed, 70), writer.log.commit(write('inflight'), 'test', { pending: false })]);
+    const [fromA, fromB, acknowledged] = await Promise.all([readAllRevisions(a.feed, 150), readAllRevisions(b.feed, 70), writer.log.commit(write('inflight'), 'test', { pending: false })]);
     for (const seen of [fromA, fromB]) {
       expect(new Set(seen).size).toBe(seen.length);
       expect(seen.filter((r) => r !== 97)).toEqual(stored);
@@ -110,8 +100,8 @@ describe('voids over final gaps', () => {
     // Whatever raced, the acknowledged revision is served to a reader from 0 by either process, once the shared
     // counter knows of it.
     await a.log.commit(write('after'), 'test', { pending: false }).then((r) => redis.set(`${a.prefix}:revision`, String(Math.max(r, acknowledged))));
-    expect(await readAll(a.feed, 1000)).toContain(acknowledged);
-    expect(await readAll(b.feed, 1000)).toContain(acknowledged);
+    expect(await readAllRevisions(a.feed, 1000)).toContain(acknowledged);
+    expect(await readAllRevisions(b.feed, 1000)).toContain(acknowledged);
     expect(await sealedBlocks()).toEqual(range(0, 5));
   });
 });
