@@ -1,7 +1,7 @@
 // A streaming HTTP client for file uploads and downloads: the file goes from disk onto the socket piece by piece.
 import { createReadStream, createWriteStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { request } from 'node:http';
+import { request, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import { pipeline } from 'node:stream/promises';
 import { randomBytes } from 'node:crypto';
 
@@ -20,16 +20,7 @@ export async function uploadFile(url: string, token: string, path: string, field
         authorization: `Bearer ${token}`, 'content-type': `multipart/form-data; boundary=${boundary}`,
         'content-length': Buffer.byteLength(head) + size + Buffer.byteLength(tail),
       },
-    }, (res) => {
-      const parts: Buffer[] = [];
-      res.on('data', (c: Buffer) => parts.push(c));
-      res.on('end', () => {
-        const text = Buffer.concat(parts).toString();
-        let body: unknown = text;
-        try { body = JSON.parse(text); } catch { /* not JSON */ }
-        resolve({ status: res.statusCode ?? 0, body, headers: res.headers });
-      });
-    });
+    }, (res) => { void readAnswer(res).then(resolve, reject); });
     req.on('error', reject);
     req.write(head);
     const file = createReadStream(path);
@@ -100,5 +91,20 @@ export function streamBody(url: string, token: string, contentType: string, part
       if (sent >= total && !answered) req.end(tail);
     };
     pump();
+  });
+}
+
+/** An HTTP answer read whole: its status, its body parsed as JSON when it is JSON, and its headers. */
+export function readAnswer(res: IncomingMessage): Promise<{ status: number; body: any; headers: IncomingHttpHeaders }> { // eslint-disable-line @typescript-eslint/no-explicit-any
+  return new Promise((resolve, reject) => {
+    const parts: Buffer[] = [];
+    res.on('data', (c: Buffer) => parts.push(c));
+    res.on('error', reject);
+    res.on('end', () => {
+      const text = Buffer.concat(parts).toString();
+      let body: unknown = text;
+      try { body = JSON.parse(text); } catch { /* not JSON */ }
+      resolve({ status: res.statusCode ?? 0, body, headers: res.headers });
+    });
   });
 }

@@ -1,6 +1,7 @@
 // Uploads whose name, folder or filename the document store cannot hold (NUL, lone surrogates, `$` keys), in JSON and
 // multipart, each with its content before the bad field: the bytes are stored before the refusal, which must remove them.
 import { request } from 'node:http';
+import { readAnswer } from './multipart.js';
 
 /** `path`: what the 400's message names; `code`: VALIDATION_FAILED unless the multipart parser refuses it first. */
 export interface BadUpload { label: string; contentType: string; body: Buffer; path: string; code?: string }
@@ -33,16 +34,7 @@ export const UNSTORABLE_UPLOADS: BadUpload[] = [
 /** Sends one with node:http (bytes as given) to `url`; the status and the parsed answer. */
 export function sendUpload(url: string, token: string, u: BadUpload, method = 'POST'): Promise<{ status: number; body: any }> { // eslint-disable-line @typescript-eslint/no-explicit-any
   return new Promise((resolve, reject) => {
-    const req = request(url, { method, headers: { authorization: `Bearer ${token}`, 'content-type': u.contentType, 'content-length': u.body.length } }, (res) => {
-      const got: Buffer[] = [];
-      res.on('data', (c: Buffer) => got.push(c));
-      res.on('end', () => {
-        const text = Buffer.concat(got).toString();
-        let body: unknown = text;
-        try { body = JSON.parse(text); } catch { /* not JSON */ }
-        resolve({ status: res.statusCode ?? 0, body });
-      });
-    });
+    const req = request(url, { method, headers: { authorization: `Bearer ${token}`, 'content-type': u.contentType, 'content-length': u.body.length } }, (res) => { void readAnswer(res).then(resolve, reject); });
     req.on('error', reject);
     req.end(u.body);
   });
