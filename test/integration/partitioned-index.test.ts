@@ -69,8 +69,14 @@ it('every process applies units; after a kill -9 of one, the others recover its 
   };
   const streams = procs.flatMap((p, i) => [stream(p, i * 2), stream(p, i * 2 + 1)]);
   while (writes < 30) await new Promise((res) => setTimeout(res, 20));
-  await new Promise((res) => setTimeout(res, 500 + r.int(0, 1500)));
-  const beforeKill = await Promise.all(procs.map(plainUnits));
+  // Wait (bounded, not timed) until every process has applied a unit of its own: on a loaded machine that can take far
+  // longer than a fixed sleep, which made this assertion fail with nothing wrong.
+  let beforeKill = await Promise.all(procs.map(plainUnits));
+  for (const end = Date.now() + 90_000; !beforeKill.every((n) => n > 0) && Date.now() < end;) {
+    await new Promise((res) => setTimeout(res, 200));
+    beforeKill = await Promise.all(procs.map(plainUnits));
+  }
+  await new Promise((res) => setTimeout(res, r.int(0, 1500)));
   await killed.kill('SIGKILL');
   await new Promise((res) => setTimeout(res, 2000));
   stop = true;
