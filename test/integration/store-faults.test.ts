@@ -7,12 +7,13 @@ import { launch, portOpen, ROOT, startStack, stopChild, waitForPort, type StackP
 import { APPLY_WAIT_MS } from '../../src/services/authorization/applier.js';
 import { disagreements, readMongo, waitIdle } from '../support/converge.js';
 import { startService, type TestService } from '../support/service.js';
+import { faultStackPorts } from '../support/test-stacks.js';
 
 /**
  * Ports of this file's own stack: neither the dev stack's nor the shared test stack's, so it may kill servers freely.
  * Below Linux's ephemeral range (32768–60999): a restarted server found its port taken by some client's socket.
  */
-const PORTS: StackPorts = { redis: 19379, mongo: 19017, postgres: 19032, bolt: 19687, http: 19474 };
+const PORTS: StackPorts = faultStackPorts();
 const dataDir = join(ROOT, '.data', 'test-faults');
 const WRITERS = 8;
 /**

@@ -1,27 +1,38 @@
-// Jest global setup: testcontainers when a Docker engine with the images answers, else the local launchers.
+// Jest global setup: one store stack per jest worker (testcontainers when a Docker engine has the images, else the local
+// launchers), so workers never share a database, a Redis or a Neo4j store.
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { removeCluster } from '../../infra/postgres.js';
-import { ROOT, startStack, type StartedStack } from '../../infra/stack.js';
+import { ROOT, startStack, type StackPorts, type StartedStack } from '../../infra/stack.js';
 import { startContainers } from './containers.js';
+import { stackCount, stackPorts, STACKS_ENV, type WorkerStack } from './test-stacks.js';
 
 declare global {
-  var __AUTHZ_STACK__: StartedStack | undefined;
+  var __AUTHZ_STACKS__: Array<{ stack: StartedStack; dataDir?: string }> | undefined;
 }
 
-export const TEST_PORTS = { redis: 16379, mongo: 27117, postgres: 27132, bolt: 17687, http: 17474 };
+async function localStack(i: number, ports: StackPorts, log: (l: string) => void) {
+  const dataDir = join(ROOT, '.data', 'test', `s${i}`);
+  rmSync(dataDir, { recursive: true, force: true });
+  removeCluster(join(dataDir, 'postgres'));
+  const stack = await startStack({ dataDir, ports, env: process.env, log: (l) => log(`s${i}: ${l}`) });
+  return { stack, dataDir };
+}
 
 export default async function setup() {
   const log = (l: string) => process.stderr.write(`[test stack] ${l}\n`);
   const t0 = Date.now();
-  const stack = (await startContainers(log)) ?? await (async () => {
-    const dataDir = join(ROOT, '.data', 'test');
-    rmSync(dataDir, { recursive: true, force: true });
-    removeCluster(join(dataDir, 'postgres'));
-    return startStack({ dataDir, ports: TEST_PORTS, env: process.env, log });
-  })();
-  Object.assign(process.env, stack.urls);
-  if (stack.browserUrl) process.env.NEO4J_BROWSER_URL = stack.browserUrl;
-  globalThis.__AUTHZ_STACK__ = stack;
-  log(`ready in ${((Date.now() - t0) / 1000).toFixed(1)} s (started: ${stack.started.join(', ') || 'none'})`);
+  const container = await startContainers(log);
+  const count = container ? 1 : stackCount();
+  // The builds (FerretDB, Neo4j jars) happen once, in the first stack's start; the others start beside each other then.
+  const first = container ? { stack: container } : await localStack(0, stackPorts(0), log);
+  const rest = await Promise.all(Array.from({ length: count - 1 }, (_, i) => localStack(i + 1, stackPorts(i + 1), log)));
+  const stacks = [first, ...rest];
+  globalThis.__AUTHZ_STACKS__ = stacks;
+  const forWorkers: WorkerStack[] = stacks.map(({ stack }) => ({ ...stack.urls, NEO4J_BROWSER_URL: stack.browserUrl }));
+  process.env[STACKS_ENV] = JSON.stringify(forWorkers);
+  // In band (one worker) the tests run in this process: the first stack's URLs are its environment too.
+  Object.assign(process.env, stacks[0]!.stack.urls);
+  if (stacks[0]!.stack.browserUrl) process.env.NEO4J_BROWSER_URL = stacks[0]!.stack.browserUrl;
+  log(`${count} stack(s) ready in ${((Date.now() - t0) / 1000).toFixed(1)} s (started: ${stacks.map(({ stack }) => stack.started.join(', ') || 'none').join(' | ')})`);
 }
