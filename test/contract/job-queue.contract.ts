@@ -78,22 +78,56 @@ export function jobQueueContract(name: string, make: () => Promise<JobQueueUnder
       expect(order).toEqual(ids);
     });
 
-    it('runs as many jobs at once as its concurrency, changed while it works', async () => {
-      const q = open();
+    /** Starts a worker whose jobs each wait until `n` run at once: at a lower concurrency they never end (until released). */
+    const together = (q: JobQueue<Data>, n: number, concurrency: number) => {
       const started = new Set<string>();
-      const both = gate();
+      const all = gate();
       q.work(async (j) => {
         started.add(j.id);
-        if (started.size === 2) both.open();
-        await both.opened; // each job waits until both run: at concurrency 1 they cannot
-      }, { concurrency: 1, events: recorder().events });
-      await q.add('n', {}, 'x', OPTS);
-      await q.add('n', {}, 'y', OPTS);
-      await until(() => started.size === 1, 'the first job started');
-      expect(await q.counts()).toMatchObject({ active: 1, waiting: 1 });
-      q.setConcurrency(2);
-      await until(async () => (await q.counts()).completed === 2, 'both jobs completed');
-      expect([...started].sort()).toEqual(['x', 'y']);
+        if (started.size === n) all.open();
+        await all.opened;
+      }, { concurrency, events: recorder().events });
+      return { started, release: all.open };
+    };
+
+    it('runs as many jobs at once as its concurrency', async () => {
+      const q = open();
+      const { started, release } = together(q, 3, 3);
+      try {
+        for (const id of ['x', 'y', 'z']) await q.add('n', {}, id, OPTS);
+        await until(async () => (await q.counts()).completed === 3, 'the three jobs completed together');
+        expect([...started].sort()).toEqual(['x', 'y', 'z']);
+      } finally {
+        release();
+      }
+    });
+
+    it('runs no more jobs at once than its concurrency', async () => {
+      const q = open();
+      const { started, release } = together(q, 2, 1);
+      try {
+        await q.add('n', {}, 'x', OPTS);
+        await q.add('n', {}, 'y', OPTS);
+        await until(() => started.size === 1, 'the first job started');
+        expect(await q.counts()).toMatchObject({ active: 1, waiting: 1, completed: 0 });
+      } finally {
+        release();
+      }
+      await until(async () => (await q.counts()).completed === 2, 'both jobs completed once released');
+    });
+
+    it('takes a new concurrency for the jobs it takes next', async () => {
+      const q = open();
+      const { started, release } = together(q, 2, 1);
+      try {
+        q.setConcurrency(2);
+        await q.add('n', {}, 'x', OPTS);
+        await q.add('n', {}, 'y', OPTS);
+        await until(async () => (await q.counts()).completed === 2, 'both jobs completed together');
+        expect([...started].sort()).toEqual(['x', 'y']);
+      } finally {
+        release();
+      }
     });
 
     it('retries a failing job after its backoff, counting attempts, until it succeeds', async () => {

@@ -62,11 +62,12 @@ export interface JobQueue<T> {
    * `run` throws is retried after its backoff until it used its attempts, then is failed for good.
    */
   work(run: (job: Job<T>) => Promise<unknown>, options: { concurrency: number; events: WorkerEvents<T> }): void;
+  /** Applies to the jobs the worker takes from now on (a worker running as many as it may takes none until one ends). */
   setConcurrency(concurrency: number): void;
   /**
-   * Stops the worker taking jobs, waits up to `waitMs` for the jobs it is running, then abandons them (run again later,
-   * by this queue's workers: a job may run more than once), and closes the handle: later calls reject. Resolves even
-   * while the store is down; closing twice is fine.
+   * Stops the worker taking jobs, waits up to `waitMs` for the jobs it is running, then abandons them (their runs go
+   * on until they return, but do not finish the job; it is run again later by this queue's workers, so a job may run
+   * more than once), and closes the handle: later calls reject. Resolves even while the store is down; closing twice is fine.
    */
   close(waitMs: number): Promise<void>;
 }
