@@ -1,7 +1,7 @@
 // The job queue port's contract: what every queue (BullMQ on Redis, the in-memory twin) must do, as describe/it blocks.
 import { randomUUID } from 'node:crypto';
 import type { Job, JobOptions, JobQueue, OpenJobQueue, WorkerEvents } from '../../src/stores/ports/job-queue.js';
-import { gate, until } from './until.js';
+import { gate, until } from './job-queue-waits.js';
 
 export interface JobQueueUnderTest { open: OpenJobQueue; cleanup(): Promise<void> }
 

@@ -1,4 +1,4 @@
-// Polls a condition until it holds, for a bounded time, then fails naming what it waited for (contract suites).
+// Waits of the job queue contract: poll a condition for a bounded time (failing with what it waited for), and a gate a job waits on.
 export async function until(holds: () => boolean | Promise<boolean>, what: string, ms = 15_000): Promise<void> {
   for (const end = Date.now() + ms; !(await holds());) {
     if (Date.now() > end) throw new Error(`waited ${ms} ms for ${what}`);
