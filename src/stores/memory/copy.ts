@@ -1,4 +1,5 @@
 // Deep copies for the in-memory twins: what goes in or comes out is never the stored object, as with a real store.
+import { DuplicateKey } from '../ports/errors.js';
 
 /**
  * Plain data (objects, arrays, dates, primitives) copied in this realm. structuredClone would do, but under jest's vm
@@ -13,4 +14,10 @@ export function copy<T>(v: T): T {
   const out: Record<string, unknown> = {};
   for (const [k, x] of Object.entries(v)) if (x !== undefined) out[k] = copy(x);
   return out as T;
+}
+
+/** Stores a copy of `record` under its id, refusing an id taken as a unique `_id` does. */
+export function insertNew<T extends { _id: string }>(map: Map<string, T>, record: T): void {
+  if (map.has(record._id)) throw new DuplicateKey(`_id ${record._id} is taken`);
+  map.set(record._id, copy(record));
 }
