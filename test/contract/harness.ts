@@ -28,3 +28,6 @@ export const unique = (prefix: string) => `${prefix}${Date.now().toString(36)}${
 
 /** Distinct instants a second apart, oldest first (millisecond-exact in every store). */
 export const instants = (n: number, from = Date.UTC(2026, 0, 1)) => Array.from({ length: n }, (_, i) => new Date(from + i * 1000));
+
+/** What `withStore` gives: a contract split into parts passes it to each. */
+export type Wrap<S, X = object> = ReturnType<typeof withStore<S, X>>;

@@ -34,12 +34,10 @@ function relationRecord(t: Tuple, revision: number, createdAt: Date): RelationRe
     subjectType: s.type, subjectId: s.id, resourceType: o.type, resourceId: o.id, createdAt, revision };
 }
 
-export function memoryAuthzStore(): DefinitionStore & TupleReads & TupleWrites & GrantStore {
+/** Definitions, versioned: a save never goes back, and a name is unique. */
+function memoryDefinitions(): DefinitionStore {
   const defs = new Map<string, DefinitionRecord>();
-  const rels = new Map<string, RelationRecord>();
-  const grants = new Map<string, GrantDoc>();
   const byName = (name: string) => [...defs.values()].find((d) => d.name === name) ?? null;
-
   return {
     async definitions() { return copy([...defs.values()]); },
     async findDefinition(idOrName) { return copy(byName(idOrName) ?? defs.get(idOrName) ?? null); },
@@ -62,7 +60,13 @@ export function memoryAuthzStore(): DefinitionStore & TupleReads & TupleWrites &
       if (found) defs.delete(found._id);
       return copy(found);
     },
+  };
+}
 
+/** Relationship tuples keyed by the id of their text, so an insert is idempotent. */
+function memoryTuples(): TupleReads & TupleWrites {
+  const rels = new Map<string, RelationRecord>();
+  return {
     async insertTuples(tuples, revision) {
       const createdAt = new Date();
       const created = new Set<string>();
@@ -100,7 +104,13 @@ export function memoryAuthzStore(): DefinitionStore & TupleReads & TupleWrites &
       yield* batches([...rels.values()].filter((r) => upTo === undefined || r.revision <= upTo), batch, asTuple);
     },
     async countTuples() { return rels.size; },
+  };
+}
 
+/** Direct grants keyed by the id of their text. */
+function memoryGrants(): GrantStore {
+  const grants = new Map<string, GrantDoc>();
+  return {
     async putGrant(g, revision) {
       const computedTuple = tupleText(g);
       const id = tupleId(computedTuple);
@@ -121,4 +131,9 @@ export function memoryAuthzStore(): DefinitionStore & TupleReads & TupleWrites &
       yield* batches([...grants.values()].filter((g) => upTo === undefined || g.revision <= upTo), batch, grantTuple);
     },
   };
+}
+
+/** Every capability of the MongoDB authz store, as `mongoAuthzStore` gives them. */
+export function memoryAuthzStore(): DefinitionStore & TupleReads & TupleWrites & GrantStore {
+  return { ...memoryDefinitions(), ...memoryTuples(), ...memoryGrants() };
 }
