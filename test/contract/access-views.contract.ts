@@ -52,6 +52,17 @@ export function accessViewsContract(make: Make<AccessViewStore>) {
       expect((await store.page('v1', 0, 10))?.objects).toEqual([]);
     }));
 
+    it('of two drafts of one view, the one published last is the view, whole', t(async ({ store }) => {
+      const first = store.draft('v1');
+      const second = store.draft('v1');
+      await first.append(objects(1500, 'Doc:a'));
+      await second.append(objects(1100, 'Doc:b'));
+      await second.publish(view('v1', 2));
+      await first.publish(view('v1', 1));
+      expect(await store.page('v1', 995, 10)).toEqual({ view: { ...view('v1', 1), count: 1500 }, objects: objects(1500, 'Doc:a').slice(995, 1005) });
+      expect((await store.page('v1', 1490, 20))?.objects).toEqual(objects(1500, 'Doc:a').slice(1490));
+    }));
+
     it('lists the views by name without their objects, and deletes once', t(async ({ store }) => {
       for (const n of ['b', 'c', 'a']) await publish(store, n, objects(2));
       const listed = await store.list(1, 5);

@@ -16,6 +16,8 @@ export function memoryRefreshTokenStore(): RefreshTokenStore {
         const used = tokens.get(usedId(hash));
         return used ? { record: copy(used), reused: true } : null;
       }
+      // The claim is the tombstone's insert: one there already (a racing renewal's) makes this use a reuse.
+      if (tokens.has(usedId(hash))) return { record: copy(live), reused: true };
       tokens.set(usedId(hash), { ...copy(live), _id: usedId(hash), used: true });
       tokens.delete(hash);
       return { record: copy(live), reused: false };
