@@ -2,11 +2,12 @@
 import type { Verdict } from './answers.js';
 
 /**
- * A stall, not a speed figure: an answer slower than this is a problem (the issue's GraphQL request stalled the
- * service for 9 s). Generous, because the test shares 2 cores with the whole stack: huge refused bodies took 1.1 s
- * on a loaded machine.
+ * A stall, not a speed figure (the slowest answer is printed): an answer slower than this is a problem (the issue's
+ * GraphQL request stalled the service for 9 s; its figure was about 10 s under this run's load). Generous, because
+ * the test shares 2 cores with the whole stack and another jest worker: refused GraphQL requests took 4 s with the
+ * machine at load 11, 3 s being the bound before.
  */
-export const ANSWER_MS = 3000;
+export const ANSWER_MS = 8000;
 /** DESIGN.md 6.1: `at_least_as_fresh` waits at most 5 s for the index, then answers 503 INDEX_BEHIND. */
 export const INDEX_WAIT_MS = 5000;
 
