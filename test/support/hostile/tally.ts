@@ -3,7 +3,7 @@ import type { Verdict } from './answers.js';
 
 /**
  * A stall, not a speed figure (the slowest answer is printed): an answer slower than this is a problem (the issue's
- * GraphQL request stalled the service for 9 s; its figure was about 10 s under this run's load). Generous, because
+ * GraphQL request stalled the service for 9 s). Generous, because
  * the test shares 2 cores with the whole stack and another jest worker: refused GraphQL requests took 4 s with the
  * machine at load 11, 3 s being the bound before.
  */
