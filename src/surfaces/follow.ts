@@ -9,6 +9,7 @@ const IDLE_MS = 1000;
 /** An index batch wakes followers a moment before its revisions count as settled. */
 const SETTLE_MS = 25;
 const PAGE = '1000';
+export const FEED_ROUTE = 'get_authorization_changes';
 
 /**
  * Yields every page of changes after `after` as it becomes settled, until `signal` aborts. Each page is one call of
@@ -17,7 +18,7 @@ const PAGE = '1000';
 export async function* followChanges(pipeline: Pipeline, caller: Caller, after: number, activity: Activity, signal: AbortSignal): AsyncGenerator<FeedPage> {
   let cursor = after;
   while (!signal.aborted) {
-    const reply = await pipeline.call('admin', 'get_authorization_changes', { query: { after: String(cursor), limit: PAGE } }, caller);
+    const reply = await pipeline.call('admin', FEED_ROUTE, { query: { after: String(cursor), limit: PAGE } }, caller);
     const page = reply.body as FeedPage;
     if (page.changes.length > 0 || page.next !== cursor) {
       cursor = page.next;
