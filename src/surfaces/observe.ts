@@ -16,6 +16,8 @@ export interface CallMetrics { call(surface: string, route: string, transport: s
 export interface ObservedCall {
   route: Route; transport: string; ip: string; headers: Record<string, string | undefined>; request?: CallRequest;
   status: number; outcome: string; seconds: number;
+  /** A call a follower repeats while it waits (a feed page a second): logged at debug unless it failed. */
+  quiet?: boolean;
 }
 
 /** pino levels by status, as the HTTP access log has always logged them: a 500 is a bug, other 5xx an outage. */
@@ -27,7 +29,7 @@ export function observeCall(log: Logger, metrics: CallMetrics | undefined, c: Ob
   const { route: r, request } = c;
   metrics?.call(r.surface, r.id, c.transport, c.outcome, c.seconds);
   if (request) request.logged = true;
-  const level = levelOf(c.status);
+  const level = c.quiet && c.status < 400 ? 'debug' : levelOf(c.status);
   if (!log.isLevelEnabled(level)) return;
   log[level]({
     req: { id: request?.id ?? randomUUID(), method: request?.method, url: request?.url, remoteAddress: c.ip, headers: c.headers },

@@ -30,6 +30,8 @@ export interface Caller {
   bounded?: boolean;
   /** The request the call came in with (its id in the access log); one is made per call when none is given. */
   request?: CallRequest;
+  /** Calls a follower repeats while it waits (the change feed's pages): their access-log lines are debug unless they fail. */
+  quiet?: boolean;
 }
 
 export interface RawInput {
@@ -163,8 +165,8 @@ export class Pipeline {
   }
 
   private observe(route: Route, caller: Caller, status: number, outcome: string, started: number): void {
-    const { transport, ip, headers, request } = caller;
-    observeCall(this.deps.log, this.deps.metrics, { route, transport, ip, headers, request, status, outcome, seconds: (performance.now() - started) / 1e3 });
+    const { transport, ip, headers, request, quiet } = caller;
+    observeCall(this.deps.log, this.deps.metrics, { route, transport, ip, headers, request, quiet, status, outcome, seconds: (performance.now() - started) / 1e3 });
   }
 
   private async run(r: Route, raw: RawInput, caller: Caller): Promise<Reply> {
