@@ -1,5 +1,6 @@
 // The composition root: connects the stores, builds the modules, registers their routes, puts the pipeline and the
-// transports in front of them. It only wires; no singletons.
+// transports in front of them. It only wires; no singletons (but OpenTelemetry's, registered only when tracing is on).
+import type { SpanExporter } from '@opentelemetry/sdk-trace-base';
 import { bytesOf, inputLimitsOf, type Config } from './config.js';
 import { createLogger, type Logger } from './log.js';
 import { authenticationModule } from './modules/authentication.js';
@@ -13,9 +14,11 @@ import type { Module } from './modules/module.js';
 import { stateModule } from './modules/state.js';
 import { storageModule } from './modules/storage.js';
 import { connectStores } from './stores/stores.js';
+import { tracedStores } from './stores/traced.js';
 import { Pipeline } from './surfaces/pipeline.js';
 import { Registry } from './surfaces/registry.js';
 import { transports } from './surfaces/transports.js';
+import { startTracing } from './tracing.js';
 
 /** A port the service listens on, by name (admin, client, socket, grpc), and the address it is bound to. */
 export interface Listener { name: string; host: string; port: number }
@@ -34,8 +37,15 @@ export interface App {
   close(): Promise<void>;
 }
 
-export async function createApp(config: Config, log: Logger = createLogger(config.LOG_LEVEL)): Promise<App> {
-  const stores = await connectStores(config, log);
+/** `spanExporter`: turns tracing on with spans handed to it as they end (tests read them), whatever the config says. */
+export interface AppOptions { spanExporter?: SpanExporter }
+
+export async function createApp(config: Config, log: Logger = createLogger(config.LOG_LEVEL), opts: AppOptions = {}): Promise<App> {
+  const tracing = await startTracing(config, opts.spanExporter);
+  if (tracing) log.info('tracing on: each call is a span, its store calls child spans');
+  // Store calls become child spans in one place, here: no adapter knows about tracing.
+  const connected = await connectStores(config, log);
+  const stores = tracing ? tracedStores(connected, tracing.tracer) : connected;
   const registry = new Registry();
   const authz = await authorizationModule(stores, config, log);
   const { revisions, changeLog } = authz;
@@ -64,6 +74,7 @@ export async function createApp(config: Config, log: Logger = createLogger(confi
   const pipeline = new Pipeline(registry, {
     auth: core.auth, clientAuth: authentication.clientAuth, limits: settings.limits, log, checkReplies: config.CHECK_REPLIES,
     maxInputBytes: bytesOf(config.BODY_LIMIT), inputLimits: inputLimitsOf(config), enabled: (t) => (t === 'rest' ? true : settings.settings.get('core').transports[t]),
+    metrics: core.metrics, tracer: tracing?.tracer,
   });
   const listeners = transports({
     config, log, pipeline, metrics: core.metrics, health: core.health, schemas: database.schemas, watch: authz.watch, activity: authz.activity, chat: chat.sockets,
@@ -82,6 +93,7 @@ export async function createApp(config: Config, log: Logger = createLogger(confi
       await Promise.all(listeners.map((t) => t.stop()));
       for (const m of [...modules].reverse()) await m.stop?.();
       await stores.close();
+      await tracing?.stop();
     },
   };
 }

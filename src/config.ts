@@ -87,6 +87,11 @@ const schema = z.object({
   /** Checks every JSON reply against its route's registered output schema; a mismatch is a 500 (the test suite runs with it on). */
   CHECK_REPLIES: flag,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Tracing is off unless one of these is set: the OTLP/HTTP collector (`http://collector:4318`; spans go to `/v1/traces`), or the traces URL itself. */
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url().optional(),
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: z.string().url().optional(),
+  /** The `service.name` spans carry. */
+  OTEL_SERVICE_NAME: z.string().min(1).default('authz-graph'),
 }).transform((c) => ({ ...c, ADMIN_HOST: c.ADMIN_HOST ?? c.HOST ?? LOOPBACK, CLIENT_HOST: c.CLIENT_HOST ?? c.HOST ?? LOOPBACK }));
 
 export type Config = z.infer<typeof schema>;

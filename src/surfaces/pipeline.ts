@@ -1,5 +1,7 @@
 // The one pipeline every call of every transport goes through: gate, rate limit, credentials, input limits and
-// validation, the handler, the reply check, and one neutral error (an AppError) that each transport maps once.
+// validation, the handler, the reply check, and one neutral error (an AppError) that each transport maps once; each
+// call's access-log line, metrics and span are written here too, whatever the transport.
+import type { Tracer } from '@opentelemetry/api';
 import type { z } from 'zod';
 import { bytesOf } from '../config.js';
 import { AppError } from '../errors.js';
@@ -8,8 +10,10 @@ import type { AdminAuth, AdminPrincipal } from '../services/admin-auth.js';
 import type { ClientAuth, ClientPrincipal } from '../services/client-auth.js';
 import type { RateLimits } from '../services/rate-limits.js';
 import { storeUnavailable } from '../stores/unavailable.js';
+import { inCallSpan } from './call-span.js';
 import { label, rateLimited, type Registry, type Reply, type Route, type Surface } from './registry.js';
 import { checkShape, type InputLimits } from './input-limits.js';
+import { observeCall, type CallMetrics, type CallRequest } from './observe.js';
 import { unstorable } from './storable.js';
 
 export type Transport = 'rest' | 'graphql' | 'mcp' | 'grpc' | 'socket';
@@ -24,6 +28,10 @@ export interface Caller {
   user?: ClientPrincipal;
   /** The transport's own parser bounded the input already (HTTP bodies); otherwise the pipeline measures it. */
   bounded?: boolean;
+  /** The request the call came in with (its id in the access log); one is made per call when none is given. */
+  request?: CallRequest;
+  /** Calls a follower repeats while it waits (the change feed's pages): their access-log lines are debug unless they fail. */
+  quiet?: boolean;
 }
 
 export interface RawInput {
@@ -42,9 +50,18 @@ export interface PipelineDeps {
   enabled(transport: Transport): boolean;
   /** Checks every JSON reply against its route's registered output (a mismatch is a 500); on in tests. */
   checkReplies?: boolean;
+  /** Calls counted per route, transport and outcome. */
+  metrics?: CallMetrics;
+  /** Set only when tracing is on: each call is then a span (no tracing code runs otherwise). */
+  tracer?: Tracer | null;
 }
 
 const GATES: Partial<Record<Transport, string>> = { graphql: 'GraphQL', mcp: 'The tool server', grpc: 'gRPC', socket: 'The realtime socket' };
+/**
+ * Transports that take an admin JWT or API token only (contract 5: the tool server is for agents and CI, the
+ * masterkey for people at a terminal), and what they answer a caller who sent none.
+ */
+const BEARER_ONLY: Partial<Record<Transport, string>> = { mcp: 'Send Authorization: Bearer <admin JWT or API token>' };
 
 function parse<T>(schema: z.ZodType<T> | undefined, value: unknown, where: string): T {
   if (!schema) {
@@ -89,9 +106,16 @@ export class Pipeline {
     } catch (e) { throw this.neutral(e, rateKey); }
   }
 
-  /** Credentials checked once for a connection or a request that makes many calls (GraphQL, MCP, gRPC, the socket). */
-  async admin(headers: Caller['headers'], ip: string): Promise<AdminPrincipal> {
-    try { return await this.authenticateAdmin(headers, ip); } catch (e) { throw this.neutral(e, 'authentication'); }
+  /**
+   * Credentials checked once for a connection or a request that makes many calls (GraphQL, MCP, gRPC, the socket),
+   * as `transport` takes them.
+   */
+  async admin(headers: Caller['headers'], ip: string, transport?: Transport): Promise<AdminPrincipal> {
+    try {
+      const bearer = transport && BEARER_ONLY[transport];
+      if (bearer && !headers.authorization) throw new AppError('UNAUTHENTICATED', bearer);
+      return await this.authenticateAdmin(bearer ? { authorization: headers.authorization } : headers, ip);
+    } catch (e) { throw this.neutral(e, 'authentication'); }
   }
 
   /**
@@ -123,13 +147,26 @@ export class Pipeline {
     return this.invoke(this.registry.get(surface, id), raw, caller);
   }
 
-  /** Runs one route for one caller; throws only AppErrors. */
+  /** Runs one route for one caller, logged, counted and (when tracing is on) traced; throws only AppErrors. */
   async invoke(r: Route, raw: RawInput, caller: Caller): Promise<Reply> {
+    const started = performance.now();
+    const { tracer } = this.deps;
     try {
-      return await this.run(r, raw, caller);
+      const reply = tracer
+        ? await inCallSpan(tracer, r, caller, () => this.run(r, raw, caller), (e) => this.neutral(e, label(r)))
+        : await this.run(r, raw, caller);
+      this.observe(r, caller, reply.status ?? 200, 'ok', started);
+      return reply;
     } catch (e) {
-      throw this.neutral(e, label(r));
+      const err = this.neutral(e, label(r));
+      this.observe(r, caller, err.status, err.code, started);
+      throw err;
     }
+  }
+
+  private observe(route: Route, caller: Caller, status: number, outcome: string, started: number): void {
+    const { transport, ip, headers, request, quiet } = caller;
+    observeCall(this.deps.log, this.deps.metrics, { route, transport, ip, headers, request, quiet, status, outcome, seconds: (performance.now() - started) / 1e3 });
   }
 
   private async run(r: Route, raw: RawInput, caller: Caller): Promise<Reply> {
@@ -177,8 +214,11 @@ export class Pipeline {
     if (size > max) throw new AppError('PAYLOAD_TOO_LARGE', `The input exceeds ${max} bytes${instead ? `; ${instead}` : ''}`);
   }
 
-  /** The catalog error for anything thrown: store outages are 503 (retry is safe), the rest is logged as a bug. */
-  neutral(e: unknown, where: string): AppError {
+  /**
+   * The catalog error for anything thrown: store outages are 503 (retry is safe), the rest is logged as a bug. Each
+   * transport's one error mapping starts here (http/wire.ts, socket/errors.ts, grpc/status.ts, graphql/errors.ts, MCP).
+   */
+  readonly neutral = (e: unknown, where: string): AppError => {
     if (e instanceof AppError) return e;
     const store = storeUnavailable(e);
     if (store) {
@@ -188,7 +228,7 @@ export class Pipeline {
     }
     this.deps.log.error({ err: e, route: where }, 'unhandled error');
     return new AppError('INTERNAL');
-  }
+  };
 }
 
 /** Throws when a JSON reply, as the client will read it, does not match the route's registered output. */

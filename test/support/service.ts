@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { MongoClient } from 'mongodb';
 import neo4j from 'neo4j-driver';
 import { Redis } from 'ioredis';
-import { createApp, portOf, type App, type Listener } from '../../src/app.js';
+import { createApp, portOf, type App, type AppOptions, type Listener } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { createLogger } from '../../src/log.js';
 
@@ -36,14 +36,15 @@ export async function wipe(urls: { MONGO_URL: string; NEO4J_URI: string; REDIS_U
   redis.disconnect();
 }
 
-export async function startService(env: Record<string, string> = {}, opts: { wipe?: boolean; logLines?: string[] } = {}): Promise<TestService> {
+/** `spanExporter`: tracing on, each span handed to it as it ends. */
+export async function startService(env: Record<string, string> = {}, opts: { wipe?: boolean; logLines?: string[] } & AppOptions = {}): Promise<TestService> {
   const urls = { MONGO_URL: process.env.MONGO_URL!, NEO4J_URI: process.env.NEO4J_URI!, REDIS_URL: process.env.REDIS_URL! };
   if (opts.wipe !== false) await wipe(urls);
   const config = loadConfig({
     ...urls, ADMIN_PORT: '0', CLIENT_PORT: '0', GRPC_PORT: '0', SOCKET_PORT: '0', MASTER_KEY: randomBytes(24).toString('hex'), ADMIN_PASSWORD: 'test-admin-password',
     ADMIN_JWT_SECRET: randomBytes(32).toString('hex'), CLIENT_JWT_SECRET: randomBytes(32).toString('hex'), LOG_LEVEL: 'warn', CHECK_REPLIES: '1', ...env,
   });
-  const app = await createApp(config, createLogger(config.LOG_LEVEL, opts.logLines ? { write: (l) => { opts.logLines!.push(l); } } : undefined));
+  const app = await createApp(config, createLogger(config.LOG_LEVEL, opts.logLines ? { write: (l) => { opts.logLines!.push(l); } } : undefined), { spanExporter: opts.spanExporter });
   const listeners = await app.listen();
   const admin = `http://127.0.0.1:${portOf(listeners, 'admin')}`;
   const client = `http://127.0.0.1:${portOf(listeners, 'client')}`;

@@ -7,7 +7,8 @@ import type { GraphQLSchema } from 'graphql';
 import type { Logger } from '../../log.js';
 import type { Caller, Pipeline } from '../pipeline.js';
 import type { Surface } from '../registry.js';
-import { headersOf, sendError } from '../http/wire.js';
+import { callRequest } from '../http/access-log.js';
+import { headersOf, httpFailure } from '../http/wire.js';
 import { formatError, toGraphQLError } from './errors.js';
 import { documentLimits, type GraphqlLimits } from './limits.js';
 
@@ -49,7 +50,7 @@ export function graphqlEndpoint(o: EndpointOptions): (app: Express) => void {
       // Credentials are checked once per request; every field then runs as this caller.
       context: async ({ req }): Promise<Caller> => {
         const headers = headersOf(req);
-        const caller: Caller = { transport: 'graphql', ip: String(req.ip), headers, bounded: true };
+        const caller: Caller = { transport: 'graphql', ip: String(req.ip), headers, bounded: true, request: callRequest(req) };
         try {
           if (o.surface === 'admin') caller.principal = await pipeline.admin(headers, caller.ip);
           else caller.user = await pipeline.user(headers);
@@ -78,6 +79,7 @@ export function graphqlEndpoint(o: EndpointOptions): (app: Express) => void {
     return building;
   }
 
+  const { send } = httpFailure(o.surface, pipeline.neutral);
   return (app) => {
     app.post('/graphql', async (req: Request, res: Response, next: NextFunction) => {
       let h: RequestHandler;
@@ -85,7 +87,7 @@ export function graphqlEndpoint(o: EndpointOptions): (app: Express) => void {
         await pipeline.enter('graphql', o.surface, String(req.ip), RATE_KEY);
         h = await handler();
       } catch (e) {
-        return void sendError(o.surface, res, pipeline.neutral(e, RATE_KEY));
+        return void send(res, e, RATE_KEY);
       }
       return h(req, res, next);
     });

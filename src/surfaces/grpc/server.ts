@@ -30,13 +30,16 @@ export interface GrpcDeps {
 const HEALTH_EVERY_MS = 5000;
 const PAGE = 1000;
 
-/** Metadata as the headers the pipeline reads credentials from. */
+/** Metadata as the headers the pipeline reads credentials and the W3C trace context from. */
 function callerOf(metadata: Metadata, peer: string): Caller {
   const first = (k: string) => { const v = metadata.get(k)[0]; return v === undefined ? undefined : String(v); };
   // "ipv4:127.0.0.1:5000" or "ipv6:[::1]:5000": the address without its port, as rate limits count it.
   const bare = peer.replace(/^ipv[46]:/, '');
   const ip = bare.startsWith('[') ? bare.slice(1, bare.indexOf(']')) : bare.replace(/:\d+$/, '');
-  return { transport: 'grpc', ip, headers: { authorization: first('authorization'), masterkey: first('masterkey') } };
+  return {
+    transport: 'grpc', ip,
+    headers: { authorization: first('authorization'), masterkey: first('masterkey'), traceparent: first('traceparent'), tracestate: first('tracestate') },
+  };
 }
 
 /** Writes with backpressure: resolves once the stream can take more, or is gone (cancelled, closed). */
@@ -69,22 +72,26 @@ export class GrpcTransport {
 
   constructor(private readonly deps: GrpcDeps) {}
 
+  /** gRPC's one error mapping: anything thrown, as the status a call ends with. */
+  private status(e: unknown, where: string) {
+    return grpcStatus(this.deps.pipeline.neutral(e, `gRPC ${where}`));
+  }
+
   private unary(m: UnaryMethod) {
     const { pipeline } = this.deps;
     return (call: ServerUnaryCall<Msg, Msg>, callback: sendUnaryData<Msg>) => {
       const caller = callerOf(call.metadata, call.getPeer());
-      if (UNDECODABLE in call.request) return void callback(grpcStatus(undecodable()));
+      if (UNDECODABLE in call.request) return void callback(this.status(undecodable(), m.route));
       // The request's translation runs inside the chain: a throw there is answered (and logged), not left to grpc-js.
       Promise.resolve().then(() => pipeline.call('admin', m.route, m.input(call.request), caller))
         .then((reply) => m.output((reply.body ?? {}) as Msg, reply))
-        .then((out) => callback(null, out), (e: unknown) => callback(grpcStatus(pipeline.neutral(e, `gRPC ${m.route}`))))
+        .then((out) => callback(null, out), (e: unknown) => callback(this.status(e, m.route)))
         .catch((e: unknown) => pipeline.log.error({ err: e, route: m.route }, 'gRPC answer not sent'));
     };
   }
 
   /** Runs a server stream until it ends, fails, or the client cancels; errors end it with their status. */
   private streaming(name: string, body: (call: ServerWritableStream<Msg, Msg>, caller: Caller, signal: AbortSignal) => Promise<void>) {
-    const { pipeline } = this.deps;
     return (call: ServerWritableStream<Msg, Msg>) => {
       const abort = new AbortController();
       this.streams.add(abort);
@@ -92,7 +99,7 @@ export class GrpcTransport {
       call.on('close', () => abort.abort());
       const fail = (e: unknown) => {
         // A status error on the call itself is what grpc-js sends as the stream's status (destroy would send none).
-        try { call.emit('error', grpcStatus(pipeline.neutral(e, `gRPC ${name}`))); } catch { /* the call is gone */ }
+        try { call.emit('error', this.status(e, name)); } catch { /* the call is gone */ }
       };
       const run = UNDECODABLE in call.request ? Promise.reject(undecodable()) : body(call, callerOf(call.metadata, call.getPeer()), abort.signal);
       run.then(

@@ -6,8 +6,8 @@ import { AppError } from '../../errors.js';
 import type { Logger } from '../../log.js';
 import type { Pipeline } from '../pipeline.js';
 import { label, type Surface } from '../registry.js';
-import { tracker, type Observe } from './access-log.js';
-import { headersOf, sendError, type TrustProxy } from './wire.js';
+import { callRequest, tracker, type Observe } from './access-log.js';
+import { headersOf, httpFailure, type TrustProxy } from './wire.js';
 
 export interface HttpDeps {
   pipeline: Pipeline; log: Logger; bodyLimit: string; trustProxy: TrustProxy; observe: Observe;
@@ -56,7 +56,7 @@ export function createHttpApp(surface: Surface, deps: HttpDeps, mount: Array<(ap
     track(req, res, () => (req.route as { path?: string } | undefined)?.path ?? 'unmatched');
     next();
   });
-  const send = (res: Response, e: AppError) => sendError(surface, res, e);
+  const { send } = httpFailure(surface, pipeline.neutral);
   // Each route reads at most its own body limit: a route that takes no body reads almost none (a stray body is refused).
   const parsers = new Map<string, ReturnType<typeof express.json>>();
   const parser = (limit: string) => parsers.get(limit) ?? parsers.set(limit, express.json({ limit })).get(limit)!;
@@ -69,7 +69,7 @@ export function createHttpApp(surface: Surface, deps: HttpDeps, mount: Array<(ap
       try {
         const stream = streamed(req) ? req : undefined;
         const reply = await pipeline.invoke(r, { params: req.params, query: req.query, body: req.body, stream },
-          { transport: 'rest', ip: String(req.ip), headers: headersOf(req), bounded: true });
+          { transport: 'rest', ip: String(req.ip), headers: headersOf(req), bounded: true, request: callRequest(req) });
         for (const [k, v] of Object.entries(reply.headers ?? {})) res.setHeader(k, v);
         res.status(reply.status ?? 200);
         if (reply.stream) await sendStream(res, reply.stream, deps.log, label(r));
@@ -79,22 +79,23 @@ export function createHttpApp(surface: Surface, deps: HttpDeps, mount: Array<(ap
         }
         else res.json(reply.body ?? {});
       } catch (e) {
-        send(res, pipeline.neutral(e, label(r)));
+        send(res, e, label(r));
       }
     });
   }
   // GraphQL and the tool server read JSON up to BODY_LIMIT; a path nothing serves reads no body before its 404.
   app.use(['/graphql', '/mcp'], parser(deps.bodyLimit));
   for (const m of mount) m(app);
-  app.use((req, res) => send(res, new AppError('ROUTE_NOT_FOUND', `No route ${req.method} ${req.path}`)));
-  const onError: ErrorRequestHandler = (err, _req, res, _next) => {
+  app.use((req, res) => send(res, new AppError('ROUTE_NOT_FOUND', `No route ${req.method} ${req.path}`), 'unmatched'));
+  const onError: ErrorRequestHandler = (err, req, res, _next) => {
     const type = (err as { type?: string }).type;
-    if (type === 'entity.too.large') return void send(res, new AppError('PAYLOAD_TOO_LARGE', `The body exceeds ${(err as { limit: number }).limit} bytes`));
-    if (type === 'entity.parse.failed') return void send(res, new AppError('BAD_REQUEST', 'The body is not valid JSON'));
+    const where = `${req.method} ${req.path}`;
+    if (type === 'entity.too.large') return void send(res, new AppError('PAYLOAD_TOO_LARGE', `The body exceeds ${(err as { limit: number }).limit} bytes`), where);
+    if (type === 'entity.parse.failed') return void send(res, new AppError('BAD_REQUEST', 'The body is not valid JSON'), where);
     if (typeof (err as { status?: number }).status === 'number' && (err as { status: number }).status < 500) {
-      return void send(res, new AppError('BAD_REQUEST', (err as Error).message));
+      return void send(res, new AppError('BAD_REQUEST', (err as Error).message), where);
     }
-    send(res, pipeline.neutral(err, `${_req.method} ${_req.path}`));
+    send(res, err, where);
   };
   app.use(onError);
   return app;

@@ -5,9 +5,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseQuery } from 'node:querystring';
 import { AppError } from '../../errors.js';
 import { label, type Route, type Surface } from '../registry.js';
-import { tracker } from './access-log.js';
+import { callRequest, tracker } from './access-log.js';
 import type { HttpDeps } from './express-adapter.js';
-import { clientAddress, errorReply, headersOf, sendJson } from './wire.js';
+import { clientAddress, headersOf, httpFailure, sendJson } from './wire.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => boolean;
 
@@ -18,17 +18,17 @@ export function leanRoutes(surface: Surface, deps: HttpDeps): Handler {
     .filter((r) => r.http.lean && r.http.method === 'get' && !r.http.path.includes(':')).map((r) => [r.http.path, r]));
   const track = tracker(surface, deps.log, deps.observe);
   const address = clientAddress(deps.trustProxy);
+  const { send } = httpFailure(surface, pipeline.neutral);
 
   const serve = async (r: Route, req: IncomingMessage, res: ServerResponse, search: string) => {
     track(req, res, () => r.http.path);
     try {
       const reply = await pipeline.invoke(r, { params: {}, query: parseQuery(search) },
-        { transport: 'rest', ip: address(req), headers: headersOf(req), bounded: true });
+        { transport: 'rest', ip: address(req), headers: headersOf(req), bounded: true, request: callRequest(req) });
       if (reply.stream || reply.text !== undefined) throw new AppError('INTERNAL', `${label(r)} is not a JSON route`);
       sendJson(res, reply.status ?? 200, reply.body ?? {}, reply.headers);
     } catch (e) {
-      const err = errorReply(surface, pipeline.neutral(e, label(r)));
-      sendJson(res, err.status, err.body, err.headers);
+      send(res, e, label(r));
     }
   };
 

@@ -6,6 +6,16 @@ import proxyAddr from 'proxy-addr';
 import { AppError, RangeNotSatisfiable, RateLimited, adminErrorBody, clientErrorBody } from '../../errors.js';
 import type { Surface } from '../registry.js';
 
+/** Anything thrown as the catalog error: the pipeline's `neutral` (store outages 503, the rest logged as a bug). */
+export type Neutral = (e: unknown, where: string) => AppError;
+
+/** HTTP's one error mapping, for every HTTP-borne transport: anything thrown, answered as the surface's error body. */
+export interface HttpFailure {
+  send(res: ServerResponse, e: unknown, where: string): void;
+  /** Before a WebSocket upgrade: the answer on the bare socket. */
+  refuse(socket: Duplex, e: unknown, where: string): void;
+}
+
 export type TrustProxy = boolean | number | string;
 
 /** Headers with one value each (the first of repeated ones). */
@@ -40,6 +50,13 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
 export function sendError(surface: Surface, res: ServerResponse, e: AppError): void {
   const reply = errorReply(surface, e);
   sendJson(res, reply.status, reply.body, reply.headers);
+}
+
+export function httpFailure(surface: Surface, neutral: Neutral): HttpFailure {
+  return {
+    send: (res, e, where) => sendError(surface, res, neutral(e, where)),
+    refuse: (socket, e, where) => refuseUpgrade(surface, socket, neutral(e, where)),
+  };
 }
 
 /** Refuses a WebSocket upgrade with an HTTP answer carrying the surface's error body. */

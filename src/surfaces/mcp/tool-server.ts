@@ -3,7 +3,8 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Express, Request, Response } from 'express';
 import { AppError, adminErrorBody } from '../../errors.js';
-import { headersOf, sendError } from '../http/wire.js';
+import { callRequest } from '../http/access-log.js';
+import { headersOf, httpFailure } from '../http/wire.js';
 import { splitArgs } from '../flat-args.js';
 import { collected, type Caller, type Pipeline } from '../pipeline.js';
 import { ALIASES, GLOBAL, META, allTools, selectModules, type Tool } from './modules.js';
@@ -19,6 +20,8 @@ export interface ToolServerDeps {
 }
 
 const json = (value: unknown) => ({ content: [{ type: 'text' as const, text: JSON.stringify(value, null, 2) }] });
+/** MCP's one error mapping for a tool call: the admin surface's error body, as a tool result marked an error. */
+const toolError = (e: AppError) => ({ ...json(adminErrorBody(e)), isError: true });
 
 function build(deps: ToolServerDeps, tools: Tool[], modules: string[], caller: Caller) {
   const { pipeline } = deps;
@@ -34,7 +37,7 @@ function build(deps: ToolServerDeps, tools: Tool[], modules: string[], caller: C
         const reply = await collected(await pipeline.invoke(t.route, raw, caller));
         return json(reply.text ?? reply.body ?? {});
       } catch (e) {
-        return { ...json(adminErrorBody(pipeline.neutral(e, `MCP ${t.name}`))), isError: true };
+        return toolError(pipeline.neutral(e, `MCP ${t.name}`));
       }
     });
   }
@@ -62,13 +65,13 @@ export function mountToolServer(deps: ToolServerDeps): (app: Express) => void {
   const { pipeline } = deps;
   const tools = allTools(pipeline.registry.all(), deps.configModules);
   const known = new Set([...tools.map((t) => t.module), META].filter((m) => m !== GLOBAL));
+  const { send } = httpFailure('admin', pipeline.neutral);
   const handle = async (req: Request, res: Response) => {
     try {
       pipeline.admit('mcp');
       const headers = headersOf(req);
-      // Admin JWT or API token; the masterkey is for people at a terminal, not for agents.
-      if (!headers.authorization) throw new AppError('UNAUTHENTICATED', 'Send Authorization: Bearer <admin JWT or API token>');
-      const principal = await pipeline.admin({ authorization: headers.authorization }, String(req.ip));
+      // Admin JWT or API token only: the pipeline holds each transport's credential rule.
+      const principal = await pipeline.admin(headers, String(req.ip), 'mcp');
       const param = typeof req.query.modules === 'string' ? req.query.modules : undefined;
       const { modules, unknown } = selectModules(param, known);
       if (unknown.length) {
@@ -79,13 +82,13 @@ export function mountToolServer(deps: ToolServerDeps): (app: Express) => void {
         res.status(405).setHeader('Allow', 'POST').json(adminErrorBody(new AppError('BAD_REQUEST', 'This tool server is stateless: POST JSON-RPC messages')));
         return;
       }
-      const server = build(deps, tools, modules, { transport: 'mcp', ip: String(req.ip), headers, principal, bounded: true });
+      const server = build(deps, tools, modules, { transport: 'mcp', ip: String(req.ip), headers, principal, bounded: true, request: callRequest(req) });
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       res.on('close', () => { void transport.close(); void server.close(); });
       await server.connect(transport);
       await transport.handleRequest(req, res, req.body);
     } catch (e) {
-      if (!res.headersSent) sendError('admin', res, pipeline.neutral(e, `${req.method} /mcp`));
+      if (!res.headersSent) send(res, e, `${req.method} /mcp`);
     }
   };
   return (app) => { app.all('/mcp', handle); };

@@ -4,11 +4,12 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { AppError } from '../../errors.js';
 import type { Activity } from '../../services/activity.js';
-import { followChanges } from '../follow.js';
-import { clientAddress, headersOf, refuseUpgrade, type TrustProxy } from '../http/wire.js';
+import { FEED_ROUTE, followChanges } from '../follow.js';
+import { clientAddress, headersOf, httpFailure, type TrustProxy } from '../http/wire.js';
 import { selectProtocol, upgradeCredentials } from './browser-credentials.js';
 import type { Caller, Pipeline } from '../pipeline.js';
 import { Connection, type ConnectionLimits } from './connection.js';
+import { socketError } from './errors.js';
 import { CLOSE } from './messages.js';
 
 export const FEED_PATH = '/authorization/changes';
@@ -20,7 +21,7 @@ export function adminFeedSocket(deps: AdminFeedDeps) {
   const wss = new WebSocketServer({ noServer: true, maxPayload: 1024, handleProtocols: selectProtocol });
   const open = new Set<Connection>();
 
-  const refuse = (socket: Duplex, e: AppError) => refuseUpgrade('admin', socket, e);
+  const { refuse } = httpFailure('admin', deps.pipeline.neutral);
 
   const follow = (ws: WebSocket, caller: Caller, after: number) => {
     const abort = new AbortController();
@@ -33,9 +34,9 @@ export function adminFeedSocket(deps: AdminFeedDeps) {
           if (conn.closed) return;
         }
       } catch (e) {
-        const err = deps.pipeline.neutral(e, 'admin feed socket');
-        conn.send({ type: 'error', code: err.code, message: err.message });
-        conn.close(err.status === 401 ? CLOSE.unauthenticated : 1011, err.code);
+        const { error, message } = socketError(deps.pipeline.neutral, e, 'admin feed socket');
+        conn.send(message);
+        conn.close(error.status === 401 ? CLOSE.unauthenticated : 1011, error.code);
       }
     })();
   };
@@ -43,21 +44,20 @@ export function adminFeedSocket(deps: AdminFeedDeps) {
   return {
     upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
       const url = new URL(req.url ?? '/', 'http://admin');
-      if (url.pathname !== FEED_PATH) return refuse(socket, new AppError('ROUTE_NOT_FOUND', `WebSockets on this surface: ${FEED_PATH}`));
+      if (url.pathname !== FEED_PATH) return refuse(socket, new AppError('ROUTE_NOT_FOUND', `WebSockets on this surface: ${FEED_PATH}`), 'admin feed socket');
       void (async () => {
         try {
-          deps.pipeline.admit('socket');
           const after = url.searchParams.get('after') ?? '0';
-          if (!/^\d{1,15}$/.test(after)) throw new AppError('VALIDATION_FAILED', 'after must be a revision (a whole number)');
           // A page offers an API token or admin JWT as a protocol entry (never the master key): browser-credentials.ts.
           const headers = upgradeCredentials(headersOf(req));
-          const ip = clientAddress(deps.trustProxy)(req);
-          await deps.pipeline.admin(headers, ip);
           // No principal on the caller: each page checks the credentials again, so a revoked token stops the feed.
-          const caller: Caller = { transport: 'socket', ip, headers };
+          const caller: Caller = { transport: 'socket', ip: clientAddress(deps.trustProxy)(req), headers };
+          // One small page before the upgrade: the gate, the credentials and `after` checked as the route checks them,
+          // so a socket that could not follow is refused with an HTTP answer rather than opened and closed.
+          await deps.pipeline.call('admin', FEED_ROUTE, { query: { after, limit: '1' } }, caller);
           wss.handleUpgrade(req, socket, head, (ws) => follow(ws, caller, Number(after)));
         } catch (e) {
-          refuse(socket, deps.pipeline.neutral(e, 'admin feed socket'));
+          refuse(socket, e, 'admin feed socket');
         }
       })();
     },

@@ -10,6 +10,7 @@ import type { DecisionWatch } from '../../services/authorization/decision-watch.
 import type { Caller, Pipeline } from '../pipeline.js';
 import type { ChatMessage } from './chat-messages.js';
 import type { Connection } from './connection.js';
+import { socketError } from './errors.js';
 
 /** What the realtime socket needs of the chat module. */
 export interface ChatSockets { events: ChatEvents; watch: DecisionWatch; config: () => ChatConfig }
@@ -47,8 +48,7 @@ export class ChatSession implements RoomListener {
         : { type: 'read', room: msg.room, messageId: msg.messageId, userId };
       await this.chat.events.emit(event, this.key); // not echoed to this socket
     } catch (e) {
-      const err = this.pipeline.neutral(e, `socket ${msg.type}`);
-      this.conn.send({ type: 'error', ...(msg.id === undefined ? {} : { id: msg.id }), room: msg.room, code: err.code, message: err.message });
+      this.conn.send(socketError(this.pipeline.neutral, e, `socket ${msg.type}`, { id: msg.id, room: msg.room }).message);
     }
   }
 

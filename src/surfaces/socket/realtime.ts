@@ -8,12 +8,13 @@ import { AppError } from '../../errors.js';
 import type { ClientPrincipal } from '../../services/client-auth.js';
 import type { DecisionWatch, Watched } from '../../services/authorization/decision-watch.js';
 import { securityHeaders } from '../http/security-headers.js';
-import { clientAddress, headersOf, refuseMalformed, refuseUpgrade, sendJson, type TrustProxy } from '../http/wire.js';
+import { clientAddress, headersOf, httpFailure, refuseMalformed, sendJson, type TrustProxy } from '../http/wire.js';
 import type { Caller, Pipeline } from '../pipeline.js';
 import { selectProtocol, upgradeCredentials } from './browser-credentials.js';
 import { isChatMessage } from './chat-messages.js';
 import { ChatSession, type ChatSockets } from './chat-session.js';
 import { Connection, type ConnectionLimits } from './connection.js';
+import { socketError } from './errors.js';
 import { CLOSE, clientMessage } from './messages.js';
 
 export interface RealtimeDeps extends ConnectionLimits {
@@ -74,8 +75,7 @@ class Session {
   }
 
   private error(id: string | undefined, e: unknown): void {
-    const err = this.deps.pipeline.neutral(e, 'socket');
-    this.conn.send({ type: 'error', ...(id === undefined ? {} : { id }), code: err.code, message: err.message });
+    this.conn.send(socketError(this.deps.pipeline.neutral, e, 'socket', { id }).message);
   }
 
   /**
@@ -192,7 +192,7 @@ export class RealtimeTransport {
         this.open(ws, caller);
       });
     } catch (e) {
-      refuseUpgrade('client', socket, pipeline.neutral(e, 'socket upgrade'));
+      httpFailure('client', pipeline.neutral).refuse(socket, e, 'socket upgrade');
     }
   }
 
