@@ -3,7 +3,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { connectNeo4j } from '../../src/stores/neo4j/connection.js';
+import { neo4jGraphStore } from '../../src/stores/neo4j/graph.js';
 import { neo4jIndexStore } from '../../src/stores/neo4j/index-store.js';
+import { neo4jTupleListing } from '../../src/stores/neo4j/tuple-listing.js';
+import { graphContract } from '../contract/graph.contract.js';
+import { tupleListingContract } from '../contract/tuple-listing.contract.js';
 import { redisChatChannel } from '../../src/stores/redis/chat-channel.js';
 import { connectRedis } from '../../src/stores/redis/connection.js';
 import { redisDecisionStore } from '../../src/stores/redis/decision-cache.js';
@@ -64,6 +68,14 @@ describe('real adapters', () => {
   indexStoreContract(async () => {
     const driver = await connectIndex();
     return { index: neo4jIndexStore(driver), cleanup: () => driver.close() };
+  });
+  graphContract(async () => {
+    const driver = await connectIndex();
+    return { graph: neo4jGraphStore(driver), cleanup: () => driver.close() };
+  });
+  tupleListingContract(async () => {
+    const driver = await connectIndex();
+    return { graph: neo4jGraphStore(driver), listing: (limits) => neo4jTupleListing(driver, limits), cleanup: () => driver.close() };
   });
   leaseContract(async () => {
     const { prefix, cleanup } = fresh();

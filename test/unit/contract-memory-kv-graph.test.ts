@@ -14,6 +14,11 @@ import { memoryReindexState } from '../../src/stores/memory/reindex-state.js';
 import { memoryRevisionCounter } from '../../src/stores/memory/revision-counter.js';
 import { memoryTokenDenyList } from '../../src/stores/memory/token-deny-list.js';
 import { memoryChatChannel } from '../../src/stores/memory/chat-channel.js';
+import { memoryGraphStore } from '../../src/stores/memory/graph.js';
+import { MemoryGraph } from '../../src/stores/memory/graph-state.js';
+import { memoryTupleListing } from '../../src/stores/memory/tuple-listing.js';
+import { graphContract } from '../contract/graph.contract.js';
+import { tupleListingContract } from '../contract/tuple-listing.contract.js';
 import { busContract } from '../contract/invalidation-bus.contract.js';
 import { chatChannelContract } from '../contract/chat-channel.contract.js';
 import { decisionStoreContract } from '../contract/decision-cache.contract.js';
@@ -33,6 +38,11 @@ const fresh = () => ({ hub: new MemoryHub(), prefix: `ct:${randomUUID()}` });
 
 describe('in-memory twins', () => {
   indexStoreContract(async () => ({ index: memoryIndexStore(), cleanup: none }));
+  graphContract(async () => ({ graph: memoryGraphStore(new MemoryGraph()), cleanup: none }));
+  tupleListingContract(async () => {
+    const g = new MemoryGraph();
+    return { graph: memoryGraphStore(g), listing: (limits) => memoryTupleListing(g, limits), cleanup: none };
+  });
   leaseContract(async () => {
     const { hub, prefix } = fresh();
     return {
