@@ -19,7 +19,7 @@ const CASES = ['folders-teams-documents.json', 'cycle-three-groups.json', 'direc
 
 function scenarios(): Array<[string, Scenario]> {
   const cases = loadCases().filter((c) => CASES.includes(c.file)).map((c) => [c.file, c.scenario] as [string, Scenario]);
-  return [...cases, ...[7, 31, 104].map((seed) => [`random ${seed}`, randomScenario(seed, 25, 0)] as [string, Scenario])];
+  return [...cases, ...[7, 31].map((seed) => [`random ${seed}`, randomScenario(seed, 18, 0)] as [string, Scenario])];
 }
 
 /** Runs the reads 100 at a time: concurrent checks share a query in the Neo4j adapter (its batcher). */
@@ -83,6 +83,6 @@ export function indexAnswersContract(index: () => IndexStore, liveGen: () => Pro
       }
       await index().dropGeneration(incremental!);
       expect(n).toBeGreaterThan(0);
-    });
+    }, 240_000); // thousands of reads per state: a minute on Neo4j on a loaded machine
   });
 }
