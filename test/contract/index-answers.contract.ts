@@ -56,7 +56,10 @@ async function compare(index: IndexStore, model: Model, tuples: Tuple[], grants:
     });
     want.push(['subjects', a, o, t, { subjects: fromEv.public ? 'within' : fromEv.subjects, public: fromEv.public }]);
   }
-  expect(await inParallel(reads)).toEqual(want);
+  // Only the differences, each beside what the evaluator says: a diff of thousands of answers takes jest minutes.
+  const got = await inParallel(reads);
+  const differ = got.flatMap((g, i) => (JSON.stringify(g) === JSON.stringify(want[i]) ? [] : [{ index: g, evaluator: want[i] }]));
+  expect(differ.slice(0, 10)).toEqual([]);
   return want.length;
 }
 
