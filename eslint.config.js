@@ -2,7 +2,9 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
-const DRIVERS = ['mongodb', 'mongodb/*', 'neo4j-driver', 'neo4j-driver/*', 'ioredis', 'ioredis/*'];
+const DRIVERS = ['mongodb', 'mongodb/*', 'neo4j-driver', 'neo4j-driver/*', 'ioredis', 'ioredis/*', 'bullmq', 'bullmq/*', 'nodemailer', 'nodemailer/*', '@aws-sdk/*'];
+/** The adapters under src/stores/ (one folder each, the in-memory twins included): only the composition picks them. */
+const ADAPTERS = ['mongo', 'neo4j', 'redis', 'files', 'queue', 'mail', 'memory'].flatMap((d) => [`**/stores/${d}`, `**/stores/${d}/**`]);
 const NODE_IO = ['fs', 'fs/*', 'net', 'http', 'https', 'child_process', 'node:fs', 'node:fs/*', 'node:net', 'node:http', 'node:https', 'node:child_process'];
 
 export default tseslint.config(
@@ -25,12 +27,13 @@ export default tseslint.config(
     },
   },
   {
-    // Services depend on the ports (src/stores/ports/); only the composition root (src/app.ts) picks the adapters.
-    files: ['src/services/**/*.ts'],
+    // Services, modules and surfaces depend on the ports (src/stores/ports/); only the composition (src/stores/stores.ts,
+    // src/app.ts) picks the adapters.
+    files: ['src/services/**/*.ts', 'src/modules/**/*.ts', 'src/surfaces/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [
-        { group: ['**/stores/mongo', '**/stores/mongo/**', '**/stores/neo4j', '**/stores/neo4j/**', '**/stores/redis', '**/stores/redis/**'], message: 'Services import ports (stores/ports/), never an adapter.' },
-        { group: [...DRIVERS, 'rate-limiter-flexible'], message: 'Services reach stores through the ports; drivers belong in the adapters under src/stores/.' },
+        { group: ADAPTERS, message: 'Services, modules and surfaces import ports (stores/ports/), never an adapter: src/stores/stores.ts builds them.' },
+        { group: [...DRIVERS, 'rate-limiter-flexible'], message: 'Services, modules and surfaces reach stores, queues and mail through the ports; drivers belong in the adapters under src/stores/.' },
       ] }],
     },
   },

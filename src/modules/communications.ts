@@ -1,5 +1,4 @@
-// The communications module: push device tokens and notifications, and email, push and sms sent through the BullMQ queue.
-import type { Config } from '../config.js';
+// The communications module: push device tokens and notifications, and email, push and sms sent through the job queue.
 import type { Logger } from '../log.js';
 import { Inbox } from '../services/communications/inbox.js';
 import { queueMetrics } from '../services/communications/metrics.js';
@@ -9,12 +8,11 @@ import { smtpProvider } from '../services/communications/smtp.js';
 import type { CommunicationsConfig } from '../services/config/communications-config.js';
 import type { Settings } from '../services/config/settings.js';
 import type { Metrics } from '../services/metrics.js';
-import { bullmqConnection } from '../stores/redis/bullmq.js';
 import type { Stores } from '../stores/stores.js';
 import { communicationsRoutes } from '../surfaces/routes/communications.js';
 import type { Module } from './module.js';
 
-export function communicationsModule(stores: Stores, config: Config, deps: { settings: Settings; metrics: Metrics; log: Logger }) {
+export function communicationsModule(stores: Stores, deps: { settings: Settings; metrics: Metrics; log: Logger }) {
   const { settings, log } = deps;
   const current = () => settings.get('communications');
   const fixed: Record<'push' | 'sms', Provider> = { push: storeProvider('push'), sms: storeProvider('sms') };
@@ -24,7 +22,7 @@ export function communicationsModule(stores: Stores, config: Config, deps: { set
     const key = JSON.stringify(value);
     if (email?.key !== key) {
       email?.provider.close?.();
-      email = { key, provider: value.provider === 'smtp' ? smtpProvider(value) : storeProvider('email') };
+      email = { key, provider: value.provider === 'smtp' ? smtpProvider(value, stores.mailer) : storeProvider('email') };
     }
     return email.provider;
   };
@@ -32,7 +30,7 @@ export function communicationsModule(stores: Stores, config: Config, deps: { set
   let queue: SendQueue | null = null;
   const events = queueMetrics(deps.metrics.registry, () => queue!.counts());
   queue = new SendQueue({
-    connect: (role) => bullmqConnection(config.REDIS_URL, role), prefix: config.REDIS_PREFIX, stores: c, log, events, config: current,
+    jobs: stores.jobQueue, stores: c, log, events, config: current,
     provider: (channel) => (channel === 'email' ? emailProvider(current().email) : fixed[channel]),
   });
   const inbox = new Inbox(c, () => current().pushNotifications.maxTokensPerUser);

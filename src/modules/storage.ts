@@ -18,7 +18,7 @@ export function storageModule(stores: Stores, config: Config, log: Logger, deps:
 }) {
   const storage = () => deps.settings.get('storage');
   const files = new Files({
-    records: stores.files, ...deps.authz, providers: new Providers(storage), signer: new UrlSigner(config.CLIENT_JWT_SECRET), config: storage, log,
+    records: stores.files, ...deps.authz, providers: new Providers(storage, stores.fileStorage), signer: new UrlSigner(config.CLIENT_JWT_SECRET), config: storage, log,
   });
   const module: Module = {
     name: 'storage', routes: storageRoutes(files, deps.clientAuth),

@@ -1,6 +1,8 @@
 // Connects MongoDB, Neo4j and Redis and builds every adapter the modules use: the only place that knows which store holds what.
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../log.js';
+import { openFileStorage } from './files/open.js';
+import { smtpMailer } from './mail/smtp.js';
 import { mongoAccessViewStore } from './mongo/access-views.js';
 import { mongoAdminStore } from './mongo/admins.js';
 import { mongoApiTokenStore } from './mongo/api-tokens.js';
@@ -20,6 +22,7 @@ import { mongoSchemaStore } from './mongo/schemas.js';
 import { mongoTeamStore } from './mongo/teams.js';
 import { tunedDb } from './mongo/tuned-db.js';
 import { mongoUserStore } from './mongo/users.js';
+import { bullmqJobQueues } from './queue/bullmq.js';
 import { connectNeo4j, pingNeo4j, warmNeo4j } from './neo4j/connection.js';
 import { neo4jGraphStore } from './neo4j/graph.js';
 import { neo4jIndexStore } from './neo4j/index-store.js';
@@ -75,9 +78,15 @@ export async function connectStores(urls: StoreUrls, log: Logger) {
     /** Custom endpoint definitions of the database module. */
     customEndpoints: mongoEndpointStore(db),
     files: mongoFileRecordStore(db),
+    /** Where file bytes go: local disk or an S3 bucket, as the config module `storage` names them. */
+    fileStorage: openFileStorage,
     config: mongoConfigStore(db),
     /** Push device tokens, notifications and the outbox of sent messages. */
     communications: mongoCommunicationStores(db),
+    /** Job queues (BullMQ on this Redis, connections of their own): a handle connects when it is opened. */
+    jobQueue: bullmqJobQueues(urls.REDIS_URL, prefix),
+    /** Email sent through an SMTP server. */
+    mailer: smtpMailer,
     /** Collections of the service itself, which introspection never offers as schemas. */
     systemCollections: new Set<string>([...Object.values(COLLECTIONS), FILES_COLLECTION, ...Object.values(CHAT_COLLECTIONS), ENDPOINTS_COLLECTION]),
     chat: mongoChatStore(db),

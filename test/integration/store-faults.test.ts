@@ -17,7 +17,8 @@ const PORTS: StackPorts = faultStackPorts();
 const dataDir = join(ROOT, '.data', 'test-faults');
 const WRITERS = 8;
 /**
- * Fail fast: a write answered 503 while the store is down gets its answer within this. While a store is down, MongoDB calls give up after
+ * Fail fast: a write answered 503 while the store is down gets its answer within this of the fault (or of its send, if
+ * later). While a store is down, MongoDB calls give up after
  * 2 s of server selection, Neo4j calls after about 1 s (one retry), Redis calls at once (no offline queue); a write
  * makes a few calls after its first failure, and the answers measured were 1.7–3.1 s.
  */
@@ -213,7 +214,9 @@ async function fault(server: Server, tag: string, how: 'kill' | 'hang' = 'kill')
   expect(unavailable.filter((o) => o.code !== 'STORE_UNAVAILABLE').map(when)).toEqual([]);
   expect(unavailable.length).toBeGreaterThan(0);
   expect(whileDown.length).toBeGreaterThan(0);
-  expect(whileDown.filter((o) => o.ms > FAIL_FAST_MS).map(when)).toEqual([]);
+  // Counted from the fault, or from the send if later: time a write spent before the store went down (seen: 1.5 s on a
+  // loaded machine) is not waiting on a down store.
+  expect(whileDown.filter((o) => o.at + o.ms - Math.max(o.at, killedAt) > FAIL_FAST_MS).map(when)).toEqual([]);
   expect(all.filter((o) => o.ms > WRITE_BOUND_MS).map(when)).toEqual([]);
   expect(ready.seen.failedAt).toBeGreaterThan(0);
   expect(ready.seen.readyAgainAt).toBeGreaterThan(0);

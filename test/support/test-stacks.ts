@@ -29,6 +29,11 @@ export function faultStackPorts(env: NodeJS.ProcessEnv = process.env) {
   return shifted(FAULTS, offset(env));
 }
 
+/** The communications-fault test's own Redis (it kills it; the other stores are its worker's): ends in 25, as nothing else. */
+export function communicationsFaultRedisPort(env: NodeJS.ProcessEnv = process.env) {
+  return 19325 + offset(env);
+}
+
 /** One stack per jest worker: TEST_STACKS, else the workers jest was given (JEST_STACK_WORKERS, set by jest.config.js). */
 export function stackCount(env: NodeJS.ProcessEnv = process.env): number {
   const n = Number(env.TEST_STACKS ?? env.JEST_STACK_WORKERS ?? 1);

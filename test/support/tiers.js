@@ -7,4 +7,5 @@ export const SLOW_FILES = [
   'hostile-input',
   'conformance-two-processes',
   'partitioned-index',
+  'state-large',
 ];

@@ -1,4 +1,5 @@
-// The lint rules that hold the layers apart: services import ports, never an adapter; the engine imports nothing that does I/O.
+// The lint rules that hold the layers apart: services, modules and surfaces import ports, never an adapter nor a driver;
+// the engine imports nothing that does I/O.
 import { fileURLToPath } from 'node:url';
 import { ESLint } from 'eslint';
 
@@ -23,6 +24,35 @@ describe('import direction', () => {
     for (const driver of ['ioredis', 'mongodb', 'neo4j-driver']) {
       expect(await restricted('src/services/x.ts', `import * as d from '${driver}';\nexport const driver = d;\n`)).toHaveLength(1);
     }
+  });
+
+  it('refuses a service that imports a file, queue, mail or in-memory adapter', async () => {
+    for (const adapter of ['files/local.js', 'files/s3.js', 'queue/bullmq.js', 'mail/smtp.js', 'memory/job-queue.js']) {
+      expect(await restricted('src/services/storage/x.ts', `import * as a from '../../stores/${adapter}';\nexport const adapter = a;\n`)).toHaveLength(1);
+    }
+  });
+
+  it('refuses a service that imports the queue, mail or S3 driver', async () => {
+    for (const driver of ['bullmq', 'nodemailer', '@aws-sdk/client-s3', '@aws-sdk/lib-storage']) {
+      expect(await restricted('src/services/x.ts', `import * as d from '${driver}';\nexport const driver = d;\n`)).toHaveLength(1);
+    }
+  });
+
+  it('refuses a module or a surface that imports an adapter or a driver', async () => {
+    for (const file of ['src/modules/x.ts', 'src/surfaces/x.ts']) {
+      expect(await restricted(file, "import { bullmqConnection } from '../stores/redis/bullmq.js';\nexport const c = bullmqConnection;\n")).toHaveLength(1);
+      expect(await restricted(file, "import { openFileStorage } from '../stores/files/open.js';\nexport const o = openFileStorage;\n")).toHaveLength(1);
+      expect(await restricted(file, "import { Queue } from 'bullmq';\nexport const Q = Queue;\n")).toHaveLength(1);
+      expect(await restricted(file, "import { MongoClient } from 'mongodb';\nexport const M = MongoClient;\n")).toHaveLength(1);
+    }
+    expect(await restricted('src/surfaces/routes/x.ts', "import type { Graph } from '../../stores/neo4j/graph.js';\nexport type G = Graph;\n")).toHaveLength(1);
+  });
+
+  it('lets a module take the composed stores and ports, and the composition import adapters', async () => {
+    expect(await restricted('src/modules/x.ts', "import type { Stores } from '../stores/stores.js';\nimport type { JobQueue } from '../stores/ports/job-queue.js';\nexport type S = [Stores, JobQueue<unknown>];\n"))
+      .toEqual([]);
+    expect(await restricted('src/stores/stores.ts', "import { bullmqJobQueues } from './queue/bullmq.js';\nimport { Redis } from 'ioredis';\nexport const q = [bullmqJobQueues, Redis];\n"))
+      .toEqual([]);
   });
 
   it('lets a service import a port', async () => {

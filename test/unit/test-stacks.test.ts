@@ -1,5 +1,5 @@
 // The suite's stacks: each jest worker gets a stack of its own, on ports of its own.
-import { faultStackPorts, stackCount, stackPorts, STACKS_ENV, useWorkerStack } from '../support/test-stacks.js';
+import { communicationsFaultRedisPort, faultStackPorts, stackCount, stackPorts, STACKS_ENV, useWorkerStack } from '../support/test-stacks.js';
 
 const stacks = [0, 1].map((i) => ({ MONGO_URL: `mongodb://m${i}/authz`, NEO4J_URI: `bolt://n${i}`, REDIS_URL: `redis://r${i}` }));
 
@@ -25,7 +25,7 @@ it('leaves the environment alone when no stack was started (the fast tier)', () 
 it('puts every stack on ports no other stack uses, for any two checkouts\' offsets, moved as a whole by TEST_PORT_OFFSET', () => {
   const offsets = Array.from({ length: 30 }, (_, i) => String(i * 100));
   const ports = offsets.flatMap((o) => [...[0, 1, 2, 3, 4, 5, 6, 7].flatMap((i) => Object.values(stackPorts(i, { TEST_PORT_OFFSET: o }))),
-    ...Object.values(faultStackPorts({ TEST_PORT_OFFSET: o }))]);
+    ...Object.values(faultStackPorts({ TEST_PORT_OFFSET: o })), communicationsFaultRedisPort({ TEST_PORT_OFFSET: o })]);
   expect(new Set(ports).size).toBe(ports.length);
   expect(Math.max(...ports)).toBeLessThan(32768);
   expect(stackPorts(1, { TEST_PORT_OFFSET: '100' }).redis).toBe(stackPorts(1, {}).redis + 100);

@@ -1,12 +1,12 @@
-// The send queue: BullMQ on the project's Redis. Idempotent jobs (the key and the recipients make the job id), retries with exponential
+// The send queue, on the job queue port (BullMQ on the project's Redis). Idempotent jobs (the key and the recipients make the job id), retries with exponential
 // backoff, a bounded dead-letter list (the queue's failed set) that operators read and replay; delivery is recorded once
 // per job id in MongoDB, so a job run again after a lost lock or a Redis restart is not delivered twice. MongoDB keeps each
 // acknowledged send until its delivery, and a sweep queues again any job a crashed Redis lost.
 import { createHash, randomUUID } from 'node:crypto';
-import { Queue, Worker, type Job } from 'bullmq';
 import { AppError } from '../../errors.js';
 import type { Logger } from '../../log.js';
-import type { Channel, CommunicationStores, QueueConnection } from '../../stores/ports/communications.js';
+import type { Channel, CommunicationStores } from '../../stores/ports/communications.js';
+import type { Job, JobOptions, JobQueue, OpenJobQueue } from '../../stores/ports/job-queue.js';
 import type { CommunicationsConfig } from '../config/communications-config.js';
 import type { EmailMessage, Message, Provider, PushMessage, SmsMessage } from './provider.js';
 
@@ -50,61 +50,52 @@ function within<T>(p: Promise<T>, what: string): Promise<T> {
 }
 
 export class SendQueue {
-  private producer: QueueConnection | null = null;
-  private started: Queue | null = null;
-  private worker: Worker | null = null;
-  private consumer: QueueConnection | null = null;
+  private started: JobQueue<SendRequest> | null = null;
   private lastWorkerError = '';
   private sweeper: NodeJS.Timeout | null = null;
   private sweeping = false;
   private sweepCursor: { createdAt: Date; _id: string } | null = null;
 
   constructor(private readonly deps: {
-    connect(role: 'producer' | 'worker'): QueueConnection; prefix: string; stores: CommunicationStores; log: Logger; events: QueueEventsSink;
+    jobs: OpenJobQueue; stores: CommunicationStores; log: Logger; events: QueueEventsSink;
     config(): CommunicationsConfig; provider(channel: Channel): Provider;
   }) {}
 
   /** The queue, once started: nothing connects before the module starts, so an app that fails to start leaves no connection behind. */
-  private get queue(): Queue {
+  private get queue(): JobQueue<SendRequest> {
     if (!this.started) throw new Error('the send queue is not started');
     return this.started;
   }
 
   start(): void {
     // A call made while Redis is down, or in flight when it goes, fails at once (503).
-    this.producer = this.deps.connect('producer');
-    this.started = new Queue(QUEUE, { connection: this.producer.client, prefix: `${this.deps.prefix}:bull` });
-    this.started.on('error', () => undefined);
+    this.started = this.deps.jobs<SendRequest>(QUEUE);
     const o = this.deps.config().orchestration;
-    this.consumer = this.deps.connect('worker');
-    this.worker = new Worker(QUEUE, (job) => this.deliver(job), { connection: this.consumer.client, prefix: `${this.deps.prefix}:bull`, concurrency: o.concurrency });
-    this.worker.on('error', (err) => {
-      if (err.message === this.lastWorkerError) return;
-      this.lastWorkerError = err.message;
-      this.deps.log.warn({ err: err.message }, 'communications worker: queue error (it reconnects by itself)');
-    });
-    this.worker.on('ready', () => { this.lastWorkerError = ''; });
-    this.worker.on('completed', (job) => this.deps.events.completed(job.name));
-    this.worker.on('failed', (job, err) => {
-      if (!job) return;
-      this.deps.events.failedAttempt(job.name);
-      if (job.attemptsMade >= (job.opts.attempts ?? 1)) {
-        this.deps.events.deadLettered(job.name);
-        this.deps.log.warn({ jobId: job.id, channel: job.name, attempts: job.attemptsMade, err: err.message }, 'message dead-lettered');
-        // Not queued again by the sweep once the dead-letter list drops it; if this is lost, the sweep marks it itself.
-        this.deps.stores.pending.setDead(job.id!, true).catch(() => undefined);
-      }
-    });
+    this.started.work((job) => this.deliver(job), { concurrency: o.concurrency, events: {
+      error: (err) => {
+        if (err.message === this.lastWorkerError) return;
+        this.lastWorkerError = err.message;
+        this.deps.log.warn({ err: err.message }, 'communications worker: queue error (it reconnects by itself)');
+      },
+      ready: () => { this.lastWorkerError = ''; },
+      completed: (job) => this.deps.events.completed(job.name),
+      failed: (job, err) => {
+        this.deps.events.failedAttempt(job.name);
+        if (job.attemptsMade >= job.attempts) {
+          this.deps.events.deadLettered(job.name);
+          this.deps.log.warn({ jobId: job.id, channel: job.name, attempts: job.attemptsMade, err: err.message }, 'message dead-lettered');
+          // Not queued again by the sweep once the dead-letter list drops it; if this is lost, the sweep marks it itself.
+          this.deps.stores.pending.setDead(job.id, true).catch(() => undefined);
+        }
+      },
+    } });
     this.sweeper = setInterval(() => { void this.sweep(); }, SWEEP_EVERY_MS);
     this.sweeper.unref();
   }
 
-  private jobOptions(jobId: string) {
+  private jobOptions(): JobOptions {
     const o = this.deps.config().orchestration;
-    return {
-      jobId, attempts: o.attempts, backoff: { type: 'exponential', delay: o.backoff.delayMs },
-      removeOnComplete: { count: o.keepCompleted }, removeOnFail: { count: o.deadLetterMax },
-    };
+    return { attempts: o.attempts, backoffMs: o.backoff.delayMs, keepCompleted: o.keepCompleted, keepFailed: o.deadLetterMax };
   }
 
   /**
@@ -122,12 +113,12 @@ export class SendQueue {
       this.sweepCursor = batch.length === SWEEP_BATCH ? { createdAt: batch.at(-1)!.createdAt, _id: batch.at(-1)!._id } : null;
       for (const p of batch) {
         if (await outbox.has(p._id)) { await pending.remove(p._id); continue; }
-        const job = await within(this.queue.getJob(p._id), 'a job lookup');
+        const job = await within(this.queue.get(p._id), 'a job lookup');
         if (job) {
-          if ((await within(job.getState(), 'a job lookup')) === 'failed' && job.attemptsMade >= (job.opts.attempts ?? 1)) await pending.setDead(p._id, true);
+          if (job.state === 'failed' && job.attemptsMade >= job.attempts) await pending.setDead(p._id, true);
           continue;
         }
-        await within(this.queue.add(p.channel, p.request as unknown as SendRequest, this.jobOptions(p._id)), 'adding a job');
+        await within(this.queue.add(p.channel, p.request as unknown as SendRequest, p._id, this.jobOptions()), 'adding a job');
         requeued++;
       }
       if (requeued > 0) this.deps.log.warn({ requeued }, 'communications: queued again sends the queue\'s Redis lost');
@@ -143,7 +134,7 @@ export class SendQueue {
 
   /** Applies new orchestration settings: concurrency now, attempts and backoff to jobs added from now on. */
   tune(config: CommunicationsConfig): void {
-    if (this.worker) this.worker.concurrency = config.orchestration.concurrency;
+    this.started?.setConcurrency(config.orchestration.concurrency);
   }
 
   /**
@@ -155,12 +146,12 @@ export class SendQueue {
     const { outbox, pending } = this.deps.stores;
     if (key) {
       if (await outbox.has(jobId)) return { jobId, created: false, state: 'completed' };
-      const existing = await within(this.queue.getJob(jobId), 'a job lookup');
-      if (existing) return { jobId, created: false, state: await within(existing.getState(), 'a job lookup') };
+      const existing = await within(this.queue.get(jobId), 'a job lookup');
+      if (existing) return { jobId, created: false, state: existing.state };
     }
     const recorded = await pending.add({ _id: jobId, channel: request.channel, request: { ...request }, createdAt: new Date(), dead: false });
     try {
-      await within(this.queue.add(request.channel, request, this.jobOptions(jobId)), 'adding a job');
+      await within(this.queue.add(request.channel, request, jobId, this.jobOptions()), 'adding a job');
     } catch (e) {
       // A send answered 503 is not sent later by the sweep behind the caller's back (a retry with its key sends it).
       if (recorded) await pending.remove(jobId).catch(() => undefined);
@@ -171,7 +162,7 @@ export class SendQueue {
 
   /** One job run: skipped when its delivery is recorded already; a push stores the user's notification first. */
   private async deliver(job: Job<SendRequest>): Promise<{ delivered: boolean }> {
-    const id = job.id!;
+    const id = job.id;
     const { stores } = this.deps;
     if (await stores.outbox.has(id)) return { delivered: false };
     const request = job.data;
@@ -181,7 +172,7 @@ export class SendQueue {
       message = { ...request, devices };
       await stores.notifications.insert({
         _id: id, userId: request.userId, title: request.title, body: request.body, ...(request.data ? { data: request.data } : {}),
-        read: false, createdAt: new Date(job.timestamp),
+        read: false, createdAt: new Date(job.createdAt),
       });
     } else {
       message = request;
@@ -204,12 +195,12 @@ export class SendQueue {
 
   /** The dead-letter list: jobs that used every attempt, newest first. */
   async deadLetters(skip: number, limit: number): Promise<{ jobs: DeadLetter[]; count: number }> {
-    const [jobs, count] = await within(Promise.all([this.queue.getFailed(skip, skip + limit - 1), this.queue.getFailedCount()]), 'listing dead letters');
+    const { jobs, count } = await within(this.queue.failed(skip, limit), 'listing dead letters');
     return {
       count,
-      jobs: jobs.filter((j): j is NonNullable<typeof j> => Boolean(j)).map((j) => ({
-        jobId: String(j.id), channel: j.name, request: j.data as SendRequest, failedReason: j.failedReason ?? '', attemptsMade: j.attemptsMade,
-        createdAt: new Date(j.timestamp).toISOString(), failedAt: j.finishedOn ? new Date(j.finishedOn).toISOString() : null,
+      jobs: jobs.map((j) => ({
+        jobId: j.id, channel: j.name, request: j.data, failedReason: j.failedReason, attemptsMade: j.attemptsMade,
+        createdAt: new Date(j.createdAt).toISOString(), failedAt: j.finishedAt ? new Date(j.finishedAt).toISOString() : null,
       })),
     };
   }
@@ -218,12 +209,12 @@ export class SendQueue {
   async replay(ids: string[] | 'all'): Promise<{ replayed: string[]; notFound: string[] }> {
     const replayed: string[] = [];
     const notFound: string[] = [];
-    const targets = ids === 'all' ? (await within(this.queue.getFailed(0, -1), 'listing dead letters')).flatMap((j) => (j?.id ? [j.id] : [])) : ids;
+    const targets = ids === 'all' ? (await within(this.queue.failed(0), 'listing dead letters')).jobs.map((j) => j.id) : ids;
     for (const id of targets) {
-      const job = await within(this.queue.getJob(id), 'a job lookup');
-      if (!job || (await within(job.getState(), 'a job lookup')) !== 'failed') { notFound.push(id); continue; }
+      const job = await within(this.queue.get(id), 'a job lookup');
+      if (!job || job.state !== 'failed') { notFound.push(id); continue; }
       await this.deps.stores.pending.setDead(id, false);
-      await within(job.retry('failed', { resetAttemptsMade: true, resetAttemptsStarted: true }), 'replaying a job');
+      await within(this.queue.retry(id), 'replaying a job');
       replayed.push(id);
     }
     return { replayed, notFound };
@@ -231,34 +222,19 @@ export class SendQueue {
 
   /** Throws while the queue's Redis does not answer (for /ready); the producer's connection fails at once while it is down. */
   async probe(): Promise<void> {
-    if (!this.producer) throw new Error('the send queue is not started');
-    await this.producer.ping();
+    if (!this.started) throw new Error('the send queue is not started');
+    await this.started.probe();
   }
 
   /** Jobs per state, for /metrics (the failed set is the dead-letter list). */
   async counts(): Promise<Record<string, number>> {
-    const c = await within(this.queue.getJobCounts('waiting', 'active', 'delayed', 'completed', 'failed'), 'counting jobs');
-    return { waiting: c.waiting ?? 0, active: c.active ?? 0, delayed: c.delayed ?? 0, completed: c.completed ?? 0, dead_lettered: c.failed ?? 0 };
+    const c = await within(this.queue.counts(), 'counting jobs');
+    return { waiting: c.waiting, active: c.active, delayed: c.delayed, completed: c.completed, dead_lettered: c.failed };
   }
 
+  /** Stops the sweep, then the queue: jobs being sent get CLOSE_WAIT_MS to finish, then are abandoned (run again, and skipped if delivered). */
   async stop(): Promise<void> {
     if (this.sweeper) clearInterval(this.sweeper);
-    const worker = this.worker;
-    if (worker) {
-      let forceTimer: NodeJS.Timeout | undefined;
-      // A close waits for the jobs in hand, which never finish while Redis is down, and a close once begun cannot be
-      // forced (BullMQ answers the same promise): it kept its lock-renewal timer and its blocking connection
-      // reconnecting after the service stopped. So it is forced from the start when the worker is not connected.
-      const force = !(this.consumer?.ready() ?? false);
-      // A forced close can hang too while Redis is down: it is started, not waited for.
-      const forced = new Promise<void>((res) => { forceTimer = setTimeout(() => { worker.close(true).catch(() => undefined); res(); }, CLOSE_WAIT_MS); });
-      await Promise.race([worker.close(force), forced]).catch(() => undefined);
-      clearTimeout(forceTimer);
-    }
-    let timer: NodeJS.Timeout | undefined;
-    if (this.started) await Promise.race([this.started.close(), new Promise((r) => { timer = setTimeout(r, CLOSE_WAIT_MS); })]).catch(() => undefined);
-    clearTimeout(timer);
-    this.producer?.close();
-    this.consumer?.close();
+    await this.started?.close(CLOSE_WAIT_MS);
   }
 }

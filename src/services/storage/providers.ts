@@ -1,13 +1,12 @@
 // The file storage providers as the config module `storage` currently describes them, built once per distinct setting.
-import type { FileStorage } from '../../stores/ports/file-storage.js';
-import { localFileStorage } from '../../stores/files/local.js';
-import { s3FileStorage } from '../../stores/files/s3.js';
+import type { FileStorage, OpenFileStorage } from '../../stores/ports/file-storage.js';
 import type { StorageConfig } from '../config/storage-config.js';
 
 export class Providers {
   private readonly built = new Map<string, FileStorage>();
 
-  constructor(private readonly config: () => StorageConfig) {}
+  /** `open` builds a provider (the composition picks the adapters); this keeps one per distinct setting. */
+  constructor(private readonly config: () => StorageConfig, private readonly open: OpenFileStorage) {}
 
   /** Where new uploads go. */
   current(): FileStorage { return this.named(this.config().provider); }
@@ -18,7 +17,7 @@ export class Providers {
     const key = name === 's3' ? `s3 ${JSON.stringify(c.s3)}` : `local ${c.dir}`;
     let p = this.built.get(key);
     if (!p) {
-      p = name === 's3' ? s3FileStorage(c.s3) : localFileStorage(c.dir);
+      p = this.open(name, c);
       this.built.set(key, p);
     }
     return p;

@@ -2,9 +2,9 @@
 import { DeleteObjectCommand, GetObjectCommand, HeadBucketCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { Transform, type Readable } from 'node:stream';
-import { FileMissing, type FileStorage } from '../ports/file-storage.js';
+import { FileMissing, type FileStorage, type FileStorageSettings } from '../ports/file-storage.js';
 
-export interface S3Options { bucket: string; endpoint?: string; region: string; forcePathStyle: boolean }
+export type S3Options = FileStorageSettings['s3'];
 
 /** Parts of 5 MB (S3's smallest), two in flight: an upload holds about 10 MB whatever the file's size. */
 const PART_BYTES = 5 * 1024 * 1024;

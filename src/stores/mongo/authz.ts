@@ -1,5 +1,5 @@
 // Definitions, relationships, direct grants and the change log in MongoDB: idempotent by unique keys and upserts.
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { Collection, Db, Filter, Sort } from 'mongodb';
 import { parseObject, tupleText, type Tuple } from '../../engine/ids.js';
 import type { Definition } from '../../engine/model.js';
@@ -11,14 +11,11 @@ import { inBatches } from './batches.js';
 import { documentCount } from './document-count.js';
 import { COLLECTIONS } from './connection.js';
 import { DUPLICATE_KEY, isDuplicateKey } from './duplicate-key.js';
+import { tupleId } from '../tuple-id.js';
 
 interface GrantDoc { _id: string; subject: string; permission: string; resource: string; computedTuple: string; resourceType: string; revision: number; createdAt: Date }
 
-/**
- * Relationship and grant ids derive from the tuple text, so the unique key is `_id` itself: lookups by
- * tuple are `_id` lookups (FerretDB v1 pushes down only those) and a repeated insert fails on `_id`.
- */
-export const tupleId = (text: string) => createHash('sha256').update(text).digest('base64url').slice(0, 32);
+export { tupleId };
 
 const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const sortOf = (sort: string | undefined, fallback: string): Sort => {

@@ -2,6 +2,7 @@
 import type { Db } from 'mongodb';
 import type { ChatStore, MessageRecord, RoomRecord } from '../ports/chat.js';
 import { findByIds } from './by-ids.js';
+import { neutralDuplicate } from './duplicate-key.js';
 
 export const CHAT_COLLECTIONS = { rooms: 'chat_rooms', messages: 'chat_messages' } as const;
 
@@ -12,7 +13,7 @@ export function mongoChatStore(db: Db): ChatStore {
     async prepare() {
       await messages.createIndex({ roomId: 1, _id: -1 });
     },
-    async insertRoom(room) { await rooms.insertOne(room); },
+    async insertRoom(room) { await neutralDuplicate(() => rooms.insertOne(room)); },
     findRoom: (id) => rooms.findOne({ _id: id }),
     findRooms: (ids) => findByIds(rooms, ids),
     async changeParticipants(id, add, remove) {
@@ -23,7 +24,7 @@ export function mongoChatStore(db: Db): ChatStore {
       return rooms.findOne({ _id: id });
     },
     async deleteRoom(id) { return (await rooms.deleteOne({ _id: id })).deletedCount === 1; },
-    async insertMessage(m) { await messages.insertOne(m); },
+    async insertMessage(m) { await neutralDuplicate(() => messages.insertOne(m)); },
     findMessage: (id) => messages.findOne({ _id: id }),
     async messages(roomId, skip, limit) {
       const [page, count] = await Promise.all([

@@ -2,7 +2,7 @@
 import type { Db } from 'mongodb';
 import type { RefreshRecord, RefreshTokenStore } from '../ports/refresh-tokens.js';
 import { COLLECTIONS } from './connection.js';
-import { isDuplicateKey, upsertRaced } from './duplicate-key.js';
+import { isDuplicateKey, neutralDuplicate, upsertRaced } from './duplicate-key.js';
 
 const usedId = (hash: string) => `used:${hash}`;
 
@@ -10,7 +10,7 @@ export function mongoRefreshTokenStore(db: Db): RefreshTokenStore {
   const col = db.collection<RefreshRecord>(COLLECTIONS.refreshTokens);
   const revoked = db.collection<{ _id: string; revokedAt: Date }>(COLLECTIONS.revokedFamilies);
   return {
-    async insert(record) { await col.insertOne(record); },
+    async insert(record) { await neutralDuplicate(() => col.insertOne(record)); },
     async use(hash) {
       const live = await col.findOne({ _id: hash });
       if (!live) {

@@ -2,7 +2,7 @@
 import type { Db } from 'mongodb';
 import type { IntrospectedRecord, SchemaRecord, SchemaStore } from '../ports/schemas.js';
 import { COLLECTIONS } from './connection.js';
-import { nullIfDuplicate, upsertRaced } from './duplicate-key.js';
+import { neutralDuplicate, nullIfDuplicate, upsertRaced } from './duplicate-key.js';
 
 export function mongoSchemaStore(db: Db): SchemaStore {
   const schemas = db.collection<SchemaRecord>(COLLECTIONS.schemas);
@@ -18,7 +18,7 @@ export function mongoSchemaStore(db: Db): SchemaStore {
     async insert(s) {
       return nullIfDuplicate(async () => { await schemas.insertOne(s); return s; });
     },
-    async replace(s) { await schemas.replaceOne({ _id: s._id }, s); },
+    async replace(s) { await neutralDuplicate(() => schemas.replaceOne({ _id: s._id }, s)); },
     async collections() { return (await db.listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name); },
     async putIntrospected(list) {
       for (const r of list) await upsertRaced(() => found.replaceOne({ _id: r._id }, r, { upsert: true }));

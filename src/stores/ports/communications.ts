@@ -58,9 +58,3 @@ export interface CommunicationStores {
   ensureIndexes(): Promise<void>;
 }
 
-/** A Redis connection BullMQ is given (`client` is the driver's, handed to BullMQ as is). */
-export interface QueueConnection {
-  client: never; ping(): Promise<unknown>; close(): void;
-  /** Connected to Redis now (not connecting, nor reconnecting). */
-  ready(): boolean;
-}

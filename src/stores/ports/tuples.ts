@@ -19,7 +19,7 @@ export interface TupleReads {
   tuplesMatching(match: TupleMatch, batch: number, opts?: { bySubject?: boolean }): AsyncIterable<RelationRecord[]>;
   /** Which of these tuple texts are stored now (by `_id`, so one indexed lookup per batch). */
   presentTuples(texts: string[]): Promise<Set<string>>;
-  /** Every tuple, in batches of `batch`, grouped by resource type. */
+  /** Every tuple (those written at or below `upToRevision` when given), in batches of `batch`, in no particular order. */
   scanTuples(batch: number, upToRevision?: number): AsyncIterable<Tuple[]>;
   countTuples(): Promise<number>;
 }

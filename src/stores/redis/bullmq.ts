@@ -1,6 +1,12 @@
-// Redis connections for BullMQ (the send queue): the producer's and the worker's, each its own.
+// Redis connections for BullMQ (the job queue): the producer's and the worker's, each its own.
 import { Redis, type RedisOptions } from 'ioredis';
-import type { QueueConnection } from '../ports/communications.js';
+
+/** A Redis connection BullMQ is given (`client` is the driver's, handed to BullMQ as is: its own ioredis type). */
+export interface QueueConnection {
+  client: never; ping(): Promise<unknown>; close(): void;
+  /** Connected to Redis now (not connecting, nor reconnecting). */
+  ready(): boolean;
+}
 
 /**
  * As BullMQ advises, a Queue (the producer) fails fast and a Worker waits:

@@ -1,0 +1,125 @@
+// In-memory twin of the MongoDB change log and its outbox, with a minimal in-memory revision counter to feed it.
+import { weightOf, type ChangeEntry, type ChangeLog, type Frontier, type PendingRecord, type RevisionCounter } from '../ports/change-log.js';
+import { copy } from './copy.js';
+
+const MAX_TRIES = 50;
+
+/**
+ * The Redis counter's behaviour in a Map: a counter absent until first raised or taken, and a pending set whose
+ * frontier is unknown (null) until `rebuild` declares it complete, as a fresh or wiped Redis is.
+ */
+export function memoryRevisionCounter(): RevisionCounter {
+  let value: number | null = null;
+  let complete = false;
+  const marks = new Map<string, number>();
+  const incr = () => (value = (value ?? 0) + 1);
+  return {
+    async next() { return incr(); },
+    async take() { const r = incr(); marks.set(String(r), r); return r; },
+    // A confirmation is its own member, as in Redis: dropping a take-mark leaves the writer's confirmation.
+    async confirm(revision) { marks.set(`c${revision}`, revision); },
+    async settle(revisions) { for (const r of revisions) { marks.delete(String(r)); marks.delete(`c${r}`); } },
+    async dropMarks(members) { for (const m of members) marks.delete(m); },
+    async frontier(): Promise<Frontier | null> {
+      if (value === null || !complete) return null;
+      const oldest = Math.min(...marks.values());
+      return { latest: value, oldest: Number.isFinite(oldest) ? oldest : null };
+    },
+    async marked(upTo, limit) {
+      return [...marks].filter(([, r]) => r > 0 && r <= upTo)
+        .sort(([ma, a], [mb, b]) => a - b || (ma < mb ? -1 : ma > mb ? 1 : 0)).slice(0, limit)
+        .map(([member, revision]) => ({ member, revision }));
+    },
+    async rebuild(revisions) { for (const r of revisions) marks.set(String(r), r); complete = true; },
+    async raise(floor) { if ((value ?? 0) < floor) value = floor; },
+    async current() { return value ?? 0; },
+  };
+}
+
+/** What the change log stores: the log, the outbox of pending entries and the durable mark of revisions taken. */
+export interface MemoryChangeLogState { log: Map<number, ChangeEntry>; pending: Map<number, PendingRecord>; mark: number }
+export const memoryChangeLogState = (): MemoryChangeLogState => ({ log: new Map(), pending: new Map(), mark: 0 });
+
+/**
+ * The change log over `state` (shared by several logs to stand for processes, or for one whose counter was lost).
+ * A revision the counter hands out twice is refused as the unique `_id` refuses it, and the counter raised past it.
+ */
+export function memoryChangeLog(counter: RevisionCounter = memoryRevisionCounter(), state = memoryChangeLogState()): ChangeLog {
+  const { log, pending } = state;
+  const highestStored = (from = 0) => Math.max(from, state.mark, ...log.keys(), ...pending.keys());
+  let seeded: Promise<void> | null = null;
+  const seed = () => (seeded ??= counter.raise(highestStored()).catch((e: unknown) => { seeded = null; throw e; }));
+  let rebuilding: Promise<void> | null = null;
+  const inOrder = () => [...log.values()].sort((a, b) => a.revision - b.revision);
+
+  return {
+    async commit(entry, owner, opts = {}) {
+      const keepPending = opts.pending !== false;
+      await seed();
+      for (let attempt = 0; attempt < MAX_TRIES; attempt++) {
+        const revision = keepPending ? await counter.take() : await counter.next();
+        const at = new Date();
+        const taken = log.has(revision) || (keepPending && pending.has(revision));
+        if (!taken) {
+          if (keepPending) pending.set(revision, { revision, owner, at });
+          state.mark = Math.max(state.mark, revision);
+          log.set(revision, { ...copy(entry), revision, at });
+          if (keepPending) await counter.confirm(revision);
+          return revision;
+        }
+        await counter.raise(highestStored(revision));
+      }
+      throw new Error('could not take a revision: the counter keeps colliding with stored revisions');
+    },
+    async entries(revisions) {
+      const wanted = new Set(revisions);
+      return copy(inOrder().filter((e) => wanted.has(e.revision)));
+    },
+    async between(after, upTo, limit) {
+      const out: ChangeEntry[] = [];
+      let held = 0;
+      for (const e of inOrder()) {
+        if (e.revision <= after || e.revision > upTo) continue;
+        if (held >= limit || out.length >= limit) break;
+        out.push(copy(e));
+        held += weightOf(e);
+      }
+      return out;
+    },
+    async pending(limit) {
+      const all = [...pending.values()].sort((a, b) => a.revision - b.revision);
+      return copy(limit === undefined ? all : all.slice(0, limit));
+    },
+    async countPending() { return pending.size; },
+    async oldestPending() { return pending.size ? Math.min(...pending.keys()) : null; },
+    async done(revisions) {
+      if (revisions.length === 0) return;
+      for (const r of revisions) pending.delete(r);
+      await counter.settle(revisions).catch(() => undefined);
+    },
+    async release(revision) { await counter.settle([revision]); },
+    async frontier() {
+      const f = await counter.frontier();
+      if (f !== null) return f;
+      // The counter's set is not known complete: rebuilt from the durable outbox, and answered next time.
+      rebuilding ??= (async () => {
+        await counter.raise(highestStored());
+        await counter.rebuild([...pending.keys()]);
+      })().finally(() => { rebuilding = null; });
+      await rebuilding.catch(() => undefined);
+      return null;
+    },
+    async heal(upTo) {
+      const marked = await counter.marked(upTo, 1000);
+      await counter.dropMarks(marked.filter((m) => !pending.has(m.revision)).map((m) => m.member));
+    },
+    async latest() {
+      await seed();
+      const current = await counter.current();
+      if (current > 0) return current;
+      seeded = null;
+      await seed();
+      return counter.current();
+    },
+  };
+}
