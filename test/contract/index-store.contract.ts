@@ -41,7 +41,7 @@ export function indexStoreContract(make: () => Promise<IndexHarness>) {
     it('reads see only the live generation; writes to another one stay apart until it is switched to', async () => {
       const a = await liveGen();
       const b = freshGen();
-      await h.index.syncHolds(a, [{ subject: 'User:u', key: 'Doc:d#viewer' }].map((x) => ({ ...x, present: true })));
+      await h.index.syncHolds(a, [{ subject: 'User:u', key: 'Doc:d#viewer', present: true }]);
       await h.index.putRows(a, [rowsOf('Doc:d', 'Doc', 'h1', [{ action: 'view', keys: ['Doc:d#viewer'] }])]);
       await h.index.putRows(b, [rowsOf('Doc:d', 'Doc', 'h2', [{ action: 'view', public: true }])]);
       expect(await h.index.check('User:x', 'Doc:d', 'view')).toEqual({ rowExists: true, allowed: false });
