@@ -37,5 +37,15 @@ export default tseslint.config(
       ] }],
     },
   },
+  {
+    // The in-memory twins stand in for the servers: they load no driver, so the fast tier runs without one.
+    files: ['src/stores/memory/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [
+        { group: [...DRIVERS, 'rate-limiter-flexible'], message: 'An in-memory twin loads no driver: it keeps its state in Maps (shared ones on a MemoryHub).' },
+        { group: ['**/stores/mongo', '**/stores/mongo/**', '**/stores/neo4j', '**/stores/neo4j/**', '**/stores/redis', '**/stores/redis/**'], message: 'A twin imports no adapter (they load drivers).' },
+      ] }],
+    },
+  },
   { files: ['**/*.js', '**/*.mjs'], languageOptions: { globals: { process: 'readonly', console: 'readonly' } } },
 );

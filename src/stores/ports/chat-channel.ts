@@ -4,5 +4,6 @@ export interface ChatChannel {
   /** Sends `message` to every process subscribed, this one included; throws when the channel cannot be reached. */
   publish(message: string): Promise<void>;
   start(): Promise<void>;
+  /** Resolves once this process hears nothing more. */
   stop(): Promise<void>;
 }

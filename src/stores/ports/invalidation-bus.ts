@@ -19,3 +19,10 @@ export interface InvalidationBus {
   /** Whether local state may be served now. */
   trusted(): boolean;
 }
+
+/** A process's membership of the bus: it trusts local state only between `start` and `stop`. */
+export interface InvalidationBusMember extends InvalidationBus {
+  /** Starts renewing; resolves once this process is a member (or after a while if the bus does not answer). */
+  start(waitMs?: number): Promise<void>;
+  stop(): Promise<void>;
+}

@@ -13,6 +13,11 @@ export function redisChatChannel(redis: Redis, prefix: string, onMessage: (messa
     // Not awaited: with Redis down the subscription waits in the offline queue and is made when Redis answers, so the
     // service starts meanwhile (as it does without Redis), and ioredis makes it again after every reconnect.
     async start() { sub.subscribe(channel).catch(() => undefined); },
-    async stop() { sub.disconnect(); },
+    // QUIT, answered once the server has ended the subscription, so nothing arrives after stop (a disconnect closed
+    // only our side: a message already on its way was still delivered, seen in test/contract/chat-channel.contract.ts).
+    async stop() {
+      if (sub.status === 'ready') await sub.quit().catch(() => sub.disconnect());
+      else sub.disconnect();
+    },
   };
 }

@@ -1,0 +1,65 @@
+// The admin list of relations in memory: what src/stores/neo4j/tuple-listing.ts answers (cypher/listing.cypher), over
+// the TUPLE edges of a MemoryGraph, with the same caps on counts and the same budget for broad searches.
+import { typeOf } from '../../engine/ids.js';
+import type { TupleListing, TupleListPage, TupleListQuery } from '../ports/tuple-listing.js';
+import type { MemoryGraph } from './graph-state.js';
+
+/** The Neo4j adapter's defaults (LIST_COUNT_CAP, LIST_SCAN_BUDGET), not imported: that module loads the driver. */
+const DEFAULT_LIMITS = { cap: 10_000, budget: 20_000 };
+const byKey = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+export function memoryTupleListing(g: MemoryGraph, limits = DEFAULT_LIMITS): TupleListing {
+  /** Keys in the range the query's filters select, in its order (the range index the adapter reads). */
+  const range = (q: TupleListQuery, prefix: string) => {
+    const keys = [...g.tuples.values()]
+      .filter((e) => e.key.startsWith(prefix) && (q.resourceType === undefined || typeOf(e.tuple.resource) === q.resourceType))
+      .map((e) => e.key).sort(byKey);
+    return q.descending ? keys.reverse() : keys;
+  };
+  const matches = (key: string, search: string) => key.toLowerCase().includes(search.toLowerCase());
+
+  /** One type filter, or none, is counted exactly (Neo4j's count store); anything else up to the cap. */
+  function count(q: TupleListQuery, prefix: string): { count: number; exact: boolean } {
+    const { subjectType: st, resourceType: rt } = q;
+    const n = range(q, prefix).length;
+    const exact = (st === undefined && rt === undefined) || (rt === undefined && st !== 'Object') || (st === undefined && rt !== 'Object');
+    if (exact) return { count: n, exact: true };
+    const capped = Math.min(n, limits.cap);
+    return { count: capped, exact: capped < limits.cap };
+  }
+
+  function search(q: TupleListQuery, prefix: string): TupleListPage {
+    const all = [...g.tuples.keys()].filter((k) => matches(k, q.search!)).sort(byKey);
+    // The text index yields at most `cap` matches, in no order the adapter relies on (here: key order).
+    const seen = all.slice(0, limits.cap);
+    const inRange = new Set(range(q, prefix));
+    const kept = seen.filter((k) => inRange.has(k));
+    if (seen.length < limits.cap) {
+      const sorted = q.descending ? kept.reverse() : kept;
+      return { keys: sorted.slice(q.skip, q.skip + q.limit), count: sorted.length, exact: true };
+    }
+    const scanned = range(q, prefix).slice(0, limits.budget);
+    const found = scanned.filter((k) => matches(k, q.search!));
+    const keys = found.slice(q.skip, q.skip + q.limit);
+    if (keys.length === q.limit) return { keys, count: Math.max(kept.length, q.skip + keys.length), exact: false };
+    if (range(q, prefix).length > limits.budget) return { tooBroad: true };
+    return { keys, count: found.length, exact: true };
+  }
+
+  return {
+    limits,
+    async list(q) {
+      const prefix = q.subjectType === undefined ? '' : `${q.subjectType}:`;
+      if (q.search) return search(q, prefix);
+      const counted = count(q, prefix);
+      if (counted.exact && q.skip >= counted.count) return { keys: [], ...counted };
+      return { keys: range(q, prefix).slice(q.skip, q.skip + q.limit), ...counted };
+    },
+    async prepare(starting) {
+      if (g.listFieldsFilled) return 0;
+      starting?.();
+      g.listFieldsFilled = true;
+      return 0;
+    },
+  };
+}

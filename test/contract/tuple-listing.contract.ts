@@ -1,0 +1,76 @@
+// The tuple listing contract: pages of the projected tuples in key order, filtered by subject and resource type,
+// searched case-insensitively; counts past the cap are lower bounds, and a broad sparse search is refused. Small limits
+// (cap 5, budget 8) reach every branch; each test's types and search words are its own. Twin and Neo4j.
+import { randomBytes } from 'node:crypto';
+import type { GraphStore } from '../../src/stores/ports/graph.js';
+import type { TupleListing, TupleListQuery } from '../../src/stores/ports/tuple-listing.js';
+import { freshTypes, t } from './graph.contract.js';
+
+export interface ListingHarness { graph: GraphStore; listing(limits: { cap: number; budget: number }): TupleListing; cleanup(): Promise<void> }
+
+const LIMITS = { cap: 5, budget: 8 };
+const q = (over: Partial<TupleListQuery>): TupleListQuery => ({ descending: false, skip: 0, limit: 100, ...over });
+
+export function tupleListingContract(make: () => Promise<ListingHarness>) {
+  let h: ListingHarness;
+  let listing: TupleListing;
+  beforeAll(async () => { h = await make(); listing = h.listing(LIMITS); });
+  afterAll(async () => { await h.cleanup(); });
+  const write = (texts: string[]) => h.graph.sync(texts.map((x) => ({ tuple: t(x), grant: false, present: true })));
+
+  describe('tuple listing', () => {
+    it('pages by subject type or resource type in key order, either way, with exact counts', async () => {
+      const { A, B, C } = freshTypes();
+      const keys = ['a', 'b', 'c', 'd'].map((u) => `${A}:${u}#viewer@${B}:doc`);
+      await write([...keys, `${C}:x#viewer@${B}:doc`, `${A}:e#viewer@${C}:doc`]);
+      await h.graph.sync([{ tuple: t(`${A}:z#view@${B}:doc`), grant: true, present: true }]);
+      expect(await listing.list(q({ subjectType: A, limit: 2 }))).toEqual({ keys: keys.slice(0, 2), count: 5, exact: true });
+      expect(await listing.list(q({ subjectType: A, descending: true, skip: 1, limit: 2 })))
+        .toEqual({ keys: [keys[3], keys[2]], count: 5, exact: true });
+      expect(await listing.list(q({ subjectType: A, skip: 5 }))).toEqual({ keys: [], count: 5, exact: true });
+      expect(await listing.list(q({ resourceType: C }))).toEqual({ keys: [`${A}:e#viewer@${C}:doc`], count: 1, exact: true });
+    });
+
+    it('with both type filters, counts up to the cap and says whether the count is exact', async () => {
+      const { A, B } = freshTypes();
+      const keys = ['a', 'b', 'c', 'd', 'e', 'f', 'g'].map((u) => `${A}:${u}#viewer@${B}:doc`);
+      await write(keys);
+      expect(await listing.list(q({ subjectType: A, resourceType: B, skip: 5 }))).toEqual({ keys: keys.slice(5), count: 5, exact: false });
+      const { A: A2, B: B2 } = freshTypes();
+      await write([`${A2}:a#viewer@${B2}:d`, `${A2}:b#viewer@${B2}:d`]);
+      expect(await listing.list(q({ subjectType: A2, resourceType: B2 }))).toEqual({ keys: [`${A2}:a#viewer@${B2}:d`, `${A2}:b#viewer@${B2}:d`], count: 2, exact: true });
+    });
+
+    it('a search with fewer matches than the cap is exact: case-insensitive, filtered, sorted and paged', async () => {
+      const { A, B, C } = freshTypes();
+      const word = `w${randomBytes(4).toString('hex')}`;
+      await write([`${A}:${word}1#viewer@${B}:d`, `${A}:X${word.toUpperCase()}#viewer@${C}:d`, `${A}:plain#viewer@${B}:d`, `${B}:${word}#viewer@${C}:d`]);
+      expect(await listing.list(q({ search: word.toUpperCase() }))).toEqual({
+        keys: [`${A}:X${word.toUpperCase()}#viewer@${C}:d`, `${A}:${word}1#viewer@${B}:d`, `${B}:${word}#viewer@${C}:d`].sort(), count: 3, exact: true });
+      expect(await listing.list(q({ search: word, subjectType: A, descending: true, limit: 1 })))
+        .toEqual({ keys: [[`${A}:X${word.toUpperCase()}#viewer@${C}:d`, `${A}:${word}1#viewer@${B}:d`].sort().at(-1)], count: 2, exact: true });
+      expect(await listing.list(q({ search: word, resourceType: B }))).toEqual({ keys: [`${A}:${word}1#viewer@${B}:d`], count: 1, exact: true });
+    });
+
+    it('a broad search: a full page is a lower bound, a short one ends within the budget or is refused as too broad', async () => {
+      const { A, B } = freshTypes();
+      const word = `w${randomBytes(4).toString('hex')}`;
+      const keys = Array.from({ length: 12 }, (_, i) => `${A}:${word}${String(i).padStart(2, '0')}#viewer@${B}:d`);
+      await write(keys);
+      expect(await listing.list(q({ search: word, subjectType: A, limit: 3 }))).toEqual({ keys: keys.slice(0, 3), count: 5, exact: false });
+      expect(await listing.list(q({ search: word, subjectType: A, skip: 6, limit: 5 }))).toEqual({ tooBroad: true });
+      // Within the budget: two of its tuples in this type, while the word matches more than the cap elsewhere.
+      const { A: A2 } = freshTypes();
+      const few = [`${A2}:${word}#viewer@${B}:d`, `${A2}:${word}x#viewer@${B}:d`];
+      await write(few);
+      expect(await listing.list(q({ search: word, subjectType: A2 }))).toEqual({ keys: few, count: 2, exact: true });
+    });
+
+    it('prepare fills nothing on tuples this version projected, and starts no fill once marked', async () => {
+      await listing.prepare();
+      let started = false;
+      expect(await listing.prepare(() => { started = true; })).toBe(0);
+      expect(started).toBe(false);
+    });
+  });
+}

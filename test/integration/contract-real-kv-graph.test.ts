@@ -1,0 +1,151 @@
+// The contract suites of the Redis- and Neo4j-backed ports, run against the real adapters on the test stack: Redis
+// under a fresh key prefix per harness (deleted after), Neo4j wiped once (the index meta is global) and then shared.
+import { randomUUID } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import { connectNeo4j } from '../../src/stores/neo4j/connection.js';
+import { neo4jGraphStore } from '../../src/stores/neo4j/graph.js';
+import { neo4jIndexStore } from '../../src/stores/neo4j/index-store.js';
+import { neo4jTupleListing } from '../../src/stores/neo4j/tuple-listing.js';
+import { graphContract } from '../contract/graph.contract.js';
+import { tupleListingContract } from '../contract/tuple-listing.contract.js';
+import { redisChatChannel } from '../../src/stores/redis/chat-channel.js';
+import { connectRedis } from '../../src/stores/redis/connection.js';
+import { redisDecisionStore } from '../../src/stores/redis/decision-cache.js';
+import { redisDeletionHints } from '../../src/stores/redis/deletion-hints.js';
+import { redisEpoch } from '../../src/stores/redis/epoch.js';
+import { fixedPartitions } from '../../src/stores/redis/index-partitions.js';
+import { InvalidationBus } from '../../src/stores/redis/invalidation-bus.js';
+import { Heartbeat, Lease } from '../../src/stores/redis/lease.js';
+import { redisRateCounter } from '../../src/stores/redis/rate-limits.js';
+import { redisReindexState } from '../../src/stores/redis/reindex-state.js';
+import { redisRevisionCounter } from '../../src/stores/redis/revision-counter.js';
+import { redisTokenDenyList } from '../../src/stores/redis/token-deny-list.js';
+import type { InvalidationBusMember } from '../../src/stores/ports/invalidation-bus.js';
+import { busContract } from '../contract/invalidation-bus.contract.js';
+import { chatChannelContract } from '../contract/chat-channel.contract.js';
+import { decisionStoreContract } from '../contract/decision-cache.contract.js';
+import { deletionHintsContract } from '../contract/deletion-hints.contract.js';
+import { epochContract } from '../contract/epoch.contract.js';
+import { indexStoreContract } from '../contract/index-store.contract.js';
+import { partitionsContract } from '../contract/index-partitions.contract.js';
+import { leaseContract } from '../contract/lease.contract.js';
+import { rateCounterContract } from '../contract/rate-limits.contract.js';
+import { reindexStateContract } from '../contract/reindex-state.contract.js';
+import { revisionCounterContract } from '../contract/revision-counter.contract.js';
+import { denyListContract } from '../contract/token-deny-list.contract.js';
+
+const connectIndex = () => connectNeo4j(process.env.NEO4J_URI!, process.env.NEO4J_USER ?? 'neo4j', process.env.NEO4J_PASSWORD ?? '');
+let redis: Redis;
+
+/** Deletes every key under the prefix (the store "loses its data", or a harness cleans up after itself). */
+async function dropPrefix(prefix: string): Promise<void> {
+  const keys: string[] = [];
+  for (let cursor = '0'; ;) {
+    const [next, found] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+    keys.push(...found);
+    cursor = next;
+    if (cursor === '0') break;
+  }
+  if (keys.length) await redis.del(...keys);
+}
+
+/** A fresh prefix and its cleanup. */
+const fresh = () => {
+  const prefix = `ct:${randomUUID()}`;
+  return { prefix, cleanup: () => dropPrefix(prefix), loseAll: () => dropPrefix(prefix) };
+};
+
+beforeAll(async () => {
+  redis = connectRedis(process.env.REDIS_URL!);
+  // As every test file of the stack tier starts from nothing (test/support/service.ts): the index meta is global.
+  const driver = await connectIndex();
+  for (let n = 1; n > 0;) n = Number((await driver.executeQuery('MATCH (x) WITH x LIMIT 10000 DETACH DELETE x RETURN count(*) AS c')).records[0]!.get('c'));
+  await driver.close();
+});
+afterAll(async () => { await redis.quit(); });
+
+describe('real adapters', () => {
+  indexStoreContract(async () => {
+    const driver = await connectIndex();
+    return { index: neo4jIndexStore(driver), cleanup: () => driver.close() };
+  });
+  graphContract(async () => {
+    const driver = await connectIndex();
+    return { graph: neo4jGraphStore(driver), cleanup: () => driver.close() };
+  });
+  tupleListingContract(async () => {
+    const driver = await connectIndex();
+    return { graph: neo4jGraphStore(driver), listing: (limits) => neo4jTupleListing(driver, limits), cleanup: () => driver.close() };
+  });
+  leaseContract(async () => {
+    const { prefix, cleanup } = fresh();
+    return {
+      lease: (name, ttlMs) => new Lease(redis, `${prefix}:lease:${name}`, ttlMs),
+      heartbeat: (owner, ttlMs) => new Heartbeat(redis, prefix, owner, ttlMs),
+      cleanup,
+    };
+  });
+  revisionCounterContract(async () => {
+    const { prefix, cleanup, loseAll } = fresh();
+    return { counter: () => redisRevisionCounter(redis, prefix), loseAll, cleanup };
+  });
+  epochContract(async () => {
+    const { prefix, cleanup } = fresh();
+    return { epoch: (name) => redisEpoch(redis, `${prefix}:ep:~${name}`), cleanup };
+  });
+  busContract(async () => {
+    const { prefix, cleanup, loseAll } = fresh();
+    // Each member is a process of its own: its own connection, which a crash drops with the subscriber's.
+    const members = new Map<InvalidationBusMember, Redis>();
+    return {
+      member(apply, reset) {
+        const conn = connectRedis(process.env.REDIS_URL!);
+        conn.on('error', () => undefined);
+        const m = new InvalidationBus(conn, prefix, apply, reset);
+        members.set(m, conn);
+        return m;
+      },
+      async crash(m) {
+        members.get(m)!.disconnect();
+        (m as unknown as { sub: Redis }).sub.disconnect();
+      },
+      loseAll,
+      async cleanup() {
+        for (const [m, conn] of members) { await m.stop(); conn.disconnect(); }
+        await cleanup();
+      },
+    };
+  });
+  decisionStoreContract(async () => {
+    const { prefix, cleanup } = fresh();
+    return { store: () => redisDecisionStore(redis, prefix), cleanup };
+  });
+  rateCounterContract(async () => {
+    const { prefix, cleanup } = fresh();
+    return { counter: () => redisRateCounter(redis, prefix), cleanup };
+  });
+  denyListContract(async () => {
+    const { prefix, cleanup } = fresh();
+    return { list: () => redisTokenDenyList(redis, prefix), cleanup };
+  });
+  deletionHintsContract(async () => {
+    const { prefix, cleanup } = fresh();
+    return { hints: () => redisDeletionHints(redis, prefix), cleanup };
+  });
+  reindexStateContract(async () => {
+    const { prefix, cleanup } = fresh();
+    return { state: () => redisReindexState(redis, prefix), cleanup };
+  });
+  partitionsContract(async () => {
+    const { prefix, cleanup } = fresh();
+    return { fixed: (wanted) => fixedPartitions(redis, prefix, wanted), cleanup };
+  });
+  chatChannelContract(async () => {
+    const { prefix, cleanup } = fresh();
+    const channels: Array<{ stop(): Promise<void> }> = [];
+    return {
+      channel(onMessage) { const c = redisChatChannel(redis, prefix, onMessage); channels.push(c); return c; },
+      async cleanup() { await Promise.all(channels.map((c) => c.stop())); await cleanup(); },
+    };
+  });
+});
