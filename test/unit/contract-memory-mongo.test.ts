@@ -3,7 +3,9 @@ import { memoryAccessViewStore } from '../../src/stores/memory/access-views.js';
 import { memoryAdminStore } from '../../src/stores/memory/admins.js';
 import { memoryApiTokenStore } from '../../src/stores/memory/api-tokens.js';
 import { memoryAuthzStore } from '../../src/stores/memory/authz.js';
-import { memoryChangeLog, memoryChangeLogState, memoryRevisionCounter } from '../../src/stores/memory/change-log.js';
+import { memoryChangeLog, memoryChangeLogState } from '../../src/stores/memory/change-log.js';
+import { MemoryHub } from '../../src/stores/memory/hub.js';
+import { memoryRevisionCounter } from '../../src/stores/memory/revision-counter.js';
 import { memoryChatStore } from '../../src/stores/memory/chat.js';
 import { memoryCommunicationStores } from '../../src/stores/memory/communications.js';
 import { memoryConfigStore } from '../../src/stores/memory/config.js';
@@ -42,8 +44,9 @@ tuplesContract(twin(memoryAuthzStore));
 grantsContract(twin(memoryAuthzStore));
 changeLogContract(async () => {
   const state = memoryChangeLogState();
-  const counter = memoryRevisionCounter();
-  return { store: memoryChangeLog(counter, state), counter, reopen: async () => memoryChangeLog(memoryRevisionCounter(), state), cleanup: async () => undefined };
+  const counter = memoryRevisionCounter(new MemoryHub(), 'authz');
+  // Reopened over the same log with a counter of a Redis that lost everything.
+  return { store: memoryChangeLog(counter, state), counter, reopen: async () => memoryChangeLog(memoryRevisionCounter(new MemoryHub(), 'authz'), state), cleanup: async () => undefined };
 });
 schemasContract(async () => {
   const documents = memoryDocumentStore();

@@ -1,40 +1,8 @@
-// In-memory twin of the MongoDB change log and its outbox, with a minimal in-memory revision counter to feed it.
-import { weightOf, type ChangeEntry, type ChangeLog, type Frontier, type PendingRecord, type RevisionCounter } from '../ports/change-log.js';
+// In-memory twin of the MongoDB change log and its outbox, fed by a revision counter (the hub's twin of the Redis one).
+import { weightOf, type ChangeEntry, type ChangeLog, type PendingRecord, type RevisionCounter } from '../ports/change-log.js';
 import { copy } from './copy.js';
 
 const MAX_TRIES = 50;
-
-/**
- * The Redis counter's behaviour in a Map: a counter absent until first raised or taken, and a pending set whose
- * frontier is unknown (null) until `rebuild` declares it complete, as a fresh or wiped Redis is.
- */
-export function memoryRevisionCounter(): RevisionCounter {
-  let value: number | null = null;
-  let complete = false;
-  const marks = new Map<string, number>();
-  const incr = () => (value = (value ?? 0) + 1);
-  return {
-    async next() { return incr(); },
-    async take() { const r = incr(); marks.set(String(r), r); return r; },
-    // A confirmation is its own member, as in Redis: dropping a take-mark leaves the writer's confirmation.
-    async confirm(revision) { marks.set(`c${revision}`, revision); },
-    async settle(revisions) { for (const r of revisions) { marks.delete(String(r)); marks.delete(`c${r}`); } },
-    async dropMarks(members) { for (const m of members) marks.delete(m); },
-    async frontier(): Promise<Frontier | null> {
-      if (value === null || !complete) return null;
-      const oldest = Math.min(...marks.values());
-      return { latest: value, oldest: Number.isFinite(oldest) ? oldest : null };
-    },
-    async marked(upTo, limit) {
-      return [...marks].filter(([, r]) => r > 0 && r <= upTo)
-        .sort(([ma, a], [mb, b]) => a - b || (ma < mb ? -1 : ma > mb ? 1 : 0)).slice(0, limit)
-        .map(([member, revision]) => ({ member, revision }));
-    },
-    async rebuild(revisions) { for (const r of revisions) marks.set(String(r), r); complete = true; },
-    async raise(floor) { if ((value ?? 0) < floor) value = floor; },
-    async current() { return value ?? 0; },
-  };
-}
 
 /** What the change log stores: the log, the outbox of pending entries and the durable mark of revisions taken. */
 export interface MemoryChangeLogState { log: Map<number, ChangeEntry>; pending: Map<number, PendingRecord>; mark: number }
@@ -44,7 +12,7 @@ export const memoryChangeLogState = (): MemoryChangeLogState => ({ log: new Map(
  * The change log over `state` (shared by several logs to stand for processes, or for one whose counter was lost).
  * A revision the counter hands out twice is refused as the unique `_id` refuses it, and the counter raised past it.
  */
-export function memoryChangeLog(counter: RevisionCounter = memoryRevisionCounter(), state = memoryChangeLogState()): ChangeLog {
+export function memoryChangeLog(counter: RevisionCounter, state = memoryChangeLogState()): ChangeLog {
   const { log, pending } = state;
   const highestStored = (from = 0) => Math.max(from, state.mark, ...log.keys(), ...pending.keys());
   let seeded: Promise<void> | null = null;
