@@ -13,6 +13,7 @@ import { databaseModule } from './modules/database.js';
 import type { Module } from './modules/module.js';
 import { stateModule } from './modules/state.js';
 import { storageModule } from './modules/storage.js';
+import type { Stores } from './stores/ports/stores.js';
 import { connectStores } from './stores/stores.js';
 import { tracedStores } from './stores/traced.js';
 import { Pipeline } from './surfaces/pipeline.js';
@@ -37,14 +38,17 @@ export interface App {
   close(): Promise<void>;
 }
 
-/** `spanExporter`: turns tracing on with spans handed to it as they end (tests read them), whatever the config says. */
-export interface AppOptions { spanExporter?: SpanExporter }
+/**
+ * `spanExporter`: turns tracing on with spans handed to it as they end (tests read them), whatever the config says.
+ * `stores`: the ports to run on (the in-memory twins, in tests) instead of connecting to the configured servers.
+ */
+export interface AppOptions { spanExporter?: SpanExporter; stores?: Stores }
 
 export async function createApp(config: Config, log: Logger = createLogger(config.LOG_LEVEL), opts: AppOptions = {}): Promise<App> {
   const tracing = await startTracing(config, opts.spanExporter);
   if (tracing) log.info('tracing on: each call is a span, its store calls child spans');
   // Store calls become child spans in one place, here: no adapter knows about tracing.
-  const connected = await connectStores(config, log);
+  const connected = opts.stores ?? await connectStores(config, log);
   const stores = tracing ? tracedStores(connected, tracing.tracer) : connected;
   const registry = new Registry();
   const authz = await authorizationModule(stores, config, log);

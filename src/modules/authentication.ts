@@ -4,7 +4,7 @@ import type { Checks } from '../services/authorization/checks.js';
 import type { Relations } from '../services/authorization/relations.js';
 import { ClientAuth } from '../services/client-auth.js';
 import { Teams } from '../services/teams.js';
-import type { Stores } from '../stores/stores.js';
+import type { Stores } from '../stores/ports/stores.js';
 import { authenticationRoutes } from '../surfaces/routes/authentication.js';
 import type { Module } from './module.js';
 

@@ -21,7 +21,7 @@ import { Reindexing } from '../services/authorization/reindexing.js';
 import { RelationList } from '../services/authorization/relation-list.js';
 import { Relations } from '../services/authorization/relations.js';
 import { Revisions } from '../services/authorization/revisions.js';
-import type { Stores } from '../stores/stores.js';
+import type { Stores } from '../stores/ports/stores.js';
 import { authorizationRoutes } from '../surfaces/routes/authorization.js';
 import { clientAuthorizationRoutes } from '../surfaces/routes/client-authorization.js';
 import type { Module } from './module.js';

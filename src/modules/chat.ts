@@ -10,7 +10,7 @@ import { ChatEvents } from '../services/chat/events.js';
 import { Messages } from '../services/chat/messages.js';
 import { Rooms } from '../services/chat/rooms.js';
 import type { Settings } from '../services/config/settings.js';
-import type { Stores } from '../stores/stores.js';
+import type { Stores } from '../stores/ports/stores.js';
 import { chatRoutes } from '../surfaces/routes/chat.js';
 import type { ChatSockets } from '../surfaces/socket/chat-session.js';
 import type { Module } from './module.js';

@@ -8,7 +8,7 @@ import { smtpProvider } from '../services/communications/smtp.js';
 import type { CommunicationsConfig } from '../services/config/communications-config.js';
 import type { Settings } from '../services/config/settings.js';
 import type { Metrics } from '../services/metrics.js';
-import type { Stores } from '../stores/stores.js';
+import type { Stores } from '../stores/ports/stores.js';
 import { communicationsRoutes } from '../surfaces/routes/communications.js';
 import type { Module } from './module.js';
 

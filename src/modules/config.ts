@@ -4,7 +4,7 @@ import type { Logger } from '../log.js';
 import { Settings } from '../services/config/settings.js';
 import { exclusively } from '../services/exclusive.js';
 import { effectiveRateLimits, parseRateLimits, RateLimits, readRateLimits } from '../services/rate-limits.js';
-import type { Stores } from '../stores/stores.js';
+import type { Stores } from '../stores/ports/stores.js';
 import { configRoutes } from '../surfaces/routes/config.js';
 import type { Module } from './module.js';
 

@@ -7,7 +7,7 @@ import { AdminAuth } from '../services/admin-auth.js';
 import { ApiTokens } from '../services/api-tokens.js';
 import { Health } from '../services/health.js';
 import { Metrics, type IndexProgress } from '../services/metrics.js';
-import type { Stores } from '../stores/stores.js';
+import type { Stores } from '../stores/ports/stores.js';
 import { docsRoutes } from '../surfaces/docs/routes.js';
 import { playgroundRoutes } from '../surfaces/playground/routes.js';
 import type { Registry } from '../surfaces/registry.js';

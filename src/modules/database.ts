@@ -7,7 +7,7 @@ import { CustomEndpoints } from '../services/database/custom-endpoints.js';
 import { Documents } from '../services/database/documents.js';
 import { EndpointCalls } from '../services/database/endpoint-calls.js';
 import { Schemas } from '../services/database/schemas.js';
-import type { Stores } from '../stores/stores.js';
+import type { Stores } from '../stores/ports/stores.js';
 import { customEndpointRoutes, functionRoutes } from '../surfaces/routes/custom-endpoints.js';
 import { databaseRoutes } from '../surfaces/routes/database.js';
 import type { Module } from './module.js';

@@ -8,7 +8,7 @@ import type { Settings } from '../services/config/settings.js';
 import type { Schemas } from '../services/database/schemas.js';
 import { exclusively } from '../services/exclusive.js';
 import { State } from '../services/state/state.js';
-import type { Stores } from '../stores/stores.js';
+import type { Stores } from '../stores/ports/stores.js';
 import { stateRoutes } from '../surfaces/routes/state.js';
 import type { Module } from './module.js';
 

@@ -9,7 +9,7 @@ import type { Settings } from '../services/config/settings.js';
 import { Files } from '../services/storage/files.js';
 import { Providers } from '../services/storage/providers.js';
 import { UrlSigner } from '../services/storage/signed-urls.js';
-import type { Stores } from '../stores/stores.js';
+import type { Stores } from '../stores/ports/stores.js';
 import { storageRoutes } from '../surfaces/routes/storage.js';
 import type { Module } from './module.js';
 

@@ -40,10 +40,11 @@ import { redisReindexState } from './redis/reindex-state.js';
 import { redisRevisionCounter } from './redis/revision-counter.js';
 import { redisTokenDenyList } from './redis/token-deny-list.js';
 import type { Invalidation } from './ports/invalidation-bus.js';
+import type { Stores } from './ports/stores.js';
 
 export interface StoreUrls { MONGO_URL: string; MONGO_SOCKET_TIMEOUT_MS?: number; NEO4J_URI: string; NEO4J_USER: string; NEO4J_PASSWORD: string; REDIS_URL: string; REDIS_PREFIX: string }
 
-export async function connectStores(urls: StoreUrls, log: Logger) {
+export async function connectStores(urls: StoreUrls, log: Logger): Promise<Stores> {
   const { client: mongo } = await connectMongo(urls.MONGO_URL, { socketTimeoutMS: urls.MONGO_SOCKET_TIMEOUT_MS });
   // The write path reads the primary and writes acknowledged whatever the config says; only the documents of database
   // schemas follow the config module `database`, retuned in place (read preference, concerns).
@@ -116,4 +117,4 @@ export async function connectStores(urls: StoreUrls, log: Logger) {
   };
 }
 
-export type Stores = Awaited<ReturnType<typeof connectStores>>;
+export type { Stores };

@@ -6,6 +6,7 @@ import { Redis } from 'ioredis';
 import { createApp, portOf, type App, type AppOptions, type Listener } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { createLogger } from '../../src/log.js';
+import { memoryBackend, memoryStores, type MemoryBackend } from '../../src/stores/memory/stores.js';
 
 export interface TestService {
   app: App; config: Config; admin: string; client: string;
@@ -36,15 +37,29 @@ export async function wipe(urls: { MONGO_URL: string; NEO4J_URI: string; REDIS_U
   redis.disconnect();
 }
 
-/** `spanExporter`: tracing on, each span handed to it as it ends. */
-export async function startService(env: Record<string, string> = {}, opts: { wipe?: boolean; logLines?: string[] } & AppOptions = {}): Promise<TestService> {
+/** The in-memory servers of this test file's services (TEST_STORES=memory or `memory: true`): a wipe starts new ones. */
+let backend: MemoryBackend | null = null;
+
+/**
+ * `spanExporter`: tracing on, each span handed to it as it ends. `memory`: the service runs on the in-memory twins
+ * (TEST_STORES=memory makes it the default), with no server; `wipe: false` then keeps the previous service's state.
+ */
+export async function startService(env: Record<string, string> = {}, opts: { wipe?: boolean; logLines?: string[]; memory?: boolean } & AppOptions = {}): Promise<TestService> {
+  if (opts.memory ?? process.env.TEST_STORES === 'memory') {
+    if (opts.wipe !== false || !backend) backend = memoryBackend();
+    return serve(env, { ...opts, stores: memoryStores(backend) });
+  }
   const urls = { MONGO_URL: process.env.MONGO_URL!, NEO4J_URI: process.env.NEO4J_URI!, REDIS_URL: process.env.REDIS_URL! };
   if (opts.wipe !== false) await wipe(urls);
+  return serve({ ...urls, ...env }, opts);
+}
+
+async function serve(env: Record<string, string>, opts: { logLines?: string[] } & AppOptions): Promise<TestService> {
   const config = loadConfig({
-    ...urls, ADMIN_PORT: '0', CLIENT_PORT: '0', GRPC_PORT: '0', SOCKET_PORT: '0', MASTER_KEY: randomBytes(24).toString('hex'), ADMIN_PASSWORD: 'test-admin-password',
+    ADMIN_PORT: '0', CLIENT_PORT: '0', GRPC_PORT: '0', SOCKET_PORT: '0', MASTER_KEY: randomBytes(24).toString('hex'), ADMIN_PASSWORD: 'test-admin-password',
     ADMIN_JWT_SECRET: randomBytes(32).toString('hex'), CLIENT_JWT_SECRET: randomBytes(32).toString('hex'), LOG_LEVEL: 'warn', CHECK_REPLIES: '1', ...env,
   });
-  const app = await createApp(config, createLogger(config.LOG_LEVEL, opts.logLines ? { write: (l) => { opts.logLines!.push(l); } } : undefined), { spanExporter: opts.spanExporter });
+  const app = await createApp(config, createLogger(config.LOG_LEVEL, opts.logLines ? { write: (l) => { opts.logLines!.push(l); } } : undefined), { spanExporter: opts.spanExporter, stores: opts.stores });
   const listeners = await app.listen();
   const admin = `http://127.0.0.1:${portOf(listeners, 'admin')}`;
   const client = `http://127.0.0.1:${portOf(listeners, 'client')}`;

@@ -1,12 +1,10 @@
 // A Db whose collections always use the current read preference, read concern and write concern (config module
 // `database`), so a PATCH reaches the document store without a restart or a new connection.
-import { ReadConcern, WriteConcern, type Collection, type Db, type MongoClient, type ReadConcernLevel, type ReadPreferenceMode, type W } from 'mongodb';
+import { ReadConcern, WriteConcern, type Collection, type Db, type MongoClient } from 'mongodb';
 
-export interface DatabaseOptions {
-  readPreference: ReadPreferenceMode;
-  readConcern?: { level: ReadConcernLevel };
-  writeConcern: { w?: W; j?: boolean; wtimeoutMS?: number };
-}
+import type { DatabaseOptions } from '../ports/documents.js';
+
+export type { DatabaseOptions };
 
 /**
  * Stores take a collection once and keep it; each call on it is forwarded to the collection of the Db made for the

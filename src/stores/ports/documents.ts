@@ -15,3 +15,10 @@ export interface DocumentStore {
   /** DuplicateKey when stored documents share a value of the field already. */
   uniqueIndex(collection: string, field: string): Promise<void>;
 }
+
+/** How the documents of database schemas are read and written (the config module `database`), as MongoDB names them. */
+export interface DatabaseOptions {
+  readPreference: 'primary' | 'primaryPreferred' | 'secondary' | 'secondaryPreferred' | 'nearest';
+  readConcern?: { level: 'local' | 'majority' | 'linearizable' | 'available' | 'snapshot' };
+  writeConcern: { w?: number | 'majority'; j?: boolean; wtimeoutMS?: number };
+}
