@@ -1,6 +1,6 @@
 // Jest: three tiers as projects (fast: no servers; stack: the real stores, one stack per worker; slow: faults, crash
 // rounds, loads). TypeScript through ts-jest in ESM mode; type checking is `npm run typecheck`, not this.
-import { SLOW_FILES } from './test/support/tiers.js';
+import { MEMORY_FILES, SLOW_FILES } from './test/support/tiers.js';
 
 /** Workers, and so store stacks: TEST_WORKERS, else 2 (this machine's cores; jest's default would be one, in band). */
 const workers = Number(process.env.TEST_WORKERS ?? 2);
@@ -12,7 +12,8 @@ const common = {
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   transform: { '^.+\\.ts$': ['ts-jest', { useESM: true, diagnostics: false }] },
 };
-const slow = SLOW_FILES.map((f) => `<rootDir>/test/integration/${f}.test.ts`);
+const inIntegration = (files) => files.map((f) => `<rootDir>/test/integration/${f}.test.ts`);
+const notIn = (files) => files.map((f) => `/${f}\\.test\\.ts$`);
 const onStack = {
   ...common,
   globalSetup: '<rootDir>/test/support/global-setup.mjs',
@@ -24,9 +25,10 @@ export default {
   maxWorkers: workers,
   testTimeout: 60000,
   projects: [
-    { ...common, displayName: 'fast', testMatch: ['<rootDir>/test/unit/**/*.test.ts'] },
-    { ...onStack, displayName: 'stack', testMatch: ['<rootDir>/test/integration/**/*.test.ts'], testPathIgnorePatterns: ['/node_modules/', ...SLOW_FILES.map((f) => `/${f}\\.test\\.ts$`)] },
-    { ...onStack, displayName: 'slow', testMatch: slow },
+    // The engine, the CLI offline and the ports' twins, and the service tests that run whole on the twins.
+    { ...common, displayName: 'fast', testMatch: ['<rootDir>/test/unit/**/*.test.ts', ...inIntegration(MEMORY_FILES)], setupFiles: ['<rootDir>/test/support/memory-tier.ts'] },
+    { ...onStack, displayName: 'stack', testMatch: ['<rootDir>/test/integration/**/*.test.ts'], testPathIgnorePatterns: ['/node_modules/', ...notIn(SLOW_FILES), ...notIn(MEMORY_FILES)] },
+    { ...onStack, displayName: 'slow', testMatch: inIntegration(SLOW_FILES) },
   ],
   // No forceExit: a test that leaves a socket, timer or child open keeps the run alive, and the global teardown then
   // names what is still open and fails the run (test/support/stack-teardown.ts).

@@ -1,5 +1,7 @@
-// The slow tier's files (faults, crash rounds, soak-like loads, the hostile corpus, two-process runs): jest.config.js
-// keeps them out of the stack tier. Plain JavaScript because jest reads its config before any TypeScript loader.
+// Which integration files run in which tier; jest.config.js reads it. Plain JavaScript because jest reads its config
+// before any TypeScript loader.
+
+/** The slow tier (faults, crash rounds, soak-like loads, the hostile corpus, multi-process runs): on the real servers. */
 export const SLOW_FILES = [
   'store-faults',
   'crash-recovery',
@@ -8,4 +10,31 @@ export const SLOW_FILES = [
   'conformance-two-processes',
   'partitioned-index',
   'state-large',
+];
+
+/**
+ * Service and transport tests that pass whole on the in-memory twins (startService with TEST_STORES=memory): they run
+ * in the fast tier with no server. What the stores themselves do is tested on the real servers by the contract suites
+ * (test/contract/, run by contract-real-*.test.ts). A file that reads a store directly or needs a real server's
+ * behaviour stays in the stack tier.
+ */
+export const MEMORY_FILES = [
+  'authz-validation',
+  'call-log',
+  'change-feed',
+  'check-reasons',
+  'cli-push',
+  'cli-server',
+  'client-auth-teams',
+  'client-graphql-routes',
+  'graphql',
+  'grpc',
+  'grpc-reflection',
+  'http-hardening',
+  'mcp',
+  'playground',
+  'realtime-browser',
+  'relations-write',
+  'schema-definitions',
+  'transports',
 ];
