@@ -67,6 +67,12 @@ const free = (port: number) => new Promise<boolean>((ok) => {
   const s = createServer().once('error', () => ok(false)).listen(port, '127.0.0.1', () => s.close(() => ok(true)));
 });
 
+/**
+ * Top-level folders other tests make while a block runs (another jest worker's build, screenshots, stores' data): no
+ * README block writes them, so what appears there is not a block's to remove.
+ */
+const OTHERS = new Set(['dist', 'test-artifacts', '.data', '.cache', 'node_modules', 'coverage']);
+
 /** Untracked files in the clone (ignored ones left out): what a block leaves behind is what it adds here. */
 async function untracked(): Promise<Set<string>> {
   const r = await run('git', ['ls-files', '--others', '--exclude-standard', '-z'], process.env as Record<string, string>);
@@ -165,7 +171,7 @@ describe('README.md blocks', () => {
       const expected = expectedOutputs(block.code, block.lang);
       for (const pass of sh ? ['run'] : ['run', 'second run']) {
         const r = sh ? await shell(block) : await script(block);
-        for (const f of await untracked()) if (!before.has(f)) rmSync(join(ROOT, f), { force: true, recursive: true });
+        for (const f of await untracked()) if (!before.has(f) && !OTHERS.has(f.split('/')[0]!)) rmSync(join(ROOT, f), { force: true, recursive: true });
         const said = `README line ${block.line}, ${pass}: exit ${r.code}\n--- stdout\n${r.stdout}\n--- stderr\n${r.stderr}`;
         if (r.code !== 0) throw new Error(said);
         const missing = missingOutput(r.stdout, expected);
