@@ -2,8 +2,13 @@
 // rounds, loads). TypeScript through ts-jest in ESM mode; type checking is `npm run typecheck`, not this.
 import { MEMORY_FILES, SLOW_FILES } from './test/support/tiers.js';
 
-/** Workers, and so store stacks: TEST_WORKERS, else 2 (this machine's cores; jest's default would be one, in band). */
-const workers = Number(process.env.TEST_WORKERS ?? 2);
+/**
+ * Workers, and so store stacks: TEST_WORKERS, else 2 (this machine's cores; jest's default would be one, in band).
+ * Servers given from outside (MONGO_URL, NEO4J_URI, REDIS_URL) are one stack: one worker then, or two would wipe each
+ * other's data.
+ */
+const given = Boolean(process.env.MONGO_URL || process.env.NEO4J_URI || process.env.REDIS_URL);
+const workers = given ? 1 : Number(process.env.TEST_WORKERS ?? 2);
 process.env.JEST_STACK_WORKERS = String(workers);
 
 const common = {

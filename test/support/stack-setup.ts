@@ -22,13 +22,23 @@ async function localStack(i: number, ports: StackPorts, log: (l: string) => void
 export default async function setup() {
   const log = (l: string) => process.stderr.write(`[test stack] ${l}\n`);
   const t0 = Date.now();
+  const count = stackCount();
   const container = await startContainers(log);
-  const count = container ? 1 : stackCount();
-  // The builds (FerretDB, Neo4j jars) happen once, in the first stack's start; the others start beside each other then.
-  const first = container ? { stack: container } : await localStack(0, stackPorts(0), log);
-  const rest = await Promise.all(Array.from({ length: count - 1 }, (_, i) => localStack(i + 1, stackPorts(i + 1), log)));
-  const stacks = [first, ...rest];
+  const stacks: Array<{ stack: StartedStack; dataDir?: string }> = [];
+  // Set before any start can fail: jest runs no global teardown after a failed setup, so a failure stops them here.
   globalThis.__AUTHZ_STACKS__ = stacks;
+  try {
+    // The builds (FerretDB, Neo4j jars) happen once, in the first stack's start; the others start beside each other then.
+    stacks.push(container ? { stack: container } : await localStack(0, stackPorts(0), log));
+    const more = (i: number) => (container ? startContainers(log).then((c) => ({ stack: c! })) : localStack(i, stackPorts(i), log));
+    const rest = await Promise.allSettled(Array.from({ length: count - 1 }, (_, i) => more(i + 1)));
+    for (const r of rest) if (r.status === 'fulfilled') stacks.push(r.value);
+    const failed = rest.find((r) => r.status === 'rejected');
+    if (failed) throw (failed as PromiseRejectedResult).reason;
+  } catch (e) {
+    await Promise.allSettled(stacks.map(({ stack }) => stack.stop()));
+    throw e;
+  }
   const forWorkers: WorkerStack[] = stacks.map(({ stack }) => ({ ...stack.urls, NEO4J_BROWSER_URL: stack.browserUrl }));
   process.env[STACKS_ENV] = JSON.stringify(forWorkers);
   // In band (one worker) the tests run in this process: the first stack's URLs are its environment too.
