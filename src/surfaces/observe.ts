@@ -32,7 +32,9 @@ export function observeCall(log: Logger, metrics: CallMetrics | undefined, c: Ob
   const level = c.quiet && c.status < 400 ? 'debug' : levelOf(c.status);
   if (!log.isLevelEnabled(level)) return;
   log[level]({
-    req: { id: request?.id ?? randomUUID(), method: request?.method, url: request?.url, remoteAddress: c.ip, headers: c.headers },
+    // A socket's messages share its upgrade's headers: logged once per message they would let one client turn small
+    // messages into lines of up to 16 KB each.
+    req: { id: request?.id ?? randomUUID(), method: request?.method, url: request?.url, remoteAddress: c.ip, ...(c.transport === 'socket' ? {} : { headers: c.headers }) },
     res: { statusCode: c.status }, route: r.id, surface: r.surface, transport: c.transport, outcome: c.outcome,
     responseTime: Math.round(c.seconds * 1e6) / 1e3,
   }, messageOf(c.status));

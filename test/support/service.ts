@@ -47,7 +47,7 @@ let backend: MemoryBackend | null = null;
 export async function startService(env: Record<string, string> = {}, opts: { wipe?: boolean; logLines?: string[]; memory?: boolean } & AppOptions = {}): Promise<TestService> {
   if (opts.memory ?? process.env.TEST_STORES === 'memory') {
     if (opts.wipe !== false || !backend) backend = memoryBackend();
-    return serve(env, { ...opts, stores: memoryStores(backend) });
+    return serve(env, { ...opts, stores: memoryStores(backend, env.REDIS_PREFIX) });
   }
   const urls = { MONGO_URL: process.env.MONGO_URL!, NEO4J_URI: process.env.NEO4J_URI!, REDIS_URL: process.env.REDIS_URL! };
   if (opts.wipe !== false) await wipe(urls);

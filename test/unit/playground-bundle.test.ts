@@ -22,5 +22,6 @@ it('bundles every asset, two at once, then stops esbuild', async () => {
   const [a, b] = await Promise.all([bundlePlayground(), bundlePlayground()]);
   expect(Object.keys(a).sort()).toEqual([...ASSET_NAMES].sort());
   expect(b).toEqual(a);
-  expect(esbuilds()).toBe(before);
+  // At most as many: one that another test file in this worker started may have stopped meanwhile.
+  expect(esbuilds()).toBeLessThanOrEqual(before);
 }, 60_000);
