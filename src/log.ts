@@ -6,6 +6,7 @@ export type { Logger };
 export const REDACT = [
   'password', '*.password', 'token', '*.token', 'masterkey', '*.masterkey', 'MASTER_KEY', '*.MASTER_KEY',
   'req.headers.authorization', 'req.headers.masterkey', 'headers.authorization', 'headers.masterkey', 'req.headers.cookie',
+  'req.headers["proxy-authorization"]', 'headers["proxy-authorization"]',
   // The browser form of the socket credentials carries the token in the subprotocol header.
   'req.headers["sec-websocket-protocol"]', 'headers["sec-websocket-protocol"]',
   'secret', '*.secret', 'refreshToken', '*.refreshToken',
