@@ -20,8 +20,9 @@ let building = 0;
  * child process is stopped when no bundling is left: the service bundles once, and the child would else stay (16 MB).
  */
 export async function bundlePlayground(opts: { minify?: boolean } = {}): Promise<PlaygroundAssets> {
-  const esbuild = await import('esbuild');
+  // Counted before any await: a call made while another finishes must keep that one from stopping esbuild under it.
   building++;
+  const esbuild = await import('esbuild').catch((e: unknown) => { building--; throw e; });
   try {
     return await bundle(esbuild.build, opts);
   } finally {
