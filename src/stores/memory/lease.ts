@@ -1,6 +1,6 @@
 // Leases and process heartbeats in memory, on the shared hub: one holder at a time, renewed while held (as the Redis ones).
 import { randomUUID } from 'node:crypto';
-import { LeaseTimeout, type Heartbeat, type Lease } from '../ports/lease.js';
+import { acquireByPolling, type Heartbeat, type Lease } from '../ports/lease.js';
 import type { MemoryHub } from './hub.js';
 
 /** A lock shared by every twin on the hub; the holder renews it every third of its time to live, or loses it. */
@@ -33,15 +33,8 @@ export class MemoryLease implements Lease {
     return this.token !== null && this.confirmedAt !== undefined && Date.now() - this.confirmedAt < this.ttlMs;
   }
 
-  async acquire(timeoutMs: number, signal?: AbortSignal): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    let pause = 2;
-    while (!(await this.tryAcquire())) {
-      if (signal?.aborted) throw new Error('stopped while waiting for the lease');
-      if (Date.now() > deadline) throw new LeaseTimeout(this.key, timeoutMs);
-      await new Promise((r) => setTimeout(r, pause));
-      pause = Math.min(pause * 2, 50);
-    }
+  acquire(timeoutMs: number, signal?: AbortSignal): Promise<void> {
+    return acquireByPolling(this, timeoutMs, signal);
   }
 
   async release(): Promise<void> {

@@ -25,3 +25,15 @@ export interface Heartbeat {
   alive(owners: string[]): Promise<Set<string>>;
   stop(): Promise<void>;
 }
+
+/** Waits for a lease by trying it, backing off from 2 to 50 ms; gives up after `timeoutMs` (both adapters wait so). */
+export async function acquireByPolling(lease: Pick<Lease, 'tryAcquire'> & { key: string }, timeoutMs: number, signal?: AbortSignal): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let pause = 2;
+  while (!(await lease.tryAcquire())) {
+    if (signal?.aborted) throw new Error('stopped while waiting for the lease');
+    if (Date.now() > deadline) throw new LeaseTimeout(lease.key, timeoutMs);
+    await new Promise((r) => setTimeout(r, pause));
+    pause = Math.min(pause * 2, 50);
+  }
+}

@@ -1,7 +1,7 @@
 // Leases in Redis: a named lock held by one process at a time, renewed while held, and process heartbeats.
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { LeaseTimeout, type Heartbeat as HeartbeatPort, type Lease as LeasePort } from '../ports/lease.js';
+import { acquireByPolling, type Heartbeat as HeartbeatPort, type Lease as LeasePort } from '../ports/lease.js';
 
 const RELEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
 const RENEW = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return 0`;
@@ -54,15 +54,8 @@ export class Lease implements LeasePort {
   }
 
   /** Waits for the lease, polling; gives up after `timeoutMs`. */
-  async acquire(timeoutMs: number, signal?: AbortSignal): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    let pause = 2;
-    while (!(await this.tryAcquire())) {
-      if (signal?.aborted) throw new Error('stopped while waiting for the lease');
-      if (Date.now() > deadline) throw new LeaseTimeout(this.key, timeoutMs);
-      await new Promise((r) => setTimeout(r, pause));
-      pause = Math.min(pause * 2, 50);
-    }
+  acquire(timeoutMs: number, signal?: AbortSignal): Promise<void> {
+    return acquireByPolling(this, timeoutMs, signal);
   }
 
   async release(): Promise<void> {
