@@ -12,7 +12,7 @@ const workers = given ? 1 : Number(process.env.TEST_WORKERS ?? 2);
 process.env.JEST_STACK_WORKERS = String(workers);
 
 const common = {
-  testEnvironment: 'node',
+  testEnvironment: '<rootDir>/test/support/open-handles-environment.mjs',
   extensionsToTreatAsEsm: ['.ts'],
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   transform: { '^.+\\.ts$': ['ts-jest', { useESM: true, diagnostics: false }] },
