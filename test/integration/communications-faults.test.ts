@@ -6,14 +6,14 @@ import { portOpen, ROOT, startStack, type StackPorts, type StartedStack } from '
 import { ownDatabase } from '../support/own-db.js';
 import { startService, type TestService } from '../support/service.js';
 import { startSmtp, type TestSmtp } from '../support/smtp.js';
-import { communicationsFaultRedisPort } from '../support/test-stacks.js';
+import { communicationsFaultRedisPort, stackDataName } from '../support/test-stacks.js';
 
 /**
  * A Redis of this file's own (MongoDB and Neo4j are the shared ones, which it does not kill): neither the dev stack's,
  * the test stack's nor the store-fault test's ports, and below Linux's ephemeral range so a restart finds its port free.
  */
 const PORTS: StackPorts = { redis: communicationsFaultRedisPort(), mongo: 0, postgres: 0, bolt: 0, http: 0 };
-const dataDir = join(ROOT, '.data', 'test-communications-faults');
+const dataDir = join(ROOT, '.data', stackDataName('test-communications-faults'));
 const SENDERS = 4;
 const DOWN_MS = 5000;
 /**

@@ -7,14 +7,14 @@ import { launch, portOpen, ROOT, startStack, stopChild, waitForPort, type StackP
 import { APPLY_WAIT_MS } from '../../src/services/authorization/applier.js';
 import { disagreements, readMongo, waitIdle } from '../support/converge.js';
 import { startService, type TestService } from '../support/service.js';
-import { faultStackPorts } from '../support/test-stacks.js';
+import { faultStackPorts, stackDataName } from '../support/test-stacks.js';
 
 /**
  * Ports of this file's own stack: neither the dev stack's nor the shared test stack's, so it may kill servers freely.
  * Below Linux's ephemeral range (32768–60999): a restarted server found its port taken by some client's socket.
  */
 const PORTS: StackPorts = faultStackPorts();
-const dataDir = join(ROOT, '.data', 'test-faults');
+const dataDir = join(ROOT, '.data', stackDataName('test-faults'));
 const WRITERS = 8;
 /**
  * Fail fast: a write answered 503 while the store is down gets its answer within this of the fault (or of its send, if

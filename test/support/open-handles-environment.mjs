@@ -1,4 +1,5 @@
 // Jest environment for every tier: after a test file, names what the file left keeping its worker alive.
+import { createHook } from 'node:async_hooks';
 import { TestEnvironment } from 'jest-environment-node';
 
 // What outlives a file's own teardown by this long is a leak, not a socket still closing.
@@ -13,6 +14,16 @@ const count = () => {
   }
   return counts;
 };
+
+// LEAK_TRACE=1: also print where each timer still pending was created (costly: for running one file).
+const timers = new Map();
+if (process.env.LEAK_TRACE) {
+  createHook({
+    init(id, type, _trigger, resource) { if (type === 'Timeout') timers.set(id, { resource, stack: new Error().stack }); },
+    destroy(id) { timers.delete(id); },
+  }).enable();
+}
+const pendingTimers = () => [...timers.values()].filter((t) => t.resource.hasRef?.() && !t.resource._destroyed).map((t) => t.stack.split('\n').slice(2, 9).join('\n'));
 
 export default class OpenHandlesEnvironment extends TestEnvironment {
   constructor(config, context) {
@@ -38,5 +49,6 @@ export default class OpenHandlesEnvironment extends TestEnvironment {
     }
     // CI fails on this line (.ci/run), naming the file; jest would only say that some worker had to be killed.
     process.stderr.write(`left open after ${this.testPath}: ${extra.join(', ')}\n`);
+    for (const stack of pendingTimers()) process.stderr.write(`  timer created at\n${stack}\n`);
   }
 }

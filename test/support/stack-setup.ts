@@ -5,14 +5,14 @@ import { join } from 'node:path';
 import { removeCluster } from '../../infra/postgres.js';
 import { ROOT, startStack, type StackPorts, type StartedStack } from '../../infra/stack.js';
 import { startContainers } from './containers.js';
-import { stackCount, stackPorts, STACKS_ENV, type WorkerStack } from './test-stacks.js';
+import { stackCount, stackDataName, stackPorts, STACKS_ENV, type WorkerStack } from './test-stacks.js';
 
 declare global {
   var __AUTHZ_STACKS__: Array<{ stack: StartedStack; dataDir?: string }> | undefined;
 }
 
 async function localStack(i: number, ports: StackPorts, log: (l: string) => void) {
-  const dataDir = join(ROOT, '.data', 'test', `s${i}`);
+  const dataDir = join(ROOT, '.data', 'test', stackDataName(`s${i}`));
   rmSync(dataDir, { recursive: true, force: true });
   removeCluster(join(dataDir, 'postgres'));
   const stack = await startStack({ dataDir, ports, env: process.env, log: (l) => log(`s${i}: ${l}`) });

@@ -50,3 +50,12 @@ export function useWorkerStack(env: NodeJS.ProcessEnv = process.env): void {
   const mine = stacks[(worker - 1) % stacks.length]!;
   for (const [k, v] of Object.entries(mine)) if (v !== undefined) env[k] = v;
 }
+
+/**
+ * The folder under .data/ for a test's store data: the offset is part of its name, so two runs of one checkout on
+ * different offsets never wipe each other's databases (they did: a second run recreated the first's PostgreSQL).
+ */
+export function stackDataName(name: string, env: NodeJS.ProcessEnv = process.env): string {
+  const o = offset(env);
+  return o === 0 ? name : `${name}-o${o}`;
+}

@@ -1,5 +1,5 @@
 // The suite's stacks: each jest worker gets a stack of its own, on ports of its own.
-import { communicationsFaultRedisPort, faultStackPorts, stackCount, stackPorts, STACKS_ENV, useWorkerStack } from '../support/test-stacks.js';
+import { communicationsFaultRedisPort, faultStackPorts, stackCount, stackDataName, stackPorts, STACKS_ENV, useWorkerStack } from '../support/test-stacks.js';
 
 const stacks = [0, 1].map((i) => ({ MONGO_URL: `mongodb://m${i}/authz`, NEO4J_URI: `bolt://n${i}`, REDIS_URL: `redis://r${i}` }));
 
@@ -36,4 +36,10 @@ it('starts as many stacks as workers unless TEST_STACKS says otherwise, and refu
   expect(stackCount({ JEST_STACK_WORKERS: '2' })).toBe(2);
   expect(stackCount({ JEST_STACK_WORKERS: '2', TEST_STACKS: '1' })).toBe(1);
   expect(() => stackCount({ TEST_STACKS: '0' })).toThrow(/TEST_STACKS/);
+});
+
+it('keeps each offset\'s store data in a folder of its own, and offset 0 where it always was', () => {
+  expect(stackDataName('s0', {})).toBe('s0');
+  expect(stackDataName('s0', { TEST_PORT_OFFSET: '500' })).toBe('s0-o500');
+  expect(new Set(['0', '100', '600'].map((o) => stackDataName('s1', { TEST_PORT_OFFSET: o }))).size).toBe(3);
 });
