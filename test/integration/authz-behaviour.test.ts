@@ -1,5 +1,4 @@
 // Writes, revisions, evaluate, list routes, the decision cache and index rebuilds, against the real servers.
-import { Redis } from 'ioredis';
 import { holdIndexLeases } from '../support/index-leases.js';
 import { startService, type TestService } from '../support/service.js';
 
@@ -62,8 +61,7 @@ describe('writes and revisions', () => {
   it('a revision never issued is a 400 at once; one the index has not applied is 503 INDEX_BEHIND after the bounded wait', async () => {
     const never = await svc.http('GET', '/authorization/permissions/can?subject=User:m&permission=view&resource=Folder:leaf&consistency=at_least_as_fresh&revision=999999');
     expect([never.status, never.body.code]).toEqual([400, 'VALIDATION_FAILED']);
-    const redis = new Redis(svc.config.REDIS_URL);
-    const release = await holdIndexLeases(redis, svc.config.REDIS_PREFIX);
+    const release = await holdIndexLeases(svc);
     try {
       const w = await svc.http('POST', '/authorization/relations/many', { body: { subject: 'User:held', relation: 'viewer', resources: ['Folder:held'] } });
       expect(w.status).toBe(200);
@@ -71,7 +69,6 @@ describe('writes and revisions', () => {
       expect([r.status, r.body.code]).toEqual([503, 'INDEX_BEHIND']);
     } finally {
       await release();
-      redis.disconnect();
     }
   }, 20000);
 });

@@ -1,6 +1,5 @@
 // Chat over HTTP and the realtime socket with a real `ws` client: every route with and without a token, who may read,
 // edit and delete, events in a room, `left` for a removed member (and one removed from the team holding the room), two processes.
-import { Redis } from 'ioredis';
 import { WebSocket } from 'ws';
 import { holdIndexLeases } from '../support/index-leases.js';
 import { startService, type TestService } from '../support/service.js';
@@ -129,8 +128,7 @@ describe('chat over HTTP', () => {
     const [owner, guest] = [await login('fresh-owner@example.com'), await login('fresh-guest@example.com')];
     const created = await as(owner.token, 'POST', '/chat/rooms', { name: 'fresh', participants: [] });
     expect(created.status).toBe(201);
-    const redis = new Redis(svc.config.REDIS_URL);
-    const release = await holdIndexLeases(redis, svc.config.REDIS_PREFIX);
+    const release = await holdIndexLeases(svc);
     let released = false;
     try {
       const w = await svc.http('POST', '/authorization/relations/many', { body: { subject: `User:${guest.userId}`, relation: 'member', resources: [`ChatRoom:${created.body._id}`] } });
@@ -141,7 +139,7 @@ describe('chat over HTTP', () => {
       await release(); released = true;
       const r = await fresh;
       expect([r.status, r.body.count, r.body.rooms[0]?._id]).toEqual([200, 1, created.body._id]);
-    } finally { if (!released) await release(); redis.disconnect(); }
+    } finally { if (!released) await release(); }
   });
 
   it('makes a team-scoped room readable by the team, and /ready requires the chat module', async () => {

@@ -1,17 +1,14 @@
 // Client reads at least as fresh as a revision really wait for it: the index is held back (its leases taken), a grant
 // is written, and each read without the revision answers from the index as it is while the read with it waits.
-import { Redis } from 'ioredis';
 import { holdIndexLeases } from '../support/index-leases.js';
 import { startService, type TestService } from '../support/service.js';
 
 let svc: TestService;
-let redis: Redis;
 beforeAll(async () => {
   svc = await startService({ ROUTER_RATE_LIMITS: JSON.stringify({ enabled: false }) });
-  redis = new Redis(svc.config.REDIS_URL);
   expect((await svc.http('POST', '/authorization/resources', { body: { name: 'Doc', relations: { owner: ['User'] }, permissions: { read: ['owner'] } } })).status).toBe(200);
 });
-afterAll(async () => { redis?.disconnect(); await svc?.stop(); });
+afterAll(async () => { await svc?.stop(); });
 
 async function login(email: string): Promise<{ userId: string; token: string }> {
   const call = (path: string) => fetch(svc.client + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: 'correct horse' }) });
@@ -22,7 +19,7 @@ async function login(email: string): Promise<{ userId: string; token: string }> 
 
 /** Grants `owner` on `resource` while the index is held, runs `reads` (given the write's revision), then lets the index go. */
 async function whileHeld(userId: string, resource: string, reads: (revision: number) => Promise<() => Promise<void>>) {
-  const release = await holdIndexLeases(redis, svc.config.REDIS_PREFIX);
+  const release = await holdIndexLeases(svc);
   let released = false;
   try {
     const w = await svc.http('POST', '/authorization/relations/many', { body: { subject: `User:${userId}`, relation: 'owner', resources: [resource] } });

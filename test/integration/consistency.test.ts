@@ -37,7 +37,7 @@ it('batches from several writers at once are all seen by the fully consistent re
 
 /** Holds the index applier (its lease taken) while `during` runs, so an acknowledged batch stays pending. */
 async function heldApplier<T>(during: () => Promise<T>): Promise<T> {
-  const giveBack = await holdIndexLeases(redis, svc.config.REDIS_PREFIX, 'all', 10_000);
+  const giveBack = await holdIndexLeases(svc, 'all', 10_000);
   try { return await during(); } finally { await giveBack(); }
 }
 
@@ -97,7 +97,7 @@ it('a revision above the latest ever issued, or not written as digits, is refuse
 });
 
 it('readers waiting on a held index all answer once it catches up, and a read without the revision does not wait', async () => {
-  const release = await holdIndexLeases(redis, svc.config.REDIS_PREFIX);
+  const release = await holdIndexLeases(svc);
   let released = false;
   try {
     const w = await svc.http('POST', '/authorization/relations/many', { body: { subject: 'User:held', relation: 'viewer', resources: ['Sheet:held'] } });

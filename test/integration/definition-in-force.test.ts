@@ -1,21 +1,22 @@
 // A definition change is in force in every process when its call returns, while its re-index is held back: checks and lists follow the new model at once.
-import { Redis } from 'ioredis';
+import type { Peer } from '../support/peer.js';
 import { holdIndexLeases } from '../support/index-leases.js';
 import { startService, type TestService } from '../support/service.js';
 
 let a: TestService;
 let b: TestService;
-let redis: Redis;
+/** Reads the pending re-indexes as a third process would. */
+let peer: Peer;
 let giveBack: (() => Promise<void>) | null = null;
 
 beforeAll(async () => {
   a = await startService({ ROUTER_RATE_LIMITS: JSON.stringify({ enabled: false }) });
   b = await startService({ ROUTER_RATE_LIMITS: JSON.stringify({ enabled: false }) }, { wipe: false });
-  redis = new Redis(process.env.REDIS_URL!);
+  peer = await a.peer();
 }, 60_000);
 afterAll(async () => {
   await giveBack?.();
-  redis?.disconnect();
+  await peer?.close();
   await b?.stop();
   await a?.stop();
 });
@@ -67,14 +68,14 @@ it('checks and lists follow a redefinition before its re-index runs, in the proc
   expect(await can(b, 'User:fv', 'view', 'Doc:x')).toBe(false);
 
   // The structure lease taken away from every process: no re-index can run until it is given back (plain writes can).
-  giveBack = await holdIndexLeases(redis, 'authz', 'structure');
+  giveBack = await holdIndexLeases(a, 'structure');
   const started = Date.now();
   const redefined = await ok(a, 'PATCH', '/authorization/resources/Doc', {
     relations: { viewer: ['User'], editor: ['User'], parent: ['Folder'] }, permissions: { view: ['editor', 'parent->view'] }, version: 1,
   });
   expect(redefined.status).toBe('processed');
   expect(Date.now() - started).toBeLessThan(10_000); // answered without the lease
-  expect(await redis.hlen('authz:reindexing')).toBe(1);
+  expect((await peer.reindexState.all()).length).toBe(1);
 
   // At once, with no consistency asked, in both processes; and a read at the change's revision does not wait for the re-index.
   expect(await newAnswers(a)).toEqual(expected);
@@ -99,8 +100,8 @@ it('checks and lists follow a redefinition before its re-index runs, in the proc
   await giveBack();
   giveBack = null;
   const deadline = Date.now() + 60_000;
-  while ((await redis.hlen('authz:reindexing')) > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-  expect(await redis.hlen('authz:reindexing')).toBe(0);
+  while (((await peer.reindexState.all()).length) > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  expect((await peer.reindexState.all()).length).toBe(0);
   expect(await newAnswers(a)).toEqual(expected);
   expect(await newAnswers(b)).toEqual(expected);
   const after = await ok(a, 'GET', `/authorization/permissions/evaluate?${new URLSearchParams({ subject: 'User:bulk', permission: 'view', resource: 'Doc:d7' })}`);

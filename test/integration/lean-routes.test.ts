@@ -1,7 +1,6 @@
 // The checks are served by the lean route table in front of Express (test/unit/lean-routes.test.ts shows which
 // requests it takes). The same request through Express (which still holds the route; a trailing slash reaches it)
 // must get the same answer: status, body, content type, ETag (none), Retry-After, and the same access log and metrics.
-import { Redis } from 'ioredis';
 import { holdIndexLeases } from '../support/index-leases.js';
 import { startService, type TestService } from '../support/service.js';
 
@@ -76,8 +75,7 @@ it('below info, logs only failed requests, through the lean table and Express al
   const ok = await get(`${svc.admin}/authorization/permissions/can?subject=User:ann&permission=read&resource=Team:t`, svc.asAdmin);
   expect(ok.status).toBe(200);
   // A revision the index will not reach within 5 s (its leases held): 503 INDEX_BEHIND, once through each path.
-  const redis = new Redis(svc.config.REDIS_URL);
-  const release = await holdIndexLeases(redis, svc.config.REDIS_PREFIX, 'all', 40_000);
+  const release = await holdIndexLeases(svc, 'all', 40_000);
   try {
     const w = await fetch(`${svc.admin}/authorization/relations/many`, { method: 'POST', headers: { ...svc.asAdmin, 'content-type': 'application/json' }, body: JSON.stringify({ subject: 'User:held', relation: 'member', resources: ['Team:t'] }) });
     expect(w.status).toBe(200);
@@ -88,7 +86,6 @@ it('below info, logs only failed requests, through the lean table and Express al
     }
   } finally {
     await release();
-    redis.disconnect();
   }
   const access = quiet.map((l) => JSON.parse(l) as { level: number; req?: { url?: string }; res?: { statusCode?: number } }).filter((l) => l.req?.url);
   expect(access.map((l) => [l.level, l.res?.statusCode])).toEqual([[40, 503], [40, 503]]);

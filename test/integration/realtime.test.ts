@@ -1,5 +1,4 @@
 // The realtime socket with a real `ws` client: the upgrade's credentials, the decision watch, its limits, and the admin feed socket.
-import { Redis } from 'ioredis';
 import { WebSocket } from 'ws';
 import { holdIndexLeases } from '../support/index-leases.js';
 import { startService, type TestService } from '../support/service.js';
@@ -139,8 +138,7 @@ describe('realtime socket', () => {
   it('holds a subscription at a revision the index has not applied, while pings and other messages answer meanwhile', async () => {
     const { userId, token } = await login('held-sub@example.com');
     const s = await openSocket(svc.socket, token);
-    const redis = new Redis(svc.config.REDIS_URL);
-    const release = await holdIndexLeases(redis, svc.config.REDIS_PREFIX);
+    const release = await holdIndexLeases(svc);
     let released = false;
     try {
       const w = await svc.http('POST', '/authorization/relations/many', { body: { subject: `User:${userId}`, relation: 'owner', resources: ['Doc:held-sub'] } });
@@ -155,7 +153,7 @@ describe('realtime socket', () => {
       expect(s.got.some((m) => m.id === 'fresh')).toBe(false);
       await release(); released = true;
       expect(await s.next((m) => m.id === 'fresh')).toMatchObject({ type: 'subscribed', items: [{ allowed: true }] });
-    } finally { if (!released) await release(); redis.disconnect(); s.ws.close(); }
+    } finally { if (!released) await release(); s.ws.close(); }
   });
 
   it('closes the socket of a token that logged out', async () => {

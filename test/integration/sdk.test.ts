@@ -4,7 +4,6 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AuthzApiError, createAdminClient, createAppClient, type AdminClient } from '../../src/client/index.js';
 import { offlineDocument } from '../../src/surfaces/docs/documents.js';
-import { Redis } from 'ioredis';
 import { holdIndexLeases } from '../support/index-leases.js';
 import { startService, type TestService } from '../support/service.js';
 
@@ -101,8 +100,7 @@ describe('SDK', () => {
     const c = createAdminClient({ baseUrl: svc.admin, masterkey: svc.config.MASTER_KEY, retry: { attempts: 2, baseDelayMs: 10 }, fetch: (r) => { calls++; return fetch(r); } });
     // A write the index has not applied (its leases held, as a busy process would): the service waits for it (5 s),
     // then answers 503 INDEX_BEHIND. (A revision never issued is a 400 at once: nothing to retry.)
-    const redis = new Redis(svc.config.REDIS_URL);
-    const release = await holdIndexLeases(redis, svc.config.REDIS_PREFIX, 'all', 40_000);
+    const release = await holdIndexLeases(svc, 'all', 40_000);
     try {
       const w = await svc.http('POST', '/authorization/relations/many', { body: { subject: 'User:ann', relation: 'viewer', resources: ['Doc:held'] } });
       expect(w.status).toBe(200);
@@ -112,7 +110,6 @@ describe('SDK', () => {
       expect(calls).toBe(2);
     } finally {
       await release();
-      redis.disconnect();
     }
   }, 30_000);
 

@@ -1,17 +1,18 @@
 // Holds index leases from a test, as another process would: every partition and the structure, or the structure only.
-import type { Redis } from 'ioredis';
+import type { TestService } from './service.js';
 
-/** Takes the leases (waiting while a unit holds one) and returns a function that gives them back. */
-export async function holdIndexLeases(redis: Redis, prefix: string, which: 'all' | 'structure' = 'all', ttlMs = 20_000): Promise<() => Promise<void>> {
-  const partitions = Number((await redis.get(`${prefix}:index:partitions`)) ?? 0);
-  const keys = [`${prefix}:lease:index:structure`, ...(which === 'all' ? Array.from({ length: partitions }, (_, i) => `${prefix}:lease:index:p${i}`) : [])];
-  const held: string[] = [];
-  for (const key of keys) {
-    for (let i = 0; (await redis.set(key, 'held-by-a-test', 'PX', ttlMs, 'NX')) !== 'OK'; i++) {
-      if (i > 500) { await redis.del(...held); throw new Error(`could not take ${key}`); }
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    held.push(key);
+/** Takes the leases through the service's peer (waiting while a unit holds one) and returns what gives them back. */
+export async function holdIndexLeases(svc: Pick<TestService, 'peer' | 'config'>, which: 'all' | 'structure' = 'all', ttlMs = 20_000): Promise<() => Promise<void>> {
+  const peer = await svc.peer();
+  const partitions = which === 'all' ? await peer.indexPartitions(svc.config.INDEX_PARTITIONS) : 0;
+  const leases = [peer.lease('index:structure', ttlMs), ...Array.from({ length: partitions }, (_, i) => peer.lease(`index:p${i}`, ttlMs))];
+  const held: typeof leases = [];
+  const giveBack = async () => { await Promise.all(held.map((l) => l.release())); await peer.close(); };
+  try {
+    for (const lease of leases) { await lease.acquire(10_000); held.push(lease); }
+  } catch (e) {
+    await giveBack();
+    throw e;
   }
-  return async () => { await redis.del(...held); };
+  return giveBack;
 }

@@ -3,7 +3,7 @@ import { createHook } from 'node:async_hooks';
 import { TestEnvironment } from 'jest-environment-node';
 
 // What outlives a file's own teardown by this long is a leak, not a socket still closing.
-const GRACE_MS = 1500;
+const GRACE_MS = 3000;
 // Resource types that keep a worker alive; transient file-system requests are not leaks.
 const LASTING = /^(TCPSocketWrap|TCPServerWrap|TCPWRAP|PipeWrap|ProcessWrap|Timeout|Immediate|UDPWrap|TTYWrap|SignalWrap|FSEventWrap|StatWatcher|Worker|MessagePort)$/;
 

@@ -7,6 +7,7 @@ import { createApp, portOf, type App, type AppOptions, type Listener } from '../
 import { loadConfig, type Config } from '../../src/config.js';
 import { createLogger } from '../../src/log.js';
 import { memoryBackend, memoryStores, type MemoryBackend } from '../../src/stores/memory/stores.js';
+import { openPeer, type Peer } from './peer.js';
 
 export interface TestService {
   app: App; config: Config; admin: string; client: string;
@@ -16,6 +17,8 @@ export interface TestService {
   grpc: string; socket: string;
   http(method: string, path: string, opts?: { body?: unknown; headers?: Record<string, string>; raw?: string }): Promise<{ status: number; body: any; text: string; headers: Headers }>; // eslint-disable-line @typescript-eslint/no-explicit-any
   asAdmin: Record<string, string>;
+  /** A second process's view of this service's leases and pending re-indexes (test/support/peer.ts); close it after. */
+  peer(): Promise<Peer>;
   stop(): Promise<void>;
 }
 
@@ -47,14 +50,14 @@ let backend: MemoryBackend | null = null;
 export async function startService(env: Record<string, string> = {}, opts: { wipe?: boolean; logLines?: string[]; memory?: boolean } & AppOptions = {}): Promise<TestService> {
   if (opts.memory ?? process.env.TEST_STORES === 'memory') {
     if (opts.wipe !== false || !backend) backend = memoryBackend();
-    return serve(env, { ...opts, stores: memoryStores(backend, env.REDIS_PREFIX) });
+    return serve(env, { ...opts, stores: memoryStores(backend, env.REDIS_PREFIX) }, backend);
   }
   const urls = { MONGO_URL: process.env.MONGO_URL!, NEO4J_URI: process.env.NEO4J_URI!, REDIS_URL: process.env.REDIS_URL! };
   if (opts.wipe !== false) await wipe(urls);
   return serve({ ...urls, ...env }, opts);
 }
 
-async function serve(env: Record<string, string>, opts: { logLines?: string[] } & AppOptions): Promise<TestService> {
+async function serve(env: Record<string, string>, opts: { logLines?: string[] } & AppOptions, memory: MemoryBackend | null = null): Promise<TestService> {
   const config = loadConfig({
     ADMIN_PORT: '0', CLIENT_PORT: '0', GRPC_PORT: '0', SOCKET_PORT: '0', MASTER_KEY: randomBytes(24).toString('hex'), ADMIN_PASSWORD: 'test-admin-password',
     ADMIN_JWT_SECRET: randomBytes(32).toString('hex'), CLIENT_JWT_SECRET: randomBytes(32).toString('hex'), LOG_LEVEL: 'warn', CHECK_REPLIES: '1', ...env,
@@ -79,6 +82,7 @@ async function serve(env: Record<string, string>, opts: { logLines?: string[] } 
       try { body = JSON.parse(text); } catch { /* text reply */ }
       return { status: res.status, body, text, headers: res.headers };
     },
+    peer: () => openPeer({ backend: memory, redisUrl: config.REDIS_URL, prefix: config.REDIS_PREFIX }),
     stop: () => app.close(),
   };
 }

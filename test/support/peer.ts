@@ -1,0 +1,29 @@
+// Another process's view of a test service's Redis-side ports (leases, partitions, pending re-indexes), on the same
+// servers or the same in-memory hub: a test acts through it as a second process would, on either tier.
+import { once } from 'node:events';
+import type { Stores } from '../../src/stores/ports/stores.js';
+import { memoryStores } from '../../src/stores/memory/stores.js';
+import { connectRedis, closeRedis } from '../../src/stores/redis/connection.js';
+import { Lease } from '../../src/stores/redis/lease.js';
+import { fixedPartitions } from '../../src/stores/redis/index-partitions.js';
+import { redisReindexState } from '../../src/stores/redis/reindex-state.js';
+import type { MemoryBackend } from '../../src/stores/memory/stores.js';
+
+export type Peer = Pick<Stores, 'lease' | 'indexPartitions' | 'reindexState'> & { close(): Promise<void> };
+
+/** On the twins: the service's hub. On the servers: a Redis connection of its own (the service's prefix). */
+export async function openPeer(on: { backend: MemoryBackend | null; redisUrl: string; prefix: string }): Promise<Peer> {
+  if (on.backend) {
+    const stores = memoryStores(on.backend, on.prefix);
+    return { lease: stores.lease, indexPartitions: stores.indexPartitions, reindexState: stores.reindexState, close: async () => undefined };
+  }
+  const redis = connectRedis(on.redisUrl);
+  // The service's connection fails fast while not ready (no offline queue): a peer's first command waits for it.
+  if (redis.status !== 'ready') await once(redis, 'ready');
+  return {
+    lease: (name, ttlMs) => new Lease(redis, `${on.prefix}:lease:${name}`, ttlMs),
+    indexPartitions: (wanted) => fixedPartitions(redis, on.prefix, wanted),
+    reindexState: redisReindexState(redis, on.prefix),
+    close: () => closeRedis(redis),
+  };
+}
