@@ -14,7 +14,6 @@ import type { Module } from './modules/module.js';
 import { stateModule } from './modules/state.js';
 import { storageModule } from './modules/storage.js';
 import type { Stores } from './stores/ports/stores.js';
-import { connectStores } from './stores/stores.js';
 import { tracedStores } from './stores/traced.js';
 import { Pipeline } from './surfaces/pipeline.js';
 import { Registry } from './surfaces/registry.js';
@@ -48,7 +47,9 @@ export async function createApp(config: Config, log: Logger = createLogger(confi
   const tracing = await startTracing(config, opts.spanExporter);
   if (tracing) log.info('tracing on: each call is a span, its store calls child spans');
   // Store calls become child spans in one place, here: no adapter knows about tracing.
-  const connected = opts.stores ?? await connectStores(config, log);
+  // Loaded only when connecting: the drivers (MongoDB, Neo4j, Redis, BullMQ, S3, SMTP) take seconds to load, which a
+  // service on given ports (the in-memory twins) does not need.
+  const connected = opts.stores ?? await (await import('./stores/stores.js')).connectStores(config, log);
   const stores = tracing ? tracedStores(connected, tracing.tracer) : connected;
   const registry = new Registry();
   const authz = await authorizationModule(stores, config, log);

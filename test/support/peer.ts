@@ -3,10 +3,6 @@
 import { once } from 'node:events';
 import type { Stores } from '../../src/stores/ports/stores.js';
 import { memoryStores } from '../../src/stores/memory/stores.js';
-import { connectRedis, closeRedis } from '../../src/stores/redis/connection.js';
-import { Lease } from '../../src/stores/redis/lease.js';
-import { fixedPartitions } from '../../src/stores/redis/index-partitions.js';
-import { redisReindexState } from '../../src/stores/redis/reindex-state.js';
 import type { MemoryBackend } from '../../src/stores/memory/stores.js';
 
 export type Peer = Pick<Stores, 'lease' | 'indexPartitions' | 'reindexState'> & { close(): Promise<void> };
@@ -17,6 +13,10 @@ export async function openPeer(on: { backend: MemoryBackend | null; redisUrl: st
     const stores = memoryStores(on.backend, on.prefix);
     return { lease: stores.lease, indexPartitions: stores.indexPartitions, reindexState: stores.reindexState, close: async () => undefined };
   }
+  // Loaded here: a file on the twins never loads the Redis driver.
+  const [{ connectRedis, closeRedis }, { Lease }, { fixedPartitions }, { redisReindexState }] = await Promise.all([
+    import('../../src/stores/redis/connection.js'), import('../../src/stores/redis/lease.js'),
+    import('../../src/stores/redis/index-partitions.js'), import('../../src/stores/redis/reindex-state.js')]);
   const redis = connectRedis(on.redisUrl);
   // The service's connection fails fast while not ready (no offline queue): a peer's first command waits for it.
   if (redis.status !== 'ready') await once(redis, 'ready');

@@ -1,12 +1,10 @@
 // Starts the real service in-process against the test stack, on free ports, with a fresh database.
 import { randomBytes } from 'node:crypto';
-import { MongoClient } from 'mongodb';
-import neo4j from 'neo4j-driver';
-import { Redis } from 'ioredis';
 import { createApp, portOf, type App, type AppOptions, type Listener } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { createLogger } from '../../src/log.js';
 import { memoryBackend, memoryStores, type MemoryBackend } from '../../src/stores/memory/stores.js';
+import { establishBus } from '../../src/stores/memory/invalidation-bus.js';
 import { openPeer, type Peer } from './peer.js';
 
 export interface TestService {
@@ -24,6 +22,8 @@ export interface TestService {
 
 /** Empties the shared servers: each test file starts from nothing. */
 export async function wipe(urls: { MONGO_URL: string; NEO4J_URI: string; REDIS_URL: string }) {
+  // The drivers load here, not at import: a file on the twins never loads them (seconds per file).
+  const [{ MongoClient }, { default: neo4j }, { Redis }] = await Promise.all([import('mongodb'), import('neo4j-driver'), import('ioredis')]);
   const mongo = new MongoClient(urls.MONGO_URL);
   await mongo.connect();
   await mongo.db().dropDatabase();
@@ -49,7 +49,10 @@ let backend: MemoryBackend | null = null;
  */
 export async function startService(env: Record<string, string> = {}, opts: { wipe?: boolean; logLines?: string[]; memory?: boolean } & AppOptions = {}): Promise<TestService> {
   if (opts.memory ?? process.env.TEST_STORES === 'memory') {
-    if (opts.wipe !== false || !backend) backend = memoryBackend();
+    if (opts.wipe !== false || !backend) {
+      backend = memoryBackend();
+      establishBus(backend.hub, env.REDIS_PREFIX ?? 'authz');
+    }
     return serve(env, { ...opts, stores: memoryStores(backend, env.REDIS_PREFIX) }, backend);
   }
   const urls = { MONGO_URL: process.env.MONGO_URL!, NEO4J_URI: process.env.NEO4J_URI!, REDIS_URL: process.env.REDIS_URL! };

@@ -140,3 +140,12 @@ export class MemoryInvalidationBus implements InvalidationBusMember {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Makes the member set under `prefix` older than a lease on a hub that never held one: no set can have been lost
+ * there, so the first publish need not wait out a lease as it must on a Redis that may have restarted empty (each
+ * test service starts on a fresh hub, and paid 2 s for it).
+ */
+export function establishBus(hub: MemoryHub, prefix: string): void {
+  hub.struct<Members>(`${prefix}:bus:members`, () => ({ leases: new Map(), born: 0 }));
+}
