@@ -28,5 +28,5 @@ async function load() {
   process.exit(70);
 }
 
-const { main } = await load();
-process.exitCode = await main(process.argv.slice(2));
+const { main, processIo } = await load();
+process.exitCode = await main(processIo());

@@ -1,6 +1,7 @@
 // Command specs: flags parsed with node:util parseArgs, and the --help text made from the same spec.
 import { parseArgs } from 'node:util';
 import { usage } from './exit.js';
+import type { Env } from './io.js';
 
 export interface Flag {
   type: 'string' | 'boolean';
@@ -17,7 +18,8 @@ export interface CommandSpec {
   summary: string;
   /** Lines after `Usage: authz`, e.g. `check SUBJECT PERMISSION RESOURCE [flags]`. */
   usage: string[];
-  description?: string;
+  /** A function of the environment where it names a path from it (login: the profile file). */
+  description?: string | ((env: Env) => string);
   flags: Record<string, Flag>;
   examples?: string[];
 }
@@ -51,9 +53,10 @@ export function parse(spec: CommandSpec, argv: string[]): Parsed {
   }
 }
 
-export function helpText(spec: CommandSpec): string {
+export function helpText(spec: CommandSpec, env: Env): string {
   const lines = [spec.summary, '', 'Usage:', ...spec.usage.map((u) => `  authz ${u}`)];
-  if (spec.description) lines.push('', ...spec.description.split('\n'));
+  const description = typeof spec.description === 'function' ? spec.description(env) : spec.description;
+  if (description) lines.push('', ...description.split('\n'));
   const flags = Object.entries(spec.flags).map(([k, f]) => [`${f.short ? `-${f.short}, ` : '    '}--${k}${f.arg ? ` ${f.arg}` : ''}`, f.help]);
   const width = Math.max(...flags.map(([l]) => l!.length));
   lines.push('', 'Flags:', ...flags.map(([l, h]) => `  ${l!.padEnd(width)}  ${h}`));

@@ -2,7 +2,8 @@
 import type { Readable } from 'node:stream';
 import { int, str, type Values } from './args.js';
 import { CliError, EXIT, usage } from './exit.js';
-import { profileName, readProfile } from './profile.js';
+import type { CliIo, Env, Sink } from './io.js';
+import { profileName, profilePath, readProfile } from './profile.js';
 import { upload } from './upload.js';
 
 export interface Connection {
@@ -55,9 +56,10 @@ const sameServer = (a: string, b: string) => {
   try { return new URL(a).href.replace(/\/+$/, '') === new URL(b).href.replace(/\/+$/, ''); } catch { return false; }
 };
 
-export async function connect(values: Values, env: NodeJS.ProcessEnv = process.env): Promise<Connection> {
+export async function connect(values: Values, io: Pick<CliIo, 'env' | 'stderr'>): Promise<Connection> {
+  const env: Env = io.env;
   const needProfile = (str(values, 'url') ?? env.AUTHZ_URL) === undefined || (str(values, 'token') ?? env.AUTHZ_TOKEN) === undefined;
-  const profile = needProfile ? await readProfile(profileName(str(values, 'profile'), env)) : undefined;
+  const profile = needProfile ? await readProfile(profileName(str(values, 'profile'), env), profilePath(env), io.stderr) : undefined;
   const url = str(values, 'url') ?? env.AUTHZ_URL ?? profile?.url;
   // A profile's token goes only to the server it was saved for, never to another --url.
   const profileToken = profile && url !== undefined && sameServer(url, profile.url) ? profile.token : undefined;
@@ -68,10 +70,11 @@ export async function connect(values: Values, env: NodeJS.ProcessEnv = process.e
     throw new CliError(EXIT.auth, `no API token for ${url}${other}: pass --token, set AUTHZ_TOKEN, or run authz login`);
   }
   const timeoutMs = int(values, 'timeout', { min: 1, max: 86_400, fallback: 30 }) * 1000;
-  return connection(url, token, timeoutMs);
+  return connection(url, token, timeoutMs, io.stderr);
 }
 
-export function connection(rawUrl: string, token: string, timeoutMs: number): Connection {
+/** `stderr` takes the warning about a token sent over plain http. */
+export function connection(rawUrl: string, token: string, timeoutMs: number, stderr: Sink): Connection {
   let base: URL;
   try { base = new URL(rawUrl); } catch { throw usage(`--url ${JSON.stringify(rawUrl)} is not a URL`); }
   if (base.protocol !== 'http:' && base.protocol !== 'https:') throw usage(`--url must be http:// or https://, got ${base.protocol}`);
@@ -79,7 +82,7 @@ export function connection(rawUrl: string, token: string, timeoutMs: number): Co
   if (base.username || base.password) throw usage('the server URL must not hold a user name or password: give the API token with --token, AUTHZ_TOKEN or authz login');
   const url = base.href.replace(/\/+$/, '');
   if (base.protocol === 'http:' && !isLoopback(base.hostname)) {
-    process.stderr.write(`authz: warning: ${url} is plain http: the token crosses the network unencrypted; use https://\n`);
+    stderr.write(`authz: warning: ${url} is plain http: the token crosses the network unencrypted; use https://\n`);
   }
 
   const raw: Connection['raw'] = async (method, path, init = {}) => {

@@ -1,9 +1,12 @@
 // The `authz` command line: picks the command, parses its flags, prints its help, and turns errors into exit codes.
 import { helpText, parse, type CommandSpec, type Parsed } from './args.js';
 import { CliError, EXIT } from './exit.js';
+import type { CliIo } from './io.js';
 import { output, type Output } from './output.js';
 
-interface CommandModule { spec: CommandSpec; run(parsed: Parsed, out: Output): Promise<number> }
+export { processIo } from './process-io.js';
+
+interface CommandModule { spec: CommandSpec; run(parsed: Parsed, out: Output, io: CliIo): Promise<number> }
 
 /** Commands load on use: `authz check` does not pay for the engine, `authz test` not for the HTTP client. */
 const COMMANDS: Array<{ name: string; summary: string; load: () => Promise<CommandModule> }> = [
@@ -47,17 +50,19 @@ function globalHelp(): string {
   ].join('\n');
 }
 
-/** Runs one command line; resolves to the exit code. */
-export async function main(argv: string[], out = output(argv.includes('--json'))): Promise<number> {
+/** Runs one command line on `io` (processIo() for the real process); resolves to the exit code. */
+export async function main(io: CliIo): Promise<number> {
+  const { argv, stdout, stderr } = io;
+  const out = output(argv.includes('--json'), stdout, stderr);
   // `authz test … | head` closes the pipe early: the output ends there, and the exit code still tells the result.
-  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+  stdout.on('error', (e: NodeJS.ErrnoException) => {
     if (e.code !== 'EPIPE' && e.code !== 'ERR_STREAM_DESTROYED') throw e;
   });
   const [first, second] = argv;
   if (first === undefined || first === 'help' || first === '--help' || first === '-h') {
     const topic = first === 'help' ? COMMANDS.find((c) => c.name === [second, argv[2]].filter(Boolean).join(' ') || c.name === second) : undefined;
-    if (topic) process.stdout.write(helpText((await topic.load()).spec));
-    else (first === undefined ? process.stderr : process.stdout).write(globalHelp());
+    if (topic) stdout.write(helpText((await topic.load()).spec, io.env));
+    else (first === undefined ? stderr : stdout).write(globalHelp());
     return first === undefined ? EXIT.usage : EXIT.ok;
   }
   const two = COMMANDS.find((c) => c.name === `${first} ${second}`);
@@ -68,7 +73,7 @@ export async function main(argv: string[], out = output(argv.includes('--json'))
       ? `authz ${first} needs one of: ${group.map((c) => c.name.split(' ')[1]).join(', ')}`
       : `unknown command ${JSON.stringify(first)}`;
     if (group.length && argv.some((a) => a === '--help' || a === '-h')) {
-      process.stdout.write(`${group.map((c) => `authz ${c.name}  ${c.summary}`).join('\n')}\n`);
+      stdout.write(`${group.map((c) => `authz ${c.name}  ${c.summary}`).join('\n')}\n`);
       return EXIT.ok;
     }
     return fail(out, new CliError(EXIT.usage, `${message}\nSee: authz --help`));
@@ -76,8 +81,8 @@ export async function main(argv: string[], out = output(argv.includes('--json'))
   try {
     const mod = await command.load();
     const parsed = parse(mod.spec, argv.slice(two ? 2 : 1));
-    if (parsed.values.help) { process.stdout.write(helpText(mod.spec)); return EXIT.ok; }
-    return await mod.run(parsed, out);
+    if (parsed.values.help) { stdout.write(helpText(mod.spec, io.env)); return EXIT.ok; }
+    return await mod.run(parsed, out, io);
   } catch (e) {
     return fail(out, e);
   }

@@ -1,4 +1,5 @@
 // Where the CLI writes: results on stdout (text, or JSON with --json), notes and progress on stderr.
+import type { Sink } from './io.js';
 export interface Output {
   json: boolean;
   /** A line of the human-readable result (skipped with --json). */
@@ -9,7 +10,7 @@ export interface Output {
   note(text: string): void;
 }
 
-export function output(json: boolean, out: NodeJS.WritableStream = process.stdout, err: NodeJS.WritableStream = process.stderr): Output {
+export function output(json: boolean, out: Sink, err: Sink): Output {
   return {
     json,
     line: (text = '') => { if (!json) out.write(`${text}\n`); },
@@ -31,8 +32,8 @@ export class Progress {
   private done = 0;
   private readonly tty: boolean;
 
-  constructor(private readonly label: string, private readonly unit: string, private readonly total?: number,
-    private readonly err: NodeJS.WriteStream = process.stderr) {
+  constructor(private readonly label: string, private readonly unit: string, private readonly total: number | undefined,
+    private readonly err: Sink) {
     this.tty = err.isTTY === true;
   }
 

@@ -2,6 +2,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { LineCounter, parseDocument, isNode, type Document } from 'yaml';
 import { CliError, EXIT } from './exit.js';
+import { at } from './io.js';
 import { duplicateKey } from './json-keys.js';
 
 /** A model test is a small file; anything this large is a mistake (a data dump), not a test. */
@@ -28,13 +29,15 @@ export function pathKeys(jsonPath: string): Array<string | number> {
   return keys;
 }
 
-export async function readSource(path: string): Promise<SourceFile> {
+/** `path` is read relative to `cwd` and reported as given. */
+export async function readSource(path: string, cwd = '.'): Promise<SourceFile> {
   let text: string;
   try {
-    const info = await stat(path);
+    const file = at(cwd, path);
+    const info = await stat(file);
     if (!info.isFile()) throw new CliError(EXIT.input, `${path}: not a file`);
     if (info.size > MAX_FILE_BYTES) throw new CliError(EXIT.input, `${path}: ${info.size} bytes, more than the ${MAX_FILE_BYTES} a model file may have`);
-    text = await readFile(path, 'utf8');
+    text = await readFile(file, 'utf8');
   } catch (e) {
     if (e instanceof CliError) throw e;
     throw new CliError(EXIT.input, `${path}: cannot read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);

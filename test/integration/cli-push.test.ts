@@ -1,4 +1,4 @@
-// `authz push` as a child process against the real service: the diff of a dry run (which changes nothing), a push, a
+// `authz push`, run in-process, against the real service: the diff of a dry run (which changes nothing), a push, a
 // second push that finds everything unchanged, a changed relation in the diff, refusals pointed into the file, and
 // `authz import` sending a scenario file to push instead of answering "Line 1 is not JSON", built-in types kept unless --replace-builtin,
 // and a reorder that is no change.

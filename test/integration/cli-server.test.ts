@@ -1,5 +1,5 @@
-// The server-facing `authz` commands as child processes against the real service: login, check, evaluate,
-// relations write/read/delete, export then import, rebuild, the change feed followed, a refused batch, a redirect.
+// The server-facing `authz` commands, run in-process (test/support/cli.ts), against the real service: login, check,
+// evaluate, relations write/read/delete, export then import, rebuild, the change feed followed, a refused batch, a redirect.
 import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -145,7 +145,7 @@ describe('export and import', () => {
     const file = join(work, 'state.ndjson');
     const exported = await authz(['export', file], { env: env() });
     expect(exported.code).toBe(0);
-    expect(exported.stderr).toMatch(/^export: \d+ lines in \d+\.\d s \(\d+ lines\/s\) to /m);
+    expect(exported.stderr).toMatch(/^export: \d+ lines in \d+\.\d s \([\d,]+ lines\/s\) to /m);
     const lines = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
     expect(lines[0]).toMatchObject({ version: 1, carries: ['relations', 'grants'] });
     expect(lines.at(-1)).toEqual({ end: { relations: 3, grants: 0 } });
@@ -160,7 +160,7 @@ describe('export and import', () => {
 
     const imported = await authz(['import', file], { env: env() });
     expect(imported.code).toBe(0);
-    expect(imported.stderr).toMatch(new RegExp(`^import: ${lines.length} lines in \\d+\\.\\d s \\(\\d+ lines/s\\) sent; waiting for the server$`, 'm'));
+    expect(imported.stderr).toMatch(new RegExp(`^import: ${lines.length} lines in \\d+\\.\\d s \\([\\d,]+ lines/s\\) sent; waiting for the server$`, 'm'));
     expect(imported.stdout).toMatch(/^Imported at revision \d+\n[\s\S]*\n {2}relations: created 3, existing 0, removed 0\n/);
     const back = await authz(['relations', 'read', '--consistency', 'fully_consistent'], { env: env() });
     expect(back.stdout.trim().split('\n').filter((t) => stored.includes(t))).toEqual(stored);

@@ -1,5 +1,5 @@
-// `authz test` and `authz validate` as child processes, with no server: the conformance set, wrong expectations,
-// shuffled orders, problem locations, and --help on every command.
+// `authz test` and `authz validate` run in-process (test/support/cli.ts; the binary itself: cli-bin.test.ts), with no
+// server: the conformance set, wrong expectations, shuffled orders, problem locations, and --help on every command.
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,7 +21,7 @@ describe('authz test over the conformance set (the verdicts the server replay as
   it('passes every assertion of every file, none skipped', async () => {
     const t0 = Date.now();
     const r = await authz(['test', FIXTURE_CASES, '--json']);
-    process.stderr.write(`authz test on ${cases.length} conformance files: ${Date.now() - t0} ms (child process, tsx included)\n`);
+    process.stderr.write(`authz test on ${cases.length} conformance files: ${Date.now() - t0} ms (in-process)\n`);
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout) as TestJson;
     expect(out.files).toHaveLength(cases.length);

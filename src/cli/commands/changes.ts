@@ -2,6 +2,7 @@
 import { COMMON, SERVER, int, str, type CommandSpec, type Parsed } from '../args.js';
 import { connect, query } from '../connection.js';
 import { EXIT } from '../exit.js';
+import type { CliIo } from '../io.js';
 import type { Output } from '../output.js';
 
 interface Change { revision: number; kind: string; op: string; tuple?: string; definition?: { name: string; version?: number } }
@@ -31,12 +32,12 @@ export const spec: CommandSpec = {
 
 const describe = (c: Change) => `${c.revision} ${c.kind} ${c.op} ${c.tuple ?? c.definition?.name ?? ''}`.trimEnd();
 
-export async function run({ values }: Parsed, out: Output): Promise<number> {
+export async function run({ values }: Parsed, out: Output, io: CliIo): Promise<number> {
   const follow = values.follow === true;
   const limit = int(values, 'limit', { min: 1, max: 1000, fallback: 100 });
   const max = int(values, 'max', { min: 1, max: Number.MAX_SAFE_INTEGER, fallback: Number.MAX_SAFE_INTEGER });
   const afterFlag = str(values, 'after') === undefined ? undefined : int(values, 'after', { min: 0, max: Number.MAX_SAFE_INTEGER, fallback: 0 });
-  const conn = await connect(values);
+  const conn = await connect(values, io);
   const print = (c: Change) => { out.line(describe(c)); out.value(c); };
   if (!follow) {
     const after = afterFlag ?? 0;
@@ -50,12 +51,11 @@ export async function run({ values }: Parsed, out: Output): Promise<number> {
   out.note(`following changes after revision ${cursor} (Ctrl-C to stop)`);
   let stopped = false;
   const stop = () => { stopped = true; };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  const unsubscribe = io.onInterrupt(stop);
   let seen = 0;
   try {
     // A closed stdout (`authz changes -f | head -3`) ends the follow like Ctrl-C does.
-    while (!stopped && seen < max && !process.stdout.destroyed) {
+    while (!stopped && seen < max && !io.stdout.destroyed) {
       const page = await conn.json<{ changes: Change[]; next: number }>('GET', `/authorization/changes${query({ after: cursor, limit: 1000 })}`);
       for (const c of page.changes) {
         if (seen >= max) break;
@@ -66,8 +66,7 @@ export async function run({ values }: Parsed, out: Output): Promise<number> {
       if (page.changes.length === 0) await new Promise((r) => setTimeout(r, IDLE_MS));
     }
   } finally {
-    process.off('SIGINT', stop);
-    process.off('SIGTERM', stop);
+    unsubscribe();
   }
   return EXIT.ok;
 }

@@ -3,6 +3,7 @@ import { parseTupleText } from '../../engine/ids.js';
 import { COMMON, SERVER, choice, int, str, type CommandSpec, type Flag, type Parsed, type Values } from '../args.js';
 import { connect, query } from '../connection.js';
 import { EXIT, usage } from '../exit.js';
+import type { CliIo } from '../io.js';
 import type { Output } from '../output.js';
 
 const CONSISTENCY = ['minimize_latency', 'at_least_as_fresh', 'fully_consistent'] as const;
@@ -55,11 +56,11 @@ const verdict = (values: Values, allowed: boolean, unknownName = false) => {
   return unknownName ? EXIT.unknownName : EXIT.failed;
 };
 
-export async function run({ values, positionals }: Parsed, out: Output): Promise<number> {
+export async function run({ values, positionals }: Parsed, out: Output, io: CliIo): Promise<number> {
   const t = triple(positionals, 'check');
   verdict(values, false); // a bad --expect is a usage error before any request
   const q = decisionQuery(values, t);
-  const conn = await connect(values);
+  const conn = await connect(values, io);
   const r = await conn.json<{ allowed: boolean; reason?: Reason }>('GET', `/authorization/permissions/can${q}`);
   out.line(`${r.allowed ? 'allow' : 'deny'}  ${t.subject} ${t.permission} ${t.resource}`);
   if (r.reason) out.line(`  reason: ${r.reason.code}: ${r.reason.message}`);
@@ -76,11 +77,11 @@ export const evaluate = {
     flags: DECISION_FLAGS,
     examples: ['authz evaluate User:alice read Document:plan'],
   } satisfies CommandSpec,
-  async run({ values, positionals }: Parsed, out: Output): Promise<number> {
+  async run({ values, positionals }: Parsed, out: Output, io: CliIo): Promise<number> {
     const t = triple(positionals, 'evaluate');
     verdict(values, false); // a bad --expect is a usage error before any request
     const q = decisionQuery(values, t);
-    const conn = await connect(values);
+    const conn = await connect(values, io);
     const r = await conn.json<{ allowed: boolean; reason?: string; reasonCode?: string; paths?: string[] }>('GET', `/authorization/permissions/evaluate${q}`);
     out.line(`${r.allowed ? 'allow' : 'deny'}  ${t.subject} ${t.permission} ${t.resource}`);
     if (r.reason) out.line(`  reason: ${r.reasonCode ? `${r.reasonCode}: ` : ''}${r.reason}`);

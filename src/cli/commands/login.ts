@@ -2,6 +2,7 @@
 import { COMMON, SERVER, int, str, type CommandSpec, type Parsed } from '../args.js';
 import { connection } from '../connection.js';
 import { CliError, EXIT, usage } from '../exit.js';
+import type { CliIo } from '../io.js';
 import type { Output } from '../output.js';
 import { profileName, profilePath, saveProfile } from '../profile.js';
 
@@ -14,10 +15,10 @@ export const spec: CommandSpec = {
   name: 'login',
   summary: 'Try a server URL and API token, then save them to a profile (file mode 0600)',
   usage: ['login --url URL [--profile NAME]    (the token: AUTHZ_TOKEN, stdin, or typed at the prompt)'],
-  description: [
+  description: (env) => [
     'The token is read from AUTHZ_TOKEN, else from stdin (piped), else asked for without echo; --token works too',
     'but shows in the process list. It is tried against the server, then saved with the URL under the profile name',
-    `(default "default") in ${profilePath()} (XDG_CONFIG_HOME moves it), readable by you only. It is never printed.`,
+    `(default "default") in ${profilePath(env)} (XDG_CONFIG_HOME moves it), readable by you only. It is never printed.`,
     'The URL is the admin surface (http://127.0.0.1:3030 under npm start), not the client surface (:3000).',
     'Create an API token with POST /api-tokens (masterkey header); the masterkey itself is not taken as a token.',
     '',
@@ -28,11 +29,10 @@ export const spec: CommandSpec = {
 };
 
 /** The token from stdin: typed without echo on a terminal, else the first line of what is piped in. */
-async function readToken(): Promise<string> {
-  const stdin = process.stdin;
+async function readToken({ stdin, stderr }: CliIo): Promise<string> {
   if (stdin.isTTY) {
-    process.stderr.write('API token: ');
-    stdin.setRawMode(true);
+    stderr.write('API token: ');
+    stdin.setRawMode!(true);
     stdin.resume();
     try {
       return await new Promise<string>((resolve, reject) => {
@@ -47,9 +47,9 @@ async function readToken(): Promise<string> {
         });
       });
     } finally {
-      stdin.setRawMode(false);
+      stdin.setRawMode!(false);
       stdin.pause();
-      process.stderr.write('\n');
+      stderr.write('\n');
     }
   }
   let text = '';
@@ -74,17 +74,17 @@ function withHint(e: unknown, url: string, token: string): unknown {
   return e;
 }
 
-export async function run({ values }: Parsed, out: Output): Promise<number> {
-  const url = str(values, 'url') ?? process.env.AUTHZ_URL;
+export async function run({ values }: Parsed, out: Output, io: CliIo): Promise<number> {
+  const url = str(values, 'url') ?? io.env.AUTHZ_URL;
   if (!url) throw usage('authz login needs --url (or AUTHZ_URL)');
-  const token = str(values, 'token') ?? process.env.AUTHZ_TOKEN ?? await readToken();
+  const token = str(values, 'token') ?? io.env.AUTHZ_TOKEN ?? await readToken(io);
   if (!token) throw usage('no token given (AUTHZ_TOKEN, stdin or the prompt)');
-  const conn = connection(url, token, int(values, 'timeout', { min: 1, max: 86_400, fallback: 30 }) * 1000);
+  const conn = connection(url, token, int(values, 'timeout', { min: 1, max: 86_400, fallback: 30 }) * 1000, io.stderr);
   // Any admin route proves the token; the index status is small and read-only.
   await conn.json('GET', '/authorization/indexer/status').catch((e: unknown) => { throw withHint(e, conn.url, token); });
-  const name = profileName(str(values, 'profile'));
-  const path = profilePath();
-  await saveProfile(name, { url: conn.url, token });
+  const name = profileName(str(values, 'profile'), io.env);
+  const path = profilePath(io.env);
+  await saveProfile(name, { url: conn.url, token }, path);
   out.line(`Logged in to ${conn.url}; profile "${name}" saved in ${path}`);
   out.value({ url: conn.url, profile: name, path });
   return EXIT.ok;
@@ -96,9 +96,9 @@ export const logout = {
     description: 'Exit: 0 removed, 1 there was no such profile, 2 usage error.',
     flags: { ...COMMON, profile: SERVER.profile! },
   } satisfies CommandSpec,
-  async run({ values }: Parsed, out: Output): Promise<number> {
-    const name = profileName(str(values, 'profile'));
-    const existed = await saveProfile(name, null);
+  async run({ values }: Parsed, out: Output, io: CliIo): Promise<number> {
+    const name = profileName(str(values, 'profile'), io.env);
+    const existed = await saveProfile(name, null, profilePath(io.env));
     out.line(existed ? `Profile "${name}" removed` : `No profile "${name}"`);
     out.value({ profile: name, removed: existed });
     return existed ? EXIT.ok : EXIT.failed;

@@ -8,6 +8,7 @@ import { COMMON, SERVER, type CommandSpec, type Parsed } from '../args.js';
 import { connect, type Connection } from '../connection.js';
 import { changeLine, definitionChanges, type EntryChange } from '../definition-diff.js';
 import { CliError, EXIT, usage } from '../exit.js';
+import type { CliIo } from '../io.js';
 import { count, type Output } from '../output.js';
 import { readSource, type SourceFile } from '../source-file.js';
 
@@ -111,16 +112,16 @@ async function importOnce(conn: Connection, content: ReturnType<typeof contentOf
 const tally = (c: { created: number; existing: number } | undefined, verb: string) =>
   (c ? `${count(c.created)} ${verb}, ${count(c.existing)} stored already` : '');
 
-export async function run({ values, positionals }: Parsed, out: Output): Promise<number> {
+export async function run({ values, positionals }: Parsed, out: Output, io: CliIo): Promise<number> {
   if (positionals.length !== 1) throw usage('authz push needs one FILE\nSee: authz push --help');
   const withTuples = values.tuples === true;
-  const src = await readSource(positionals[0]!);
+  const src = await readSource(positionals[0]!, io.cwd);
   const content = contentOf(src, withTuples);
   if (content.definitions.length === 0 && !(withTuples && content.tuples.length + content.grants.length)) {
     throw new CliError(EXIT.input, `${src.path}: no definitions${withTuples ? ', tuples or grants' : ''} to push`);
   }
   if (content.steps) out.note(`authz: ${src.path}: its ${content.steps} step${content.steps === 1 ? '' : 's'} and the assertions are not pushed, only its initial content`);
-  const conn = await connect(values);
+  const conn = await connect(values, io);
   const before = await serverDefinitions(conn);
   const replaceBuiltin = values['replace-builtin'] === true;
   const plan = await importOnce(conn, content, withTuples, true, src, replaceBuiltin);

@@ -2,6 +2,7 @@
 import { COMMON, SERVER, int, type CommandSpec, type Parsed } from '../args.js';
 import { connect } from '../connection.js';
 import { CliError, EXIT } from '../exit.js';
+import type { CliIo } from '../io.js';
 import { count, type Output } from '../output.js';
 
 interface Status {
@@ -29,9 +30,9 @@ export const spec: CommandSpec = {
   examples: ['authz rebuild', 'authz rebuild --soft --json'],
 };
 
-export async function run({ values }: Parsed, out: Output): Promise<number> {
+export async function run({ values }: Parsed, out: Output, io: CliIo): Promise<number> {
   const waitS = int(values, 'wait-timeout', { min: 1, max: 7 * 86_400, fallback: 3600 });
-  const conn = await connect(values);
+  const conn = await connect(values, io);
   const soft = values.soft === true;
   const before = await conn.json<Status>('GET', '/authorization/indexer/status');
   const started = await conn.json<{ revision: number }>('POST', '/authorization/indexer/reconstruct', { soft });
@@ -42,7 +43,7 @@ export async function run({ values }: Parsed, out: Output): Promise<number> {
     return EXIT.ok;
   }
   const t0 = Date.now();
-  const tty = process.stderr.isTTY === true;
+  const tty = io.stderr.isTTY === true;
   let lastLine = '';
   let lastPrint = 0;
   for (;;) {
@@ -50,7 +51,7 @@ export async function run({ values }: Parsed, out: Output): Promise<number> {
     // The request is stored before the answer, so "nothing requested, nothing running" means this one is done.
     if (!s.rebuild && !s.rebuildRequested) {
       const seconds = (Date.now() - t0) / 1000;
-      if (tty && lastLine) process.stderr.write('\n');
+      if (tty && lastLine) io.stderr.write('\n');
       out.line(`rebuild done in ${seconds.toFixed(1)} s (generation ${before.generation} -> ${s.generation})`);
       out.value({ done: true, seconds, revision: started.revision, generationBefore: before.generation, generation: s.generation });
       return EXIT.ok;
@@ -61,8 +62,8 @@ export async function run({ values }: Parsed, out: Output): Promise<number> {
     const line = r
       ? `rebuild ${r.soft ? 'soft' : 'hard'}: ${r.phase} ${count(r.done)}/${count(r.total)}${r.total ? ` (${Math.floor((100 * r.done) / r.total)}%)` : ''}, ${count(Math.round(r.done / elapsed))}/s`
       : 'rebuild: waiting to start';
-    if (tty) process.stderr.write(`\r\x1b[K${line}`);
-    else if (line !== lastLine && Date.now() - lastPrint > 2000) { process.stderr.write(`${line}\n`); lastPrint = Date.now(); }
+    if (tty) io.stderr.write(`\r\x1b[K${line}`);
+    else if (line !== lastLine && Date.now() - lastPrint > 2000) { io.stderr.write(`${line}\n`); lastPrint = Date.now(); }
     lastLine = line;
     await new Promise((r) => setTimeout(r, POLL_MS));
   }

@@ -4,6 +4,7 @@ import { parseTupleText, type Tuple } from '../../engine/ids.js';
 import { COMMON, SERVER, choice, int, str, type CommandSpec, type Parsed } from '../args.js';
 import { connect, query } from '../connection.js';
 import { CliError, EXIT, usage } from '../exit.js';
+import { at, type CliIo } from '../io.js';
 import { count, Progress, type Output } from '../output.js';
 import { MAX_FILE_BYTES } from '../source-file.js';
 
@@ -15,12 +16,12 @@ const writeFlags = {
   file: { type: 'string' as const, arg: 'FILE', help: 'Also read tuples from FILE (- for stdin): one per line, S#r@O or {"subject","relation","resource"}; blank and // lines skipped' },
 };
 
-async function readText(file: string): Promise<string> {
+async function readText(file: string, io: CliIo): Promise<string> {
   if (file !== '-') {
-    try { return await readFile(file, 'utf8'); } catch (e) { throw new CliError(EXIT.input, `${file}: cannot read: ${(e as NodeJS.ErrnoException).code}`); }
+    try { return await readFile(at(io.cwd, file), 'utf8'); } catch (e) { throw new CliError(EXIT.input, `${file}: cannot read: ${(e as NodeJS.ErrnoException).code}`); }
   }
   let text = '';
-  for await (const chunk of process.stdin) {
+  for await (const chunk of io.stdin) {
     text += chunk;
     if (text.length > MAX_FILE_BYTES) throw new CliError(EXIT.input, `stdin: more than ${MAX_FILE_BYTES} bytes`);
   }
@@ -28,7 +29,7 @@ async function readText(file: string): Promise<string> {
 }
 
 /** Every tuple named on the command line and in --file, checked for form before anything is sent. */
-async function tuplesOf({ values, positionals }: Parsed, command: string): Promise<Tuple[]> {
+async function tuplesOf({ values, positionals }: Parsed, command: string, io: CliIo): Promise<Tuple[]> {
   const out: Tuple[] = [];
   for (const p of positionals) {
     const t = parseTupleText(p);
@@ -37,7 +38,7 @@ async function tuplesOf({ values, positionals }: Parsed, command: string): Promi
   }
   const file = str(values, 'file');
   if (file !== undefined) {
-    const lines = (await readText(file)).split(/\r?\n/);
+    const lines = (await readText(file, io)).split(/\r?\n/);
     for (const [i, line] of lines.entries()) {
       const text = line.trim();
       if (!text || text.startsWith('//')) continue;
@@ -58,11 +59,11 @@ async function tuplesOf({ values, positionals }: Parsed, command: string): Promi
 
 interface WriteAnswer { created: number; existing: number; deleted: number; missing: number; revision: number }
 
-async function send(parsed: Parsed, out: Output, operation: 'create' | 'delete'): Promise<number> {
-  const tuples = await tuplesOf(parsed, operation === 'create' ? 'write' : 'delete');
-  const conn = await connect(parsed.values);
+async function send(parsed: Parsed, out: Output, io: CliIo, operation: 'create' | 'delete'): Promise<number> {
+  const tuples = await tuplesOf(parsed, operation === 'create' ? 'write' : 'delete', io);
+  const conn = await connect(parsed.values, io);
   const total: WriteAnswer = { created: 0, existing: 0, deleted: 0, missing: 0, revision: 0 };
-  const progress = tuples.length > BATCH ? new Progress(operation === 'create' ? 'write' : 'delete', 'tuples', tuples.length) : null;
+  const progress = tuples.length > BATCH ? new Progress(operation === 'create' ? 'write' : 'delete', 'tuples', tuples.length, io.stderr) : null;
   for (let i = 0; i < tuples.length; i += BATCH) {
     const updates = tuples.slice(i, i + BATCH).map((t) => ({ operation, ...t }));
     let r: WriteAnswer;
@@ -98,7 +99,7 @@ export const write = {
     flags: writeFlags,
     examples: ['authz relations write User:alice#member@Team:eng Team:eng#viewer@Document:plan', 'authz relations write --file tuples.txt'],
   } satisfies CommandSpec,
-  run: (parsed: Parsed, out: Output) => send(parsed, out, 'create'),
+  run: (parsed: Parsed, out: Output, io: CliIo) => send(parsed, out, io, 'create'),
 };
 
 export const remove = {
@@ -109,7 +110,7 @@ export const remove = {
     flags: writeFlags,
     examples: ['authz relations delete User:alice#member@Team:eng'],
   } satisfies CommandSpec,
-  run: (parsed: Parsed, out: Output) => send(parsed, out, 'delete'),
+  run: (parsed: Parsed, out: Output, io: CliIo) => send(parsed, out, io, 'delete'),
 };
 
 const CONSISTENCY = ['minimize_latency', 'at_least_as_fresh', 'fully_consistent'] as const;
@@ -136,7 +137,7 @@ export const read = {
     },
     examples: ['authz relations read --resource-type Document --limit 20', 'authz relations read --search alice --json'],
   } satisfies CommandSpec,
-  async run({ values }: Parsed, out: Output): Promise<number> {
+  async run({ values }: Parsed, out: Output, io: CliIo): Promise<number> {
     const skip = int(values, 'skip', { min: 0, max: Number.MAX_SAFE_INTEGER, fallback: 0 });
     const limit = int(values, 'limit', { min: 1, max: Number.MAX_SAFE_INTEGER, fallback: 100 });
     const pageSize = int(values, 'page-size', { min: 1, max: 1000, fallback: 100 });
@@ -145,7 +146,7 @@ export const read = {
       consistency: choice(values, 'consistency', CONSISTENCY),
       revision: str(values, 'revision') === undefined ? undefined : int(values, 'revision', { min: 0, max: Number.MAX_SAFE_INTEGER, fallback: 0 }),
     };
-    const conn = await connect(values);
+    const conn = await connect(values, io);
     let printed = 0;
     let total = { count: 0, countCapped: false };
     for (let at = skip; printed < limit;) {

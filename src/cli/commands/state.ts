@@ -7,6 +7,7 @@ import { parseScenario } from '../../engine/scenario.js';
 import { COMMON, SERVER, choice, type CommandSpec, type Parsed } from '../args.js';
 import { connect, query } from '../connection.js';
 import { CliError, EXIT, usage } from '../exit.js';
+import { at, type CliIo } from '../io.js';
 import { count, Progress, type Output } from '../output.js';
 import { readSource } from '../source-file.js';
 
@@ -46,25 +47,25 @@ export const exportState = {
     },
     examples: ['authz export backup.ndjson', 'authz export --without-tuples --format json > model.json'],
   } satisfies CommandSpec,
-  async run({ values, positionals }: Parsed, out: Output): Promise<number> {
+  async run({ values, positionals }: Parsed, out: Output, io: CliIo): Promise<number> {
     if (positionals.length > 1) throw usage('authz export takes at most one FILE');
     const format = choice(values, 'format', ['ndjson', 'json'] as const) ?? 'ndjson';
     const tuples = !values['without-tuples'];
     const file = positionals[0] === '-' ? undefined : positionals[0];
-    const conn = await connect(values);
+    const conn = await connect(values, io);
     const res = await conn.raw('GET', `/state/export${query({ tuples, format })}`, { stream: true });
-    const progress = new Progress('export', 'lines');
+    const progress = new Progress('export', 'lines', undefined, io.stderr);
     const { stream, lastLine } = counter(progress);
-    const tmp = file ? `${file}.${process.pid}.partial` : undefined;
-    const sink: Writable = tmp ? createWriteStream(tmp, { mode: 0o600 }) : process.stdout;
+    const tmp = file ? at(io.cwd, `${file}.${process.pid}.partial`) : undefined;
+    const sink: Writable = tmp ? createWriteStream(tmp, { mode: 0o600 }) : io.stdout;
     try {
-      await pipeline(Readable.fromWeb(res.body as import('node:stream/web').ReadableStream), stream, sink, { end: sink !== process.stdout });
+      await pipeline(Readable.fromWeb(res.body as import('node:stream/web').ReadableStream), stream, sink, { end: sink !== io.stdout });
       if (format === 'ndjson' && tuples) {
         // The last line counts what was sent: without it the stream stopped early.
         const end = (() => { try { return JSON.parse(lastLine()) as { end?: { relations: number; grants: number } }; } catch { return {}; } })().end;
         if (!end || end.relations + end.grants + 2 !== progress.items) throw new CliError(EXIT.unavailable, 'the export was cut short (no matching end line)');
       }
-      if (tmp) await rename(tmp, file!);
+      if (tmp) await rename(tmp, at(io.cwd, file!));
     } catch (e) {
       if (tmp) await unlink(tmp).catch(() => undefined);
       if (e instanceof CliError) throw e;
@@ -95,9 +96,9 @@ function withLines(e: unknown, file: string): unknown {
 const PUSH_HINT = (file: string) => `A scenario file (the format authz test reads) is pushed with: authz push ${file} [--tuples] [--dry-run]`;
 
 /** A refused file that is a scenario, not an export: the refusal says which command takes it. */
-async function scenarioHint(e: unknown, file: string): Promise<unknown> {
+async function scenarioHint(e: unknown, file: string, cwd: string): Promise<unknown> {
   if (!(e instanceof CliError) || e.exit !== EXIT.refused || file === '-') return e;
-  const src = await readSource(file).catch(() => null);
+  const src = await readSource(file, cwd).catch(() => null);
   if (!src || !parseScenario(src.value).scenario) return e;
   return new CliError(e.exit, `${e.message}\n${file} is a scenario file, not a state export. ${PUSH_HINT(file)}`, e.details);
 }
@@ -126,7 +127,7 @@ export const importState = {
     },
     examples: ['authz import backup.ndjson', 'authz import backup.ndjson --dry-run --json'],
   } satisfies CommandSpec,
-  async run({ values, positionals }: Parsed, out: Output): Promise<number> {
+  async run({ values, positionals }: Parsed, out: Output, io: CliIo): Promise<number> {
     if (positionals.length !== 1) throw usage('authz import needs one FILE (or - for stdin)\nSee: authz import --help');
     const file = positionals[0]!;
     if (/\.ya?ml$/i.test(file)) {
@@ -135,17 +136,17 @@ export const importState = {
     const format = choice(values, 'format', ['ndjson', 'json'] as const) ?? (/\.json$/i.test(file) ? 'json' : 'ndjson');
     let size: number | undefined;
     if (file !== '-') {
-      try { size = (await stat(file)).size; } catch (e) { throw new CliError(EXIT.input, `${file}: cannot read: ${(e as NodeJS.ErrnoException).code}`); }
+      try { size = (await stat(at(io.cwd, file))).size; } catch (e) { throw new CliError(EXIT.input, `${file}: cannot read: ${(e as NodeJS.ErrnoException).code}`); }
     }
-    const conn = await connect(values);
-    const progress = new Progress('import', 'lines', size);
+    const conn = await connect(values, io);
+    const progress = new Progress('import', 'lines', size, io.stderr);
     const { stream } = counter(progress);
-    const source = file === '-' ? process.stdin : createReadStream(file);
+    const source = file === '-' ? io.stdin : createReadStream(at(io.cwd, file));
     source.on('error', (e: Error) => stream.destroy(new CliError(EXIT.input, `${file}: cannot read: ${(e as NodeJS.ErrnoException).code}`)));
     stream.on('end', () => progress.finish(' sent; waiting for the server'));
     const res = await conn.raw('POST', `/state/import${query({ dryRun: values['dry-run'] ? true : undefined, prune: values.prune ? true : undefined })}`,
       { upload: source.pipe(stream), headers: { 'content-type': format === 'json' ? 'application/json' : NDJSON } })
-      .catch(async (e: unknown) => { throw await scenarioHint(withLines(e, file), file); });
+      .catch(async (e: unknown) => { throw await scenarioHint(withLines(e, file), file, io.cwd); });
     const report = await res.json() as ImportReport;
     const names = (c: Record<string, string[]>) => Object.entries(c).filter(([, v]) => v.length).map(([k, v]) => `${k} ${v.length}`).join(', ') || 'no change';
     const counts = (c?: Record<string, number>) => (c ? Object.entries(c).map(([k, v]) => `${k} ${count(v)}`).join(', ') : 'not in the file');

@@ -4,6 +4,7 @@ import { lintScenario } from '../../engine/scenario-lint.js';
 import { runScenario, type Outcome } from '../../engine/scenario-run.js';
 import { COMMON, int, str, type CommandSpec, type Parsed } from '../args.js';
 import { CliError, EXIT, usage } from '../exit.js';
+import type { CliIo } from '../io.js';
 import type { Output } from '../output.js';
 import { shuffler } from '../random.js';
 import { readSource, type SourceFile } from '../source-file.js';
@@ -68,12 +69,12 @@ function printFailure(out: Output, f: Failure) {
   if (f.order) out.line(`      only in shuffled order ${f.order} (the order depends on the seed printed below)`);
 }
 
-export async function run({ values, positionals }: Parsed, out: Output): Promise<number> {
+export async function run({ values, positionals }: Parsed, out: Output, io: CliIo): Promise<number> {
   if (positionals.length === 0) throw usage('authz test needs at least one file or directory\nSee: authz test --help');
   const orders = int(values, 'shuffle', { min: 0, max: 1000, fallback: 0 });
   if (str(values, 'seed') !== undefined && orders === 0) throw usage('--seed replays shuffled orders: give --shuffle N too');
   const seed = int(values, 'seed', { min: 0, max: 2 ** 31 - 1, fallback: Math.floor(Math.random() * 2 ** 31) });
-  const files = await expandInputs(positionals);
+  const files = await expandInputs(positionals, io.cwd);
 
   const reports: FileReport[] = [];
   let inputErrors = 0;
@@ -82,7 +83,7 @@ export async function run({ values, positionals }: Parsed, out: Output): Promise
     const seedOf = (n: number) => (seed + i * 7919 + n * 104729) % 2 ** 31;
     let report: FileReport;
     try {
-      const src = await readSource(file);
+      const src = await readSource(file, io.cwd);
       const parsed = parseScenario(src.value);
       if (!parsed.scenario) {
         const first = parsed.problems[0]!;

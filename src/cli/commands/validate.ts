@@ -3,6 +3,7 @@ import { parseScenario } from '../../engine/scenario.js';
 import { lintScenario, type LintProblem } from '../../engine/scenario-lint.js';
 import { COMMON, type CommandSpec, type Parsed } from '../args.js';
 import { CliError, EXIT, usage } from '../exit.js';
+import type { CliIo } from '../io.js';
 import type { Output } from '../output.js';
 import { readSource } from '../source-file.js';
 import { expandInputs } from './inputs.js';
@@ -26,13 +27,13 @@ export const spec: CommandSpec = {
 
 interface Located extends LintProblem { location: string }
 
-export async function run({ values, positionals }: Parsed, out: Output): Promise<number> {
+export async function run({ values, positionals }: Parsed, out: Output, io: CliIo): Promise<number> {
   if (positionals.length === 0) throw usage('authz validate needs at least one file or directory\nSee: authz validate --help');
-  const files = await expandInputs(positionals);
+  const files = await expandInputs(positionals, io.cwd);
   const reports: Array<{ file: string; problems: Located[]; error?: string }> = [];
   for (const file of files) {
     try {
-      const src = await readSource(file);
+      const src = await readSource(file, io.cwd);
       const parsed = parseScenario(src.value);
       const problems: LintProblem[] = parsed.scenario ? lintScenario(parsed.scenario)
         : parsed.problems.map((p) => ({ severity: 'error', at: p.at, message: p.message }));
