@@ -4,26 +4,26 @@ import { TestEnvironment } from 'jest-environment-node';
 
 // What outlives a file's own teardown by this long is a leak, not a socket still closing.
 const GRACE_MS = 3000;
-// Resource types that keep a worker alive; transient file-system requests are not leaks.
-const LASTING = /^(TCPSocketWrap|TCPServerWrap|TCPWRAP|PipeWrap|ProcessWrap|Timeout|Immediate|UDPWrap|TTYWrap|SignalWrap|FSEventWrap|StatWatcher|Worker|MessagePort)$/;
-
+/** What keeps this process alive, by kind: timers, and handles (sockets, servers, children) but the worker's own stdio. */
 const count = () => {
   const counts = new Map();
-  for (const type of process.getActiveResourcesInfo()) {
-    if (LASTING.test(type)) counts.set(type, (counts.get(type) ?? 0) + 1);
-  }
+  const add = (kind) => counts.set(kind, (counts.get(kind) ?? 0) + 1);
+  for (const type of process.getActiveResourcesInfo()) if (type === 'Timeout' || type === 'Immediate') add(type);
+  // fd 0-2 are the pipes to jest, opened when first used (a library enumerating `process` opens stdin): not a leak.
+  for (const handle of process._getActiveHandles()) if (!(handle.fd >= 0 && handle.fd <= 2)) add(handle.constructor?.name ?? 'handle');
   return counts;
 };
 
-// LEAK_TRACE=1: also print where each timer still pending was created (costly: for running one file).
+// LEAK_TRACE=1: also print where each timer or handle still open was created (costly: for running one file).
 const timers = new Map();
+const TRACED = /^(Timeout|PIPEWRAP|TCPWRAP|PROCESSWRAP|TCPSERVERWRAP)$/;
 if (process.env.LEAK_TRACE) {
   createHook({
-    init(id, type, _trigger, resource) { if (type === 'Timeout') timers.set(id, { resource, stack: new Error().stack }); },
+    init(id, type, _trigger, resource) { if (TRACED.test(type)) timers.set(id, { type, resource, stack: new Error().stack }); },
     destroy(id) { timers.delete(id); },
   }).enable();
 }
-const pendingTimers = () => [...timers.values()].filter((t) => t.resource.hasRef?.() && !t.resource._destroyed).map((t) => t.stack.split('\n').slice(2, 9).join('\n'));
+const pendingTimers = () => [...timers.values()].filter((t) => (t.type !== 'Timeout' || t.resource.hasRef?.()) && !t.resource._destroyed).map((t) => `${t.type}: ${t.stack.split('\n').slice(2, 12).join('\n')}`);
 
 export default class OpenHandlesEnvironment extends TestEnvironment {
   constructor(config, context) {
@@ -33,9 +33,6 @@ export default class OpenHandlesEnvironment extends TestEnvironment {
 
   async setup() {
     await super.setup();
-    // The worker's stdout and stderr are pipes opened on first use: open them now, or the first file to log owns them.
-    void process.stdout;
-    void process.stderr;
     this.before = count();
   }
 
@@ -49,6 +46,6 @@ export default class OpenHandlesEnvironment extends TestEnvironment {
     }
     // CI fails on this line (.ci/run), naming the file; jest would only say that some worker had to be killed.
     process.stderr.write(`left open after ${this.testPath}: ${extra.join(', ')}\n`);
-    for (const stack of pendingTimers()) process.stderr.write(`  timer created at\n${stack}\n`);
+    for (const stack of pendingTimers()) process.stderr.write(`  created at\n${stack}\n`);
   }
 }
