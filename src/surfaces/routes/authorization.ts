@@ -7,7 +7,7 @@ import { definitionView, type Definitions } from '../../services/authorization/d
 import { RELATION_SORTS, type RelationList } from '../../services/authorization/relation-list.js';
 import { relationView, type Relations } from '../../services/authorization/relations.js';
 import { WRITE_MAX } from '../../services/authorization/tuple-updates.js';
-import { replies } from '../replies.js';
+import { authorizationReplies as replies } from './authorization-replies.js';
 import { consistencyFields, nameText as name, objectText as object, readOptions, revisionText, tuplePart } from './fields.js';
 import { route, type Reply, type Route } from '../registry.js';
 
