@@ -10,7 +10,7 @@ import { openApiDocument } from './surfaces/docs/openapi.js';
 import { Registry, type Route, type Surface } from './surfaces/registry.js';
 
 /** Defaults but for what has none; the secrets are placeholders (no handler is called, nothing listens). */
-const OFFLINE_ENV = {
+export const OFFLINE_ENV = {
   MASTER_KEY: 'offline-documents-master-key', ADMIN_PASSWORD: 'offline-documents',
   ADMIN_JWT_SECRET: 'offline-documents-admin-jwt-secret-0000', CLIENT_JWT_SECRET: 'offline-documents-client-jwt-secret-000',
   LOG_LEVEL: 'silent',

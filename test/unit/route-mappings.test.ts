@@ -1,13 +1,18 @@
 // Each route's transport mappings agree with the tables clients consume: the committed proto's methods (gRPC), the
 // config modules' MCP tools, and the documents, all read from the routes the app's own modules register.
-import { offlineRoutes } from '../../src/offline-documents.js';
+import { loadConfig } from '../../src/config.js';
+import { createLogger } from '../../src/log.js';
+import { composeModules } from '../../src/modules/compose.js';
+import { OFFLINE_ENV, offlineRoutes } from '../../src/offline-documents.js';
+import { memoryStores } from '../../src/stores/memory/stores.js';
 import { MODULE_NAMES } from '../../src/services/config/modules.js';
 import { openApiDocument } from '../../src/surfaces/docs/openapi.js';
+import { CLIENT_GRAPHQL_ROUTES } from '../../src/surfaces/graphql/client-schema.js';
 import { grpcBindings } from '../../src/surfaces/grpc/bindings.js';
 import { GRPC_METHODS } from '../../src/surfaces/grpc/methods.js';
 import { loadDefinition, SERVICE } from '../../src/surfaces/grpc/proto.js';
 import { allTools } from '../../src/surfaces/mcp/modules.js';
-import { route, type Route } from '../../src/surfaces/registry.js';
+import { Registry, route, type Route } from '../../src/surfaces/registry.js';
 import { z } from 'zod';
 
 let routes: readonly Route[];
@@ -57,6 +62,27 @@ describe('MCP and config mapping', () => {
     const byRoute = new Set(tools.map((t) => t.route.id));
     const expected = routes.filter((r) => r.surface === 'admin' && r.mcp !== false && r.auth !== 'user').map((r) => r.id);
     expect([...byRoute].sort()).toEqual([...new Set(expected)].sort());
+  });
+});
+
+describe('GraphQL mapping', () => {
+  it('runs its typed client fields on registered client routes', () => {
+    const client = new Set(routes.filter((r) => r.surface === 'client').map((r) => r.id));
+    expect(Object.values(CLIENT_GRAPHQL_ROUTES).filter((id) => !client.has(id))).toEqual([]);
+  });
+});
+
+describe('module mapping', () => {
+  it('registers the routes of every module that has a readiness probe under its own name (READY_REQUIRED_MODULES asks by it)', async () => {
+    const stores = memoryStores();
+    const registry = new Registry();
+    const { modules } = await composeModules(stores, loadConfig(OFFLINE_ENV), registry, createLogger('silent'));
+    for (const m of [...modules].reverse()) await m.stop?.();
+    await stores.close();
+    expect(new Set(modules.map((m) => m.name)).size).toBe(modules.length);
+    const probed = modules.filter((m) => m.probe).map((m) => m.name);
+    expect(probed.length).toBeGreaterThan(0);
+    expect(probed.filter((name) => !registry.modules().includes(name))).toEqual([]);
   });
 });
 
