@@ -3,16 +3,7 @@
 import type { SpanExporter } from '@opentelemetry/sdk-trace-base';
 import { bytesOf, inputLimitsOf, type Config } from './config.js';
 import { createLogger, type Logger } from './log.js';
-import { authenticationModule } from './modules/authentication.js';
-import { authorizationModule } from './modules/authorization.js';
-import { communicationsModule } from './modules/communications.js';
-import { chatModule } from './modules/chat.js';
-import { configModule } from './modules/config.js';
-import { coreModule } from './modules/core.js';
-import { databaseModule } from './modules/database.js';
-import type { Module } from './modules/module.js';
-import { stateModule } from './modules/state.js';
-import { storageModule } from './modules/storage.js';
+import { composeModules } from './modules/compose.js';
 import type { Stores } from './stores/ports/stores.js';
 import { tracedStores } from './stores/traced.js';
 import { Pipeline } from './surfaces/pipeline.js';
@@ -52,27 +43,7 @@ export async function createApp(config: Config, log: Logger = createLogger(confi
   const connected = opts.stores ?? await (await import('./stores/stores.js')).connectStores(config, log);
   const stores = tracing ? tracedStores(connected, tracing.tracer) : connected;
   const registry = new Registry();
-  const authz = await authorizationModule(stores, config, log);
-  const { revisions, changeLog } = authz;
-  const core = await coreModule(stores, config, registry, {
-    latest: () => revisions.latest(), applied: () => revisions.applied(), pending: () => changeLog.countPending(),
-  }, log);
-  authz.checks.onDecision = (allowed, cached) => core.metrics.decision(allowed, cached);
-  authz.applier.onUnit = (structure, tuples) => core.metrics.indexUnit(structure, tuples);
-  const authentication = authenticationModule(stores, config, authz);
-  const database = databaseModule(stores, authz, authentication.clientAuth);
-  const settings = await configModule(stores, config, log);
-  const communications = communicationsModule(stores, { settings: settings.settings, metrics: core.metrics, log });
-  const storage = storageModule(stores, config, log, { authz, settings: settings.settings, clientAuth: authentication.clientAuth });
-  const chat = chatModule(stores, authz, settings.settings, log);
-  const modules: Module[] = [
-    core.module, authz.module, authentication.module, database.module, settings.module,
-    stateModule(stores, log, { ...authz, schemas: database.schemas, settings: settings.settings, maxImportBytes: bytesOf(config.STATE_IMPORT_LIMIT) }),
-    communications.module,
-    chat.module,
-    storage.module,
-  ];
-  for (const m of modules) registry.add(...m.routes);
+  const { modules, authz, core, authentication, database, settings, chat } = await composeModules(stores, config, registry, log);
   for (const m of modules) if (m.probe) core.health.probeModule(m.name, m.probe);
   for (const m of modules) await m.start?.();
 

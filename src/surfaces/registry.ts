@@ -53,6 +53,11 @@ export interface Route<P = any, Q = any, B = any> { // eslint-disable-line @type
   rateKey: string;
   /** false keeps the route out of the MCP tool list. */
   mcp?: boolean;
+  /**
+   * The gRPC method (proto/authzgraph/v1/authzgraph.proto) that serves this admin route; its request and reply
+   * translation is in grpc/methods.ts. test/unit/route-mappings.test.ts checks the three agree.
+   */
+  grpc?: string;
   /** A login: rate limited per client IP and account name (every client route is limited per IP anyway). */
   login?: boolean;
   /** Rate limited per client IP on the admin surface too: a route anyone may call without credentials. */

@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { WebSocket } from 'ws';
 import { MODULE_NAMES } from '../../src/services/config/modules.js';
 import { CLIENT_GRAPHQL_ROUTES, clientGraphqlRoutes } from '../../src/surfaces/graphql/client-schema.js';
-import { GRPC_METHODS } from '../../src/surfaces/grpc/methods.js';
+import { grpcBindings } from '../../src/surfaces/grpc/bindings.js';
 import { allTools, GLOBAL } from '../../src/surfaces/mcp/modules.js';
 import type { Route } from '../../src/surfaces/registry.js';
 import { graphqlVerdict, grpcVerdict, httpVerdict, mcpVerdict, socketVerdict, type Verdict } from '../support/hostile/answers.js';
@@ -155,14 +155,15 @@ describe('hostile input', () => {
     const md = new Metadata();
     md.set('masterkey', fx.svc.config.MASTER_KEY);
     try {
+      const bound = grpcBindings(fx.svc.app.registry.all());
       for (const method of GRPC_METHOD_NAMES) {
-        const watch = GRPC_METHODS[method]!.kind === 'watch';
+        const watch = bound[method]!.kind === 'watch';
         await pool(sample(grpcCases(method, fx.known), `grpc ${method}`), async (c) => {
           const bytes = grpcBytes(fx.svc.app.registry, method, c);
           const a = await client.call(method, bytes, md, watch ? 1000 : GIVE_UP_MS);
           const call: Call = {
-            transport: 'grpc', route: `${method} (${GRPC_METHODS[method]!.route})`, as: 'admin', input: shown(c.bytes ? `bytes ${bytes.toString('hex')}` : c.req),
-            writes: mutating(fx.svc.app.registry.get('admin', GRPC_METHODS[method]!.route)),
+            transport: 'grpc', route: `${method} (${bound[method]!.route})`, as: 'admin', input: shown(c.bytes ? `bytes ${bytes.toString('hex')}` : c.req),
+            writes: mutating(fx.svc.app.registry.get('admin', bound[method]!.route)),
           };
           // A Watch past the head follows silently: its deadline passing is the documented behaviour, not a failure.
           const v = watch && a.code === 4 ? { status: 200 } : grpcVerdict(a.code, a.catalog, a.details);

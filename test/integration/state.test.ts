@@ -7,7 +7,7 @@ import { randomScenario } from '../support/random.js';
 import { expand, parse } from '../support/scenarios.js';
 import { startService, type TestService } from '../support/service.js';
 import { Redis } from 'ioredis';
-import { replies } from '../../src/surfaces/replies.js';
+import { stateReplies as replies } from '../../src/surfaces/routes/state.js';
 
 const NDJSON = 'application/x-ndjson';
 const sc = randomScenario(9, 60, 120);

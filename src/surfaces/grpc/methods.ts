@@ -1,15 +1,16 @@
-// Each gRPC method as a route of the registry: how its request becomes the route's input and the reply its response.
+// How each gRPC method translates: its request into its route's input, the reply into its response. Which route a
+// method serves is said by the route (`grpc` in the registry); grpc/bindings.ts joins the two.
 import type { RawInput } from '../pipeline.js';
 import type { Reply } from '../registry.js';
 import { fromNames, toNames } from './names.js';
 
 type Msg = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-export interface UnaryMethod { kind: 'unary'; route: string; input(req: Msg): RawInput; output(body: Msg, reply: Reply): Msg }
+export interface UnaryMethod { kind: 'unary'; input(req: Msg): RawInput; output(body: Msg, reply: Reply): Msg }
 /** Streams every item of a paged list route, page after page (no cap): `items` picks the page's items, `message` wraps one. */
-export interface PagedMethod { kind: 'paged'; route: string; input(req: Msg): RawInput; items(body: Msg): string[]; message(item: string, page: Msg): Msg }
+export interface PagedMethod { kind: 'paged'; input(req: Msg): RawInput; items(body: Msg): string[]; message(item: string, page: Msg): Msg }
 /** Follows the change feed route from a revision. */
-export interface WatchMethod { kind: 'watch'; route: string; after(req: Msg): number }
+export interface WatchMethod { kind: 'watch'; after(req: Msg): number }
 export type Method = UnaryMethod | PagedMethod | WatchMethod;
 
 /** Query values as REST sends them: strings, absent when empty (proto3 sends zero values for what was not set). */
@@ -38,9 +39,9 @@ const listQuery = (r: Msg) => ({ query: q({ skip: r.skip, limit: r.limit, search
 const json = (v: unknown) => (v === undefined || v === null ? '' : JSON.stringify(v));
 
 export const GRPC_METHODS: Record<string, Method> = {
-  Can: { kind: 'unary', route: 'get_authorization_permissions_can', input: canQuery, output: (b) => ({ allowed: b.allowed, reason: b.reason }) },
+  Can: { kind: 'unary', input: canQuery, output: (b) => ({ allowed: b.allowed, reason: b.reason }) },
   CheckBulk: {
-    kind: 'unary', route: 'post_authorization_permissions_bulk',
+    kind: 'unary',
     input: (r) => ({ body: {
       items: (r.items ?? []).map((i: Msg) => ({ subject: i.subject, permission: i.permission, resource: i.resource, ...(i.scope ? { scope: i.scope } : {}) })),
       ...(consistency(r.consistency) ? { consistency: consistency(r.consistency) } : {}), ...(r.revision ? { revision: r.revision } : {}),
@@ -48,84 +49,84 @@ export const GRPC_METHODS: Record<string, Method> = {
     output: (b) => ({ results: b.results }),
   },
   Evaluate: {
-    kind: 'unary', route: 'get_authorization_permissions_evaluate', input: canQuery,
+    kind: 'unary', input: canQuery,
     output: (b) => ({
       allowed: b.allowed, assigned: b.assigned ?? false, reason: b.reason ?? '', paths: b.paths ?? [],
       subjectIndexJson: json(b.subjectIndex), objectIndexJson: json(b.objectIndex), reasonCode: b.reasonCode ?? '', didYouMean: b.didYouMean ?? '',
     }),
   },
   LookupResources: {
-    kind: 'paged', route: 'get_authorization_permissions_objects',
+    kind: 'paged',
     input: (r) => ({ query: q({ subject: r.subject, permission: r.permission, resourceType: r.resourceType, consistency: consistency(r.consistency), revision: r.revision }) }),
     items: (b) => b.objects, message: (object) => ({ object }),
   },
   LookupSubjects: {
-    kind: 'paged', route: 'get_authorization_permissions_subjects',
+    kind: 'paged',
     input: (r) => ({ query: q({ permission: r.permission, resource: r.resource, subjectType: r.subjectType, consistency: consistency(r.consistency), revision: r.revision }) }),
     items: (b) => b.subjects, message: (subject, page) => ({ subject, public: page.public === true }),
   },
   CreateRelation: {
-    kind: 'unary', route: 'post_authorization_relations', input: (r) => ({ body: { subject: r.subject, relation: r.relation, resource: r.resource } }),
+    kind: 'unary', input: (r) => ({ body: { subject: r.subject, relation: r.relation, resource: r.resource } }),
     output: (b, reply) => ({ relation: relation(b), created: reply.status === 201, revision: b.revision }),
   },
   CreateRelations: {
-    kind: 'unary', route: 'post_authorization_relations_many', input: (r) => ({ body: { subject: r.subject, relation: r.relation, resources: r.resources } }),
+    kind: 'unary', input: (r) => ({ body: { subject: r.subject, relation: r.relation, resources: r.resources } }),
     output: (b) => ({ relations: b.relations.map(relation), created: b.created, existing: b.existing, revision: b.revision }),
   },
   WriteRelations: {
-    kind: 'unary', route: 'post_authorization_relations_write',
+    kind: 'unary',
     input: (r) => ({ body: { updates: (r.updates ?? []).map((u: Msg) => ({ operation: operation(u.operation), subject: u.subject, relation: u.relation, resource: u.resource })) } }),
     output: (b) => ({ created: b.created, existing: b.existing, deleted: b.deleted, missing: b.missing, revision: b.revision }),
   },
   DeleteRelation: {
-    kind: 'unary', route: 'delete_authorization_relations_id', input: (r) => ({ params: { id: r.id } }),
+    kind: 'unary', input: (r) => ({ params: { id: r.id } }),
     output: (b) => ({ deleted: relation(b.deleted), revision: b.revision }),
   },
   ReadRelations: {
-    kind: 'unary', route: 'get_authorization_relations',
+    kind: 'unary',
     input: (r) => ({ query: q({ skip: r.skip, limit: r.limit, search: r.search, subjectType: r.subjectType, resourceType: r.resourceType, sort: r.sort,
       consistency: consistency(r.consistency), revision: r.revision }) }),
     output: (b) => ({ relations: b.relations.map(relation), count: b.count, countCapped: b.countCapped }),
   },
   GrantPermission: {
-    kind: 'unary', route: 'post_authorization_permissions_grant', input: (r) => ({ body: { subject: r.subject, permission: r.permission, resource: r.resource } }),
+    kind: 'unary', input: (r) => ({ body: { subject: r.subject, permission: r.permission, resource: r.resource } }),
     output: (b) => ({ created: b.created, revision: b.revision }),
   },
   RevokePermission: {
-    kind: 'unary', route: 'delete_authorization_permissions_grant', input: (r) => ({ body: { subject: r.subject, permission: r.permission, resource: r.resource } }),
+    kind: 'unary', input: (r) => ({ body: { subject: r.subject, permission: r.permission, resource: r.resource } }),
     output: (b) => ({ revision: b.revision }),
   },
   CreateResourceDefinition: {
-    kind: 'unary', route: 'post_authorization_resources', input: (r) => ({ body: { name: r.name, ...defBody(r) } }),
+    kind: 'unary', input: (r) => ({ body: { name: r.name, ...defBody(r) } }),
     output: (b) => ({ status: b.status, resourceDefinition: definition(b.resourceDefinition), revision: b.revision ?? 0 }),
   },
   UpdateResourceDefinition: {
-    kind: 'unary', route: 'patch_authorization_resources_id', input: (r) => ({ params: { id: r.name }, body: defBody(r) }),
+    kind: 'unary', input: (r) => ({ params: { id: r.name }, body: defBody(r) }),
     output: (b) => ({ status: b.status, resourceDefinition: definition(b.resourceDefinition), revision: b.revision ?? 0 }),
   },
-  GetResourceDefinition: { kind: 'unary', route: 'get_authorization_resources_id', input: (r) => ({ params: { id: r.id } }), output: definition },
+  GetResourceDefinition: { kind: 'unary', input: (r) => ({ params: { id: r.id } }), output: definition },
   ListResourceDefinitions: {
-    kind: 'unary', route: 'get_authorization_resources', input: listQuery, output: (b) => ({ resources: b.resources.map(definition), count: b.count }),
+    kind: 'unary', input: listQuery, output: (b) => ({ resources: b.resources.map(definition), count: b.count }),
   },
   DeleteResourceDefinition: {
-    kind: 'unary', route: 'delete_authorization_resources_id', input: (r) => ({ params: { id: r.id } }),
+    kind: 'unary', input: (r) => ({ params: { id: r.id } }),
     output: (b) => ({ deleted: definition(b.deleted), revision: b.revision }),
   },
   CreateAccessView: {
-    kind: 'unary', route: 'post_authorization_views',
+    kind: 'unary',
     input: (r) => ({ body: { name: r.name, subject: r.subject, permission: r.permission, resourceType: r.resourceType } }), output: view,
   },
   ListAccessViews: {
-    kind: 'unary', route: 'get_authorization_views', input: (r) => ({ query: q({ skip: r.skip, limit: r.limit }) }),
+    kind: 'unary', input: (r) => ({ query: q({ skip: r.skip, limit: r.limit }) }),
     output: (b) => ({ views: b.views.map(view), count: b.count }),
   },
   ReadAccessView: {
-    kind: 'unary', route: 'get_authorization_views_name', input: (r) => ({ params: { name: r.name }, query: q({ skip: r.skip, limit: r.limit }) }),
+    kind: 'unary', input: (r) => ({ params: { name: r.name }, query: q({ skip: r.skip, limit: r.limit }) }),
     output: ({ objects, ...v }) => ({ view: view(v), objects }),
   },
-  RefreshAccessView: { kind: 'unary', route: 'post_authorization_views_name_refresh', input: (r) => ({ params: { name: r.name } }), output: view },
-  DeleteAccessView: { kind: 'unary', route: 'delete_authorization_views_name', input: (r) => ({ params: { name: r.name } }), output: (b) => b },
-  Watch: { kind: 'watch', route: 'get_authorization_changes', after: (r) => Number(r.afterRevision ?? 0) },
+  RefreshAccessView: { kind: 'unary', input: (r) => ({ params: { name: r.name } }), output: view },
+  DeleteAccessView: { kind: 'unary', input: (r) => ({ params: { name: r.name } }), output: (b) => b },
+  Watch: { kind: 'watch', after: (r) => Number(r.afterRevision ?? 0) },
 };
 
 /** A change of the feed as the Watch stream sends it. */

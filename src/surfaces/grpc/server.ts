@@ -9,7 +9,8 @@ import { AppError } from '../../errors.js';
 import type { Activity } from '../../services/activity.js';
 import { followChanges } from '../follow.js';
 import type { Caller, Pipeline } from '../pipeline.js';
-import { GRPC_METHODS, grpcChange, type PagedMethod, type UnaryMethod } from './methods.js';
+import { grpcBindings, type BoundPaged, type BoundUnary } from './bindings.js';
+import { grpcChange } from './methods.js';
 import { loadDefinition, SERVICE } from './proto.js';
 import { reflectionDefinition } from './reflection.js';
 import { grpcStatus } from './status.js';
@@ -77,7 +78,7 @@ export class GrpcTransport {
     return grpcStatus(this.deps.pipeline.neutral(e, `gRPC ${where}`));
   }
 
-  private unary(m: UnaryMethod) {
+  private unary(m: BoundUnary) {
     const { pipeline } = this.deps;
     return (call: ServerUnaryCall<Msg, Msg>, callback: sendUnaryData<Msg>) => {
       const caller = callerOf(call.metadata, call.getPeer());
@@ -110,7 +111,7 @@ export class GrpcTransport {
   }
 
   /** Every item of a paged route, page by page, each written as its own message. */
-  private paged(name: string, m: PagedMethod) {
+  private paged(name: string, m: BoundPaged) {
     const { pipeline } = this.deps;
     return this.streaming(name, async (call, caller, signal) => {
       const raw = m.input(call.request);
@@ -139,7 +140,7 @@ export class GrpcTransport {
     const pkg = loadPackageDefinition(definition) as unknown as { authzgraph: { v1: GrpcObject } };
     const service = (pkg.authzgraph.v1.AuthzGraph as ServiceClientConstructor).service;
     const impl: UntypedServiceImplementation = {};
-    for (const [name, m] of Object.entries(GRPC_METHODS)) {
+    for (const [name, m] of Object.entries(grpcBindings(this.deps.pipeline.registry.all()))) {
       impl[name] = m.kind === 'unary' ? this.unary(m) : m.kind === 'paged' ? this.paged(name, m) : this.watch(name, m.after);
     }
     const server = new Server({

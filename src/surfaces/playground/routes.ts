@@ -1,7 +1,7 @@
 // The playground on the admin surface: GET /playground (the page, under its own CSP) and its script and stylesheet.
 import { z } from 'zod';
 import { AppError } from '../../errors.js';
-import { replies } from '../replies.js';
+import { text } from '../routes/reply-parts.js';
 import { route, type Route } from '../registry.js';
 import { ASSET_NAMES, playgroundAssets, type AssetName } from './assets.js';
 import { PLAYGROUND_CSP, playgroundPage } from './page.js';
@@ -12,7 +12,7 @@ const isAsset = (name: string): name is AssetName => (ASSET_NAMES as readonly st
 
 export function playgroundRoutes(): Route[] {
   const page = playgroundPage('/playground/assets/', 'service');
-  const common = { surface: 'admin' as const, module: 'core', auth: 'none' as const, mcp: false, output: replies.text };
+  const common = { surface: 'admin' as const, module: 'core', auth: 'none' as const, mcp: false, output: text };
   return [
     route({
       ...common, http: { method: 'get', path: '/playground', produces: ['text/html'] },

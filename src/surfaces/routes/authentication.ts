@@ -2,8 +2,23 @@
 import { z } from 'zod';
 import type { ClientAuth } from '../../services/client-auth.js';
 import type { Teams } from '../../services/teams.js';
-import { replies } from '../replies.js';
+import { names, revision, time } from './reply-parts.js';
 import { route, type Route } from '../registry.js';
+
+const user = z.object({ _id: z.string(), email: z.string(), createdAt: time }).meta({ id: 'User' });
+const team = z.object({ _id: z.string(), name: z.string().nullable(), parentTeam: z.string().nullable() }).meta({ id: 'Team' });
+const tokens = z.object({ userId: z.string(), accessToken: z.string(), refreshToken: z.string() });
+const replies = {
+  registered: z.object({ user }),
+  tokens,
+  ok: z.object({ ok: z.literal(true) }),
+  me: z.object({ user }),
+  teamCreated: team.extend({ createdAt: time }),
+  teams: z.object({ teams: z.array(team), count: z.number().int() }),
+  joined: z.object({ team, roles: names, revision }),
+  invitation: z.object({ invitationToken: z.string(), teamId: z.string(), email: z.string(), expiresAt: time }),
+  members: z.object({ members: z.array(z.object({ userId: z.string(), email: z.string().nullable(), roles: names })), count: z.number().int() }),
+} as const;
 
 const email = z.email().max(254);
 // bcrypt reads at most 72 bytes; longer passwords would be silently truncated.

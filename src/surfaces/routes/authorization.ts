@@ -7,7 +7,7 @@ import { definitionView, type Definitions } from '../../services/authorization/d
 import { RELATION_SORTS, type RelationList } from '../../services/authorization/relation-list.js';
 import { relationView, type Relations } from '../../services/authorization/relations.js';
 import { WRITE_MAX } from '../../services/authorization/tuple-updates.js';
-import { replies } from '../replies.js';
+import { authorizationReplies as replies } from './authorization-replies.js';
 import { consistencyFields, nameText as name, objectText as object, readOptions, revisionText, tuplePart } from './fields.js';
 import { route, type Reply, type Route } from '../registry.js';
 
@@ -69,22 +69,22 @@ export function authorizationRoutes(deps: {
   const admin = { surface: 'admin' as const, module: 'authorization', auth: 'admin' as const };
   return [
     route({
-      ...admin, http: { method: 'post', path: '/authorization/resources' }, output: replies.definitionPut, errors: ['INVALID_DEFINITION', 'VERSION_CONFLICT', 'SCHEMA_DEFINITION', 'MODULE_DEFINITION'], summary: 'Create or replace a resource definition (writing the one a schema or a module registered needs a version)',
+      ...admin, grpc: 'CreateResourceDefinition', http: { method: 'post', path: '/authorization/resources' }, output: replies.definitionPut, errors: ['INVALID_DEFINITION', 'VERSION_CONFLICT', 'SCHEMA_DEFINITION', 'MODULE_DEFINITION'], summary: 'Create or replace a resource definition (writing the one a schema or a module registered needs a version)',
       body: z.strictObject({ name, ...definitionBody }),
       handle: async ({ body }) => withRevision(await definitions.put(
         { name: body.name, relations: body.relations, permissions: body.permissions }, body.version)),
     }),
     route({
-      ...admin, http: { method: 'get', path: '/authorization/resources' }, output: replies.definitions, summary: 'List resource definitions',
+      ...admin, grpc: 'ListResourceDefinitions', http: { method: 'get', path: '/authorization/resources' }, output: replies.definitions, summary: 'List resource definitions',
       query: z.strictObject(listQuery), handle: async ({ query }) => ({ body: await definitions.list(query) }),
     }),
     route({
-      ...admin, http: { method: 'get', path: '/authorization/resources/:id' }, output: replies.definition, errors: ['NOT_FOUND'], summary: 'One definition, by id or name',
+      ...admin, grpc: 'GetResourceDefinition', http: { method: 'get', path: '/authorization/resources/:id' }, output: replies.definition, errors: ['NOT_FOUND'], summary: 'One definition, by id or name',
       params: idParam,
       handle: async ({ params }) => ({ body: definitionView(await definitions.get(params.id)) }),
     }),
     route({
-      ...admin, http: { method: 'patch', path: '/authorization/resources/:id' }, output: replies.definitionPut, errors: ['NOT_FOUND', 'INVALID_DEFINITION', 'VERSION_CONFLICT', 'SCHEMA_DEFINITION', 'MODULE_DEFINITION'], summary: 'Replace relations and permissions; re-indexes the type (the definition a schema or a module registered needs its next version)',
+      ...admin, grpc: 'UpdateResourceDefinition', http: { method: 'patch', path: '/authorization/resources/:id' }, output: replies.definitionPut, errors: ['NOT_FOUND', 'INVALID_DEFINITION', 'VERSION_CONFLICT', 'SCHEMA_DEFINITION', 'MODULE_DEFINITION'], summary: 'Replace relations and permissions; re-indexes the type (the definition a schema or a module registered needs its next version)',
       params: idParam, body: z.strictObject(definitionBody),
       handle: async ({ params, body }) => {
         const found = await definitions.get(params.id);
@@ -93,7 +93,7 @@ export function authorizationRoutes(deps: {
       },
     }),
     route({
-      ...admin, http: { method: 'delete', path: '/authorization/resources/:id' }, output: replies.definitionDeleted, errors: ['NOT_FOUND', 'BUILTIN_DEFINITION', 'VERSION_CONFLICT', 'SCHEMA_DEFINITION', 'MODULE_DEFINITION'],
+      ...admin, grpc: 'DeleteResourceDefinition', http: { method: 'delete', path: '/authorization/resources/:id' }, output: replies.definitionDeleted, errors: ['NOT_FOUND', 'BUILTIN_DEFINITION', 'VERSION_CONFLICT', 'SCHEMA_DEFINITION', 'MODULE_DEFINITION'],
       summary: 'Delete a definition and its index data (the definition a schema or a module registered needs its current version)',
       params: idParam,
       query: z.strictObject({ version: revisionText.optional().meta({ description: 'The stored version: needed to delete the definition a schema or a module registered; another version is 409 VERSION_CONFLICT' }) }),
@@ -101,7 +101,7 @@ export function authorizationRoutes(deps: {
     }),
 
     route({
-      ...admin, http: { method: 'post', path: '/authorization/relations', created: 'when-new' }, output: replies.relationCreated, errors: ['UNKNOWN_TYPE', 'RELATION_NOT_DEFINED', 'RELATION_NOT_ALLOWED'], summary: 'Write one tuple, indexed before the answer',
+      ...admin, grpc: 'CreateRelation', http: { method: 'post', path: '/authorization/relations', created: 'when-new' }, output: replies.relationCreated, errors: ['UNKNOWN_TYPE', 'RELATION_NOT_DEFINED', 'RELATION_NOT_ALLOWED'], summary: 'Write one tuple, indexed before the answer',
       body: tupleBody,
       handle: async ({ body }) => {
         const r = await relations.create(body);
@@ -109,17 +109,17 @@ export function authorizationRoutes(deps: {
       },
     }),
     route({
-      ...admin, http: { method: 'post', path: '/authorization/relations/many' }, output: replies.relationsMany, errors: ['UNKNOWN_TYPE', 'RELATION_NOT_DEFINED', 'RELATION_NOT_ALLOWED'], summary: 'Grant one relation on many resources; indexed in coalesced batches after the answer',
+      ...admin, grpc: 'CreateRelations', http: { method: 'post', path: '/authorization/relations/many' }, output: replies.relationsMany, errors: ['UNKNOWN_TYPE', 'RELATION_NOT_DEFINED', 'RELATION_NOT_ALLOWED'], summary: 'Grant one relation on many resources; indexed in coalesced batches after the answer',
       body: z.strictObject({ subject: tuplePart, relation: tuplePart, resources: z.array(tuplePart).min(1).max(1000) }),
       handle: async ({ body }) => withRevision(await relations.createMany(body.subject, body.relation, body.resources)),
     }),
     route({
-      ...admin, http: { method: 'post', path: '/authorization/relations/write' }, output: replies.relationsWritten, errors: ['UNKNOWN_TYPE', 'RELATION_NOT_DEFINED', 'RELATION_NOT_ALLOWED'],
+      ...admin, grpc: 'WriteRelations', http: { method: 'post', path: '/authorization/relations/write' }, output: replies.relationsWritten, errors: ['UNKNOWN_TYPE', 'RELATION_NOT_DEFINED', 'RELATION_NOT_ALLOWED'],
       summary: `Create and delete up to ${WRITE_MAX} arbitrary tuples at one revision; indexed in coalesced batches after the answer`,
       body: writeBody, handle: async ({ body }) => withRevision(await relations.write(body.updates)),
     }),
     route({
-      ...admin, http: { method: 'get', path: '/authorization/relations' }, output: replies.relations, errors: ['LIST_TOO_LARGE', 'INDEX_BEHIND'],
+      ...admin, grpc: 'ReadRelations', http: { method: 'get', path: '/authorization/relations' }, output: replies.relations, errors: ['LIST_TOO_LARGE', 'INDEX_BEHIND'],
       summary: 'List and filter tuples, in tuple-text order, from the projection\'s indexes',
       query: z.strictObject({
         ...listQuery, subjectType: name.optional(), resourceType: name.optional(),
@@ -146,12 +146,12 @@ export function authorizationRoutes(deps: {
       params: idParam, handle: async ({ params }) => ({ body: await relations.get(params.id) }),
     }),
     route({
-      ...admin, http: { method: 'delete', path: '/authorization/relations/:id' }, output: replies.relationDeleted, errors: ['NOT_FOUND'], summary: 'Delete a tuple, re-indexed before the answer',
+      ...admin, grpc: 'DeleteRelation', http: { method: 'delete', path: '/authorization/relations/:id' }, output: replies.relationDeleted, errors: ['NOT_FOUND'], summary: 'Delete a tuple, re-indexed before the answer',
       params: idParam, handle: async ({ params }) => withRevision(await relations.remove(params.id)),
     }),
 
     route({
-      ...admin, http: { method: 'post', path: '/authorization/permissions/grant', created: 'when-new' }, output: replies.granted, errors: ['UNKNOWN_TYPE', 'PERMISSION_NOT_DEFINED'], summary: 'Direct grant subject#permission@resource',
+      ...admin, grpc: 'GrantPermission', http: { method: 'post', path: '/authorization/permissions/grant', created: 'when-new' }, output: replies.granted, errors: ['UNKNOWN_TYPE', 'PERMISSION_NOT_DEFINED'], summary: 'Direct grant subject#permission@resource',
       body: grantBody,
       handle: async ({ body }) => {
         const r = await relations.grant({ subject: body.subject, relation: body.permission, resource: body.resource });
@@ -159,17 +159,17 @@ export function authorizationRoutes(deps: {
       },
     }),
     route({
-      ...admin, http: { method: 'delete', path: '/authorization/permissions/grant' }, output: replies.revoked, errors: ['NOT_FOUND'], summary: 'Revoke a direct grant',
+      ...admin, grpc: 'RevokePermission', http: { method: 'delete', path: '/authorization/permissions/grant' }, output: replies.revoked, errors: ['NOT_FOUND'], summary: 'Revoke a direct grant',
       body: grantBody,
       handle: async ({ body }) => withRevision(await relations.revoke({ subject: body.subject, relation: body.permission, resource: body.resource })),
     }),
     route({
-      ...admin, http: { method: 'get', path: '/authorization/permissions/can', lean: true }, output: replies.allowed, errors: ['UNKNOWN_TYPE', 'PERMISSION_NOT_DEFINED', 'INDEX_BEHIND'], summary: 'Decide subject, permission, resource',
+      ...admin, grpc: 'Can', http: { method: 'get', path: '/authorization/permissions/can', lean: true }, output: replies.allowed, errors: ['UNKNOWN_TYPE', 'PERMISSION_NOT_DEFINED', 'INDEX_BEHIND'], summary: 'Decide subject, permission, resource',
       query: z.strictObject({ subject: object, permission: name, resource: object, scope: object.optional(), ...consistency }),
       handle: async ({ query }) => ({ body: await adminCan(query, read(query)) }),
     }),
     route({
-      ...admin, http: { method: 'post', path: '/authorization/permissions/bulk' }, output: replies.bulkCheck, errors: ['INDEX_BEHIND'],
+      ...admin, grpc: 'CheckBulk', http: { method: 'post', path: '/authorization/permissions/bulk' }, output: replies.bulkCheck, errors: ['INDEX_BEHIND'],
       summary: `Decide up to ${BULK_MAX} (subject, permission, resource) at once, answers in order`,
       body: z.strictObject({
         items: z.array(z.strictObject({ subject: object, permission: name, resource: object, scope: object.optional() })).min(1).max(BULK_MAX),
@@ -183,7 +183,7 @@ export function authorizationRoutes(deps: {
       },
     }),
     route({
-      ...admin, http: { method: 'get', path: '/authorization/permissions/evaluate' }, output: replies.evaluation, errors: ['UNKNOWN_TYPE', 'PERMISSION_NOT_DEFINED', 'INDEX_BEHIND'], summary: 'Explain a decision: paths and raw index records',
+      ...admin, grpc: 'Evaluate', http: { method: 'get', path: '/authorization/permissions/evaluate' }, output: replies.evaluation, errors: ['UNKNOWN_TYPE', 'PERMISSION_NOT_DEFINED', 'INDEX_BEHIND'], summary: 'Explain a decision: paths and raw index records',
       query: z.strictObject({ subject: object, permission: name, resource: object, scope: object.optional(), ...consistency }),
       handle: async ({ query }) => {
         if (query.scope && !(await checks.hasDirectOn(query.subject, query.scope))) {
@@ -193,14 +193,14 @@ export function authorizationRoutes(deps: {
       },
     }),
     route({
-      ...admin, http: { method: 'get', path: '/authorization/permissions/objects' }, output: replies.objects, errors: ['UNKNOWN_TYPE', 'PERMISSION_NOT_DEFINED', 'INDEX_BEHIND'], summary: 'Objects of a type the subject may act on, paged',
+      ...admin, grpc: 'LookupResources', http: { method: 'get', path: '/authorization/permissions/objects' }, output: replies.objects, errors: ['UNKNOWN_TYPE', 'PERMISSION_NOT_DEFINED', 'INDEX_BEHIND'], summary: 'Objects of a type the subject may act on, paged',
       query: z.strictObject({ subject: object, permission: name, resourceType: name, skip: listQuery.skip, limit: listQuery.limit, ...consistency }),
       handle: async ({ query }) => ({
         body: await checks.listObjects(query.subject, query.permission, query.resourceType, query.skip, query.limit, read(query)),
       }),
     }),
     route({
-      ...admin, http: { method: 'get', path: '/authorization/permissions/subjects' }, output: replies.subjects, errors: ['UNKNOWN_TYPE', 'PERMISSION_NOT_DEFINED', 'INDEX_BEHIND'], summary: 'Subjects of a type that may act on a resource, paged',
+      ...admin, grpc: 'LookupSubjects', http: { method: 'get', path: '/authorization/permissions/subjects' }, output: replies.subjects, errors: ['UNKNOWN_TYPE', 'PERMISSION_NOT_DEFINED', 'INDEX_BEHIND'], summary: 'Subjects of a type that may act on a resource, paged',
       query: z.strictObject({ permission: name, resource: object, subjectType: name, skip: listQuery.skip, limit: listQuery.limit, ...consistency }),
       handle: async ({ query }) => ({
         body: await checks.listSubjects(query.permission, query.resource, query.subjectType, query.skip, query.limit, read(query)),
@@ -208,14 +208,14 @@ export function authorizationRoutes(deps: {
     }),
 
     route({
-      ...admin, http: { method: 'get', path: '/authorization/changes' }, output: replies.changes,
+      ...admin, grpc: 'Watch', http: { method: 'get', path: '/authorization/changes' }, output: replies.changes,
       summary: 'Tuple, grant and definition changes after a revision, in revision order (the change feed)',
       query: z.strictObject({ after: revisionText.default(0), limit: z.coerce.number().int().min(1).max(1000).default(100) }),
       handle: async ({ query }) => ({ body: await feed.page(query.after, query.limit) }),
     }),
 
     route({
-      ...admin, http: { method: 'post', path: '/authorization/views', created: 'when-new' }, output: replies.accessView,
+      ...admin, grpc: 'CreateAccessView', http: { method: 'post', path: '/authorization/views', created: 'when-new' }, output: replies.accessView,
       errors: ['LIST_TOO_LARGE', 'INDEX_BEHIND'], summary: 'Create or redefine a named access-list view (the objects of a type a subject may act on) and compute it',
       body: z.strictObject({ name: viewName, subject: object, permission: name, resourceType: name }),
       handle: async ({ body }) => {
@@ -224,22 +224,22 @@ export function authorizationRoutes(deps: {
       },
     }),
     route({
-      ...admin, http: { method: 'get', path: '/authorization/views' }, output: replies.accessViews, summary: 'List access-list views',
+      ...admin, grpc: 'ListAccessViews', http: { method: 'get', path: '/authorization/views' }, output: replies.accessViews, summary: 'List access-list views',
       query: z.strictObject({ skip: listQuery.skip, limit: listQuery.limit }), handle: async ({ query }) => ({ body: await views.list(query.skip, query.limit) }),
     }),
     route({
-      ...admin, http: { method: 'get', path: '/authorization/views/:name' }, output: replies.accessViewPage, errors: ['NOT_FOUND'],
+      ...admin, grpc: 'ReadAccessView', http: { method: 'get', path: '/authorization/views/:name' }, output: replies.accessViewPage, errors: ['NOT_FOUND'],
       summary: "One page of an access-list view's objects, as of its last refresh",
       params: z.strictObject({ name: viewName }), query: z.strictObject({ skip: listQuery.skip, limit: listQuery.limit }),
       handle: async ({ params, query }) => ({ body: await views.page(params.name, query.skip, query.limit) }),
     }),
     route({
-      ...admin, http: { method: 'post', path: '/authorization/views/:name/refresh' }, output: replies.accessView, errors: ['NOT_FOUND', 'LIST_TOO_LARGE', 'INDEX_BEHIND'],
+      ...admin, grpc: 'RefreshAccessView', http: { method: 'post', path: '/authorization/views/:name/refresh' }, output: replies.accessView, errors: ['NOT_FOUND', 'LIST_TOO_LARGE', 'INDEX_BEHIND'],
       summary: 'Compute an access-list view again from the index', params: z.strictObject({ name: viewName }),
       handle: async ({ params }) => ({ body: await views.refresh(params.name) }),
     }),
     route({
-      ...admin, http: { method: 'delete', path: '/authorization/views/:name' }, output: replies.accessViewDeleted, errors: ['NOT_FOUND'],
+      ...admin, grpc: 'DeleteAccessView', http: { method: 'delete', path: '/authorization/views/:name' }, output: replies.accessViewDeleted, errors: ['NOT_FOUND'],
       summary: 'Delete an access-list view', params: z.strictObject({ name: viewName }),
       handle: async ({ params }) => ({ body: await views.remove(params.name) }),
     }),

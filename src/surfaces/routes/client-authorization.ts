@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { AppError } from '../../errors.js';
 import type { Checks, ReadOptions } from '../../services/authorization/checks.js';
 import type { Revisions } from '../../services/authorization/revisions.js';
-import { replies } from '../replies.js';
+import { authorizationReplies as replies } from './authorization-replies.js';
 import { route, type Route } from '../registry.js';
 import { consistencyFields, objectText as object, readOptions } from './fields.js';
 

@@ -1,8 +1,12 @@
 // Config modules for operators: read all or one, PATCH one (merged, validated whole, applied in every process without restart).
 import { z } from 'zod';
 import type { Settings } from '../../services/config/settings.js';
-import { replies } from '../replies.js';
 import { route, type Route } from '../registry.js';
+
+const replies = {
+  config: z.record(z.string(), z.record(z.string(), z.unknown())),
+  configModule: z.record(z.string(), z.unknown()),
+} as const;
 
 const moduleParam = z.strictObject({ module: z.string().min(1).max(64) });
 

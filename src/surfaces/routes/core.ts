@@ -3,8 +3,20 @@ import { z } from 'zod';
 import type { AdminAuth } from '../../services/admin-auth.js';
 import type { ApiTokens } from '../../services/api-tokens.js';
 import type { Health } from '../../services/health.js';
-import { replies } from '../replies.js';
+import { time } from './reply-parts.js';
 import { route, type Route } from '../registry.js';
+
+// This file's reply bodies (documented in OpenAPI, checked under CHECK_REPLIES).
+const check = z.object({ status: z.enum(['pass', 'fail', 'warn']), durationMs: z.number(), message: z.string().optional() });
+const apiToken = z.object({ id: z.string(), name: z.string(), tokenPrefix: z.string(), expiresAt: time }).meta({ id: 'ApiToken' });
+const replies = {
+  live: z.object({ status: z.literal('alive'), message: z.string() }),
+  ready: z.object({ status: z.enum(['ready', 'not-ready']), checks: z.record(z.string(), check) }),
+  token: z.object({ token: z.string() }),
+  apiTokenCreated: apiToken.extend({ token: z.string().meta({ description: 'The plaintext, shown this once' }) }),
+  apiTokens: z.object({ tokens: z.array(apiToken.extend({ lastUsedAt: time.nullable() })), count: z.number().int() }),
+  apiTokenDeleted: z.object({ deleted: apiToken }),
+} as const;
 
 export function coreRoutes(deps: { health: Health; auth: AdminAuth; tokens: ApiTokens }): Route[] {
   const { health, auth, tokens } = deps;

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { definitionParts, endpointName } from '../../engine/custom-endpoints.js';
 import { endpointView, type CustomEndpoints, type EndpointChange, type EndpointInput } from '../../services/database/custom-endpoints.js';
 import type { EndpointCalls } from '../../services/database/endpoint-calls.js';
-import { replies } from '../replies.js';
+import { databaseReplies as replies } from './database.js';
 import { route, type HandlerInput, type Route } from '../registry.js';
 
 const page = { skip: z.coerce.number().int().min(0).default(0), limit: z.coerce.number().int().min(1).max(1000).default(25) };

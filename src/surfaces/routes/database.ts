@@ -4,9 +4,29 @@ import { NAME_RE } from '../../engine/ids.js';
 import { AppError } from '../../errors.js';
 import type { Documents } from '../../services/database/documents.js';
 import type { Schemas } from '../../services/database/schemas.js';
-import { replies } from '../replies.js';
+import { changes, names, time } from './reply-parts.js';
 import { route, type Route } from '../registry.js';
 import { consistencyFields, nameText, objectText as object, readOptions } from './fields.js';
+
+const schema = z.object({
+  _id: z.string(), name: z.string(), collectionName: z.string(), fields: z.record(z.string(), z.unknown()),
+  serviceOptions: z.object({ authorization: z.object({ enabled: z.boolean() }) }), createdAt: time, updatedAt: time,
+}).meta({ id: 'Schema' });
+const doc = z.object({ _id: z.string() }).catchall(z.unknown()).meta({ id: 'Document' });
+/** The database module's reply bodies; the custom endpoints answer documents too. */
+export const databaseReplies = {
+  schemas: z.object({ schemas: z.array(schema), count: z.number().int() }),
+  schema,
+  schemaExport: z.object({ schemas: z.array(z.object({ name: z.string(), fields: z.record(z.string(), z.unknown()), serviceOptions: z.unknown() })) }),
+  schemaImport: changes,
+  collections: z.object({ collections: names }),
+  introspected: z.object({ schemas: z.array(z.object({ collectionName: z.string(), fields: z.record(z.string(), z.unknown()) }).catchall(z.unknown())), count: z.number().int() }),
+  finalized: z.object({ schemas: z.array(schema), count: z.number().int() }),
+  document: doc,
+  documents: z.object({ documents: z.array(doc), count: z.number().int() }),
+  documentDeleted: z.object({ deleted: doc, tuples: z.number().int() }),
+} as const;
+const replies = databaseReplies;
 
 const page = { skip: z.coerce.number().int().min(0).default(0), limit: z.coerce.number().int().min(1).max(1000).default(25) };
 const options = z.strictObject({ authorization: z.strictObject({ enabled: z.boolean() }).optional() });

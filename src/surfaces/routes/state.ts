@@ -1,10 +1,21 @@
 // State export and import (GitOps): definitions, schemas and config, with tuples on request, streamed both ways.
 import { z } from 'zod';
-import { NDJSON, stateHeader } from '../../services/state/document.js';
+import { NDJSON, stateGrant, stateHeader, stateTuple } from '../../services/state/document.js';
 import { importTooLarge } from '../../services/state/ndjson.js';
 import type { State } from '../../services/state/state.js';
-import { replies } from '../replies.js';
+import { changes, names } from './reply-parts.js';
 import { route, type Route } from '../registry.js';
+
+const counts = z.object({ created: z.number().int(), existing: z.number().int(), removed: z.number().int() });
+/** The state routes' reply bodies (a streamed export is not checked under CHECK_REPLIES; tests parse it with these). */
+export const stateReplies = {
+  state: stateHeader.extend({ relations: z.array(stateTuple).optional(), grants: z.array(stateGrant).optional() }).meta({ id: 'State' }),
+  stateImport: z.object({
+    dryRun: z.boolean(), prune: z.boolean(), resources: changes.extend({ removed: names }), schemas: changes.extend({ removed: names }),
+    config: changes.extend({ removed: names }), relations: counts.optional(), grants: counts.optional(), notes: names, revision: z.number().int(),
+  }).meta({ id: 'StateImportReport' }),
+} as const;
+const replies = stateReplies;
 
 /** `?x=true` over REST; a JSON boolean from MCP and GraphQL callers. */
 const flag = (description: string) => z.union([z.boolean(), z.enum(['true', 'false'])]).optional()

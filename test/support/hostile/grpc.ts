@@ -2,7 +2,7 @@
 import { credentials, makeGenericClientConstructor, Metadata, type Client, type ServiceError } from '@grpc/grpc-js';
 import fc from 'fast-check';
 import protobuf from 'protobufjs';
-import { GRPC_METHODS } from '../../../src/surfaces/grpc/methods.js';
+import { grpcBindings } from '../../../src/surfaces/grpc/bindings.js';
 import { PROTO_FILE, SERVICE } from '../../../src/surfaces/grpc/proto.js';
 import type { Registry } from '../../../src/surfaces/registry.js';
 import { PLAUSIBLE } from './inputs.js';
@@ -67,7 +67,7 @@ const UNDECODABLE = Uint8Array.from([0x7f]);
 export function grpcBytes(registry: Registry, method: string, c: GrpcCase): Buffer {
   const m = service.methods[method]!;
   const type = m.resolvedRequestType ?? root.lookupType(m.requestType);
-  const writes = mutating(registry.get('admin', GRPC_METHODS[method]!.route));
+  const writes = mutating(registry.get('admin', grpcBindings(registry.all())[method]!.route));
   if (c.bytes) return Buffer.from(writes ? Uint8Array.from([...UNDECODABLE, ...c.bytes]) : c.bytes);
   return Buffer.from(type.encode(type.fromObject(writes ? poisoned(type, c.req) : c.req)).finish());
 }
