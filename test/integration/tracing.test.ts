@@ -1,7 +1,11 @@
-// Tracing on (an in-memory exporter stands for the OTLP endpoint): a check through REST and one through gRPC, each
-// sent with a W3C traceparent, become a span named by the route id, child of the caller's span, with the store calls
-// it made as its children. The traces are printed.
+// Tracing on (an in-memory exporter stands for the OTLP endpoint): a check through REST, gRPC, GraphQL, MCP and the
+// realtime socket, each sent with a W3C traceparent (header, metadata, or the socket's upgrade), becomes a span named
+// by the route id, child of the caller's span, with the store calls it made as its children. The traces are printed.
 import { Metadata, credentials, loadPackageDefinition, type Client, type GrpcObject, type ServiceClientConstructor, type ServiceError } from '@grpc/grpc-js';
+import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { GraphQLClient, gql } from 'graphql-request';
+import { WebSocket } from 'ws';
 import { InMemorySpanExporter, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { loadDefinition } from '../../src/surfaces/grpc/proto.js';
 import { startService, type TestService } from '../support/service.js';
@@ -26,13 +30,13 @@ function callerSpan() {
 }
 
 /** Waits for the route's span in trace `traceId`, then gives the whole trace. */
-async function traceOf(traceId: string): Promise<ReadableSpan[]> {
+async function traceOf(traceId: string, route = CAN): Promise<ReadableSpan[]> {
   for (let i = 0; i < 100; i++) {
     const spans = exporter.getFinishedSpans().filter((s) => s.spanContext().traceId === traceId);
-    if (spans.some((s) => s.name === CAN)) return spans;
+    if (spans.some((s) => s.name === route)) return spans;
     await new Promise((r) => setTimeout(r, 50));
   }
-  throw new Error(`no ${CAN} span in trace ${traceId}`);
+  throw new Error(`no ${route} span in trace ${traceId}`);
 }
 
 const ms = (s: ReadableSpan) => s.duration[0] * 1e3 + s.duration[1] / 1e6;
@@ -41,8 +45,8 @@ function print(title: string, spans: ReadableSpan[]): void {
   console.log(`${title}\n${rows.join('\n')}`);
 }
 
-function expectCallTrace(spans: ReadableSpan[], caller: { span: string }, transport: string): void {
-  const call = spans.find((s) => s.name === CAN)!;
+function expectCallTrace(spans: ReadableSpan[], caller: { span: string }, transport: string, route = CAN): void {
+  const call = spans.find((s) => s.name === route)!;
   expect(call.parentSpanContext?.spanId).toBe(caller.span);
   expect(call.attributes['authz.transport']).toBe(transport);
   expect(call.attributes['authz.status']).toBe(200);
@@ -81,6 +85,55 @@ it('a check through gRPC takes the traceparent from the call\'s metadata', async
   const spans = await traceOf(caller.trace);
   print('gRPC check, trace ' + caller.trace, spans);
   expectCallTrace(spans, caller, 'grpc');
+});
+
+it('a check through GraphQL is a span of its field\'s route under the request\'s traceparent', async () => {
+  const caller = callerSpan();
+  const client = new GraphQLClient(`${svc.admin}/graphql`, { headers: { ...svc.asAdmin, traceparent: caller.header } });
+  const reply = await client.request<{ get_authorization_permissions_can: { allowed: boolean } }>(
+    gql`query { get_authorization_permissions_can(subject: "User:t", permission: "read", resource: "Doc:traced", consistency: "fully_consistent") }`);
+  expect(reply.get_authorization_permissions_can.allowed).toBe(true);
+  const spans = await traceOf(caller.trace);
+  print('GraphQL check, trace ' + caller.trace, spans);
+  expectCallTrace(spans, caller, 'graphql');
+});
+
+it('a check through an MCP tool takes the traceparent of its HTTP request', async () => {
+  const caller = callerSpan();
+  // MCP takes an API token or an admin JWT, never the master key.
+  const token = (await svc.http('POST', '/api-tokens', { body: { name: 'tracing' } })).body.token as string;
+  const client = new McpClient({ name: 'tracing-test', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${svc.admin}/mcp?modules=authorization`), { requestInit: { headers: { authorization: `Bearer ${token}`, traceparent: caller.header } } }));
+  try {
+    const reply = await client.callTool({ name: CAN, arguments: { subject: 'User:t', permission: 'read', resource: 'Doc:traced', consistency: 'fully_consistent' } });
+    expect(JSON.stringify(reply.content)).toContain('true');
+  } finally {
+    await client.close();
+  }
+  const spans = await traceOf(caller.trace);
+  print('MCP check, trace ' + caller.trace, spans);
+  expectCallTrace(spans, caller, 'mcp');
+});
+
+it('a decision on the realtime socket takes the traceparent of the upgrade', async () => {
+  const login = (path: string) => fetch(svc.client + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'traced@example.com', password: 'correct horse' }) });
+  await login('/authentication/local/new');
+  const { userId, accessToken } = await (await login('/authentication/local')).json() as { userId: string; accessToken: string };
+  await svc.http('POST', '/authorization/relations', { body: { subject: `User:${userId}`, relation: 'viewer', resource: 'Doc:traced' } });
+  const caller = callerSpan();
+  const ws = new WebSocket(svc.socket, { headers: { authorization: `Bearer ${accessToken}`, traceparent: caller.header } });
+  try {
+    await new Promise((resolve, reject) => { ws.once('open', resolve); ws.once('error', reject); });
+    const answer = new Promise<string>((resolve) => ws.once('message', (data) => resolve(String(data))));
+    ws.send(JSON.stringify({ type: 'subscribe', topic: 'decisions', id: 'd', items: [{ action: 'read', resource: 'Doc:traced' }] }));
+    expect(await answer).toContain('"allowed":true');
+  } finally {
+    ws.close();
+  }
+  const route = 'post_authorization_decisions';
+  const spans = await traceOf(caller.trace, route);
+  print('socket decision, trace ' + caller.trace, spans);
+  expectCallTrace(spans, caller, 'socket', route);
 });
 
 it('a call without a traceparent starts a trace of its own; background work makes no spans', async () => {
