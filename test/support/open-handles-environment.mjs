@@ -3,7 +3,7 @@ import { createHook } from 'node:async_hooks';
 import { TestEnvironment } from 'jest-environment-node';
 
 // What outlives a file's own teardown by this long is a leak, not a socket still closing.
-const GRACE_MS = 3000;
+const GRACE_MS = 5000;
 /** What keeps this process alive, by kind: timers, and handles (sockets, servers, children) but the worker's own stdio. */
 const count = () => {
   const counts = new Map();
