@@ -29,9 +29,9 @@ export default tseslint.config(
     },
   },
   {
-    // Services, modules and surfaces depend on the ports (src/stores/ports/); only the composition (src/stores/stores.ts,
+    // Services, module wiring (src/wiring) and surfaces depend on the ports (src/stores/ports/); only the composition (src/stores/stores.ts,
     // src/app.ts) picks the adapters.
-    files: ['src/services/**/*.ts', 'src/modules/**/*.ts', 'src/surfaces/**/*.ts'],
+    files: ['src/services/**/*.ts', 'src/wiring/**/*.ts', 'src/surfaces/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [
         { group: ADAPTERS, message: 'Services, modules and surfaces import ports (stores/ports/), never an adapter: src/stores/stores.ts builds them.' },

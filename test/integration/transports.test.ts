@@ -7,8 +7,8 @@ import { adminGraphqlRoutes } from '../../src/surfaces/graphql/admin-schema.js';
 import { CLIENT_GRAPHQL_ROUTES } from '../../src/surfaces/graphql/client-schema.js';
 import { GRPC_METHODS } from '../../src/surfaces/grpc/methods.js';
 import { loadDefinition, SERVICE } from '../../src/surfaces/grpc/proto.js';
-import { allTools } from '../../src/surfaces/mcp/modules.js';
-import { MODULE_NAMES } from '../../src/services/config/modules.js';
+import { allTools } from '../../src/surfaces/mcp/tool-groups.js';
+import { MODULE_NAMES } from '../../src/services/config/module-configs.js';
 import { startService, type TestService } from '../support/service.js';
 
 let svc: TestService;

@@ -66,7 +66,7 @@ export function authorizationRoutes(deps: {
     if (q.scope && !(await checks.hasDirectOn(q.subject, q.scope))) return checks.answer(false, q.permission, q.resource);
     return checks.check(q.scope ?? q.subject, q.permission, q.resource, opts);
   };
-  const admin = { surface: 'admin' as const, module: 'authorization', auth: 'admin' as const };
+  const admin = { surface: 'admin' as const, group: 'authorization', auth: 'admin' as const };
   return [
     route({
       ...admin, http: { method: 'post', path: '/authorization/resources' }, output: replies.definitionPut, errors: ['INVALID_DEFINITION', 'VERSION_CONFLICT', 'SCHEMA_DEFINITION', 'MODULE_DEFINITION'], summary: 'Create or replace a resource definition (writing the one a schema or a module registered needs a version)',

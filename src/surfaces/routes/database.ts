@@ -18,8 +18,8 @@ const docParams = z.strictObject({ schema: schemaParam, id: z.string().min(1).ma
 
 export function databaseRoutes(deps: { schemas: Schemas; documents: Documents; functions: Route[] }): Route[] {
   const { schemas, documents } = deps;
-  const admin = { surface: 'admin' as const, module: 'database', auth: 'admin' as const };
-  const user = { surface: 'client' as const, module: 'database', auth: 'user' as const };
+  const admin = { surface: 'admin' as const, group: 'database', auth: 'admin' as const };
+  const user = { surface: 'client' as const, group: 'database', auth: 'user' as const };
   return [
     route({
       ...admin, http: { method: 'get', path: '/database/schemas' }, output: replies.schemas, summary: 'List database schemas',
