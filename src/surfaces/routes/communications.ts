@@ -29,11 +29,16 @@ const deadLetter = z.object({
   createdAt: time, failedAt: time.nullable(),
 }).meta({ id: 'DeadLetter' });
 
-export function communicationsRoutes(deps: { inbox: Inbox; queue: SendQueue; stores: CommunicationStores; userExists(id: string): Promise<boolean> }): Route[] {
-  const { inbox, queue, stores } = deps;
+/** What the communications routes call. */
+export interface CommunicationsRouteDeps { inbox: Inbox; queue: SendQueue; stores: CommunicationStores; userExists(id: string): Promise<boolean> }
+
+export function communicationsRoutes(deps: CommunicationsRouteDeps): Route[] {
+  return [...inboxRoutes(deps), ...sendRoutes(deps)];
+}
+
+/** A signed-in user's push device tokens and notifications. */
+function inboxRoutes({ inbox }: CommunicationsRouteDeps): Route[] {
   const user = { surface: 'client' as const, group: 'communications', auth: 'user' as const };
-  const admin = { surface: 'admin' as const, auth: 'admin' as const };
-  const sent = (r: Awaited<ReturnType<SendQueue['enqueue']>>) => ({ status: r.created ? 201 : 200, body: r });
   return [
     route({
       ...user, http: { method: 'post', path: '/token', created: 'always' }, summary: 'Register a push device token for the signed-in user',
@@ -60,6 +65,15 @@ export function communicationsRoutes(deps: { inbox: Inbox; queue: SendQueue; sto
         .refine((b) => (b.ids === undefined) !== (b.all === undefined), { message: 'give either ids or all: true' }),
       handle: async ({ body, user: u }) => ({ body: await inbox.markRead(u!.userId, body.all ? 'all' : body.ids!) }),
     }),
+  ];
+}
+
+/** Sending email, push and sms through the queue, and what it delivered or gave up on (admin). */
+function sendRoutes(deps: CommunicationsRouteDeps): Route[] {
+  const { queue, stores } = deps;
+  const admin = { surface: 'admin' as const, auth: 'admin' as const };
+  const sent = (r: Awaited<ReturnType<SendQueue['enqueue']>>) => ({ status: r.created ? 201 : 200, body: r });
+  return [
     route({
       ...admin, group: 'email', http: { method: 'post', path: '/communications/email', created: 'when-new', bodyLimit: '256kb' }, output: enqueued,
       summary: 'Queue an email (retried with backoff; 200 when the idempotency key names a job already queued or sent)',
