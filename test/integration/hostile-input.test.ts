@@ -92,7 +92,7 @@ async function rest(r: Route, as: As, n: number) {
   });
 }
 
-describe('hostile input', () => {
+describe('hostile input: REST, GraphQL and MCP', () => {
   it('REST: every route of the registry, on its own surface', async () => {
     for (const r of fx.svc.app.registry.all()) await rest(r, 'ok', RUNS);
     expect(failIfProblems('rest')).toEqual([]);
@@ -149,7 +149,9 @@ describe('hostile input', () => {
     }
     expect(failIfProblems('mcp')).toEqual([]);
   }, TEST_MS);
+});
 
+describe('hostile input: gRPC and the socket', () => {
   it('gRPC: every method, typed messages and raw bytes', async () => {
     const client = rawClient(fx.svc.grpc);
     const md = new Metadata();
@@ -210,7 +212,9 @@ describe('hostile input', () => {
     }
     expect(failIfProblems('socket')).toEqual([]);
   }, TEST_MS);
+});
 
+describe('hostile input: without credentials, and the verdict', () => {
   it('without valid credentials: a sample of every route on REST, GraphQL, MCP and gRPC, and socket upgrades', async () => {
     const routes = fx.svc.app.registry.all();
     for (const [i, r] of routes.entries()) await rest(r, WRONG[i % WRONG.length]!, UNAUTH_RUNS);

@@ -33,7 +33,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => { await svc?.stop(); });
 
-describe('SDK', () => {
+describe('SDK: models, errors and retries', () => {
   it('builds, in-process, the same OpenAPI documents the service serves (the generated types come from them)', async () => {
     // A route missing here is registered by a module in src/app.ts but not in src/surfaces/docs/documents.ts: add it
     // there, then run `npm run sdk:types`.
@@ -115,7 +115,9 @@ describe('SDK', () => {
       redis.disconnect();
     }
   }, 30_000);
+});
 
+describe('SDK: behind a proxy', () => {
   describe('behind a proxy that answers 503 before passing requests on', () => {
     let proxy: Server;
     let url: string;
@@ -179,7 +181,9 @@ describe('SDK', () => {
       expect(plan.seen).toHaveLength(1);
     });
   });
+});
 
+describe('SDK: redirects and the client surface', () => {
   it('does not follow a redirect: the masterkey never reaches the other origin, and the 3xx is a typed error', async () => {
     const elsewhere: Array<string | undefined> = [];
     const other = createServer((req, res) => { elsewhere.push(req.headers.masterkey as string | undefined); res.end('{}'); });
