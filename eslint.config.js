@@ -29,9 +29,9 @@ export default tseslint.config(
     },
   },
   {
-    // Services, modules and surfaces depend on the ports (src/stores/ports/); only the composition (src/stores/stores.ts,
+    // Services, module wiring (src/wiring) and surfaces depend on the ports (src/stores/ports/); only the composition (src/stores/stores.ts,
     // src/app.ts) picks the adapters.
-    files: ['src/services/**/*.ts', 'src/modules/**/*.ts', 'src/surfaces/**/*.ts'],
+    files: ['src/services/**/*.ts', 'src/wiring/**/*.ts', 'src/surfaces/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [
         { group: ADAPTERS, message: 'Services, modules and surfaces import ports (stores/ports/), never an adapter: src/stores/stores.ts builds them.' },
@@ -47,6 +47,16 @@ export default tseslint.config(
         { group: [...DRIVERS, 'rate-limiter-flexible'], message: 'An in-memory twin loads no driver: it keeps its state in Maps (shared ones on a MemoryHub).' },
         { group: ['**/stores/mongo', '**/stores/mongo/**', '**/stores/neo4j', '**/stores/neo4j/**', '**/stores/redis', '**/stores/redis/**'], message: 'A twin imports no adapter (they load drivers).' },
       ] }],
+    },
+  },
+  {
+    // Small files with one concern and functions a reader can hold: max-lines counts every line (blank lines and comments
+    // too, so a file cannot grow by its comments); functions count code only.
+    files: ['src/**/*.ts', 'infra/**/*.ts', 'bench/**/*.ts', 'test/**/*.ts'],
+    ignores: ['src/client/generated/**'],
+    rules: {
+      'max-lines': ['error', { max: 400, skipBlankLines: false, skipComments: false }],
+      'max-lines-per-function': ['error', { max: 80, skipBlankLines: true, skipComments: true }],
     },
   },
   { files: ['**/*.js', '**/*.mjs'], languageOptions: { globals: { process: 'readonly', console: 'readonly', setTimeout: 'readonly' } } },

@@ -3,7 +3,7 @@
 import type { SpanExporter } from '@opentelemetry/sdk-trace-base';
 import { bytesOf, inputLimitsOf, type Config } from './config.js';
 import { createLogger, type Logger } from './log.js';
-import { composeModules } from './modules/compose.js';
+import { composeModules } from './wiring/compose.js';
 import type { Stores } from './stores/ports/stores.js';
 import { tracedStores } from './stores/traced.js';
 import { Pipeline } from './surfaces/pipeline.js';

@@ -1,9 +1,9 @@
-// The OpenAPI documents built in-process with no server: the app's own modules (src/modules/compose.ts) over the
+// The OpenAPI documents built in-process with no server: the app's own modules (src/wiring/compose.ts) over the
 // in-memory twins, never started, under a fixed default config. The SDK's types are generated from these
 // (infra/sdk-types.ts), and there is no second route list to keep in step with src/app.ts.
 import { loadConfig } from './config.js';
 import { createLogger } from './log.js';
-import { composeModules } from './modules/compose.js';
+import { composeModules } from './wiring/compose.js';
 import { VERSION } from './root.js';
 import { memoryStores } from './stores/memory/stores.js';
 import { openApiDocument } from './surfaces/docs/openapi.js';

@@ -64,9 +64,34 @@ function drive(job: Job, name: string): Promise<Figures> {
 
 const sum = (r: Record<string, number>) => Object.values(r).reduce((a, b) => a + b, 0);
 
+/** What the read phases share: the system, its data set, the result they fill, and how to make and note a load job. */
+interface Phases {
+  system: System; set: DataSet; result: Result; seconds: number; target: ReturnType<System['target']>;
+  job(requests: Job['requests'], concurrency: number, answer?: Job['answer'], cycle?: boolean): Job;
+  note(f: Figures): void;
+  asks(pairs: Array<[number, number]>): Job['requests'];
+}
+
 async function measure(system: System, set: DataSet, tuples: Tuple[], seconds: number): Promise<Result> {
   const result: Result = { label: system.label, ours: false, version: '', cold: {}, warm: {}, lists: {}, listsWarm: {}, rss: {},
     memory: { loaded: {}, end: {} }, wrong: 0, errors: 0, problems: [], notes: [] };
+  const rssLoaded = await startAndLoad(system, tuples, result);
+  await system.beforeReads?.();
+  const p = phases(system, set, result, seconds);
+  await checks(p);
+  await lists(p);
+  await writeToVisible(p);
+
+  const rssEnd = rssMiB(system.pids());
+  result.memory.end = rssEnd;
+  for (const k of new Set([...Object.keys(rssLoaded), ...Object.keys(rssEnd)])) result.rss[k] = Math.max(rssLoaded[k] ?? 0, rssEnd[k] ?? 0);
+  say(`  memory (PSS, MiB, the larger of once loaded and at the end): ${Object.entries(result.rss).map(([k, v]) => `${k} ${v.toFixed(0)}`).join(', ')}; total ${sum(result.rss).toFixed(0)}`);
+  result.notes = system.notes?.() ?? [];
+  return result;
+}
+
+/** Starts the system and loads the tuples: load rates, and memory once loaded. */
+async function startAndLoad(system: System, tuples: Tuple[], result: Result): Promise<Record<string, number>> {
   const t0 = Date.now();
   await system.start();
   result.version = system.version;
@@ -92,8 +117,10 @@ async function measure(system: System, set: DataSet, tuples: Tuple[], seconds: n
   const rssLoaded = rssMiB(system.pids());
   result.memory.loaded = rssLoaded;
   say(`  memory once loaded (PSS, MiB): ${Object.entries(rssLoaded).map(([k, v]) => `${k} ${v.toFixed(0)}`).join(', ')}`);
-  await system.beforeReads?.();
+  return rssLoaded;
+}
 
+function phases(system: System, set: DataSet, result: Result, seconds: number): Phases {
   const target = system.target();
   const job = (requests: Job['requests'], concurrency: number, answer = target.check, cycle = false): Job =>
     ({ base: target.base, ...(target.bases ? { bases: target.bases } : {}), headers: target.headers, concurrency, seconds, answer, cycle, requests });
@@ -104,7 +131,11 @@ async function measure(system: System, set: DataSet, tuples: Tuple[], seconds: n
   };
   const asks = (pairs: Array<[number, number]>) => pairs.map(([u, d]) => ({
     ...system.check(`User:u${u}`, 'read', `Document:d${d}`), expect: set.allowed(u, d) }));
+  return { system, set, result, seconds, target, job, note, asks };
+}
 
+/** Cold checks (every one distinct) at each concurrency, then warm checks cycling a working set. */
+async function checks({ system, set, result, seconds, target, job, note, asks }: Phases): Promise<void> {
   // Cold: every check distinct, and no phase repeats another's, so no cache answers twice.
   const available = Math.floor((set.users * set.docs) / 2) - 2_000;
   const perPhase = Math.min(12_000 * seconds, Math.floor(available / (CONCURRENCY.length + 1)));
@@ -134,7 +165,10 @@ async function measure(system: System, set: DataSet, tuples: Tuple[], seconds: n
   }
   const after = await system.cacheCounts?.();
   if (before && after && after.total > before.total) result.hitRatio = (after.hits - before.hits) / (after.total - before.total);
+}
 
+/** List objects, cold (distinct probe users) and warm (one probe repeated), for each list size. */
+async function lists({ system, set, result, seconds, target, job, note }: Phases): Promise<void> {
   // Lists, cold: each size's probes are distinct users who read exactly `count` documents through tuples of their own,
   // each asked once, one at a time, so no cache has seen the subject or any tuple under it.
   for (const { cold, count } of set.lists) {
@@ -152,8 +186,10 @@ async function measure(system: System, set: DataSet, tuples: Tuple[], seconds: n
     result.listsWarm[count] = f;
     say(`  list objects warm (${count} results, one probe repeated): ${show(f)}`);
   }
+}
 
-  // Write-to-visible: a new member of the team above a document's owner, then checks until the document is readable.
+/** Write-to-visible: a new member of the team above a document's owner, then checks until the document is readable. */
+async function writeToVisible({ system, set, result, job }: Phases): Promise<void> {
   const lags: number[] = [];
   for (let i = 0; i < 20; i++) {
     const d = (i * 7919) % set.docs;
@@ -173,13 +209,6 @@ async function measure(system: System, set: DataSet, tuples: Tuple[], seconds: n
   lags.sort((a, b) => a - b);
   result.visible = { p50: lags[Math.floor(lags.length / 2)]!, max: lags[lags.length - 1]! };
   say(`  write-to-visible: p50 ${result.visible.p50.toFixed(0)} ms, max ${result.visible.max.toFixed(0)} ms`);
-
-  const rssEnd = rssMiB(system.pids());
-  result.memory.end = rssEnd;
-  for (const k of new Set([...Object.keys(rssLoaded), ...Object.keys(rssEnd)])) result.rss[k] = Math.max(rssLoaded[k] ?? 0, rssEnd[k] ?? 0);
-  say(`  memory (PSS, MiB, the larger of once loaded and at the end): ${Object.entries(result.rss).map(([k, v]) => `${k} ${v.toFixed(0)}`).join(', ')}; total ${sum(result.rss).toFixed(0)}`);
-  result.notes = system.notes?.() ?? [];
-  return result;
 }
 
 /** Every chosen system at one scale; writes that scale's result file and returns its results. */

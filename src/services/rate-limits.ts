@@ -26,7 +26,7 @@ export function effectiveRateLimits(c: RateLimitConfig): RateLimitConfig {
   return { ...c, routes: { ...Object.fromEntries(LOGIN_ROUTES.map((r) => [r, LOGIN_LIMIT])), [REGISTER.route]: REGISTER.limit, ...c.routes } };
 }
 
-/** Reads rateLimits JSON (ROUTER_RATE_LIMITS, the defaults of the router config module); throws a readable error. */
+/** Reads rateLimits JSON (ROUTER_RATE_LIMITS, the defaults of the router module's config); throws a readable error. */
 export function readRateLimits(json: string | undefined): Record<string, unknown> {
   let raw: unknown = {};
   try { raw = json ? JSON.parse(json) : {}; } catch { throw new Error('invalid rate limits: not JSON'); }

@@ -47,7 +47,7 @@ export interface StoreUrls { MONGO_URL: string; MONGO_SOCKET_TIMEOUT_MS?: number
 export async function connectStores(urls: StoreUrls, log: Logger): Promise<Stores> {
   const { client: mongo } = await connectMongo(urls.MONGO_URL, { socketTimeoutMS: urls.MONGO_SOCKET_TIMEOUT_MS });
   // The write path reads the primary and writes acknowledged whatever the config says; only the documents of database
-  // schemas follow the config module `database`, retuned in place (read preference, concerns).
+  // schemas follow the `database` module's config, retuned in place (read preference, concerns).
   const db = primaryDb(mongo);
   const tuned = tunedDb(mongo);
   const neo = await connectNeo4j(urls.NEO4J_URI, urls.NEO4J_USER, urls.NEO4J_PASSWORD);
@@ -79,7 +79,7 @@ export async function connectStores(urls: StoreUrls, log: Logger): Promise<Store
     /** Custom endpoint definitions of the database module. */
     customEndpoints: mongoEndpointStore(db),
     files: mongoFileRecordStore(db),
-    /** Where file bytes go: local disk or an S3 bucket, as the config module `storage` names them. */
+    /** Where file bytes go: local disk or an S3 bucket, as the `storage` module's config names them. */
     fileStorage: openFileStorage,
     config: mongoConfigStore(db),
     /** Push device tokens, notifications and the outbox of sent messages. */
@@ -108,7 +108,7 @@ export async function connectStores(urls: StoreUrls, log: Logger): Promise<Store
     heartbeat: new Heartbeat(redis, prefix, randomUUID()),
     bus: (apply: (inv: Invalidation) => void, reset: () => void) => new InvalidationBus(redis, prefix, apply, reset),
     chatChannel: (onMessage: (message: string) => void) => redisChatChannel(redis, prefix, onMessage),
-    /** Applies the config module `database` (read preference, concerns) to document calls from the next on. */
+    /** Applies the `database` module's config (read preference, concerns) to document calls from the next on. */
     tuneDatabase: (options: Parameters<typeof tuned.set>[0]) => tuned.set(options),
     probes: (checkRedis: boolean) => ({
       mongo: () => pingMongo(db), neo4j: () => pingNeo4j(neo), ...(checkRedis ? { redis: () => pingRedis(redis) } : {}),

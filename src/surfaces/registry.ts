@@ -45,7 +45,8 @@ export interface Route<P = any, Q = any, B = any> { // eslint-disable-line @type
   /** Stable name, unique on its surface: the MCP tool name (`get_authorization_permissions_can`), GraphQL's admin field, gRPC's target. */
   id: string;
   surface: Surface;
-  module: string;
+  /** The module the route belongs to (for communications, the channel: email, push, sms): its MCP tool group and OpenAPI tag. */
+  group: string;
   summary: string;
   auth: AuthMode;
   http: HttpBinding;
@@ -128,7 +129,7 @@ export class Registry {
 
   all(): readonly Route[] { return this.list; }
   of(surface: Surface): Route[] { return this.list.filter((r) => r.surface === surface); }
-  modules(): string[] { return [...new Set(this.list.map((r) => r.module))]; }
+  groups(): string[] { return [...new Set(this.list.map((r) => r.group))]; }
 
   /** The route, or an error naming the id: a transport asking for a route that is not registered is a bug. */
   get(surface: Surface, id: string): Route {

@@ -7,7 +7,7 @@ import type { Logger } from '../log.js';
 import { VERSION } from '../root.js';
 import type { Activity } from '../services/activity.js';
 import type { DecisionWatch } from '../services/authorization/decision-watch.js';
-import { MODULE_NAMES } from '../services/config/modules.js';
+import { MODULE_NAMES } from '../services/config/module-configs.js';
 import type { Schemas } from '../services/database/schemas.js';
 import type { Health } from '../services/health.js';
 import type { Metrics } from '../services/metrics.js';

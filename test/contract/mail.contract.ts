@@ -87,6 +87,11 @@ export function mailContract(name: string, make: (auth?: { user: string; pass: s
     });
   });
 
+  mailCredentialsContract(name, make);
+}
+
+/** A server that wants credentials: the right ones send, wrong ones or none are refused. */
+function mailCredentialsContract(name: string, make: (auth?: { user: string; pass: string }) => Promise<MailServerUnderTest>): void {
   describe(`mail contract: ${name}, a server that wants credentials`, () => {
     let server: MailServerUnderTest;
     const mailers: Mailer[] = [];

@@ -38,7 +38,7 @@ async function connect(token: string, url = svc.socket) {
 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-describe('chat over HTTP', () => {
+describe('chat over HTTP: without a token', () => {
   it('answers 401 on every chat route without a token', async () => {
     for (const [method, path, body] of [
       ['POST', '/chat/rooms', { name: 'x', participants: [] }], ['GET', '/chat/rooms'], ['GET', '/chat/rooms/r'],
@@ -50,7 +50,9 @@ describe('chat over HTTP', () => {
       expect({ route: `${method} ${path}`, status: r.status }).toEqual({ route: `${method} ${path}`, status: 401 });
     }
   });
+});
 
+describe('chat over HTTP: rooms and messages', () => {
   it('creates rooms, lists those the caller may read, and keeps messages from non-members (404)', async () => {
     const alice = await login('alice@chat.example');
     const bob = await login('bob@chat.example');
@@ -123,7 +125,9 @@ describe('chat over HTTP', () => {
     expect((await as(bob.token, 'GET', `/chat/messages?roomId=${roomId}`)).status).toBe(404);
     expect((await as(alice.token, 'GET', '/chat/rooms')).body.count).toBe(1);
   });
+});
 
+describe('chat over HTTP: freshness and team rooms', () => {
   it('lists rooms at least as fresh as a revision: waits for a membership the index has not applied yet', async () => {
     const [owner, guest] = [await login('fresh-owner@example.com'), await login('fresh-guest@example.com')];
     const created = await as(owner.token, 'POST', '/chat/rooms', { name: 'fresh', participants: [] });
@@ -156,7 +160,7 @@ describe('chat over HTTP', () => {
   });
 });
 
-describe('chat on the realtime socket', () => {
+describe('chat on the realtime socket: relaying and refusals', () => {
   it('joins rooms the caller may read, relays messages, edits, deletions, typing and reads', async () => {
     const ann = await login('ann@chat.example');
     const ben = await login('ben@chat.example');
@@ -227,7 +231,9 @@ describe('chat on the realtime socket', () => {
     expect(s.ws.readyState).toBe(WebSocket.OPEN);
     s.ws.close();
   });
+});
 
+describe('chat on the realtime socket: bounds and leaving', () => {
   it('bounds the rooms one socket joins (config chat.maxRoomsPerSocket)', async () => {
     const u = await login('joiner@chat.example');
     const rooms: string[] = [];

@@ -18,7 +18,7 @@ async function account(email: string) {
   return { id: reg.body.user._id as string, ...(login.body as { accessToken: string; refreshToken: string }) };
 }
 
-describe('authentication', () => {
+describe('authentication: accounts and sign-in', () => {
   it('registers without returning tokens, and refuses a taken email and bad input with 4xx', async () => {
     const r = await client('POST', '/authentication/local/new', { body: { email: 'Reg@Example.com', password: 'long enough' } });
     expect(r.status).toBe(201);
@@ -50,7 +50,9 @@ describe('authentication', () => {
     expect((await client('GET', '/authentication/user', { token: adminJwt })).status).toBe(401);
     expect((await svc.http('GET', '/authorization/resources', { headers: { authorization: `Bearer ${a.accessToken}` } })).status).toBe(401);
   });
+});
 
+describe('authentication: refresh tokens and logout', () => {
   it('rotates refresh tokens, and a reused one revokes the whole login', async () => {
     const a = await account('rotate@example.com');
     const r1 = await client('POST', '/authentication/renew', { body: { refreshToken: a.refreshToken } });

@@ -48,7 +48,7 @@ afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-describe('client GraphQL fields from the registry', () => {
+describe("client GraphQL fields from the registry: one per route, and what each module's fields do", () => {
   it('has a field for every client route that answers JSON, named by its id; only the byte routes are left out', async () => {
     const intro = await alice.gql.request<{ __schema: { queryType: { fields: Array<{ name: string }> }; mutationType: { fields: Array<{ name: string }> } } }>(
       gql`{ __schema { queryType { fields { name } } mutationType { fields { name } } } }`);
@@ -126,7 +126,9 @@ describe('client GraphQL fields from the registry', () => {
     expect((await failure(alice.gql.request(call, { q: {} }))).codes).toEqual(['VALIDATION_FAILED']);
     expect((await failure(alice.gql.request(gql`{ get_database_function_name(name: "noSuchEndpoint") }`))).codes).toEqual(['FUNCTION_NOT_FOUND']);
   });
+});
 
+describe('client GraphQL fields from the registry: refusals and limits', () => {
   it('refuses bad input with the REST code and changes nothing', async () => {
     const count = async () => (await rest('GET', '/chat/rooms', bob.token)).body.count as number;
     const before = await count();

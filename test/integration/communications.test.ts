@@ -139,7 +139,7 @@ describe('device tokens and notifications', () => {
   });
 });
 
-describe('sending through the queue', () => {
+describe('sending through the queue: idempotency and header injection', () => {
   it('makes one job and one delivery of sends with the same idempotency key, with the store provider by default', async () => {
     const body = { to: ['x@example.com', 'y@example.com'], subject: 'Once', text: 'only once', idempotencyKey: 'once-1' };
     const first = await svc.http('POST', '/communications/email', { body });
@@ -199,7 +199,9 @@ describe('sending through the queue', () => {
     const notes = (await client('GET', '/notifications?limit=1000', { headers: bearer(bob) })).body.notifications as Array<{ title: string }>;
     expect(notes.filter((n) => n.title.startsWith('Hi'))).toEqual([expect.objectContaining({ title: 'Hi there' })]);
   });
+});
 
+describe('sending through the queue: recipients, secrets and retries', () => {
   it('scopes an idempotency key to the recipients: the same key to someone else is a new job, delivered', async () => {
     const to = async (userId: string) => svc.http('POST', '/communications/push', { body: { userId, title: 'welcome', body: 'b', idempotencyKey: 'welcome' } });
     const toBob = await to(bob.id);
@@ -258,7 +260,9 @@ describe('sending through the queue', () => {
     expect(metrics.text).toMatch(/authz_communications_failed_attempts_total\{channel="email"\} [2-9]/);
     expect(metrics.text).toMatch(/authz_communications_sent_total\{channel="email"\} \d+/);
   });
+});
 
+describe('sending through the queue: dead letters and a lost queue', () => {
   it('puts a message refused every time in the dead-letter list, and a replay delivers it once', async () => {
     let open = false;
     smtp.refuse = (rcpt) => (rcpt === 'dead@example.com' && !open ? { code: 550, message: 'no such mailbox' } : null);

@@ -64,7 +64,7 @@ beforeAll(async () => {
 });
 afterAll(async () => { await redis.quit(); });
 
-describe('real adapters', () => {
+describe('real adapters: Neo4j', () => {
   indexStoreContract(async () => {
     const driver = await connectIndex();
     return { index: neo4jIndexStore(driver), cleanup: () => driver.close() };
@@ -77,6 +77,9 @@ describe('real adapters', () => {
     const driver = await connectIndex();
     return { graph: neo4jGraphStore(driver), listing: (limits) => neo4jTupleListing(driver, limits), cleanup: () => driver.close() };
   });
+});
+
+describe('real adapters: Redis', () => {
   leaseContract(async () => {
     const { prefix, cleanup } = fresh();
     return {

@@ -108,7 +108,7 @@ describe('definitions (admin)', () => {
   });
 });
 
-describe('calls (client)', () => {
+describe('calls (client): finds and tokens', () => {
   beforeAll(async () => {
     for (const body of [
       { name: 'tasksByStatus', operation: 'find', schema: 'Task', inputs: { status: { type: 'String', required: true, from: 'query' } }, filter: { status: { input: 'status' } }, sort: '-priority' },
@@ -155,7 +155,9 @@ describe('calls (client)', () => {
     expect((await client('GET', '/database/function/nothing')).status).toBe(404);
     expect((await client('GET', '/database/function/nothing', alice.token)).body.code).toBe('FUNCTION_NOT_FOUND');
   });
+});
 
+describe('calls (client): creates, updates and deletes', () => {
   it('a create makes the caller owner, and fills fields from inputs, the caller and constants', async () => {
     const made = await client('POST', '/database/function/newTask', carol.token, { title: 'via endpoint', priority: 4, due: '2030-01-02' });
     expect(made.status).toBe(201);
@@ -212,7 +214,9 @@ describe('calls (client)', () => {
     expect((await client('GET', `/database/Task/${t1}`, alice.token)).status).toBe(404);
     expect((await svc.http('GET', `/authorization/relations?search=Task:${t1}`)).body.count).toBe(0);
   });
+});
 
+describe('calls (client): operators, scopes and unique fields', () => {
   it('$-operator strings in inputs are plain values, never operators', async () => {
     expect((await client('GET', `/database/function/tasksByStatus?status=${encodeURIComponent('{"$ne":null}')}`, alice.token)).body.count).toBe(0);
     expect((await client('GET', '/database/function/tasksByStatus?status=$ne', alice.token)).body.count).toBe(0);
@@ -254,7 +258,9 @@ describe('calls (client)', () => {
     expect([r.status, r.body.code]).toEqual([409, 'ALREADY_EXISTS']);
     expect((await client('GET', '/database/Badge?sort=code', alice.token)).body.documents.map((d: { code: string }) => d.code)).toEqual(['a', 'b']);
   });
+});
 
+describe('calls (client): limits, stale definitions and generated inputs', () => {
   it('at most 1,000 definitions are stored', async () => {
     const mongo = new MongoClient(process.env.MONGO_URL!);
     await mongo.connect();

@@ -91,13 +91,13 @@ describe('schemas (admin)', () => {
   });
 });
 
-describe('documents (client)', () => {
-  let alice: { id: string; token: string };
-  let bob: { id: string; token: string };
-  let carol: { id: string; token: string };
-  let team: string;
-  let teamDoc: string;
-  let aliceDoc: string;
+let alice: { id: string; token: string };
+let bob: { id: string; token: string };
+let carol: { id: string; token: string };
+let team: string;
+let teamDoc: string;
+let aliceDoc: string;
+describe('documents (client): ownership, reads and refusals', () => {
   beforeAll(async () => {
     [alice, bob, carol] = await Promise.all([account('alice@db.example'), account('bob@db.example'), account('carol@db.example')]);
     team = (await client('POST', '/authentication/teams', alice.token, { name: 'Builders' })).body._id;
@@ -148,7 +148,9 @@ describe('documents (client)', () => {
     expect((await client('GET', '/database/Blob', alice.token)).body.count).toBe(0);
     expect((await svc.http('GET', '/authorization/relations?resourceType=Project&limit=1')).body.count).toBe(before);
   });
+});
 
+describe('documents (client): permissions, scopes and operators', () => {
   it('read is 404 when not readable, edit and delete 403 when readable but not permitted', async () => {
     expect((await client('GET', `/database/Project/${teamDoc}`, bob.token)).body.title).toBe('Shared');
     expect((await client('GET', `/database/Project/${aliceDoc}`, bob.token)).status).toBe(404);
@@ -207,7 +209,9 @@ describe('documents (client)', () => {
     expect((await svc.http('GET', '/authorization/relations?limit=1')).body.count).toBe(relations);
     expect((await client('GET', `/database/Project/${aliceDoc}`, alice.token)).body.title).toBe('Mine');
   });
+});
 
+describe('documents (client): pages, populate and deletes', () => {
   it('never shows a user another user\'s documents, on any page', async () => {
     const [erin, fred] = await Promise.all([account('erin@db.example'), account('fred@db.example')]);
     // Interleaved creation, so each user's documents are spread over the id range of the other's.
@@ -252,7 +256,9 @@ describe('documents (client)', () => {
     // A new object with the same id would inherit nothing.
     expect((await svc.http('GET', `/authorization/permissions/can?subject=User:${bob.id}&permission=read&resource=Project:${doc}`)).body.allowed).toBe(false);
   });
+});
 
+describe('documents (client): large deletes, consistency and concurrency', () => {
   it('deleting a document with thousands of tuples removes them a page at a time, in a few revisions', async () => {
     const doc = (await client('POST', '/database/Project', carol.token, { title: 'Crowded' })).body._id;
     const readers = Array.from({ length: 2500 }, (_, i) => `User:crowd-reader-${i}`);

@@ -36,7 +36,7 @@ const FIND = gql`query ($skip: Int, $limit: Int, $sort: String, $where: ReportFi
 let alice: Awaited<ReturnType<typeof account>>;
 let bob: Awaited<ReturnType<typeof account>>;
 
-describe('client GraphQL', () => {
+describe('client GraphQL: documents with the authorization of REST', () => {
   beforeAll(async () => {
     expect((await svc.http('POST', '/database/schemas', { body: {
       name: 'Report', fields: { title: { type: 'String', required: true }, pages: 'Number', meta: 'JSON' }, serviceOptions: { authorization: { enabled: true } },
@@ -96,7 +96,9 @@ describe('client GraphQL', () => {
     const list = await bob.gql.request<{ findReport: { documents: Array<{ _id: string }> } }>(FIND);
     expect(list.findReport.documents.map((d) => d._id)).toEqual([made.createReport._id]);
   });
+});
 
+describe('client GraphQL: refusals and schema changes', () => {
   it('bad input is a 4xx-coded error and changes nothing, hostile operators included', async () => {
     const before = (await alice.gql.request<{ findReport: { count: number } }>(FIND)).findReport.count;
     const missing = await failure(alice.gql.request(CREATE, { input: { pages: 1 } }));

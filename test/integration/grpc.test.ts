@@ -18,7 +18,7 @@ beforeAll(async () => {
 });
 afterAll(async () => { client?.close(); await svc?.stop(); });
 
-describe('gRPC', () => {
+describe('gRPC: reads, writes and errors', () => {
   it('defines types, writes and reads relations and grants, and decides', async () => {
     const def = await client.createResourceDefinition(folder);
     expect(def.status).toBe('processed');
@@ -99,7 +99,9 @@ describe('gRPC', () => {
     expect(Array.isArray(many.details)).toBe(true);
     expect(await client.can({ subject: 'User:m', permission: 'view', resource: 'Folder:leaf' })).toBe(true);
   });
+});
 
+describe('gRPC: credentials, health, reflection and agreement with REST', () => {
   it('no or wrong credentials are UNAUTHENTICATED', async () => {
     for (const options of [{}, { masterkey: 'wrong-wrong-wrong-wrong' }, { token: 'cdt_not-a-token' }]) {
       const c = new AuthzGraphClient({ address: svc.grpc, ...options });
@@ -153,7 +155,9 @@ describe('gRPC', () => {
     }
     expect(compared).toBeGreaterThan(100);
   }, 300_000); // every case written one tuple at a time: minutes on a busy machine
+});
 
+describe('gRPC: Watch', () => {
   it('Watch follows the change feed and resumes from a revision across a restart with no gap or repeat', async () => {
     // The feed's end: every page read until one comes back empty.
     let start = 0;

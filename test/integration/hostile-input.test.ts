@@ -5,10 +5,10 @@ import { writeFileSync } from 'node:fs';
 import { Metadata } from '@grpc/grpc-js';
 import fc from 'fast-check';
 import { WebSocket } from 'ws';
-import { MODULE_NAMES } from '../../src/services/config/modules.js';
+import { MODULE_NAMES } from '../../src/services/config/module-configs.js';
 import { CLIENT_GRAPHQL_ROUTES, clientGraphqlRoutes } from '../../src/surfaces/graphql/client-schema.js';
 import { grpcBindings } from '../../src/surfaces/grpc/bindings.js';
-import { allTools, GLOBAL } from '../../src/surfaces/mcp/modules.js';
+import { allTools, GLOBAL } from '../../src/surfaces/mcp/tool-groups.js';
 import type { Route } from '../../src/surfaces/registry.js';
 import { graphqlVerdict, grpcVerdict, httpVerdict, mcpVerdict, socketVerdict, type Verdict } from '../support/hostile/answers.js';
 import { hostileFixture, type Fixture } from '../support/hostile/fixture.js';
@@ -92,7 +92,7 @@ async function rest(r: Route, as: As, n: number) {
   });
 }
 
-describe('hostile input', () => {
+describe('hostile input: REST, GraphQL and MCP', () => {
   it('REST: every route of the registry, on its own surface', async () => {
     for (const r of fx.svc.app.registry.all()) await rest(r, 'ok', RUNS);
     expect(failIfProblems('rest')).toEqual([]);
@@ -134,14 +134,14 @@ describe('hostile input', () => {
 
   it('MCP: every admin route that is a tool, over raw JSON-RPC', async () => {
     const tools = allTools(fx.svc.app.registry.all(), MODULE_NAMES);
-    const modules = [...new Set(tools.map((t) => t.module))].filter((m) => m !== GLOBAL).join(',');
+    const groups = [...new Set(tools.map((t) => t.group))].filter((m) => m !== GLOBAL).join(',');
     let id = 1;
     for (const t of tools) {
       await pool(sample(mcpCases(t, fx.known), `mcp ${t.name}`), async (c) => {
         const body = mcpBody(t, c, id++);
         const headers: Record<string, string> = { accept: 'application/json, text/event-stream', ...(body ? { authorization: `Bearer ${fx.adminJwt}` } : {}) };
         const sent = body ?? Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: id++, method: 'tools/call', params: { name: t.name, arguments: {} } }));
-        const a = await send(fx.svc.admin, { method: 'POST', path: `/mcp?modules=${modules}`, body: sent, contentType: 'application/json' }, headers, GIVE_UP_MS);
+        const a = await send(fx.svc.admin, { method: 'POST', path: `/mcp?modules=${groups}`, body: sent, contentType: 'application/json' }, headers, GIVE_UP_MS);
         const call: Call = { transport: 'mcp', route: t.name, as: body ? 'admin' : 'none', input: shown(sent.toString('latin1')), writes: mutating(t.route) };
         const v = a.status === 0 ? { status: 0, problem: a.text } : mcpVerdict(a.status, a.text, a.retryAfter, c.envelope !== 'unknown-tool');
         tally.add(call, v, a.ms, a.text, mayWait(sent.toString()));
@@ -149,7 +149,9 @@ describe('hostile input', () => {
     }
     expect(failIfProblems('mcp')).toEqual([]);
   }, TEST_MS);
+});
 
+describe('hostile input: gRPC and the socket', () => {
   it('gRPC: every method, typed messages and raw bytes', async () => {
     const client = rawClient(fx.svc.grpc);
     const md = new Metadata();
@@ -211,7 +213,9 @@ describe('hostile input', () => {
     }
     expect(failIfProblems('socket')).toEqual([]);
   }, TEST_MS);
+});
 
+describe('hostile input: without credentials, and the verdict', () => {
   it('without valid credentials: a sample of every route on REST, GraphQL, MCP and gRPC, and socket upgrades', async () => {
     const routes = fx.svc.app.registry.all();
     for (const [i, r] of routes.entries()) await rest(r, WRONG[i % WRONG.length]!, UNAUTH_RUNS);

@@ -3,7 +3,7 @@
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import type { Scenario } from '../../src/engine/scenario.js';
-import { MAX_MARKS, MAX_ROWS } from '../../src/playground/limits.js';
+import { MAX_MARKS, MAX_ROWS } from '../../src/surfaces/playground/browser/limits.js';
 import { ROOT } from '../../src/root.js';
 import { launchChromium } from '../support/chromium.js';
 import { eventually } from '../support/eventually.js';

@@ -140,7 +140,7 @@ it('loads an example, fails a broken assertion, draws its path, saves and opens 
   await page.click('#push');
   await eventually(() => status(page), /^Pushed 2 definitions, 6 tuples and 0 grants at revision \d+/, 30_000);
   const revision = await page.locator('#status').getAttribute('data-revision');
-  const example = (await import('../../src/playground/examples.js')).EXAMPLES['folders-teams-documents']!;
+  const example = (await import('../../src/surfaces/playground/browser/examples.js')).EXAMPLES['folders-teams-documents']!;
   for (const c of example.checks!) {
     const q = new URLSearchParams({ subject: c.subject, permission: c.action, resource: c.resource, consistency: 'at_least_as_fresh', revision: revision! });
     const answer = await svc.http('GET', `/authorization/permissions/can?${q}`, { headers: { authorization: `Bearer ${token.body.token}` } });

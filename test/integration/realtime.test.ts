@@ -31,7 +31,7 @@ const refusedWith = (headers: Record<string, string>, url = svc.socket) => new P
   ws.once('error', () => undefined);
 });
 
-describe('realtime socket', () => {
+describe('realtime socket: upgrades, caps and pushes', () => {
   it('refuses an upgrade without a token, with a garbage one, or off its path', async () => {
     expect(await refusedWith({})).toBe(401);
     expect(await refusedWith({ authorization: 'Bearer garbage' })).toBe(401);
@@ -86,7 +86,9 @@ describe('realtime socket', () => {
     expect(s.got.filter((m) => m.type === 'decision')).toEqual([]);
     s.ws.close();
   });
+});
 
+describe('realtime socket: subscriptions and freshness', () => {
   it('refuses subscriptions past the cap with a clear error, and malformed messages with VALIDATION_FAILED', async () => {
     const { token } = await login('greedy@example.com');
     const s = await connect(token);
@@ -155,7 +157,9 @@ describe('realtime socket', () => {
       expect(await s.next((m) => m.id === 'fresh')).toMatchObject({ type: 'subscribed', items: [{ allowed: true }] });
     } finally { if (!released) await release(); s.ws.close(); }
   });
+});
 
+describe('realtime socket: logout and slow readers', () => {
   it('closes the socket of a token that logged out', async () => {
     const { token } = await login('leaver@example.com');
     const s = await connect(token);

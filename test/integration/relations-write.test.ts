@@ -26,7 +26,7 @@ beforeAll(async () => {
 });
 afterAll(async () => { await svc?.stop(); });
 
-describe('POST /authorization/relations/write', () => {
+describe('POST /authorization/relations/write: writes at one revision', () => {
   it('creates and deletes mixed at one revision; a read at that revision sees every one, and the feed lists them in order', async () => {
     const before = await write([
       u('create', 'Team:w', 'viewer', 'Folder:w1'), u('create', 'User:gone', 'viewer', 'Folder:w2'), u('create', 'Folder:w1', 'parent', 'Folder:w3'),
@@ -69,7 +69,9 @@ describe('POST /authorization/relations/write', () => {
     expect(await can('User:load999', `Folder:load${999 % 37}`, r.body.revision)).toBe(true);
     expect(await stored('#viewer@folder:load')).toBe(1000);
   });
+});
 
+describe('POST /authorization/relations/write: refusals, and decisions it flips', () => {
   it('refuses the whole call when one update is invalid: nothing is stored and no revision is taken', async () => {
     const ok = [u('create', 'User:ok1', 'viewer', 'Folder:v1'), u('delete', 'Team:w', 'viewer', 'Folder:w1')];
     const start = await state();

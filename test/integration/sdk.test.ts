@@ -32,9 +32,9 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => { await svc?.stop(); });
 
-describe('SDK', () => {
+describe('SDK: models, errors and retries', () => {
   it('builds, in-process, the same OpenAPI documents the service serves (the generated types come from them)', async () => {
-    // Both come from the same modules (src/modules/compose.ts): a difference here is a route whose document depends on
+    // Both come from the same modules (src/wiring/compose.ts): a difference here is a route whose document depends on
     // the config or on state; after a route change, run `npm run sdk:types`.
     const operations = (d: { paths: Record<string, Record<string, unknown>> }) =>
       Object.entries(d.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`)).sort();
@@ -113,7 +113,9 @@ describe('SDK', () => {
       await release();
     }
   }, 30_000);
+});
 
+describe('SDK: behind a proxy', () => {
   describe('behind a proxy that answers 503 before passing requests on', () => {
     let proxy: Server;
     let url: string;
@@ -177,7 +179,9 @@ describe('SDK', () => {
       expect(plan.seen).toHaveLength(1);
     });
   });
+});
 
+describe('SDK: redirects and the client surface', () => {
   it('does not follow a redirect: the masterkey never reaches the other origin, and the 3xx is a typed error', async () => {
     const elsewhere: Array<string | undefined> = [];
     const other = createServer((req, res) => { elsewhere.push(req.headers.masterkey as string | undefined); res.end('{}'); });

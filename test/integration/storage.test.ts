@@ -1,65 +1,27 @@
-// The storage module over real HTTP: uploads (multipart, base64 JSON, 50 MB streamed), records, ranges, links, denials.
-import { createHash, randomBytes } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { childService } from '../support/child-service.js';
-import { startService, type TestService } from '../support/service.js';
-import { downloadFile, streamBody, uploadBase64, uploadFile } from '../support/multipart.js';
-import { sendUpload, UNSTORABLE_UPLOADS } from '../support/unstorable-uploads.js';
+// The storage module over real HTTP: records, lists, ranges, sharing, signed links, public files and deletes (uploads
+// refused, size limits and 50 MB streams: storage-uploads.test.ts).
+import { startService } from '../support/service.js';
+import { storageService, type Account } from '../support/storage-service.js';
 
-let svc: TestService;
-let dir: string;
-const LIMITS = JSON.stringify({ routes: { 'POST /authentication/local/new': { windowMs: 60_000, max: 1000 } } });
+const st = storageService();
+const { client, raw, bearer, account, multipart, stored } = st;
+let alice: Account;
+let bob: Account;
+let carol: Account;
+let team: string;
+let fileId: string;
+const content = Buffer.from('hello, world: the quick brown fox jumps over the lazy dog\n');
+
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'authz-storage-'));
-  svc = await startService({ ROUTER_RATE_LIMITS: LIMITS });
-  expect((await svc.http('PATCH', '/config/storage', { body: { dir } })).status).toBe(200);
-}, 120_000);
-afterAll(async () => {
-  await svc?.stop();
-  await rm(dir, { recursive: true, force: true });
+  [alice, bob, carol] = await Promise.all([account('alice@files.example'), account('bob@files.example'), account('carol@files.example')]);
+  team = (await client('POST', '/authentication/teams', alice.token, { name: 'Files' })).body._id;
+  const inv = await client('POST', `/authentication/teams/${team}/invite`, alice.token, { email: 'bob@files.example' });
+  expect((await client('POST', '/authentication/teams/join', bob.token, { invitationToken: inv.body.invitationToken })).status).toBe(200);
 });
 
-const client = (method: string, path: string, token?: string, body?: unknown, headers: Record<string, string> = {}) =>
-  svc.http(method, path.startsWith('http') ? path : `${svc.client}${path}`, { body, headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers } });
-const raw = (path: string, init: RequestInit = {}) => fetch(path.startsWith('http') ? path : `${svc.client}${path}`, init);
-const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
-
-async function account(email: string) {
-  expect((await client('POST', '/authentication/local/new', undefined, { email, password: 'correct horse' })).status).toBe(201);
-  const r = await client('POST', '/authentication/local', undefined, { email, password: 'correct horse' });
-  return { id: r.body.userId as string, token: r.body.accessToken as string };
-}
-
-/** Multipart through fetch's FormData (small files). */
-async function multipart(method: string, path: string, token: string, content: Buffer | null, fields: Record<string, string> = {}, type = 'text/plain') {
-  const form = new FormData();
-  for (const [k, v] of Object.entries(fields)) form.append(k, v);
-  if (content) form.append('file', new Blob([new Uint8Array(content)], { type }), 'hello.txt');
-  const res = await raw(path, { method, headers: bearer(token), body: form });
-  return { status: res.status, body: await res.json() };
-}
-const stored = async () => (await readdir(dir)).filter((f) => f !== '.partial');
-
-describe('storage', () => {
-  let alice: { id: string; token: string };
-  let bob: { id: string; token: string };
-  let carol: { id: string; token: string };
-  let team: string;
-  let fileId: string;
-  const content = Buffer.from('hello, world: the quick brown fox jumps over the lazy dog\n');
-
-  beforeAll(async () => {
-    [alice, bob, carol] = await Promise.all([account('alice@files.example'), account('bob@files.example'), account('carol@files.example')]);
-    team = (await client('POST', '/authentication/teams', alice.token, { name: 'Files' })).body._id;
-    const inv = await client('POST', `/authentication/teams/${team}/invite`, alice.token, { email: 'bob@files.example' });
-    expect((await client('POST', '/authentication/teams/join', bob.token, { invitationToken: inv.body.invitationToken })).status).toBe(200);
-  });
-
+describe('storage: uploads and reads', () => {
   it('registers the File definition (owner, reader, editor; read, edit, delete)', async () => {
-    const def = await svc.http('GET', '/authorization/resources/File');
+    const def = await st.svc.http('GET', '/authorization/resources/File');
     expect(def.status).toBe(200);
     expect(Object.keys(def.body.relations).sort()).toEqual(['editor', 'owner', 'reader']);
     expect(Object.keys(def.body.permissions).sort()).toEqual(['delete', 'edit', 'read']);
@@ -134,7 +96,9 @@ describe('storage', () => {
     const past = await raw(`/storage/file/data/${fileId}`, { headers: { ...bearer(alice.token), range: `bytes=${content.length}-` } });
     expect([past.status, past.headers.get('content-range'), (await past.json()).code]).toEqual([416, `bytes */${content.length}`, 'RANGE_NOT_SATISFIABLE']);
   });
+});
 
+describe('storage: sharing and changes', () => {
   it('hides a file from an outsider (404 on every route) and lets a reader read but not change or delete it', async () => {
     for (const [method, path] of [['GET', `/storage/file/${fileId}`], ['GET', `/storage/file/data/${fileId}`], ['GET', `/storage/getFileUrl/${fileId}`],
       ['DELETE', `/storage/file/${fileId}`]] as const) {
@@ -142,7 +106,7 @@ describe('storage', () => {
       expect([method, path, r.status, r.body.code]).toEqual([method, path, 404, 'NOT_FOUND']);
     }
     expect((await client('PATCH', `/storage/upload/${fileId}`, carol.token, { name: 'mine.txt' })).status).toBe(404);
-    expect((await svc.http('POST', '/authorization/relations', { body: { subject: `User:${bob.id}`, relation: 'reader', resource: `File:${fileId}` } })).status).toBe(201);
+    expect((await st.svc.http('POST', '/authorization/relations', { body: { subject: `User:${bob.id}`, relation: 'reader', resource: `File:${fileId}` } })).status).toBe(201);
     expect((await client('GET', `/storage/file/${fileId}`, bob.token)).status).toBe(200);
     const del = await client('DELETE', `/storage/file/${fileId}`, bob.token);
     expect([del.status, del.body.code]).toEqual([403, 'FORBIDDEN']);
@@ -154,7 +118,7 @@ describe('storage', () => {
     const meta = await client('PATCH', `/storage/upload/${fileId}`, alice.token, { name: 'renamed.txt', folder: null });
     expect(meta.status).toBe(200);
     expect(meta.body).toMatchObject({ _id: fileId, name: 'renamed.txt', folder: null, size: content.length });
-    await svc.http('POST', '/authorization/relations', { body: { subject: `User:${carol.id}`, relation: 'editor', resource: `File:${fileId}` } });
+    await st.svc.http('POST', '/authorization/relations', { body: { subject: `User:${carol.id}`, relation: 'editor', resource: `File:${fileId}` } });
     const before = await stored();
     const next = Buffer.from('<p>new content</p>');
     const replaced = await multipart('PATCH', `/storage/upload/${fileId}`, carol.token, next, {}, 'text/html');
@@ -172,13 +136,15 @@ describe('storage', () => {
     expect(data.headers.get('cross-origin-resource-policy')).toBe('same-origin');
     expect((await client('DELETE', `/storage/file/${fileId}`, carol.token)).status).toBe(403);
   });
+});
 
+describe('storage: signed links', () => {
   it('hands out a signed link that works without a token until it expires; a tampered one is refused', async () => {
     const link = await client('GET', `/storage/getFileUrl/${fileId}`, alice.token);
     expect(link.status).toBe(200);
     expect(Date.parse(link.body.expiresAt)).toBeGreaterThan(Date.now() + 3000_000);
     const url = new URL(link.body.url);
-    expect(url.origin).toBe(svc.client);
+    expect(url.origin).toBe(st.svc.client);
     const ok = await raw(link.body.url);
     expect(ok.status).toBe(200);
     expect(await ok.text()).toBe('<p>new content</p>');
@@ -194,18 +160,18 @@ describe('storage', () => {
     const other = new URL(url.href.replace(fileId, '00000000-0000-0000-0000-000000000000'));
     expect((await raw(other.href)).status).toBe(403);
 
-    expect((await svc.http('PATCH', '/config/storage', { body: { urlTtlSeconds: 1 } })).status).toBe(200);
+    expect((await st.svc.http('PATCH', '/config/storage', { body: { urlTtlSeconds: 1 } })).status).toBe(200);
     const short = (await client('GET', `/storage/getFileUrl/${fileId}`, alice.token)).body;
     expect((await raw(short.url)).status).toBe(200);
     await new Promise((r) => setTimeout(r, 2100));
     const expired = await raw(short.url);
     expect(expired.status).toBe(403);
     expect((await expired.json()).message).toMatch(/expired/);
-    await svc.http('PATCH', '/config/storage', { body: { urlTtlSeconds: null } });
+    await st.svc.http('PATCH', '/config/storage', { body: { urlTtlSeconds: null } });
   });
 
   it('stops a signed link as soon as the user who asked for it may no longer read the file', async () => {
-    const tuple = await svc.http('POST', '/authorization/relations', { body: { subject: `User:${bob.id}`, relation: 'reader', resource: `File:${fileId}` } });
+    const tuple = await st.svc.http('POST', '/authorization/relations', { body: { subject: `User:${bob.id}`, relation: 'reader', resource: `File:${fileId}` } });
     expect(tuple.status).toBeLessThan(300);
     const bobs = (await client('GET', `/storage/getFileUrl/${fileId}`, bob.token)).body.url as string;
     const alices = (await client('GET', `/storage/getFileUrl/${fileId}`, alice.token)).body.url as string;
@@ -215,23 +181,25 @@ describe('storage', () => {
     const swapped = new URL(bobs);
     swapped.searchParams.set('user', alice.id);
     expect((await raw(swapped.href)).status).toBe(403);
-    expect((await svc.http('DELETE', `/authorization/relations/${encodeURIComponent(tuple.body._id)}`)).status).toBe(200);
+    expect((await st.svc.http('DELETE', `/authorization/relations/${encodeURIComponent(tuple.body._id)}`)).status).toBe(200);
     const revoked = await raw(bobs);
     expect(revoked.status).toBe(403);
     expect((await revoked.json()).message).toMatch(/no longer/);
     expect((await raw(alices)).status).toBe(200);
   });
+});
 
+describe('storage: public files', () => {
   it('makes a public file public on the contract\'s routes: its record and plain link to anyone, with or without a token', async () => {
     const pub = await client('POST', '/storage/upload', alice.token, { name: 'logo.txt', data: Buffer.from('public bytes').toString('base64'), isPublic: true });
     expect(pub.status).toBe(201);
     const id = pub.body._id as string;
-    const plain = { url: `${svc.client}/storage/public/${id}`, expiresAt: null };
+    const plain = { url: `${st.svc.client}/storage/public/${id}`, expiresAt: null };
     expect((await client('GET', `/storage/getFileUrl/${id}`, alice.token)).body).toEqual(plain);
     expect(await (await raw(plain.url)).text()).toBe('public bytes');
     expect((await raw(`/storage/public/${fileId}`)).status).toBe(404);
     // Public is an index fact: the reader tuple of StoragePublic:anyone.
-    const tuples = await svc.http('GET', `/authorization/relations?search=${encodeURIComponent(`@File:${id}`)}`);
+    const tuples = await st.svc.http('GET', `/authorization/relations?search=${encodeURIComponent(`@File:${id}`)}`);
     expect(tuples.body.relations.map((r: { computedTuple: string }) => r.computedTuple).sort())
       .toEqual([`StoragePublic:anyone#reader@File:${id}`, `User:${alice.id}#owner@File:${id}`]);
     // Another signed-in user, and a caller without a token, read the record and get the plain link.
@@ -266,11 +234,13 @@ describe('storage', () => {
     expect((await client('GET', `/storage/file/${id}`)).status).toBe(200);
     expect(await (await raw(plain.url)).text()).toBe('public bytes');
   });
+});
 
+describe('storage: who may publish, and embedding', () => {
   it('lets only the owner (delete) make a file public or private; an editor may not, so a revoked editor leaves nothing public', async () => {
     const up = await client('POST', '/storage/upload', alice.token, { name: 'secret.txt', data: Buffer.from('secret').toString('base64') });
     const id = up.body._id as string;
-    const editor = await svc.http('POST', '/authorization/relations', { body: { subject: `User:${bob.id}`, relation: 'editor', resource: `File:${id}` } });
+    const editor = await st.svc.http('POST', '/authorization/relations', { body: { subject: `User:${bob.id}`, relation: 'editor', resource: `File:${id}` } });
     expect(editor.status).toBe(201);
     const before = await stored();
     // Neither as JSON nor with new content (whose bytes are not kept) may bob publish; he may still rename it.
@@ -280,7 +250,7 @@ describe('storage', () => {
     expect(form.status).toBe(403);
     expect(await stored()).toEqual(before);
     expect((await client('PATCH', `/storage/upload/${id}`, bob.token, { name: 'renamed.txt', isPublic: false })).status).toBe(200);
-    expect((await svc.http('DELETE', `/authorization/relations/${encodeURIComponent(editor.body._id)}`)).status).toBe(200);
+    expect((await st.svc.http('DELETE', `/authorization/relations/${encodeURIComponent(editor.body._id)}`)).status).toBe(200);
     expect((await raw(`/storage/public/${id}`)).status).toBe(404);
     expect((await client('GET', `/storage/file/${id}`)).status).toBe(401);
     expect((await client('GET', `/storage/file/${id}`, bob.token)).status).toBe(404);
@@ -289,7 +259,7 @@ describe('storage', () => {
     expect((await client('PATCH', `/storage/upload/${id}`, alice.token, { isPublic: true })).status).toBe(200);
     expect(await (await raw(`/storage/public/${id}`)).text()).toBe('secret');
     const teamFile = { name: 't.txt', data: Buffer.from('t').toString('base64'), isPublic: true };
-    await svc.http('POST', '/authorization/relations', { body: { subject: `User:${bob.id}`, relation: 'editAll', resource: `Team:${team}` } });
+    await st.svc.http('POST', '/authorization/relations', { body: { subject: `User:${bob.id}`, relation: 'editAll', resource: `Team:${team}` } });
     expect((await client('POST', `/storage/upload?scope=Team:${team}`, bob.token, teamFile)).status).toBe(403);
     expect((await client('POST', `/storage/upload?scope=Team:${team}`, bob.token, { ...teamFile, isPublic: false })).status).toBe(201);
     expect((await client('POST', `/storage/upload?scope=Team:${team}`, alice.token, teamFile)).status).toBe(201);
@@ -319,177 +289,9 @@ describe('storage', () => {
     expect((await client('GET', `/storage/file/${png}`, alice.token)).headers.get('cross-origin-resource-policy')).toBe('same-origin');
     for (const id of [png, svg, page, js]) expect((await client('DELETE', `/storage/file/${id}`, alice.token)).status).toBe(200);
   });
+});
 
-  it('refuses malformed uploads with 4xx and keeps nothing', async () => {
-    const before = await stored();
-    const bad = async (init: RequestInit, status: number) => {
-      const r = await raw('/storage/upload', { method: 'POST', ...init, headers: { ...bearer(alice.token), ...(init.headers as Record<string, string>) } });
-      expect([r.status, init.body?.toString().slice(0, 60)]).toEqual([status, init.body?.toString().slice(0, 60)]);
-    };
-    const json = { 'content-type': 'application/json' };
-    await bad({ headers: json, body: '{"name":"x","data":"aGVsbG8' }, 400);
-    await bad({ headers: json, body: '{"name":"x","data":"aGVs*G8="}' }, 400);
-    await bad({ headers: json, body: '{"name":"x"}' }, 400);
-    await bad({ headers: json, body: '{"data":"aGVsbG8="}' }, 400);
-    await bad({ headers: json, body: '{"name":"x","data":"aGVsbG8=","extra":1}' }, 400);
-    await bad({ headers: json, body: '{"name":{"a":1},"data":"aGVsbG8="}' }, 400);
-    await bad({ headers: json, body: '{"name":"x","data":"aGVsbG8=","data":"aGVsbG8="}' }, 400);
-    await bad({ headers: json, body: '[1,2]' }, 400);
-    await bad({ headers: json, body: '{"name":"x","data":"aGVsbG8="} trailing' }, 400);
-    await bad({ headers: { 'content-type': 'text/plain' }, body: 'hello' }, 400);
-    await bad({ headers: { 'content-type': 'multipart/form-data' }, body: 'no boundary' }, 400);
-    await bad({ headers: { 'content-type': 'multipart/form-data; boundary=x' }, body: '--x\r\nContent-Disposition: form-data; name="other"; filename="a"\r\n\r\nhi\r\n--x--\r\n' }, 400);
-    await bad({ headers: { 'content-type': 'multipart/form-data; boundary=x' }, body: '--x\r\nContent-Disposition: form-data; name="name"\r\n\r\nhi\r\n--x--\r\n' }, 400);
-    const escaped = await client('POST', '/storage/upload', alice.token, { name: 'caf\u00e9 \\"x\\".txt', data: 'aGVs\\/bG8=' .replace('\\/', 'b') });
-    expect(escaped.status).toBe(201);
-    expect(escaped.body.name).toBe('caf\u00e9 \\"x\\".txt');
-    await client('DELETE', `/storage/file/${escaped.body._id}`, alice.token);
-    expect(await stored()).toEqual(before);
-  });
-
-  it('refuses a name, folder or filename the store cannot hold (NUL, lone surrogate, $ key) with 400 naming it, keeping nothing', async () => {
-    const before = await stored();
-    const files = (await client('GET', '/storage/files?limit=1000', alice.token)).body.count as number;
-    const existing = await client('POST', '/storage/upload', alice.token, { name: 'keep.txt', data: Buffer.from('kept').toString('base64') });
-    expect(existing.status).toBe(201);
-    for (const u of UNSTORABLE_UPLOADS) {
-      for (const [method, path] of [['POST', '/storage/upload'], ['PATCH', `/storage/upload/${existing.body._id}`]] as const) {
-        const r = await sendUpload(`${svc.client}${path}`, alice.token, u, method);
-        expect([u.label, method, r.status, r.body.code, r.body.message]).toEqual([u.label, method, 400, u.code ?? 'VALIDATION_FAILED', expect.stringContaining(u.path)]);
-      }
-    }
-    // Nothing new on disk but the one good file, no new record, and the replaced file is as it was.
-    expect((await stored()).length).toBe(before.length + 1);
-    expect((await client('GET', '/storage/files?limit=1000', alice.token)).body.count).toBe(files + 1);
-    expect((await client('GET', `/storage/file/${existing.body._id}`, alice.token)).body).toEqual(existing.body);
-    expect(await (await raw(`/storage/file/data/${existing.body._id}`, { headers: bearer(alice.token) })).text()).toBe('kept');
-    await client('DELETE', `/storage/file/${existing.body._id}`, alice.token);
-    expect(await stored()).toEqual(before);
-  });
-
-  it('refuses a file over storage.maxFileBytes with 413 while it streams, keeping nothing', async () => {
-    expect((await svc.http('PATCH', '/config/storage', { body: { maxFileBytes: 1000 } })).status).toBe(200);
-    const before = await stored();
-    const big = randomBytes(5000);
-    const m = await multipart('POST', '/storage/upload', alice.token, big);
-    expect([m.status, m.body.code]).toEqual([413, 'PAYLOAD_TOO_LARGE']);
-    const j = await client('POST', '/storage/upload', alice.token, { name: 'big', data: big.toString('base64') });
-    expect([j.status, j.body.code]).toEqual([413, 'PAYLOAD_TOO_LARGE']);
-    const fits = await multipart('POST', '/storage/upload', alice.token, randomBytes(1000));
-    expect([fits.status, fits.body.message]).toEqual([201, undefined]);
-    await svc.http('PATCH', '/config/storage', { body: { maxFileBytes: null } });
-    expect((await stored()).length).toBe(before.length + 1);
-    expect((await readdir(join(dir, '.partial'))).length).toBe(0);
-  });
-
-  it('bounds the whole body by what a file of maxFileBytes needs: padding, whitespace and a multipart preamble are refused early', async () => {
-    expect((await svc.http('PATCH', '/config/storage', { body: { maxFileBytes: 1000 } })).status).toBe(200);
-    const before = await stored();
-    try {
-      const url = `${svc.client}/storage/upload`;
-      const json = 'application/json';
-      const MB30 = 30 * 1024 * 1024;
-      // 30 MB after a 5-byte file: refused long before it is all sent (the answer comes within the first few MB).
-      const padding = await streamBody(url, alice.token, json, { head: '{"name":"pad.bin","data":"aGVsbG8=', filler: '=', total: MB30, tail: '"}' });
-      expect([padding.status, padding.body.code, padding.body.message]).toEqual([400, 'BAD_REQUEST', expect.stringMatching(/at most two =/)]);
-      const spaces = await streamBody(url, alice.token, json, { head: '{"name":"ws.bin","data":"aGVsbG8="', filler: ' ', total: MB30, tail: '}' });
-      expect([spaces.status, spaces.body]).toEqual([413, { code: 'PAYLOAD_TOO_LARGE', message: expect.stringMatching(/maxFileBytes/) }]);
-      expect(spaces.sent).toBeLessThan(MB30);
-      const boundary = 'xx';
-      const part = `\r\n--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.txt"\r\n\r\nhi\r\n--${boundary}--\r\n`;
-      const preamble = await streamBody(url, alice.token, `multipart/form-data; boundary=${boundary}`, { head: '', filler: 'z', total: MB30, tail: part });
-      expect([preamble.status, preamble.body]).toEqual([413, { code: 'PAYLOAD_TOO_LARGE', message: expect.stringMatching(/maxFileBytes/) }]);
-      const epilogue = await streamBody(url, alice.token, `multipart/form-data; boundary=${boundary}`, { head: part.slice(2), filler: 'z', total: MB30, tail: '' });
-      expect(epilogue.status).toBe(413);
-      // A file at the limit still fits, in pretty-printed JSON with escaped slashes too.
-      const full = Buffer.alloc(1000, 0xff); // base64 of 0xff bytes is all '/'
-      const pretty = JSON.stringify({ name: 'full.bin', data: full.toString('base64') }, null, 2).replace(/\//g, '\\/');
-      const fits = await raw('/storage/upload', { method: 'POST', headers: { ...bearer(alice.token), 'content-type': json }, body: pretty });
-      expect([fits.status, (await fits.json()).size]).toEqual([201, 1000]);
-      // The service still answers on fresh connections, and kept only the file that fits.
-      expect((await client('GET', '/storage/files', alice.token)).status).toBe(200);
-    } finally {
-      await svc.http('PATCH', '/config/storage', { body: { maxFileBytes: null } });
-    }
-    expect((await stored()).length).toBe(before.length + 1);
-    expect((await readdir(join(dir, '.partial'))).length).toBe(0);
-  });
-
-  it('streams a 50 MB upload (multipart and base64 JSON) and download with flat memory in the service process', async () => {
-    const path = join(dir, '..', `authz-50mb-${process.pid}.bin`);
-    const size = 50 * 1024 * 1024;
-    const block = randomBytes(1024 * 1024);
-    await writeFile(path, Buffer.alloc(0));
-    const hash = createHash('sha256');
-    for (let i = 0; i < 50; i++) { await writeFile(path, block, { flag: 'a' }); hash.update(block); }
-    const digest = hash.digest('hex');
-    // The service in a process of its own, so its resident memory is the service's alone.
-    const childLog: string[] = [];
-    const child = await childService({}, undefined, { output: childLog });
-    await child.start();
-    try {
-      const email = { email: 'big@files.example', password: 'correct horse' };
-      const post = (p: string, body: unknown) => fetch(`${child.client}${p}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-      expect((await post('/authentication/local/new', email)).status).toBe(201);
-      const token = (await (await post('/authentication/local', email)).json()).accessToken as string;
-      const rss = async () => Number(/VmRSS:\s+(\d+) kB/.exec(await readFile(`/proc/${child.pid()}/status`, 'utf8'))![1]) / 1024;
-      const watch = async () => {
-        const base = await rss();
-        let peak = base;
-        let on = true;
-        const sampling = (async () => { while (on) { peak = Math.max(peak, await rss()); await new Promise((r) => setTimeout(r, 10)); } })();
-        return async () => { on = false; await sampling; return peak - base; };
-      };
-      const mb = (n: number) => `${n.toFixed(1)} MB`;
-      // A small upload first: the code each path loads and compiles the first time is not what is measured.
-      const small = join(dir, '..', `authz-small-${process.pid}.bin`);
-      await writeFile(small, block);
-      const warm = await uploadFile(`${child.client}/storage/upload`, token, small, { name: 'warm.bin' });
-      expect((await uploadBase64(`${child.client}/storage/upload`, token, small, 'warm.json.bin')).status).toBe(201);
-      await fetch(`${child.client}/storage/file/${warm.body._id}`, { method: 'DELETE', headers: bearer(token) });
-      await rm(small);
-      // Buffers already passed on are freed when the collector runs, which V8 does after some tens of MB of them:
-      // the bound is below the file's size, which holding the file whole would exceed.
-
-      let stop = await watch();
-      let started = performance.now();
-      const up = await uploadFile(`${child.client}/storage/upload`, token, path, { name: 'big.bin' });
-      let growth = await stop();
-      expect([up.status, up.body.size]).toEqual([201, size]);
-      console.log(`50 MB multipart upload: ${(performance.now() - started).toFixed(0)} ms; service RSS growth at peak ${mb(growth)}`);
-      expect(growth).toBeLessThan(40);
-
-      stop = await watch();
-      started = performance.now();
-      const asJson = await uploadBase64(`${child.client}/storage/upload`, token, path, 'big.json.bin');
-      growth = await stop();
-      if (asJson.status !== 201) console.log(childLog.join('').slice(-3000));
-      expect([asJson.status, asJson.body.size]).toEqual([201, size]);
-      console.log(`50 MB base64 JSON upload (67 MB body): ${(performance.now() - started).toFixed(0)} ms; service RSS growth at peak ${mb(growth)}`);
-      expect(growth).toBeLessThan(40);
-
-      const back = join(dir, '..', `authz-50mb-back-${process.pid}.bin`);
-      for (const id of [up.body._id, asJson.body._id]) {
-        stop = await watch();
-        started = performance.now();
-        const got = await downloadFile(`${child.client}/storage/file/data/${id}`, bearer(token), back);
-        growth = await stop();
-        expect([got.status, got.headers['content-length']]).toEqual([200, String(size)]);
-        console.log(`50 MB download: ${(performance.now() - started).toFixed(0)} ms; service RSS growth at peak ${mb(growth)}`);
-        const again = createHash('sha256');
-        for await (const c of createReadStream(back)) again.update(c as Buffer);
-        expect(again.digest('hex')).toBe(digest);
-        const tail = await fetch(`${child.client}/storage/file/data/${id}`, { headers: { ...bearer(token), range: `bytes=${size - 10}-` } });
-        expect([tail.status, Buffer.from(await tail.arrayBuffer())]).toEqual([206, block.subarray(block.length - 10)]);
-        expect(await (await fetch(`${child.client}/storage/file/${id}`, { method: 'DELETE', headers: bearer(token) })).json()).toEqual({ deleted: true });
-      }
-      await rm(back, { force: true });
-    } finally {
-      await child.kill('SIGTERM');
-      await rm(path, { force: true });
-    }
-  }, 180_000);
-
+describe('storage: delete', () => {
   it('deletes with delete: the record, the bytes and the tuples go', async () => {
     const before = await stored();
     expect((await client('DELETE', `/storage/file/${fileId}`, alice.token)).body).toEqual({ deleted: true });
@@ -497,7 +299,7 @@ describe('storage', () => {
     expect((await client('GET', `/storage/file/${fileId}`, alice.token)).status).toBe(404);
     expect((await client('GET', `/storage/file/data/${fileId}`, alice.token)).status).toBe(404);
     expect((await client('DELETE', `/storage/file/${fileId}`, alice.token)).status).toBe(404);
-    const tuples = await svc.http('GET', `/authorization/relations?search=${encodeURIComponent(`File:${fileId}`)}`);
+    const tuples = await st.svc.http('GET', `/authorization/relations?search=${encodeURIComponent(`File:${fileId}`)}`);
     expect(tuples.body.count).toBe(0);
   });
 });

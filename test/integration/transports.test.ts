@@ -7,8 +7,8 @@ import { adminGraphqlRoutes } from '../../src/surfaces/graphql/admin-schema.js';
 import { CLIENT_GRAPHQL_ROUTES } from '../../src/surfaces/graphql/client-schema.js';
 import { grpcBindings } from '../../src/surfaces/grpc/bindings.js';
 import { loadDefinition, SERVICE } from '../../src/surfaces/grpc/proto.js';
-import { allTools } from '../../src/surfaces/mcp/modules.js';
-import { MODULE_NAMES } from '../../src/services/config/modules.js';
+import { allTools } from '../../src/surfaces/mcp/tool-groups.js';
+import { MODULE_NAMES } from '../../src/services/config/module-configs.js';
 import { startService, type TestService } from '../support/service.js';
 
 let svc: TestService;
@@ -39,7 +39,7 @@ async function user(email: string) {
   return (await (await call('/authentication/local')).json() as { accessToken: string }).accessToken;
 }
 
-describe('the registry and its transports', () => {
+describe('the registry and its transports: one table, every transport', () => {
   it('admin GraphQL has one field per admin route, named by the route id', async () => {
     const r = await graphql(svc.admin, '{ __schema { queryType { fields { name } } mutationType { fields { name } } } }', { masterkey: svc.config.MASTER_KEY });
     const schema = r.body.data!.__schema as { queryType: { fields: Array<{ name: string }> }; mutationType: { fields: Array<{ name: string }> } };
@@ -76,7 +76,9 @@ describe('the registry and its transports', () => {
       expect(ids.every((id) => /^(get|post|patch|put|delete)_[a-z0-9_]*$/.test(id))).toBe(true);
     }
   });
+});
 
+describe('the registry and its transports: the same limits and errors on every transport', () => {
   it('one rate limit per route whatever the transport: REST calls and GraphQL aliases share it', async () => {
     const token = await user('limited@example.com');
     const bearer = { authorization: `Bearer ${token}` };

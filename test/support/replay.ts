@@ -1,7 +1,7 @@
 // Replays a scenario through the admin HTTP API in a shuffled write order and reports every disagreement.
 import { parseTupleText } from '../../src/engine/ids.js';
 import { rng } from './random.js';
-import { expand, stepsOf, type RawDefinition, type Scenario } from './scenarios.js';
+import { expand, stepsOf, type RawDefinition, type Scenario, type Step } from './scenarios.js';
 import type { TestService } from './service.js';
 
 const BUILTIN = new Set(['User', 'Team']);
@@ -34,6 +34,14 @@ export function prefixer(p: string) {
 }
 
 export interface ReplayStats { checks: number; lists: number; writes: number; problems: string[] }
+
+/** What the steps of one replay share: the service, the names, the answers so far, and how to call and note. */
+interface Replay {
+  svc: TestService; px: ReturnType<typeof prefixer>; r: ReturnType<typeof rng>; stats: ReplayStats;
+  ids: Map<string, string>; versions: Map<string, number>;
+  note(label: string, msg: string): void; track(res: { body: { revision?: number } }): void;
+  freshRead(path: string): ReturnType<TestService['http']>; write(method: string, path: string, body?: unknown): ReturnType<TestService['http']>;
+}
 
 export async function replay(svc: TestService, sc: Scenario, prefix: string, seed: number): Promise<ReplayStats> {
   const r = rng(seed);
@@ -68,108 +76,133 @@ export async function replay(svc: TestService, sc: Scenario, prefix: string, see
     }
   };
 
+  const c: Replay = { svc, px, r, stats, ids, versions, note, track, freshRead, write };
   for (const [i, step] of stepsOf(sc).entries()) {
     const label = i === 0 ? 'initial' : `step ${i} ${step.op}`;
-    for (const d of r.shuffle(step.definitions ?? [])) {
-      const def = px.definition(d);
-      const known = versions.get(def.name);
-      const res = known === undefined
-        ? await svc.http('POST', '/authorization/resources', { body: def })
-        : await svc.http('PATCH', `/authorization/resources/${def.name}`, { body: { relations: def.relations, permissions: def.permissions, version: known + 1 } });
-      if (res.status >= 300) note(label, `define ${def.name}: ${res.status} ${res.text}`);
-      versions.set(def.name, res.body?.resourceDefinition?.version ?? 0);
-      track(res);
-    }
-    const writes: Array<() => Promise<void>> = [];
-    for (const text of step.tuples ?? []) {
-      const t = parseTupleText(px.tuple(text))!;
-      writes.push(async () => {
-        if (step.op === 'delete') {
-          const id = ids.get(px.tuple(text));
-          const res = await write('DELETE', `/authorization/relations/${id}`);
-          if (res.status !== 200) note(label, `delete ${text}: ${res.status} ${res.text}`);
-          track(res);
-        } else {
-          const res = await write('POST', '/authorization/relations', t);
-          if (res.status !== 201 && res.status !== 200) note(label, `write ${text}: ${res.status} ${res.text}`);
-          else ids.set(px.tuple(text), res.body._id);
-          track(res);
-        }
-        stats.writes++;
-      });
-    }
-    for (const text of step.grants ?? []) {
-      const g = parseTupleText(px.tuple(text))!;
-      writes.push(async () => {
-        const res = await write(step.op === 'delete' ? 'DELETE' : 'POST', '/authorization/permissions/grant',
-          { subject: g.subject, permission: g.relation, resource: g.resource });
-        if (res.status >= 300) note(label, `grant ${step.op} ${text}: ${res.status} ${res.text}`);
-        track(res);
-        stats.writes++;
-      });
-    }
-    for (const w of r.shuffle(writes)) await w();
-
-    for (const bad of step.invalidTuples ?? []) {
-      const body = typeof bad === 'string'
-        ? (() => { const t = parseTupleText(px.tuple(bad)); return t ?? { subject: bad, relation: 'x', resource: bad }; })()
-        : { subject: typeof bad.subject === 'string' ? px.object(bad.subject) : bad.subject, relation: bad.relation,
-          resource: typeof bad.resource === 'string' ? px.object(bad.resource) : bad.resource };
-      const res = await svc.http('POST', '/authorization/relations', { body });
-      if (res.status < 400 || res.status >= 500) note(label, `invalid tuple ${JSON.stringify(bad)} got ${res.status}`);
-      if (typeof bad === 'string' && parseTupleText(px.tuple(bad))) {
-        const found = await svc.http('GET', `/authorization/relations?search=${encodeURIComponent(px.tuple(bad))}`);
-        if (found.body.count !== 0) note(label, `invalid tuple ${bad} was stored`);
-      }
-    }
-
-    for (const c of step.checks ?? []) {
-      const q = new URLSearchParams({ subject: px.object(c.subject), permission: c.action, resource: px.object(c.resource) });
-      const res = await freshRead(`/authorization/permissions/can?${q}`);
-      stats.checks++;
-      if (res.status !== 200 || res.body.allowed !== c.expect) {
-        note(label, `can(${c.subject}, ${c.action}, ${c.resource}) expected ${c.expect}, got ${res.status} ${res.text}`);
-      }
-    }
-    // Lists are read two at a time: the pages must join into the whole list, in id order, with its count.
-    const paged = async (path: (skip: number) => string) => {
-      const got: string[] = [];
-      let count = -1;
-      let isPublic = false;
-      for (let skip = 0; ; skip += 2) {
-        const res = await freshRead(path(skip));
-        if (res.status !== 200) return { error: `${res.status} ${res.text}` };
-        count = res.body.count;
-        isPublic ||= Boolean(res.body.public);
-        const ids: string[] = res.body.objects ?? res.body.subjects;
-        got.push(...ids);
-        if (ids.length < 2) break;
-      }
-      const sorted = JSON.stringify([...got].sort()) === JSON.stringify(got);
-      return { ids: got.map((o) => o.slice(o.indexOf(':') + 1)), count, isPublic, sorted };
-    };
-    for (const l of step.listObjects ?? []) {
-      const r = await paged((skip) => `/authorization/permissions/objects?${new URLSearchParams({
-        subject: px.object(l.subject), permission: l.action, resourceType: px.type(l.type), skip: String(skip), limit: '2' })}`);
-      stats.lists++;
-      if (r.error !== undefined) { note(label, `listObjects ${r.error}`); continue; }
-      const expected = l.expect.map((id) => px.id(l.type, id)).sort();
-      if (JSON.stringify([...r.ids!].sort()) !== JSON.stringify(expected) || r.count !== expected.length || !r.sorted) {
-        note(label, `listObjects(${l.subject}, ${l.action}, ${l.type}) expected ${JSON.stringify(expected)}, got ${JSON.stringify(r.ids)} count ${r.count}${r.sorted ? '' : ' (out of order)'}`);
-      }
-    }
-    for (const l of step.listSubjects ?? []) {
-      const r = await paged((skip) => `/authorization/permissions/subjects?${new URLSearchParams({
-        permission: l.action, resource: px.object(l.resource), subjectType: px.type(l.subjectType), skip: String(skip), limit: '2' })}`);
-      stats.lists++;
-      if (r.error !== undefined) { note(label, `listSubjects ${r.error}`); continue; }
-      if (r.isPublic) continue;
-      const got = [...r.ids!].sort();
-      const expected = l.expect.map((id) => px.id(l.subjectType, id)).sort();
-      if (JSON.stringify(got) !== JSON.stringify(expected) || r.count !== expected.length || !r.sorted) {
-        note(label, `listSubjects(${l.action}, ${l.resource}, ${l.subjectType}) expected ${JSON.stringify(expected)}, got ${JSON.stringify(got)}`);
-      }
-    }
+    await defineTypes(c, step, label);
+    await writeTuples(c, step, label);
+    await refuseInvalid(c, step, label);
+    await checkDecisions(c, step, label);
+    await checkLists(c, step, label);
   }
   return stats;
+}
+
+/** Defines (or redefines, at the next version) the step's types, in a shuffled order. */
+async function defineTypes(c: Replay, step: Step, label: string): Promise<void> {
+  for (const d of c.r.shuffle(step.definitions ?? [])) {
+    const def = c.px.definition(d);
+    const known = c.versions.get(def.name);
+    const res = known === undefined
+      ? await c.svc.http('POST', '/authorization/resources', { body: def })
+      : await c.svc.http('PATCH', `/authorization/resources/${def.name}`, { body: { relations: def.relations, permissions: def.permissions, version: known + 1 } });
+    if (res.status >= 300) c.note(label, `define ${def.name}: ${res.status} ${res.text}`);
+    c.versions.set(def.name, res.body?.resourceDefinition?.version ?? 0);
+    c.track(res);
+  }
+}
+
+/** Writes or deletes the step's tuples and grants, in a shuffled order. */
+async function writeTuples(c: Replay, step: Step, label: string): Promise<void> {
+  const writes: Array<() => Promise<void>> = [];
+  for (const text of step.tuples ?? []) {
+    const t = parseTupleText(c.px.tuple(text))!;
+    writes.push(async () => {
+      if (step.op === 'delete') {
+        const id = c.ids.get(c.px.tuple(text));
+        const res = await c.write('DELETE', `/authorization/relations/${id}`);
+        if (res.status !== 200) c.note(label, `delete ${text}: ${res.status} ${res.text}`);
+        c.track(res);
+      } else {
+        const res = await c.write('POST', '/authorization/relations', t);
+        if (res.status !== 201 && res.status !== 200) c.note(label, `write ${text}: ${res.status} ${res.text}`);
+        else c.ids.set(c.px.tuple(text), res.body._id);
+        c.track(res);
+      }
+      c.stats.writes++;
+    });
+  }
+  for (const text of step.grants ?? []) {
+    const g = parseTupleText(c.px.tuple(text))!;
+    writes.push(async () => {
+      const res = await c.write(step.op === 'delete' ? 'DELETE' : 'POST', '/authorization/permissions/grant',
+        { subject: g.subject, permission: g.relation, resource: g.resource });
+      if (res.status >= 300) c.note(label, `grant ${step.op} ${text}: ${res.status} ${res.text}`);
+      c.track(res);
+      c.stats.writes++;
+    });
+  }
+  for (const w of c.r.shuffle(writes)) await w();
+}
+
+/** Sends the step's invalid tuples: each refused with a 4xx, none stored. */
+async function refuseInvalid(c: Replay, step: Step, label: string): Promise<void> {
+  for (const bad of step.invalidTuples ?? []) {
+    const body = typeof bad === 'string'
+      ? (() => { const t = parseTupleText(c.px.tuple(bad)); return t ?? { subject: bad, relation: 'x', resource: bad }; })()
+      : { subject: typeof bad.subject === 'string' ? c.px.object(bad.subject) : bad.subject, relation: bad.relation,
+        resource: typeof bad.resource === 'string' ? c.px.object(bad.resource) : bad.resource };
+    const res = await c.svc.http('POST', '/authorization/relations', { body });
+    if (res.status < 400 || res.status >= 500) c.note(label, `invalid tuple ${JSON.stringify(bad)} got ${res.status}`);
+    if (typeof bad === 'string' && parseTupleText(c.px.tuple(bad))) {
+      const found = await c.svc.http('GET', `/authorization/relations?search=${encodeURIComponent(c.px.tuple(bad))}`);
+      if (found.body.count !== 0) c.note(label, `invalid tuple ${bad} was stored`);
+    }
+  }
+}
+
+/** Checks each decision the step expects, at the revision of its writes. */
+async function checkDecisions(c: Replay, step: Step, label: string): Promise<void> {
+  for (const check of step.checks ?? []) {
+    const q = new URLSearchParams({ subject: c.px.object(check.subject), permission: check.action, resource: c.px.object(check.resource) });
+    const res = await c.freshRead(`/authorization/permissions/can?${q}`);
+    c.stats.checks++;
+    if (res.status !== 200 || res.body.allowed !== check.expect) {
+      c.note(label, `can(${check.subject}, ${check.action}, ${check.resource}) expected ${check.expect}, got ${res.status} ${res.text}`);
+    }
+  }
+}
+
+/** A list read two at a time from `path(skip)`. */
+async function paged(c: Replay, path: (skip: number) => string) {
+    const got: string[] = [];
+    let count = -1;
+    let isPublic = false;
+    for (let skip = 0; ; skip += 2) {
+      const res = await c.freshRead(path(skip));
+      if (res.status !== 200) return { error: `${res.status} ${res.text}` };
+      count = res.body.count;
+      isPublic ||= Boolean(res.body.public);
+      const ids: string[] = res.body.objects ?? res.body.subjects;
+      got.push(...ids);
+      if (ids.length < 2) break;
+    }
+    const sorted = JSON.stringify([...got].sort()) === JSON.stringify(got);
+    return { ids: got.map((o) => o.slice(o.indexOf(':') + 1)), count, isPublic, sorted };
+}
+
+/** Lists objects and subjects two at a time: the pages must join into the whole list, in id order, with its count. */
+async function checkLists(c: Replay, step: Step, label: string): Promise<void> {
+  for (const l of step.listObjects ?? []) {
+    const r = await paged(c, (skip) => `/authorization/permissions/objects?${new URLSearchParams({
+      subject: c.px.object(l.subject), permission: l.action, resourceType: c.px.type(l.type), skip: String(skip), limit: '2' })}`);
+    c.stats.lists++;
+    if (r.error !== undefined) { c.note(label, `listObjects ${r.error}`); continue; }
+    const expected = l.expect.map((id) => c.px.id(l.type, id)).sort();
+    if (JSON.stringify([...r.ids!].sort()) !== JSON.stringify(expected) || r.count !== expected.length || !r.sorted) {
+      c.note(label, `listObjects(${l.subject}, ${l.action}, ${l.type}) expected ${JSON.stringify(expected)}, got ${JSON.stringify(r.ids)} count ${r.count}${r.sorted ? '' : ' (out of order)'}`);
+    }
+  }
+  for (const l of step.listSubjects ?? []) {
+    const r = await paged(c, (skip) => `/authorization/permissions/subjects?${new URLSearchParams({
+      permission: l.action, resource: c.px.object(l.resource), subjectType: c.px.type(l.subjectType), skip: String(skip), limit: '2' })}`);
+    c.stats.lists++;
+    if (r.error !== undefined) { c.note(label, `listSubjects ${r.error}`); continue; }
+    if (r.isPublic) continue;
+    const got = [...r.ids!].sort();
+    const expected = l.expect.map((id) => c.px.id(l.subjectType, id)).sort();
+    if (JSON.stringify(got) !== JSON.stringify(expected) || r.count !== expected.length || !r.sorted) {
+      c.note(label, `listSubjects(${l.action}, ${l.resource}, ${l.subjectType}) expected ${JSON.stringify(expected)}, got ${JSON.stringify(got)}`);
+    }
+  }
 }

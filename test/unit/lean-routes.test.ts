@@ -11,10 +11,10 @@ import type { HttpDeps } from '../../src/surfaces/http/express-adapter.js';
 const registry = new Registry();
 registry.add(
   route({
-    surface: 'admin', http: { method: 'get', path: '/fast', lean: true }, module: 'core', auth: 'none', summary: 'lean', output: z.object({ n: z.number() }),
+    surface: 'admin', http: { method: 'get', path: '/fast', lean: true }, group: 'core', auth: 'none', summary: 'lean', output: z.object({ n: z.number() }),
     query: z.strictObject({ n: z.coerce.number().int() }), handle: async ({ query }) => ({ body: { n: query.n * 2 } }),
   }),
-  route({ surface: 'admin', http: { method: 'get', path: '/slow' }, module: 'core', auth: 'none', summary: 'not lean', output: z.object({}), handle: async () => ({ body: {} }) }),
+  route({ surface: 'admin', http: { method: 'get', path: '/slow' }, group: 'core', auth: 'none', summary: 'not lean', output: z.object({}), handle: async () => ({ body: {} }) }),
 );
 const observed: string[] = [];
 const log = createLogger('silent');

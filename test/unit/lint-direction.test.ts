@@ -39,7 +39,7 @@ describe('import direction', () => {
   });
 
   it('refuses a module or a surface that imports an adapter or a driver', async () => {
-    for (const file of ['src/modules/x.ts', 'src/surfaces/x.ts']) {
+    for (const file of ['src/wiring/x.ts', 'src/surfaces/x.ts']) {
       expect(await restricted(file, "import { bullmqConnection } from '../stores/redis/bullmq.js';\nexport const c = bullmqConnection;\n")).toHaveLength(1);
       expect(await restricted(file, "import { openFileStorage } from '../stores/files/open.js';\nexport const o = openFileStorage;\n")).toHaveLength(1);
       expect(await restricted(file, "import { Queue } from 'bullmq';\nexport const Q = Queue;\n")).toHaveLength(1);
@@ -49,10 +49,10 @@ describe('import direction', () => {
   });
 
   it('lets a module take the composed stores and ports, and the composition import adapters', async () => {
-    expect(await restricted('src/modules/x.ts', "import type { Stores } from '../stores/ports/stores.js';\nimport type { JobQueue } from '../stores/ports/job-queue.js';\nexport type S = [Stores, JobQueue<unknown>];\n"))
+    expect(await restricted('src/wiring/x.ts', "import type { Stores } from '../stores/ports/stores.js';\nimport type { JobQueue } from '../stores/ports/job-queue.js';\nexport type S = [Stores, JobQueue<unknown>];\n"))
       .toEqual([]);
     // The composition itself is not for modules: it would load every driver.
-    expect(await restricted('src/modules/x.ts', "import { connectStores } from '../stores/stores.js';\nexport const c = connectStores;\n")).toHaveLength(1);
+    expect(await restricted('src/wiring/x.ts', "import { connectStores } from '../stores/stores.js';\nexport const c = connectStores;\n")).toHaveLength(1);
     expect(await restricted('src/stores/stores.ts', "import { bullmqJobQueues } from './queue/bullmq.js';\nimport { Redis } from 'ioredis';\nexport const q = [bullmqJobQueues, Redis];\n"))
       .toEqual([]);
   });

@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseSource } from '../../src/cli/source-file.js';
-import { readScenarioFile } from '../../src/playground/scenario-file.js';
+import { readScenarioFile } from '../../src/surfaces/playground/browser/scenario-file.js';
 import { ROOT } from '../../src/root.js';
 
 it('reads the README\'s YAML example as the CLI reads it, and JSON as before', () => {

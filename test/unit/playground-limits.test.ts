@@ -1,5 +1,5 @@
 // What the playground draws of a large scenario: every failure before any pass, up to the bound, in file order.
-import { failuresFirst } from '../../src/playground/limits.js';
+import { failuresFirst } from '../../src/surfaces/playground/browser/limits.js';
 
 const items = (oks: string) => [...oks].map((c, i) => ({ i, ok: c === '+' }));
 

@@ -3,10 +3,10 @@
 import { canonical } from '../../src/engine/canonical.js';
 import { runScenario } from '../../src/engine/scenario-run.js';
 import { formatScenario, parseScenario, type Scenario } from '../../src/engine/scenario.js';
-import { decide } from '../../src/playground/decision.js';
-import { EXAMPLES } from '../../src/playground/examples.js';
-import { layoutDecision } from '../../src/playground/path-graph.js';
-import { fromTexts, toTexts, type EditorTexts } from '../../src/playground/text-formats.js';
+import { decide } from '../../src/surfaces/playground/browser/decision.js';
+import { EXAMPLES } from '../../src/surfaces/playground/browser/examples.js';
+import { layoutDecision } from '../../src/surfaces/playground/browser/path-graph.js';
+import { fromTexts, toTexts, type EditorTexts } from '../../src/surfaces/playground/browser/text-formats.js';
 import { loadCases } from '../support/scenarios.js';
 
 const texts = (over: Partial<EditorTexts>): EditorTexts => ({ definitions: '[]', tuples: '', assertions: '', steps: '', ...over });

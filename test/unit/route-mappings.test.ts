@@ -2,16 +2,16 @@
 // config modules' MCP tools, and the documents, all read from the routes the app's own modules register.
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/log.js';
-import { composeModules } from '../../src/modules/compose.js';
+import { composeModules } from '../../src/wiring/compose.js';
 import { OFFLINE_ENV, offlineRoutes } from '../../src/offline-documents.js';
 import { memoryStores } from '../../src/stores/memory/stores.js';
-import { MODULE_NAMES } from '../../src/services/config/modules.js';
+import { MODULE_NAMES } from '../../src/services/config/module-configs.js';
 import { openApiDocument } from '../../src/surfaces/docs/openapi.js';
 import { CLIENT_GRAPHQL_ROUTES } from '../../src/surfaces/graphql/client-schema.js';
 import { grpcBindings } from '../../src/surfaces/grpc/bindings.js';
 import { GRPC_METHODS } from '../../src/surfaces/grpc/methods.js';
 import { loadDefinition, SERVICE } from '../../src/surfaces/grpc/proto.js';
-import { allTools } from '../../src/surfaces/mcp/modules.js';
+import { allTools } from '../../src/surfaces/mcp/tool-groups.js';
 import { Registry, route, type Route } from '../../src/surfaces/registry.js';
 import { z } from 'zod';
 
@@ -21,7 +21,7 @@ beforeAll(async () => { routes = await offlineRoutes(); }, 60_000);
 type ProtoMethod = { responseStream: boolean; requestStream: boolean };
 const proto = () => loadDefinition()[SERVICE] as unknown as Record<string, ProtoMethod>;
 const stub = (over: Partial<Parameters<typeof route>[0]>) => route({
-  surface: 'admin', module: 'authorization', auth: 'admin', summary: 'x', http: { method: 'get', path: '/x' }, output: z.object({}),
+  surface: 'admin', group: 'authorization', auth: 'admin', summary: 'x', http: { method: 'get', path: '/x' }, output: z.object({}),
   handle: async () => ({}), ...over,
 });
 
@@ -53,11 +53,11 @@ describe('MCP and config mapping', () => {
   it('gives every config module its read and change tools, loadable by its name', () => {
     const tools = allTools(routes, MODULE_NAMES);
     for (const m of MODULE_NAMES) {
-      expect(tools.filter((t) => t.module === m && t.fixed?.module === m).map((t) => t.name).sort()).toEqual([`get_config_${m}`, `patch_config_${m}`]);
+      expect(tools.filter((t) => t.group === m && t.fixed?.module === m).map((t) => t.name).sort()).toEqual([`get_config_${m}`, `patch_config_${m}`]);
     }
   });
 
-  it('puts every admin route a tool allows in the tool list under its own module', () => {
+  it('puts every admin route a tool allows in the tool list under its own group', () => {
     const tools = allTools(routes, MODULE_NAMES);
     const byRoute = new Set(tools.map((t) => t.route.id));
     const expected = routes.filter((r) => r.surface === 'admin' && r.mcp !== false && r.auth !== 'user').map((r) => r.id);
@@ -82,7 +82,7 @@ describe('module mapping', () => {
     expect(new Set(modules.map((m) => m.name)).size).toBe(modules.length);
     const probed = modules.filter((m) => m.probe).map((m) => m.name);
     expect(probed.length).toBeGreaterThan(0);
-    expect(probed.filter((name) => !registry.modules().includes(name))).toEqual([]);
+    expect(probed.filter((name) => !registry.groups().includes(name))).toEqual([]);
   });
 });
 

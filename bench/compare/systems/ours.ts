@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { removeCluster } from '../../../infra/postgres.js';
 import { launch, neo4jSizing, ROOT, startStack, STORE_BYTES_PER_TUPLE, stopChild, waitForPort, type StartedStack } from '../../../infra/stack.js';
 import { summarise } from '../../profile.js';
+import type { Tuple } from '../dataset.js';
 import { assertFree, call, pool, sleep, type Place, type System } from '../system.js';
 
 /** dist/ is built by the first of our systems a run starts, and the others run the same build. */
@@ -71,17 +72,7 @@ export function ours(tuples: number, log: (l: string) => void, profile: boolean,
       await call(`${base}/authorization/resources`, { headers, body: { name: 'Document', relations: { owner: ['User', 'Team'], reader: ['User', 'Team'] },
         permissions: { read: ['reader', 'reader->read', 'owner', 'owner->read'] } } });
     },
-    async load(all, progress) {
-      // /relations/write takes up to 1,000 arbitrary tuples a call, as SpiceDB's WriteRelationships (OpenFGA's Write: 100).
-      const batches: Array<typeof all> = [];
-      for (let i = 0; i < all.length; i += 1000) batches.push(all.slice(i, i + 1000));
-      let done = 0;
-      let turn = 0;
-      await pool(batches, 4, async (b) => {
-        await call(`${bases[turn++ % bases.length]}/authorization/relations/write`, { headers, body: { updates: b.map(([subject, relation, resource]) => ({ operation: 'create', subject, relation, resource })) } });
-        progress(done += b.length);
-      });
-    },
+    load: (all, progress) => loadTuples(bases, headers, all, progress),
     async settled() {
       for (;;) {
         const s = await call(`${base}/authorization/indexer/status`, { headers });
@@ -101,30 +92,50 @@ export function ours(tuples: number, log: (l: string) => void, profile: boolean,
     async write([subject, relation, resource]) {
       await call(`${base}/authorization/relations`, { headers, body: { subject, relation, resource } });
     },
-    async cacheCounts() {
-      let hits = 0;
-      let total = 0;
-      for (const b of bases) {
-        const text = await (await fetch(`${b}/metrics`, { headers })).text();
-        for (const m of text.matchAll(/^authz_check_decisions_total\{([^}]*)\} (\d+)/gm)) {
-          total += Number(m[2]);
-          if (m[1]!.includes('cached="true"')) hits += Number(m[2]);
-        }
-      }
-      return { hits, total };
-    },
+    cacheCounts: () => cacheHits(bases, headers),
     notes: () => [`${sizing}; ${processes === 1 ? 'one service process' : `${processes} service processes on the one stack, each request to the next`}`],
     pids: () => ({ ...(stack?.pids ?? {}), ...Object.fromEntries(services.flatMap((s, i) => (s.pid ? [[i ? `service ${i + 1}` : 'service', s.pid]] : []))) }),
     async stop() {
       for (const s of services) await stopChild(s);
       await stack?.stop();
-      if (profile && existsSync(profiles)) {
-        for (const f of readdirSync(profiles).filter((n) => n.endsWith('.cpuprofile'))) {
-          const file = join(profiles, f);
-          log(`CPU profile of the service during the read phases: ${file}`);
-          for (const l of summarise(JSON.parse(readFileSync(file, 'utf8')), file, 15)) log(l);
-        }
-      }
+      if (profile) summariseProfiles(profiles, log);
     },
   };
+}
+
+/** Loads the tuples through /relations/write, 1,000 a call, four calls at a time, round robin over the processes. */
+async function loadTuples(bases: string[], headers: Record<string, string>, all: Tuple[], progress: (done: number) => void): Promise<void> {
+  // /relations/write takes up to 1,000 arbitrary tuples a call, as SpiceDB's WriteRelationships (OpenFGA's Write: 100).
+  const batches: Array<typeof all> = [];
+  for (let i = 0; i < all.length; i += 1000) batches.push(all.slice(i, i + 1000));
+  let done = 0;
+  let turn = 0;
+  await pool(batches, 4, async (b) => {
+    await call(`${bases[turn++ % bases.length]}/authorization/relations/write`, { headers, body: { updates: b.map(([subject, relation, resource]) => ({ operation: 'create', subject, relation, resource })) } });
+    progress(done += b.length);
+  });
+}
+
+/** Decisions answered and those answered from the decision cache, summed over the processes' metrics. */
+async function cacheHits(bases: string[], headers: Record<string, string>): Promise<{ hits: number; total: number }> {
+  let hits = 0;
+  let total = 0;
+  for (const b of bases) {
+    const text = await (await fetch(`${b}/metrics`, { headers })).text();
+    for (const m of text.matchAll(/^authz_check_decisions_total\{([^}]*)\} (\d+)/gm)) {
+      total += Number(m[2]);
+      if (m[1]!.includes('cached="true"')) hits += Number(m[2]);
+    }
+  }
+  return { hits, total };
+}
+
+/** Prints what each service process spent the read phases on, from its CPU profile. */
+function summariseProfiles(profiles: string, log: (l: string) => void): void {
+  if (!existsSync(profiles)) return;
+  for (const f of readdirSync(profiles).filter((n) => n.endsWith('.cpuprofile'))) {
+    const file = join(profiles, f);
+    log(`CPU profile of the service during the read phases: ${file}`);
+    for (const l of summarise(JSON.parse(readFileSync(file, 'utf8')), file, 15)) log(l);
+  }
 }

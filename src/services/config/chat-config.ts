@@ -1,4 +1,4 @@
-// The config module `chat`: how long a message may be, how many rooms a socket may join, how many participants a call may name.
+// The `chat` module's config: how long a message may be, how many rooms a socket may join, how many participants a call may name.
 import { z } from 'zod';
 
 export const chatConfig = z.strictObject({

@@ -1,4 +1,4 @@
-// The config module `communications`: email, push and sms providers and how the send queue retries (DESIGN.md §6.1).
+// The `communications` module's config: email, push and sms providers and how the send queue retries (DESIGN.md §6.1).
 import { z } from 'zod';
 
 /** Shown by GET /config in place of a secret that is set (the value itself never leaves the service). */

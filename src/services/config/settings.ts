@@ -3,7 +3,7 @@ import { AppError } from '../../errors.js';
 import type { Logger } from '../../log.js';
 import type { ConfigStore } from '../../stores/ports/config.js';
 import type { Epoch } from '../../stores/ports/epoch.js';
-import { CONFIG_MODULES, MODULE_NAMES, isModule, masked, mergePatch, unmasked, type ModuleConfig, type ModuleName } from './modules.js';
+import { MODULE_CONFIGS, MODULE_NAMES, isModule, masked, mergePatch, unmasked, type ModuleConfig, type ModuleName } from './module-configs.js';
 
 type Json = Record<string, unknown>;
 type Listener = (value: unknown) => void;
@@ -29,7 +29,7 @@ export class Settings {
   }
 
   private compute(m: ModuleName, stored: Json) {
-    return CONFIG_MODULES[m].parse(mergePatch(this.deps.base[m] ?? {}, stored));
+    return MODULE_CONFIGS[m].parse(mergePatch(this.deps.base[m] ?? {}, stored));
   }
 
   private apply(m: ModuleName, value: unknown) {
@@ -111,7 +111,7 @@ export class Settings {
   /** Refuses overrides that would not validate for the module; `at` prefixes the detail paths. */
   check(name: string, overrides: Json, at = 'body'): asserts name is ModuleName {
     if (!isModule(name)) throw new AppError('VALIDATION_FAILED', `No config module ${name}; modules: ${MODULE_NAMES.join(', ')}`, [{ path: at }]);
-    const parsed = CONFIG_MODULES[name].safeParse(mergePatch(this.deps.base[name] ?? {}, overrides));
+    const parsed = MODULE_CONFIGS[name].safeParse(mergePatch(this.deps.base[name] ?? {}, overrides));
     if (!parsed.success) {
       throw new AppError('VALIDATION_FAILED', `Invalid ${name} config`,
         parsed.error.issues.map((i) => ({ path: [at, ...i.path.map(String)].join('.'), message: i.message })));

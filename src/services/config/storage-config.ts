@@ -1,4 +1,4 @@
-// The config module `storage`: which provider holds file bytes, where, how large a file may be and how long signed URLs live.
+// The `storage` module's config: which provider holds file bytes, where, how large a file may be and how long signed URLs live.
 import { z } from 'zod';
 
 export const storageConfig = z.strictObject({

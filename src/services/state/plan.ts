@@ -72,22 +72,12 @@ export async function plan(deps: PlanDeps, header: StateHeader, opts: ImportOpti
   const plan: Plan = {
     header, startRevision, model: new Model([]), resources: changes(), schemas: changes(), config: changes(), notes: [], definitions: new Map(current),
   };
-  const problems: Problem[] = [];
-  const imported = new Map<string, Definition>();
-  for (const [i, r] of (header.resources ?? []).entries()) {
-    const def = { name: r.name, relations: r.relations, permissions: r.permissions };
-    if (imported.has(def.name)) problems.push({ path: `resources.${i}`, code: 'INVALID_DEFINITION', message: `${def.name} appears twice` });
-    for (const p of validateDefinition(def)) problems.push({ path: `resources.${i}.${p.path}`, code: 'INVALID_DEFINITION', message: p.message });
-    imported.set(def.name, def);
-  }
-  if (problems.length) refuse('Some resource definitions are not valid', problems);
+  const imported = importedDefinitions(header);
   const schemaList = header.schemas ?? [];
   const stored = (await deps.schemas.export()).schemas;
+  const authorized = (s: { serviceOptions?: unknown }) => (s.serviceOptions as { authorization?: { enabled?: boolean } } | undefined)?.authorization?.enabled === true;
   // Types that schemas with authorization on register: the document's and those stored (schemas are never removed).
-  const registered = new Set([
-    ...schemaList.filter((s) => s.serviceOptions?.authorization?.enabled === true).map((s) => s.name),
-    ...stored.filter((s) => (s.serviceOptions as { authorization?: { enabled?: boolean } }).authorization?.enabled === true).map((s) => s.name),
-  ]);
+  const registered = new Set([...schemaList.filter(authorized).map((s) => s.name), ...stored.filter(authorized).map((s) => s.name)]);
   if (header.schemas) {
     Object.assign(plan.schemas, await deps.schemas.plan(schemaList, new Set(imported.keys())));
     const kept = new Set(schemaList.map((s) => s.name));
@@ -103,54 +93,80 @@ export async function plan(deps: PlanDeps, header: StateHeader, opts: ImportOpti
     // Replacing what a stored schema's authorization registered is refused unless the document carries that schema
     // too: otherwise a type of the same name would take the schema's documents from their owners unasked.
     const carried = new Set(schemaList.map((s) => s.name));
-    const guarded = new Set(stored.filter((s) => (s.serviceOptions as { authorization?: { enabled?: boolean } }).authorization?.enabled === true)
-      .map((s) => s.name).filter((n) => !carried.has(n)));
-    const clashes: Problem[] = [];
-    for (const [i, r] of (header.resources ?? []).entries()) {
-      const before = versions.get(r.name);
-      const service = SERVICE_TYPES.get(r.name);
-      if (service && !opts.replaceBuiltin && !sameContent(before ?? service.definition, r)) {
-        clashes.push({ path: `resources.${i}`, code: 'MODULE_DEFINITION', module: service.owner, version: before?.version, message: [
-          `${r.name}: the ${service.owner} module's resource type, and replacing it breaks what that module relies on (its relations`,
-          'and permissions); to replace it anyway, import with ?replaceBuiltin=true (authz push --replace-builtin), or choose another name',
-        ].join(' ') });
-        continue;
-      }
-      if (!before || !guarded.has(r.name) || sameContent(before, r)) continue;
-      clashes.push({ path: `resources.${i}`, code: 'SCHEMA_DEFINITION', schema: r.name, version: before.version, message: [
-        `${r.name}: schema ${r.name} registered this definition (authorization enabled), and replacing it changes who may use its documents;`,
-        `to replace it, carry schema ${r.name} in the same document (schemas), or send PATCH /authorization/resources/${r.name} with version ${before.version + 1}`,
-      ].join(' ') });
-    }
+    const guarded = new Set(stored.filter(authorized).map((s) => s.name).filter((n) => !carried.has(n)));
+    const clashes = definitionClashes(header, versions, guarded, opts);
     if (clashes.length) refuse('Some resource definitions would replace those database schemas or modules registered', clashes);
-    for (const [name, def] of imported) {
-      const before = current.get(name);
-      const list = !before ? plan.resources.created
-        : sameContent(before, def) ? plan.resources.unchanged : plan.resources.updated;
-      list.push(name);
-      plan.definitions.set(name, def);
-    }
-    if (opts.prune) {
-      for (const name of current.keys()) {
-        if (imported.has(name) || BUILTIN_NAMES.has(name) || registered.has(name) || SERVICE_TYPES.has(name)) continue;
-        plan.resources.removed.push(name);
-        plan.definitions.delete(name);
-      }
-    }
+    planResources(plan, imported, current, registered, opts);
   }
-  if (header.config) {
-    const overrides = await deps.settings.overrides() as Record<string, Json | undefined>;
-    for (const [name, value] of Object.entries(header.config)) {
-      deps.settings.check(name, value, `config.${name}`);
-      (canonical(overrides[name] ?? {}) === canonical(value) ? plan.config.unchanged : overrides[name] ? plan.config.updated : plan.config.created).push(name);
-    }
-    if (opts.prune) for (const name of Object.keys(overrides)) if (!(name in header.config)) plan.config.removed.push(name);
-  }
+  if (header.config) await planConfig(plan, deps, header.config, opts);
   plan.model = new Model(plan.definitions.values());
   // Arrows are judged against the model the import leaves in place, so definitions may refer to each other in any order.
+  const problems: Problem[] = [];
   for (const [i, r] of (header.resources ?? []).entries()) {
     for (const p of arrowTargetProblems(r, plan.model)) problems.push({ path: `resources.${i}.${p.path}`, code: 'INVALID_DEFINITION', message: p.message });
   }
   if (problems.length) refuse('Some resource definitions are not valid', problems);
   return plan;
+}
+
+/** The document's resource definitions by name, each valid on its own and named once (refused otherwise). */
+function importedDefinitions(header: StateHeader): Map<string, Definition> {
+  const problems: Problem[] = [];
+  const imported = new Map<string, Definition>();
+  for (const [i, r] of (header.resources ?? []).entries()) {
+    const def = { name: r.name, relations: r.relations, permissions: r.permissions };
+    if (imported.has(def.name)) problems.push({ path: `resources.${i}`, code: 'INVALID_DEFINITION', message: `${def.name} appears twice` });
+    for (const p of validateDefinition(def)) problems.push({ path: `resources.${i}.${p.path}`, code: 'INVALID_DEFINITION', message: p.message });
+    imported.set(def.name, def);
+  }
+  if (problems.length) refuse('Some resource definitions are not valid', problems);
+  return imported;
+}
+
+/** Definitions that would replace a service's own resource type or one a guarded schema registered. */
+function definitionClashes(header: StateHeader, versions: Map<string, Definition & { version: number }>, guarded: Set<string>, opts: ImportOptions): Problem[] {
+  const clashes: Problem[] = [];
+  for (const [i, r] of (header.resources ?? []).entries()) {
+    const before = versions.get(r.name);
+    const service = SERVICE_TYPES.get(r.name);
+    if (service && !opts.replaceBuiltin && !sameContent(before ?? service.definition, r)) {
+      clashes.push({ path: `resources.${i}`, code: 'MODULE_DEFINITION', module: service.owner, version: before?.version, message: [
+        `${r.name}: the ${service.owner} module's resource type, and replacing it breaks what that module relies on (its relations`,
+        'and permissions); to replace it anyway, import with ?replaceBuiltin=true (authz push --replace-builtin), or choose another name',
+      ].join(' ') });
+      continue;
+    }
+    if (!before || !guarded.has(r.name) || sameContent(before, r)) continue;
+    clashes.push({ path: `resources.${i}`, code: 'SCHEMA_DEFINITION', schema: r.name, version: before.version, message: [
+      `${r.name}: schema ${r.name} registered this definition (authorization enabled), and replacing it changes who may use its documents;`,
+      `to replace it, carry schema ${r.name} in the same document (schemas), or send PATCH /authorization/resources/${r.name} with version ${before.version + 1}`,
+    ].join(' ') });
+  }
+  return clashes;
+}
+
+/** Sorts the imported definitions into created, updated and unchanged; with prune, removes the others one may remove. */
+function planResources(plan: Plan, imported: Map<string, Definition>, current: Map<string, Definition>, registered: Set<string>, opts: ImportOptions): void {
+  for (const [name, def] of imported) {
+    const before = current.get(name);
+    const list = !before ? plan.resources.created
+      : sameContent(before, def) ? plan.resources.unchanged : plan.resources.updated;
+    list.push(name);
+    plan.definitions.set(name, def);
+  }
+  if (!opts.prune) return;
+  for (const name of current.keys()) {
+    if (imported.has(name) || BUILTIN_NAMES.has(name) || registered.has(name) || SERVICE_TYPES.has(name)) continue;
+    plan.resources.removed.push(name);
+    plan.definitions.delete(name);
+  }
+}
+
+async function planConfig(plan: Plan, deps: PlanDeps, config: NonNullable<StateHeader['config']>, opts: ImportOptions): Promise<void> {
+  const overrides = await deps.settings.overrides() as Record<string, Json | undefined>;
+  for (const [name, value] of Object.entries(config)) {
+    deps.settings.check(name, value, `config.${name}`);
+    (canonical(overrides[name] ?? {}) === canonical(value) ? plan.config.unchanged : overrides[name] ? plan.config.updated : plan.config.created).push(name);
+  }
+  if (opts.prune) for (const name of Object.keys(overrides)) if (!(name in config)) plan.config.removed.push(name);
 }

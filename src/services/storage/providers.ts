@@ -1,4 +1,4 @@
-// The file storage providers as the config module `storage` currently describes them, built once per distinct setting.
+// The file storage providers as the `storage` module's config currently describes them, built once per distinct setting.
 import type { FileStorage, OpenFileStorage } from '../../stores/ports/file-storage.js';
 import type { StorageConfig } from '../config/storage-config.js';
 

@@ -12,76 +12,69 @@ const countOf = (ids: Iterable<string>, pivot: string): ListCount => {
   return { count: all.size, below, has: all.has(pivot) };
 };
 
-export function memoryIndexStore(): IndexStore {
-  let meta: { gen: number; building: number | null } | null = null;
-  const gens = new Map<number, Generation>();
-  const writable = (gen: number) => {
-    let g = gens.get(gen);
-    if (!g) { g = new Generation(); gens.set(gen, g); }
+/** The store's state: the IndexMeta node and each generation's graph. */
+class MemIndex {
+  meta: { gen: number; building: number | null } | null = null;
+  readonly gens = new Map<number, Generation>();
+  writable(gen: number): Generation {
+    let g = this.gens.get(gen);
+    if (!g) { g = new Generation(); this.gens.set(gen, g); }
     return g;
-  };
+  }
   /** The live generation, as every read finds it through the IndexMeta node; none before `meta` first ran. */
-  const live = () => (meta ? gens.get(meta.gen) : undefined);
+  live(): Generation | undefined { return this.meta ? this.gens.get(this.meta.gen) : undefined; }
+}
 
-  const objectsFor = (g: Generation, subject: string, action: string, type: string): Set<string> => {
-    const out = new Set<string>();
-    const take = (rowId: string) => {
-      const r = g.rows.get(rowId);
-      if (r && r.type === type && r.action === action) out.add(r.obj);
-    };
-    for (const k of g.actors.get(subject) ?? []) {
-      for (const id of g.rowsGiving.get(k) ?? []) take(id);
-      for (const f of g.flatsGiving.get(k) ?? []) for (const id of g.referring.get(f) ?? []) take(id);
-    }
-    for (const id of g.rowsOfKind.get(`${type} ${action}`) ?? []) if (g.rows.get(id)!.public) take(id);
-    for (const [f, flat] of g.flats) if (flat.public) for (const id of g.referring.get(f) ?? []) take(id);
-    return out;
-  };
-  const subjectsFor = (g: Generation | undefined, row: MemRow | undefined, subjectType: string) => {
-    const out = new Set<string>();
-    if (!g || !row) return { subjects: out, public: false };
-    const reach = g.reach(row);
-    for (const k of reach.keys) for (const s of g.holders.get(k) ?? []) if (s.startsWith(`${subjectType}:`)) out.add(s);
-    return { subjects: out, public: reach.public };
-  };
-  const heldObjects = (subject: string, type: string, relation: string) => {
-    const suffix = `#${relation}`;
-    const held = [...live()?.actors.get(subject) ?? []];
-    return held.filter((k) => k.startsWith(`${type}:`) && k.endsWith(suffix)).map((k) => k.slice(0, k.length - suffix.length));
-  };
-  const holdersOf = (key: string, subjectType: string) =>
-    [...live()?.holders.get(key) ?? []].filter((s) => s.startsWith(`${subjectType}:`));
+export function memoryIndexStore(): IndexStore {
+  const ix = new MemIndex();
+  return { ...generationCalls(ix), ...writeCalls(ix), ...pointReads(ix), ...listReads(ix) };
+}
 
+function objectsFor(g: Generation, subject: string, action: string, type: string): Set<string> {
+  const out = new Set<string>();
+  const take = (rowId: string) => {
+    const r = g.rows.get(rowId);
+    if (r && r.type === type && r.action === action) out.add(r.obj);
+  };
+  for (const k of g.actors.get(subject) ?? []) {
+    for (const id of g.rowsGiving.get(k) ?? []) take(id);
+    for (const f of g.flatsGiving.get(k) ?? []) for (const id of g.referring.get(f) ?? []) take(id);
+  }
+  for (const id of g.rowsOfKind.get(`${type} ${action}`) ?? []) if (g.rows.get(id)!.public) take(id);
+  for (const [f, flat] of g.flats) if (flat.public) for (const id of g.referring.get(f) ?? []) take(id);
+  return out;
+}
+
+function subjectsFor(g: Generation | undefined, row: MemRow | undefined, subjectType: string) {
+  const out = new Set<string>();
+  if (!g || !row) return { subjects: out, public: false };
+  const reach = g.reach(row);
+  for (const k of reach.keys) for (const s of g.holders.get(k) ?? []) if (s.startsWith(`${subjectType}:`)) out.add(s);
+  return { subjects: out, public: reach.public };
+}
+
+/** The IndexMeta node: which generation is live and which is being built. */
+function generationCalls(ix: MemIndex): Pick<IndexStore, 'meta' | 'setBuilding' | 'switchGeneration' | 'dropGeneration'> {
   return {
     async meta() {
-      meta ??= { gen: 1, building: null };
-      return { ...meta };
+      ix.meta ??= { gen: 1, building: null };
+      return { ...ix.meta };
     },
-    async setBuilding(gen) { if (meta) meta.building = gen; },
-    async switchGeneration(gen) { if (meta) meta = { gen, building: null }; },
-    async check(subject, object, action) {
-      const g = live();
-      const row = g?.rows.get(`${object}#${action}`);
-      if (!g || !row) return { rowExists: false, allowed: false };
-      const reach = g.reach(row);
-      const held = g.actors.get(subject);
-      return { rowExists: true, allowed: reach.public || (held !== undefined && [...reach.keys].some((k) => held.has(k))) };
+    async setBuilding(gen) { if (ix.meta) ix.meta.building = gen; },
+    async switchGeneration(gen) { if (ix.meta) ix.meta = { gen, building: null }; },
+    async dropGeneration(gen) {
+      const n = ix.gens.get(gen)?.nodes ?? 0;
+      ix.gens.delete(gen);
+      return n;
     },
-    async records(subject, object, action): Promise<IndexRecords> {
-      const g = live();
-      const row = g?.rows.get(`${object}#${action}`);
-      const held = g?.actors.get(subject);
-      return {
-        gen: meta?.gen ?? 0,
-        objectIndex: row ? {
-          id: `${object}#${action}`, public: row.public, keys: [...row.keys],
-          refs: row.refs.map((id) => { const f = g!.flats.get(id)!; return { id, public: f.public, keys: [...f.keys] }; }),
-        } : null,
-        subjectIndex: held ? { subject, keys: [...held] } : null,
-      };
-    },
+  };
+}
+
+/** Writes to one generation, and the questions the indexer asks of it while writing. */
+function writeCalls(ix: MemIndex): Pick<IndexStore, 'putRows' | 'deleteRows' | 'putFlats' | 'rowsReferring' | 'flatsDependingOn' | 'flattened' | 'syncHolds'> {
+  return {
     async putRows(gen, objects) {
-      const g = writable(gen);
+      const g = ix.writable(gen);
       const changed: string[] = [];
       for (const o of objects) {
         const olds = [...g.rowsOfObject.get(o.obj) ?? []].map((id) => g.rows.get(id)!);
@@ -95,11 +88,11 @@ export function memoryIndexStore(): IndexStore {
       return changed;
     },
     async deleteRows(gen, objects) {
-      const g = gens.get(gen);
+      const g = ix.gens.get(gen);
       if (g) for (const obj of objects) for (const id of [...g.rowsOfObject.get(obj) ?? []]) g.deleteRow(id);
     },
     async putFlats(gen, flats) {
-      const g = writable(gen);
+      const g = ix.writable(gen);
       const changed: string[] = [];
       for (const fl of flats) {
         if (g.flatNode(fl.id).hash === fl.hash) continue;
@@ -109,7 +102,7 @@ export function memoryIndexStore(): IndexStore {
       return changed;
     },
     async rowsReferring(gen, flatIds, limit) {
-      const g = gens.get(gen);
+      const g = ix.gens.get(gen);
       const out = new Set<string>();
       for (const f of flatIds) {
         for (const id of g?.referring.get(f) ?? []) {
@@ -120,45 +113,80 @@ export function memoryIndexStore(): IndexStore {
       return [...out];
     },
     async flatsDependingOn(gen, objects) {
-      const g = gens.get(gen);
+      const g = ix.gens.get(gen);
       const out = new Set<string>();
       for (const o of objects) for (const f of g?.dependents.get(o) ?? []) out.add(g!.flats.get(f)!.obj!);
       return [...out];
     },
     async flattened(gen, objects) {
-      const g = gens.get(gen);
+      const g = ix.gens.get(gen);
       return new Set(objects.filter((o) => (g?.flatsOfObject.get(o)?.size ?? 0) > 0));
     },
     async syncHolds(gen, items) {
-      const g = writable(gen);
+      const g = ix.writable(gen);
       for (const it of items) g.hold(it.subject, it.key, it.present);
     },
+  };
+}
+
+/** Reads of one row or one subject in the live generation. */
+function pointReads(ix: MemIndex): Pick<IndexStore, 'check' | 'records' | 'holds'> {
+  return {
+    async check(subject, object, action) {
+      const g = ix.live();
+      const row = g?.rows.get(`${object}#${action}`);
+      if (!g || !row) return { rowExists: false, allowed: false };
+      const reach = g.reach(row);
+      const held = g.actors.get(subject);
+      return { rowExists: true, allowed: reach.public || (held !== undefined && [...reach.keys].some((k) => held.has(k))) };
+    },
+    async records(subject, object, action): Promise<IndexRecords> {
+      const g = ix.live();
+      const row = g?.rows.get(`${object}#${action}`);
+      const held = g?.actors.get(subject);
+      return {
+        gen: ix.meta?.gen ?? 0,
+        objectIndex: row ? {
+          id: `${object}#${action}`, public: row.public, keys: [...row.keys],
+          refs: row.refs.map((id) => { const f = g!.flats.get(id)!; return { id, public: f.public, keys: [...f.keys] }; }),
+        } : null,
+        subjectIndex: held ? { subject, keys: [...held] } : null,
+      };
+    },
+    async holds(subject, key) { return ix.live()?.actors.get(subject)?.has(key) ?? false; },
+  };
+}
+
+/** The lists and their counts, paged in code-unit order, from the live generation. */
+function listReads(ix: MemIndex): Pick<IndexStore, 'listObjects' | 'countObjects' | 'listSubjects' | 'countSubjects' | 'listHeld' | 'countHeld' | 'listHolders' | 'countHolders'> {
+  const heldObjects = (subject: string, type: string, relation: string) => {
+    const suffix = `#${relation}`;
+    const held = [...ix.live()?.actors.get(subject) ?? []];
+    return held.filter((k) => k.startsWith(`${type}:`) && k.endsWith(suffix)).map((k) => k.slice(0, k.length - suffix.length));
+  };
+  const holdersOf = (key: string, subjectType: string) =>
+    [...ix.live()?.holders.get(key) ?? []].filter((s) => s.startsWith(`${subjectType}:`));
+  return {
     async listObjects(subject, action, type, skip, limit) {
-      const g = live();
+      const g = ix.live();
       return g ? page(objectsFor(g, subject, action, type), skip, limit) : [];
     },
     async countObjects(subject, action, type, pivot) {
-      const g = live();
+      const g = ix.live();
       return countOf(g ? objectsFor(g, subject, action, type) : [], pivot);
     },
     async listSubjects(object, action, subjectType, skip, limit) {
-      const g = live();
+      const g = ix.live();
       return page(subjectsFor(g, g?.rows.get(`${object}#${action}`), subjectType).subjects, skip, limit);
     },
     async countSubjects(object, action, subjectType, pivot) {
-      const g = live();
+      const g = ix.live();
       const found = subjectsFor(g, g?.rows.get(`${object}#${action}`), subjectType);
       return { ...countOf(found.subjects, pivot), public: found.public };
     },
-    async holds(subject, key) { return live()?.actors.get(subject)?.has(key) ?? false; },
     async listHeld(subject, type, relation, skip, limit) { return page(heldObjects(subject, type, relation), skip, limit); },
     async countHeld(subject, type, relation, pivot) { return countOf(heldObjects(subject, type, relation), pivot); },
     async listHolders(key, subjectType, skip, limit) { return page(holdersOf(key, subjectType), skip, limit); },
     async countHolders(key, subjectType, pivot) { return countOf(holdersOf(key, subjectType), pivot); },
-    async dropGeneration(gen) {
-      const n = gens.get(gen)?.nodes ?? 0;
-      gens.delete(gen);
-      return n;
-    },
   };
 }

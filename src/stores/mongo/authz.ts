@@ -46,17 +46,19 @@ async function present(col: Collection<{ _id: string; computedTuple: string }>, 
 
 /** Definitions, tuples and grants in MongoDB: one adapter for every capability, each service takes the ones it uses. */
 export function mongoAuthzStore(db: Db): DefinitionStore & TupleReads & TupleWrites & GrantStore {
-  const defs = db.collection<DefinitionRecord>(COLLECTIONS.definitions);
-  const rels = db.collection<RelationRecord>(COLLECTIONS.relations);
-  const grants = db.collection<GrantDoc>(COLLECTIONS.grants);
+  return { ...mongoDefinitions(db), ...mongoTuples(db), ...mongoGrants(db) };
+}
 
-  async function page<T extends { _id: string }>(col: typeof rels | typeof defs, filter: Filter<T>, q: ListQuery, fallback: string): Promise<Page<T>> {
-    const c = col as unknown as import('mongodb').Collection<T>;
+/** Resource definitions, one document each, replaced whole under a version filter. */
+export function mongoDefinitions(db: Db): DefinitionStore {
+  const defs = db.collection<DefinitionRecord>(COLLECTIONS.definitions);
+
+  async function page(filter: Filter<DefinitionRecord>, q: ListQuery, fallback: string): Promise<Page<DefinitionRecord>> {
     const [items, count] = await Promise.all([
-      c.find(filter).sort(sortOf(q.sort, fallback)).skip(q.skip).limit(q.limit).toArray(),
-      c.countDocuments(filter),
+      defs.find(filter).sort(sortOf(q.sort, fallback)).skip(q.skip).limit(q.limit).toArray(),
+      defs.countDocuments(filter),
     ]);
-    return { items: items as T[], count };
+    return { items, count };
   }
 
   return {
@@ -66,7 +68,7 @@ export function mongoAuthzStore(db: Db): DefinitionStore & TupleReads & TupleWri
     },
     listDefinitions(q) {
       const filter: Filter<DefinitionRecord> = q.search ? { name: { $regex: escapeRegex(q.search), $options: 'i' } } : {};
-      return page<DefinitionRecord>(defs, filter, q, 'name');
+      return page(filter, q, 'name');
     },
     async saveDefinition(def: Definition, version: number) {
       const now = new Date();
@@ -92,6 +94,13 @@ export function mongoAuthzStore(db: Db): DefinitionStore & TupleReads & TupleWri
       return found;
     },
 
+  };
+}
+
+/** Relationship tuples, one document each keyed by the tuple's id. */
+export function mongoTuples(db: Db): TupleReads & TupleWrites {
+  const rels = db.collection<RelationRecord>(COLLECTIONS.relations);
+  return {
     async insertTuples(tuples, revision) {
       const createdAt = new Date();
       const docs = tuples.map((t) => {
@@ -133,12 +142,6 @@ export function mongoAuthzStore(db: Db): DefinitionStore & TupleReads & TupleWri
       if (opts?.bySubject) cursor.sort({ subject: 1, _id: 1 });
       yield* inBatches(cursor, batch);
     },
-    async *grantsInvolving(object, batch) {
-      // Two equality finds one after the other: FerretDB v1 would scan for an $or.
-      for (const filter of [{ resource: object }, { subject: object }]) {
-        for await (const page of inBatches(grants.find(filter, { batchSize: batch }), batch)) yield page.map(grantTuple);
-      }
-    },
     async presentTuples(texts) {
       return present(rels as unknown as Collection<{ _id: string; computedTuple: string }>, texts);
     },
@@ -157,6 +160,19 @@ export function mongoAuthzStore(db: Db): DefinitionStore & TupleReads & TupleWri
     },
     countTuples: () => documentCount(rels),
 
+  };
+}
+
+/** Direct grants, one document each keyed by the grant's tuple id. */
+export function mongoGrants(db: Db): GrantStore {
+  const grants = db.collection<GrantDoc>(COLLECTIONS.grants);
+  return {
+    async *grantsInvolving(object, batch) {
+      // Two equality finds one after the other: FerretDB v1 would scan for an $or.
+      for (const filter of [{ resource: object }, { subject: object }]) {
+        for await (const page of inBatches(grants.find(filter, { batchSize: batch }), batch)) yield page.map(grantTuple);
+      }
+    },
     async putGrant(g, revision) {
       const computedTuple = tupleText(g);
       try {

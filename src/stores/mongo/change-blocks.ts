@@ -34,13 +34,20 @@ const SCAN_AFTER = 4 * PARALLEL;
 
 const range = (from: number, to: number) => Array.from({ length: Math.max(0, to - from + 1) }, (_, i) => from + i);
 
-export function changeBlocks(log: Collection<Stored>, sealed: Collection<SealedBlock>, now = () => Date.now()) {
+export function changeBlocks(log: Collection<Stored>, sealed: Collection<SealedBlock>, now = () => Date.now()): Pick<ChangeBlocks, 'ranged' | 'between'> {
+  return new ChangeBlocks(log, sealed, now);
+}
+
+/** The block reader: point reads, gap claims and sealing, over the log and its sealed copies. */
+class ChangeBlocks {
+  constructor(private readonly log: Collection<Stored>, private readonly sealed: Collection<SealedBlock>, private readonly now: () => number) {}
+
   /** The entries (voids too) of these revisions that exist, in order, read PARALLEL at a time until they weigh `budget`. */
-  async function read(revisions: number[], budget = Infinity, stopAtFirst = false): Promise<Read[]> {
+  private async read(revisions: number[], budget = Infinity, stopAtFirst = false): Promise<Read[]> {
     const out: Read[] = [];
     let held = 0;
     for (let i = 0; i < revisions.length && held < budget && !(stopAtFirst && out.length > 0); i += PARALLEL) {
-      const found = await Promise.all(revisions.slice(i, i + PARALLEL).map((r) => log.findOne({ _id: r })));
+      const found = await Promise.all(revisions.slice(i, i + PARALLEL).map((r) => this.log.findOne({ _id: r })));
       for (const d of found) {
         if (!d) continue;
         const { _id, ...e } = d;
@@ -56,8 +63,8 @@ export function changeBlocks(log: Collection<Stored>, sealed: Collection<SealedB
    * `entries`, else `next`) is GAP_FINAL_MS old. A claim lost to a write that just landed brings that write in.
    * Returns the entries and whether every gap is now claimed.
    */
-  async function claimGaps(entries: Read[], lo: number, hi: number, next: Read | null): Promise<{ entries: Read[]; complete: boolean }> {
-    const t = now();
+  private async claimGaps(entries: Read[], lo: number, hi: number, next: Read | null): Promise<{ entries: Read[]; complete: boolean }> {
+    const t = this.now();
     const have = new Set(entries.map((e) => e.revision));
     const following = next ? [...entries, next] : entries;
     const gaps: number[] = [];
@@ -70,94 +77,93 @@ export function changeBlocks(log: Collection<Stored>, sealed: Collection<SealedB
     }
     if (gaps.length === 0) return { entries, complete };
     const at = new Date(t);
-    const lost = (await Promise.all(gaps.map((r) => log.insertOne({ _id: r, revision: r, kind: VOID, at } as unknown as Stored)
+    const lost = (await Promise.all(gaps.map((r) => this.log.insertOne({ _id: r, revision: r, kind: VOID, at } as unknown as Stored)
       .then(() => null, (e: unknown) => { if (isDuplicateKey(e)) return r; throw e; }))))
       .filter((r): r is number => r !== null);
     if (lost.length === 0) return { entries, complete };
     // Another reader's void, or the late write itself: read what won.
-    const won = await read(lost);
+    const won = await this.read(lost);
     return { entries: [...entries, ...won].sort((a, b) => a.revision - b.revision), complete: complete && won.every(isVoid) };
   }
 
   /** The first entry after `hi`, looked for up to `upTo` and at most SCAN_AFTER revisions on (null when none is found). */
-  async function firstAfter(hi: number, upTo: number): Promise<Read | null> {
-    return (await read(range(hi + 1, Math.min(upTo, hi + SCAN_AFTER)), Infinity, true))[0] ?? null;
+  private async firstAfter(hi: number, upTo: number): Promise<Read | null> {
+    return (await this.read(range(hi + 1, Math.min(upTo, hi + SCAN_AFTER)), Infinity, true))[0] ?? null;
   }
 
-  async function seal(b: number, entries: ChangeEntry[]): Promise<void> {
+  private async seal(b: number, entries: ChangeEntry[]): Promise<void> {
     const json = JSON.stringify(entries.map((e) => ({ ...e, at: e.at.getTime() })));
     const doc = json.length <= SEALED_MAX_CHARS ? { _id: b, entries: json } : { _id: b, revisions: entries.map((e) => e.revision) };
     // Another reader sealing the same block wrote the same entries.
-    await sealed.insertOne(doc).catch((e: unknown) => { if (!isDuplicateKey(e)) throw e; });
+    await this.sealed.insertOne(doc).catch((e: unknown) => { if (!isDuplicateKey(e)) throw e; });
   }
 
   /** Block `b`'s entries after `after`, the whole block being settled: from its sealed copy, else read, and sealed if final. */
-  async function settledBlock(b: number, copy: SealedBlock | null, after: number, budget: number, upTo: number): Promise<ChangeEntry[]> {
+  private async settledBlock(b: number, copy: SealedBlock | null, after: number, budget: number, upTo: number): Promise<ChangeEntry[]> {
     const lo = b * BLOCK;
     const hi = lo + BLOCK - 1;
     if (copy?.entries !== undefined) {
       return (JSON.parse(copy.entries) as Array<ChangeEntry & { at: number }>).filter((e) => e.revision > after).map((e) => ({ ...e, at: new Date(e.at) }));
     }
-    if (copy?.revisions) return changes(await read(copy.revisions.filter((r) => r > after), budget));
+    if (copy?.revisions) return changes(await this.read(copy.revisions.filter((r) => r > after), budget));
     // Read whole (a follower in the middle of it pays once more than it needs) so that it can be sealed.
-    const read0 = await read(range(lo, hi));
+    const read0 = await this.read(range(lo, hi));
     const gapAtEnd = (read0.at(-1)?.revision ?? lo - 1) < hi;
-    const { entries, complete } = await claimGaps(read0, lo, hi, gapAtEnd ? await firstAfter(hi, upTo) : null);
+    const { entries, complete } = await this.claimGaps(read0, lo, hi, gapAtEnd ? await this.firstAfter(hi, upTo) : null);
     // Every gap claimed by a void: no write can land in this block any more.
-    if (complete) await seal(b, changes(entries));
+    if (complete) await this.seal(b, changes(entries));
     return changes(entries).filter((e) => e.revision > after);
   }
 
-  return {
-    /**
-     * ChangeLog.between on MongoDB, which answers an `_id` range from its index in one query (point reads would be
-     * a round trip per revision there): no blocks, final gaps claimed as on FerretDB.
-     */
-    async ranged(after: number, upTo: number, limit: number): Promise<ChangeEntry[]> {
-      const found: Read[] = (await log.find({ _id: { $gt: after, $lte: upTo } }).sort({ _id: 1 }).limit(limit).toArray())
-        .map(({ _id, ...e }) => ({ ...e, revision: _id }));
-      const out: ChangeEntry[] = [];
-      let held = 0;
-      for (const e of changes((await claimGaps(found, after + 1, found.at(-1)?.revision ?? after, null)).entries)) {
-        if (held >= limit) break;
+  /**
+   * ChangeLog.between on MongoDB, which answers an `_id` range from its index in one query (point reads would be
+   * a round trip per revision there): no blocks, final gaps claimed as on FerretDB.
+   */
+  async ranged(after: number, upTo: number, limit: number): Promise<ChangeEntry[]> {
+    const found: Read[] = (await this.log.find({ _id: { $gt: after, $lte: upTo } }).sort({ _id: 1 }).limit(limit).toArray())
+      .map(({ _id, ...e }) => ({ ...e, revision: _id }));
+    const out: ChangeEntry[] = [];
+    let held = 0;
+    for (const e of changes((await this.claimGaps(found, after + 1, found.at(-1)?.revision ?? after, null)).entries)) {
+      if (held >= limit) break;
+      out.push(e);
+      held += weightOf(e);
+    }
+    return out;
+  }
+
+  /** ChangeLog.between: at most `limit` entries in (after, upTo], none more once they weigh `limit`. */
+  async between(after: number, upTo: number, limit: number): Promise<ChangeEntry[]> {
+    const out: ChangeEntry[] = [];
+    let held = 0;
+    const copies = new Map<number, Promise<SealedBlock | null>>();
+    for (let b = Math.floor((after + 1) / BLOCK); b * BLOCK <= upTo && held < limit && out.length < limit; b++) {
+      const hi = b * BLOCK + BLOCK - 1;
+      const from = Math.max(after, b * BLOCK - 1);
+      let entries: ChangeEntry[];
+      if (hi <= upTo) {
+        // An entry weighs at least one, so the page needs at least this many more settled blocks (one more when it
+        // starts inside one): their copies are asked at once. One never awaited (the page filled) must not go unhandled.
+        if (!copies.has(b)) {
+          const ahead = Math.min(Math.ceil((limit - held) / BLOCK) + (from >= b * BLOCK ? 1 : 0), Math.floor((upTo + 1) / BLOCK) - b);
+          for (let k = b; k < b + Math.max(1, ahead); k++) {
+            const copy = this.sealed.findOne({ _id: k });
+            copy.catch(() => undefined);
+            copies.set(k, copy);
+          }
+        }
+        entries = await this.settledBlock(b, await copies.get(b)!, from, limit - held, upTo);
+      } else {
+        // The feed passes over a gap once the entry after it is old: claimed first, so no write lands behind it.
+        const tail = await this.read(range(from + 1, upTo), limit - held);
+        entries = changes((await this.claimGaps(tail, from + 1, tail.at(-1)?.revision ?? from, null)).entries);
+      }
+      for (const e of entries) {
+        if (held >= limit || out.length >= limit) break;
         out.push(e);
         held += weightOf(e);
       }
-      return out;
-    },
-    /** ChangeLog.between: at most `limit` entries in (after, upTo], none more once they weigh `limit`. */
-    async between(after: number, upTo: number, limit: number): Promise<ChangeEntry[]> {
-      const out: ChangeEntry[] = [];
-      let held = 0;
-      const copies = new Map<number, Promise<SealedBlock | null>>();
-      for (let b = Math.floor((after + 1) / BLOCK); b * BLOCK <= upTo && held < limit && out.length < limit; b++) {
-        const hi = b * BLOCK + BLOCK - 1;
-        const from = Math.max(after, b * BLOCK - 1);
-        let entries: ChangeEntry[];
-        if (hi <= upTo) {
-          // An entry weighs at least one, so the page needs at least this many more settled blocks (one more when it
-          // starts inside one): their copies are asked at once. One never awaited (the page filled) must not go unhandled.
-          if (!copies.has(b)) {
-            const ahead = Math.min(Math.ceil((limit - held) / BLOCK) + (from >= b * BLOCK ? 1 : 0), Math.floor((upTo + 1) / BLOCK) - b);
-            for (let k = b; k < b + Math.max(1, ahead); k++) {
-              const copy = sealed.findOne({ _id: k });
-              copy.catch(() => undefined);
-              copies.set(k, copy);
-            }
-          }
-          entries = await settledBlock(b, await copies.get(b)!, from, limit - held, upTo);
-        } else {
-          // The feed passes over a gap once the entry after it is old: claimed first, so no write lands behind it.
-          const tail = await read(range(from + 1, upTo), limit - held);
-          entries = changes((await claimGaps(tail, from + 1, tail.at(-1)?.revision ?? from, null)).entries);
-        }
-        for (const e of entries) {
-          if (held >= limit || out.length >= limit) break;
-          out.push(e);
-          held += weightOf(e);
-        }
-      }
-      return out;
-    },
-  };
+    }
+    return out;
+  }
 }

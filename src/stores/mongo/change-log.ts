@@ -1,5 +1,5 @@
 // The change log and its outbox in MongoDB: `change_log` keeps every entry, `pending` the ones not applied yet.
-import type { Db } from 'mongodb';
+import type { Collection, Db } from 'mongodb';
 import type { ChangeEntry, ChangeLog, PendingRecord, RevisionCounter } from '../ports/change-log.js';
 import { changeBlocks, VOID } from './change-blocks.js';
 import { COLLECTIONS } from './connection.js';
@@ -31,34 +31,8 @@ export function mongoChangeLog(db: Db, counter: RevisionCounter): ChangeLog {
 
   return {
     async commit(entry, owner, opts = {}) {
-      const keepPending = opts.pending !== false;
       await seed();
-      for (let attempt = 0; attempt < MAX_TRIES; attempt++) {
-        // Marked pending in Redis as it is taken, before anything can acknowledge it (see `frontier`).
-        const revision = keepPending ? await counter.take() : await counter.next();
-        const at = new Date();
-        let claimed = false;
-        try {
-          // The pending marker goes first: any entry in the log is pending until its appliers finish. The durable
-          // high-water mark is raised beside it (no added wait), so every logged revision is at or below it.
-          await Promise.all([
-            keepPending ? pending.insertOne({ _id: revision, owner, at }).then(() => { claimed = true; }) : undefined,
-            marks.raise(revision),
-          ]);
-          await log.insertOne({ _id: revision, revision, ...entry, at });
-          if (keepPending) await counter.confirm(revision);
-          return revision;
-        } catch (e) {
-          if (!isDuplicateKey(e)) throw e;
-          // A duplicate is a counter gone back, or a reader's void over a revision it judged failed (change-blocks.ts):
-          // either way this write takes a new revision, and the acknowledgement carries that one.
-          // Our marker for a revision the log already holds (a counter that went back) must not linger. Its mark
-          // in Redis stays: it may be another writer's, and readers drop marks without a pending record (`heal`).
-          if (claimed) await pending.deleteOne({ _id: revision });
-          await counter.raise(await highestStored(db, revision));
-        }
-      }
-      throw new Error('could not take a revision: the counter keeps colliding with stored revisions');
+      return commitEntry({ db, counter, marks, log, pending }, entry, owner, opts.pending !== false);
     },
     async entries(revisions) {
       if (revisions.length === 0) return [];
@@ -122,6 +96,41 @@ export function mongoChangeLog(db: Db, counter: RevisionCounter): ChangeLog {
       return counter.current();
     },
   };
+}
+
+interface CommitDeps {
+  db: Db; counter: RevisionCounter; marks: ReturnType<typeof revisionMark>;
+  log: Collection<ChangeEntry & { _id: number }>; pending: Collection<{ _id: number; owner: string; at: Date }>;
+}
+
+/** Logs one entry under a new revision, taking another while the one taken is already stored. */
+async function commitEntry({ db, counter, marks, log, pending }: CommitDeps, entry: Omit<ChangeEntry, 'revision' | 'at'>, owner: string, keepPending: boolean): Promise<number> {
+  for (let attempt = 0; attempt < MAX_TRIES; attempt++) {
+    // Marked pending in Redis as it is taken, before anything can acknowledge it (see `frontier`).
+    const revision = keepPending ? await counter.take() : await counter.next();
+    const at = new Date();
+    let claimed = false;
+    try {
+      // The pending marker goes first: any entry in the log is pending until its appliers finish. The durable
+      // high-water mark is raised beside it (no added wait), so every logged revision is at or below it.
+      await Promise.all([
+        keepPending ? pending.insertOne({ _id: revision, owner, at }).then(() => { claimed = true; }) : undefined,
+        marks.raise(revision),
+      ]);
+      await log.insertOne({ _id: revision, revision, ...entry, at });
+      if (keepPending) await counter.confirm(revision);
+      return revision;
+    } catch (e) {
+      if (!isDuplicateKey(e)) throw e;
+      // A duplicate is a counter gone back, or a reader's void over a revision it judged failed (change-blocks.ts):
+      // either way this write takes a new revision, and the acknowledgement carries that one.
+      // Our marker for a revision the log already holds (a counter that went back) must not linger. Its mark
+      // in Redis stays: it may be another writer's, and readers drop marks without a pending record (`heal`).
+      if (claimed) await pending.deleteOne({ _id: revision });
+      await counter.raise(await highestStored(db, revision));
+    }
+  }
+  throw new Error('could not take a revision: the counter keeps colliding with stored revisions');
 }
 
 /**

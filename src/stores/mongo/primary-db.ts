@@ -2,7 +2,7 @@
 import { ReadPreference, WriteConcern, type Db, type MongoClient } from 'mongodb';
 
 /**
- * Every store but the database module's documents reads and writes here, whatever the config module `database` (or
+ * Every store but the database module's documents reads and writes here, whatever the `database` module's config (or
  * the connection string) says: a delete that reads presence from a lagging secondary, or an unacknowledged write
  * (`w: 0`), would break what rests on reading one's own writes and on duplicate-key errors (revisions, refresh-token
  * reuse detection, unique emails and names). Reads go to the primary; a `w: 0` of the connection string is raised to 1,

@@ -1,5 +1,5 @@
-// A Db whose collections always use the current read preference, read concern and write concern (config module
-// `database`), so a PATCH reaches the document store without a restart or a new connection.
+// A Db whose collections always use the current read preference, read concern and write concern (the `database`
+// module's config), so a PATCH reaches the document store without a restart or a new connection.
 import { ReadConcern, WriteConcern, type Collection, type Db, type MongoClient } from 'mongodb';
 
 import type { DatabaseOptions } from '../ports/documents.js';

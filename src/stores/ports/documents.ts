@@ -16,7 +16,7 @@ export interface DocumentStore {
   uniqueIndex(collection: string, field: string): Promise<void>;
 }
 
-/** How the documents of database schemas are read and written (the config module `database`), as MongoDB names them. */
+/** How the documents of database schemas are read and written (the `database` module's config), as MongoDB names them. */
 export interface DatabaseOptions {
   readPreference: 'primary' | 'primaryPreferred' | 'secondary' | 'secondaryPreferred' | 'nearest';
   readConcern?: { level: 'local' | 'majority' | 'linearizable' | 'available' | 'snapshot' };

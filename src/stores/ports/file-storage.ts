@@ -23,7 +23,7 @@ export class FileMissing extends Error {
   constructor(key: string) { super(`no stored bytes under ${key}`); }
 }
 
-/** Where the providers keep their bytes, as the config module `storage` says. */
+/** Where the providers keep their bytes, as the `storage` module's config says. */
 export interface FileStorageSettings {
   /** The local provider's directory. */
   dir: string;

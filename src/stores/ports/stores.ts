@@ -49,7 +49,7 @@ export interface Stores {
   /** Custom endpoint definitions of the database module. */
   customEndpoints: EndpointStore;
   files: FileRecordStore;
-  /** Where file bytes go: local disk or an S3 bucket, as the config module `storage` names them. */
+  /** Where file bytes go: local disk or an S3 bucket, as the `storage` module's config names them. */
   fileStorage: OpenFileStorage;
   config: ConfigStore;
   /** Push device tokens, notifications and the outbox of sent messages. */
@@ -78,7 +78,7 @@ export interface Stores {
   heartbeat: Heartbeat;
   bus(apply: (inv: Invalidation) => void, reset: () => void): InvalidationBusMember;
   chatChannel(onMessage: (message: string) => void): ChatChannel;
-  /** Applies the config module `database` (read preference, concerns) to document calls from the next on. */
+  /** Applies the `database` module's config (read preference, concerns) to document calls from the next on. */
   tuneDatabase(options: DatabaseOptions): void;
   /** Readiness checks by store name (redis only when asked: a deployment may run without needing it ready). */
   probes(checkRedis: boolean): Record<string, () => Promise<void>>;

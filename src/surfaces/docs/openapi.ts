@@ -46,7 +46,7 @@ export function openApiDocument(surface: Surface, routes: readonly Route[], vers
     paths[path]![r.http.method] = {
       operationId: r.id,
       summary: r.summary,
-      tags: [r.module],
+      tags: [r.group],
       security,
       ...(r.params || query ? { requestParams: { ...(objectOf(r.params) ? { path: objectOf(r.params) } : {}), ...(query ? { query } : {}) } } : {}),
       ...(r.query && !query ? { description: 'Query: schema fields as equality filters besides the listed parameters.' } : {}),

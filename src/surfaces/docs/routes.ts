@@ -40,11 +40,11 @@ export function docsRoutes(getRoutes: () => readonly Route[], version: string): 
   };
   return (['admin', 'client'] as const).flatMap((surface) => [
     route({
-      surface, http: { method: 'get', path: '/openapi.json' }, output: openapiReply, module: 'core', auth: 'none', mcp: false, summary: 'This surface\'s OpenAPI 3.1 document',
+      surface, http: { method: 'get', path: '/openapi.json' }, output: openapiReply, group: 'core', auth: 'none', mcp: false, summary: 'This surface\'s OpenAPI 3.1 document',
       handle: async () => ({ body: doc(surface) }),
     }),
     route({
-      surface, http: { method: 'get', path: '/docs', produces: ['text/html'] }, output: text, module: 'core', auth: 'none', mcp: false, summary: 'Swagger UI over /openapi.json',
+      surface, http: { method: 'get', path: '/docs', produces: ['text/html'] }, output: text, group: 'core', auth: 'none', mcp: false, summary: 'Swagger UI over /openapi.json',
       handle: async () => ({ text: swaggerPage(surface), headers: { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': DOCS_CSP } }),
     }),
   ]);

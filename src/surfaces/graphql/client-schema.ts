@@ -83,65 +83,71 @@ export function clientSchema(all: SchemaRecord[], pipeline: Pipeline): GraphQLSc
   };
   const mutation: Record<string, Field> = { ...derived.mutation };
 
-  for (const s of usableSchemas(all).usable) {
-    const fields = Object.entries(s.fields);
-    const docType = new GraphQLObjectType({
-      name: s.name,
-      fields: {
-        _id: { type: new GraphQLNonNull(GraphQLID) },
-        ...Object.fromEntries(fields.map(([n, f]) => [n, { type: SCALARS[f.type] }])),
-        createdAt: { type: GraphQLString }, updatedAt: { type: GraphQLString },
-      },
-    });
-    // GraphQL has no empty input types: a schema without fields is created without input and cannot be patched.
-    const input = fields.length
-      ? new GraphQLInputObjectType({ name: `${s.name}Input`, fields: Object.fromEntries(fields.map(([n, f]) => [n, { type: SCALARS[f.type] }])) })
-      : null;
-    const filterable = fields.filter(([, f]) => f.type !== 'JSON');
-    const filter = filterable.length
-      ? new GraphQLInputObjectType({ name: `${s.name}Filter`, fields: Object.fromEntries(filterable.map(([n]) => [n, { type: GraphQLString }])) })
-      : null;
-    const page = new GraphQLObjectType({
-      name: `${s.name}Page`,
-      fields: { documents: { type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(docType))) }, count: { type: new GraphQLNonNull(GraphQLInt) } },
-    });
-    query[`find${s.name}`] = {
-      type: new GraphQLNonNull(page), description: `The ${s.name} documents you (or the scope) can read, paged`,
-      args: {
-        skip: { type: GraphQLInt }, limit: { type: GraphQLInt }, sort: { type: GraphQLString, description: 'a field, "-field" for descending' },
-        scope: { type: GraphQLString }, ...(filter ? { where: { type: filter, description: 'equality filters' } } : {}),
-      },
-      resolve: (_s, a: Record<string, unknown>, ctx) => {
-        const { where, ...rest } = a as { where?: Record<string, unknown> };
-        return run(ids.find, ctx, { params: { schema: s.name }, query: textual({ ...rest, ...(where ?? {}) }) });
-      },
-    };
-    query[`findOne${s.name}`] = {
-      type: docType, description: `One ${s.name} document you can read (null otherwise)`, args: { id: { type: new GraphQLNonNull(GraphQLID) } },
-      resolve: (_s, a: { id: string }, ctx) => run(ids.findOne, ctx, { params: { schema: s.name, id: a.id } }).catch(nullWhenNotFound),
-    };
-    mutation[`create${s.name}`] = {
-      type: new GraphQLNonNull(docType), description: `Create a ${s.name}; you (or the scope team) become its owner`,
-      args: { ...(input ? { input: { type: new GraphQLNonNull(input) } } : {}), scope: { type: GraphQLString } },
-      resolve: (_s, a: { input?: Record<string, unknown>; scope?: string }, ctx) =>
-        run(ids.create, ctx, { params: { schema: s.name }, query: textual({ scope: a.scope }), body: { ...a.input } }),
-    };
-    if (input) mutation[`patch${s.name}`] = {
-      type: new GraphQLNonNull(docType), description: `Change fields of a ${s.name} (needs edit)`,
-      args: { id: { type: new GraphQLNonNull(GraphQLID) }, input: { type: new GraphQLNonNull(input) } },
-      resolve: (_s, a: { id: string; input: Record<string, unknown> }, ctx) =>
-        run(ids.patch, ctx, { params: { schema: s.name, id: a.id }, body: { ...a.input } }),
-    };
-    mutation[`delete${s.name}`] = {
-      type: new GraphQLNonNull(deleteResult), description: `Delete a ${s.name} and its tuples (needs delete)`,
-      args: { id: { type: new GraphQLNonNull(GraphQLID) } },
-      resolve: (_s, a: { id: string }, ctx) => run(ids.remove, ctx, { params: { schema: s.name, id: a.id } }),
-    };
-  }
+  for (const s of usableSchemas(all).usable) addSchemaFields(s, run, deleteResult, query, mutation);
   return new GraphQLSchema({
     query: new GraphQLObjectType({ name: 'Query', fields: query }),
     mutation: Object.keys(mutation).length ? new GraphQLObjectType({ name: 'Mutation', fields: mutation }) : undefined,
   });
+}
+
+type Run = (id: string, caller: Caller, raw: RawInput) => Promise<unknown>;
+
+/** One schema's type, its find and findOne queries and its create, patch and delete mutations. */
+function addSchemaFields(s: ReturnType<typeof usableSchemas>['usable'][number], run: Run, deleteResult: GraphQLObjectType, query: Record<string, Field>, mutation: Record<string, Field>): void {
+  const ids = CLIENT_GRAPHQL_ROUTES;
+  const fields = Object.entries(s.fields);
+  const docType = new GraphQLObjectType({
+    name: s.name,
+    fields: {
+      _id: { type: new GraphQLNonNull(GraphQLID) },
+      ...Object.fromEntries(fields.map(([n, f]) => [n, { type: SCALARS[f.type] }])),
+      createdAt: { type: GraphQLString }, updatedAt: { type: GraphQLString },
+    },
+  });
+  // GraphQL has no empty input types: a schema without fields is created without input and cannot be patched.
+  const input = fields.length
+    ? new GraphQLInputObjectType({ name: `${s.name}Input`, fields: Object.fromEntries(fields.map(([n, f]) => [n, { type: SCALARS[f.type] }])) })
+    : null;
+  const filterable = fields.filter(([, f]) => f.type !== 'JSON');
+  const filter = filterable.length
+    ? new GraphQLInputObjectType({ name: `${s.name}Filter`, fields: Object.fromEntries(filterable.map(([n]) => [n, { type: GraphQLString }])) })
+    : null;
+  const page = new GraphQLObjectType({
+    name: `${s.name}Page`,
+    fields: { documents: { type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(docType))) }, count: { type: new GraphQLNonNull(GraphQLInt) } },
+  });
+  query[`find${s.name}`] = {
+    type: new GraphQLNonNull(page), description: `The ${s.name} documents you (or the scope) can read, paged`,
+    args: {
+      skip: { type: GraphQLInt }, limit: { type: GraphQLInt }, sort: { type: GraphQLString, description: 'a field, "-field" for descending' },
+      scope: { type: GraphQLString }, ...(filter ? { where: { type: filter, description: 'equality filters' } } : {}),
+    },
+    resolve: (_s, a: Record<string, unknown>, ctx) => {
+      const { where, ...rest } = a as { where?: Record<string, unknown> };
+      return run(ids.find, ctx, { params: { schema: s.name }, query: textual({ ...rest, ...(where ?? {}) }) });
+    },
+  };
+  query[`findOne${s.name}`] = {
+    type: docType, description: `One ${s.name} document you can read (null otherwise)`, args: { id: { type: new GraphQLNonNull(GraphQLID) } },
+    resolve: (_s, a: { id: string }, ctx) => run(ids.findOne, ctx, { params: { schema: s.name, id: a.id } }).catch(nullWhenNotFound),
+  };
+  mutation[`create${s.name}`] = {
+    type: new GraphQLNonNull(docType), description: `Create a ${s.name}; you (or the scope team) become its owner`,
+    args: { ...(input ? { input: { type: new GraphQLNonNull(input) } } : {}), scope: { type: GraphQLString } },
+    resolve: (_s, a: { input?: Record<string, unknown>; scope?: string }, ctx) =>
+      run(ids.create, ctx, { params: { schema: s.name }, query: textual({ scope: a.scope }), body: { ...a.input } }),
+  };
+  if (input) mutation[`patch${s.name}`] = {
+    type: new GraphQLNonNull(docType), description: `Change fields of a ${s.name} (needs edit)`,
+    args: { id: { type: new GraphQLNonNull(GraphQLID) }, input: { type: new GraphQLNonNull(input) } },
+    resolve: (_s, a: { id: string; input: Record<string, unknown> }, ctx) =>
+      run(ids.patch, ctx, { params: { schema: s.name, id: a.id }, body: { ...a.input } }),
+  };
+  mutation[`delete${s.name}`] = {
+    type: new GraphQLNonNull(deleteResult), description: `Delete a ${s.name} and its tuples (needs delete)`,
+    args: { id: { type: new GraphQLNonNull(GraphQLID) } },
+    resolve: (_s, a: { id: string }, ctx) => run(ids.remove, ctx, { params: { schema: s.name, id: a.id } }),
+  };
 }
 
 /** Query values as REST receives them: strings, absent when not given. */

@@ -7,7 +7,7 @@ import { callRequest } from '../http/access-log.js';
 import { headersOf, httpFailure } from '../http/wire.js';
 import { splitArgs } from '../flat-args.js';
 import { collected, type Caller, type Pipeline } from '../pipeline.js';
-import { ALIASES, GLOBAL, META, allTools, selectModules, type Tool } from './modules.js';
+import { ALIASES, GLOBAL, META, allTools, selectGroups, type Tool } from './tool-groups.js';
 
 export interface DocResource { uri: string; name: string; description: string; mimeType: string; read(): Promise<string> }
 
@@ -23,13 +23,13 @@ const json = (value: unknown) => ({ content: [{ type: 'text' as const, text: JSO
 /** MCP's one error mapping for a tool call: the admin surface's error body, as a tool result marked an error. */
 const toolError = (e: AppError) => ({ ...json(adminErrorBody(e)), isError: true });
 
-function build(deps: ToolServerDeps, tools: Tool[], modules: string[], caller: Caller) {
+function build(deps: ToolServerDeps, tools: Tool[], groups: string[], caller: Caller) {
   const { pipeline } = deps;
   const server = new McpServer({ name: 'authz-graph', version: deps.version }, {
     instructions: 'Authorization service administration. Call list_modules first; reconnect with ?modules=a,b to load more tools. '
       + 'Tool arguments are flat: path parameters, query and body fields side by side. Errors come back as the REST error body.',
   });
-  const loaded = tools.filter((t) => modules.includes(t.module) || t.module === GLOBAL);
+  const loaded = tools.filter((t) => groups.includes(t.group) || t.group === GLOBAL);
   for (const t of loaded) {
     server.registerTool(t.name, { description: t.description, inputSchema: t.inputSchema }, async (args: Record<string, unknown>) => {
       try {
@@ -45,10 +45,10 @@ function build(deps: ToolServerDeps, tools: Tool[], modules: string[], caller: C
     description: 'The modules of this tool server, how many tools each has and whether this connection loaded them (?modules=a,b)',
     inputSchema: {},
   }, async () => {
-    const names = [...new Set(tools.map((t) => t.module))].filter((m) => m !== GLOBAL).sort();
+    const names = [...new Set(tools.map((t) => t.group))].filter((m) => m !== GLOBAL).sort();
     return json({
-      loaded: modules,
-      modules: names.map((name) => ({ name, tools: tools.filter((t) => t.module === name).length, loaded: modules.includes(name) })),
+      loaded: groups,
+      modules: names.map((name) => ({ name, tools: tools.filter((t) => t.group === name).length, loaded: groups.includes(name) })),
       aliases: ALIASES,
       default: ['core', META],
     });
@@ -64,7 +64,7 @@ function build(deps: ToolServerDeps, tools: Tool[], modules: string[], caller: C
 export function mountToolServer(deps: ToolServerDeps): (app: Express) => void {
   const { pipeline } = deps;
   const tools = allTools(pipeline.registry.all(), deps.configModules);
-  const known = new Set([...tools.map((t) => t.module), META].filter((m) => m !== GLOBAL));
+  const known = new Set([...tools.map((t) => t.group), META].filter((m) => m !== GLOBAL));
   const { send } = httpFailure('admin', pipeline.neutral);
   const handle = async (req: Request, res: Response) => {
     try {
@@ -73,7 +73,7 @@ export function mountToolServer(deps: ToolServerDeps): (app: Express) => void {
       // Admin JWT or API token only: the pipeline holds each transport's credential rule.
       const principal = await pipeline.admin(headers, String(req.ip), 'mcp');
       const param = typeof req.query.modules === 'string' ? req.query.modules : undefined;
-      const { modules, unknown } = selectModules(param, known);
+      const { groups, unknown } = selectGroups(param, known);
       if (unknown.length) {
         throw new AppError('VALIDATION_FAILED', `Unknown modules: ${unknown.join(', ')}; known: ${[...known].sort().join(', ')}`,
           unknown.map((m) => ({ path: 'query.modules', message: `no module ${m}` })));
@@ -82,7 +82,7 @@ export function mountToolServer(deps: ToolServerDeps): (app: Express) => void {
         res.status(405).setHeader('Allow', 'POST').json(adminErrorBody(new AppError('BAD_REQUEST', 'This tool server is stateless: POST JSON-RPC messages')));
         return;
       }
-      const server = build(deps, tools, modules, { transport: 'mcp', ip: String(req.ip), headers, principal, bounded: true, request: callRequest(req) });
+      const server = build(deps, tools, groups, { transport: 'mcp', ip: String(req.ip), headers, principal, bounded: true, request: callRequest(req) });
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       res.on('close', () => { void transport.close(); void server.close(); });
       await server.connect(transport);

@@ -1,4 +1,4 @@
-// The playground's script and stylesheet: bundled from src/playground by esbuild on first use where the sources are
+// The playground's script and stylesheet: bundled from ./browser by esbuild on first use where the sources are
 // (a clone, under tsx or compiled), else read from dist/playground, the static build (the service image ships only dist).
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
@@ -10,7 +10,7 @@ export const ASSET_NAMES = ['playground.js', 'playground-worker.js', 'playground
 export type AssetName = typeof ASSET_NAMES[number];
 export type PlaygroundAssets = Record<AssetName, string>;
 
-const SOURCES = join(ROOT, 'src', 'playground');
+const SOURCES = join(ROOT, 'src', 'surfaces', 'playground', 'browser');
 export const BUILT = join(ROOT, 'dist', 'playground');
 
 let building = 0;

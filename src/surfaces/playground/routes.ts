@@ -12,7 +12,7 @@ const isAsset = (name: string): name is AssetName => (ASSET_NAMES as readonly st
 
 export function playgroundRoutes(): Route[] {
   const page = playgroundPage('/playground/assets/', 'service');
-  const common = { surface: 'admin' as const, module: 'core', auth: 'none' as const, mcp: false, output: text };
+  const common = { surface: 'admin' as const, group: 'core', auth: 'none' as const, mcp: false, output: text };
   return [
     route({
       ...common, http: { method: 'get', path: '/playground', produces: ['text/html'] },

@@ -29,8 +29,8 @@ const teamId = z.strictObject({ id: teamIdText });
 
 export function authenticationRoutes(deps: { clientAuth: ClientAuth; teams: Teams }): Route[] {
   const { clientAuth, teams } = deps;
-  const open = { surface: 'client' as const, module: 'authentication', auth: 'none' as const };
-  const user = { surface: 'client' as const, module: 'authentication', auth: 'user' as const };
+  const open = { surface: 'client' as const, group: 'authentication', auth: 'none' as const };
+  const user = { surface: 'client' as const, group: 'authentication', auth: 'user' as const };
   return [
     route({
       ...open, http: { method: 'post', path: '/authentication/local/new', created: 'always', bodyLimit: '16kb' }, output: replies.registered, errors: ['ALREADY_EXISTS'], summary: 'Register with email and password; returns the user, no tokens',

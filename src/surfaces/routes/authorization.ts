@@ -56,17 +56,19 @@ const read = readOptions;
 export const BULK_MAX = 100;
 const viewName = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$/, 'letters, digits, _ . - (at most 100)');
 
-export function authorizationRoutes(deps: {
+/** What the authorization routes call. */
+export interface AuthorizationRouteDeps {
   definitions: Definitions; relations: Relations; relationList: RelationList; checks: Checks; indexer: IndexerControl; feed: ChangeFeed;
   views: AccessViews;
-}): Route[] {
-  const { definitions, relations, relationList, checks, indexer, feed, views } = deps;
-  /** Admin scope rule: with a scope, the subject needs a direct tuple or grant on it, then the scope is asked. */
-  const adminCan = async (q: { subject: string; permission: string; resource: string; scope?: string }, opts: ReadOptions) => {
-    if (q.scope && !(await checks.hasDirectOn(q.subject, q.scope))) return checks.answer(false, q.permission, q.resource);
-    return checks.check(q.scope ?? q.subject, q.permission, q.resource, opts);
-  };
-  const admin = { surface: 'admin' as const, module: 'authorization', auth: 'admin' as const };
+}
+const admin = { surface: 'admin' as const, group: 'authorization', auth: 'admin' as const };
+
+export function authorizationRoutes(deps: AuthorizationRouteDeps): Route[] {
+  return [...definitionRoutes(deps), ...relationRoutes(deps), ...checkRoutes(deps), ...feedViewAndIndexerRoutes(deps)];
+}
+
+/** Resource definitions: create or replace, list, read, patch, delete. */
+function definitionRoutes({ definitions }: AuthorizationRouteDeps): Route[] {
   return [
     route({
       ...admin, grpc: 'CreateResourceDefinition', http: { method: 'post', path: '/authorization/resources' }, output: replies.definitionPut, errors: ['INVALID_DEFINITION', 'VERSION_CONFLICT', 'SCHEMA_DEFINITION', 'MODULE_DEFINITION'], summary: 'Create or replace a resource definition (writing the one a schema or a module registered needs a version)',
@@ -99,7 +101,12 @@ export function authorizationRoutes(deps: {
       query: z.strictObject({ version: revisionText.optional().meta({ description: 'The stored version: needed to delete the definition a schema or a module registered; another version is 409 VERSION_CONFLICT' }) }),
       handle: async ({ params, query }) => withRevision(await definitions.remove(params.id, query.version)),
     }),
+  ];
+}
 
+/** Tuples: write one, many or a batch of them; list, read, delete. */
+function relationRoutes({ relations, relationList, checks }: AuthorizationRouteDeps): Route[] {
+  return [
     route({
       ...admin, grpc: 'CreateRelation', http: { method: 'post', path: '/authorization/relations', created: 'when-new' }, output: replies.relationCreated, errors: ['UNKNOWN_TYPE', 'RELATION_NOT_DEFINED', 'RELATION_NOT_ALLOWED'], summary: 'Write one tuple, indexed before the answer',
       body: tupleBody,
@@ -149,7 +156,17 @@ export function authorizationRoutes(deps: {
       ...admin, grpc: 'DeleteRelation', http: { method: 'delete', path: '/authorization/relations/:id' }, output: replies.relationDeleted, errors: ['NOT_FOUND'], summary: 'Delete a tuple, re-indexed before the answer',
       params: idParam, handle: async ({ params }) => withRevision(await relations.remove(params.id)),
     }),
+  ];
+}
 
+/** Grants and decisions: grant, revoke, check one or many, explain, list objects and subjects. */
+function checkRoutes({ relations, checks }: AuthorizationRouteDeps): Route[] {
+  /** Admin scope rule: with a scope, the subject needs a direct tuple or grant on it, then the scope is asked. */
+  const adminCan = async (q: { subject: string; permission: string; resource: string; scope?: string }, opts: ReadOptions) => {
+    if (q.scope && !(await checks.hasDirectOn(q.subject, q.scope))) return checks.answer(false, q.permission, q.resource);
+    return checks.check(q.scope ?? q.subject, q.permission, q.resource, opts);
+  };
+  return [
     route({
       ...admin, grpc: 'GrantPermission', http: { method: 'post', path: '/authorization/permissions/grant', created: 'when-new' }, output: replies.granted, errors: ['UNKNOWN_TYPE', 'PERMISSION_NOT_DEFINED'], summary: 'Direct grant subject#permission@resource',
       body: grantBody,
@@ -206,7 +223,12 @@ export function authorizationRoutes(deps: {
         body: await checks.listSubjects(query.permission, query.resource, query.subjectType, query.skip, query.limit, read(query)),
       }),
     }),
+  ];
+}
 
+/** The change feed, access-list views, and the indexer's rebuild and status. */
+function feedViewAndIndexerRoutes({ indexer, feed, views }: AuthorizationRouteDeps): Route[] {
+  return [
     route({
       ...admin, grpc: 'Watch', http: { method: 'get', path: '/authorization/changes' }, output: replies.changes,
       summary: 'Tuple, grant and definition changes after a revision, in revision order (the change feed)',

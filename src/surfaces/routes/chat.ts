@@ -29,7 +29,7 @@ const scope = objectText.refine((s) => s.startsWith('Team:'), { message: 'a scop
 
 export function chatRoutes(deps: { rooms: Rooms; messages: Messages }): Route[] {
   const { rooms, messages } = deps;
-  const user = { surface: 'client' as const, module: 'chat', auth: 'user' as const };
+  const user = { surface: 'client' as const, group: 'chat', auth: 'user' as const };
   return [
     route({
       ...user, http: { method: 'post', path: '/chat/rooms', created: 'always' }, output: room, errors: ['FORBIDDEN'],

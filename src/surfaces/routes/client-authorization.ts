@@ -17,7 +17,7 @@ export const decisionFreshness = { consistency: consistencyFields.consistency, r
 
 export function clientAuthorizationRoutes(deps: { checks: Checks; revisions: Revisions }): Route[] {
   const { checks, revisions } = deps;
-  const user = { surface: 'client' as const, module: 'authorization', auth: 'user' as const };
+  const user = { surface: 'client' as const, group: 'authorization', auth: 'user' as const };
   // A scope the caller may not use is a 403, not a quiet "false": the caller asked for something it cannot do. When the
   // check names a type or action the model lacks, the 403 says so too, so a typo is not hidden behind the scope.
   const scoped = async (me: string, scope: string | undefined, needed: string, opts: ReadOptions = {}, asked?: { action: string; resource: string }) => {

@@ -29,11 +29,16 @@ const deadLetter = z.object({
   createdAt: time, failedAt: time.nullable(),
 }).meta({ id: 'DeadLetter' });
 
-export function communicationsRoutes(deps: { inbox: Inbox; queue: SendQueue; stores: CommunicationStores; userExists(id: string): Promise<boolean> }): Route[] {
-  const { inbox, queue, stores } = deps;
-  const user = { surface: 'client' as const, module: 'communications', auth: 'user' as const };
-  const admin = { surface: 'admin' as const, auth: 'admin' as const };
-  const sent = (r: Awaited<ReturnType<SendQueue['enqueue']>>) => ({ status: r.created ? 201 : 200, body: r });
+/** What the communications routes call. */
+export interface CommunicationsRouteDeps { inbox: Inbox; queue: SendQueue; stores: CommunicationStores; userExists(id: string): Promise<boolean> }
+
+export function communicationsRoutes(deps: CommunicationsRouteDeps): Route[] {
+  return [...inboxRoutes(deps), ...sendRoutes(deps)];
+}
+
+/** A signed-in user's push device tokens and notifications. */
+function inboxRoutes({ inbox }: CommunicationsRouteDeps): Route[] {
+  const user = { surface: 'client' as const, group: 'communications', auth: 'user' as const };
   return [
     route({
       ...user, http: { method: 'post', path: '/token', created: 'always' }, summary: 'Register a push device token for the signed-in user',
@@ -60,8 +65,17 @@ export function communicationsRoutes(deps: { inbox: Inbox; queue: SendQueue; sto
         .refine((b) => (b.ids === undefined) !== (b.all === undefined), { message: 'give either ids or all: true' }),
       handle: async ({ body, user: u }) => ({ body: await inbox.markRead(u!.userId, body.all ? 'all' : body.ids!) }),
     }),
+  ];
+}
+
+/** Sending email, push and sms through the queue, and what it delivered or gave up on (admin). */
+function sendRoutes(deps: CommunicationsRouteDeps): Route[] {
+  const { queue, stores } = deps;
+  const admin = { surface: 'admin' as const, auth: 'admin' as const };
+  const sent = (r: Awaited<ReturnType<SendQueue['enqueue']>>) => ({ status: r.created ? 201 : 200, body: r });
+  return [
     route({
-      ...admin, module: 'email', http: { method: 'post', path: '/communications/email', created: 'when-new', bodyLimit: '256kb' }, output: enqueued,
+      ...admin, group: 'email', http: { method: 'post', path: '/communications/email', created: 'when-new', bodyLimit: '256kb' }, output: enqueued,
       summary: 'Queue an email (retried with backoff; 200 when the idempotency key names a job already queued or sent)',
       body: z.strictObject({
         to: recipients(z.email().max(320)), subject: headerText(998), text: z.string().max(60_000).optional(), html: z.string().max(60_000).optional(),
@@ -73,7 +87,7 @@ export function communicationsRoutes(deps: { inbox: Inbox; queue: SendQueue; sto
       },
     }),
     route({
-      ...admin, module: 'push', http: { method: 'post', path: '/communications/push', created: 'when-new', bodyLimit: '64kb' }, output: enqueued, errors: ['NOT_FOUND'],
+      ...admin, group: 'push', http: { method: 'post', path: '/communications/push', created: 'when-new', bodyLimit: '64kb' }, output: enqueued, errors: ['NOT_FOUND'],
       summary: "Queue a push to a user: stored as the user's notification, sent to the user's device tokens",
       body: z.strictObject({ userId: z.string().min(1).max(200), title: headerText(200), body: z.string().min(1).max(4000), data: data.optional(), idempotencyKey }),
       handle: async ({ body }) => {
@@ -83,7 +97,7 @@ export function communicationsRoutes(deps: { inbox: Inbox; queue: SendQueue; sto
       },
     }),
     route({
-      ...admin, module: 'sms', http: { method: 'post', path: '/communications/sms', created: 'when-new', bodyLimit: '64kb' }, output: enqueued,
+      ...admin, group: 'sms', http: { method: 'post', path: '/communications/sms', created: 'when-new', bodyLimit: '64kb' }, output: enqueued,
       summary: 'Queue a text message (retried with backoff)',
       body: z.strictObject({ to: recipients(phone), body: z.string().min(1).max(1600), idempotencyKey }),
       handle: async ({ body }) => {
@@ -92,19 +106,19 @@ export function communicationsRoutes(deps: { inbox: Inbox; queue: SendQueue; sto
       },
     }),
     route({
-      ...admin, module: 'communications', http: { method: 'get', path: '/communications/outbox' }, summary: 'Messages delivered, newest first (what the store provider keeps)',
+      ...admin, group: 'communications', http: { method: 'get', path: '/communications/outbox' }, summary: 'Messages delivered, newest first (what the store provider keeps)',
       output: z.object({ messages: z.array(outboxRecord), count: z.number().int() }),
       query: z.strictObject({ ...page, channel: z.enum(['email', 'push', 'sms']).optional() }),
       handle: async ({ query }) => ({ body: await stores.outbox.list(query) }),
     }),
     route({
-      ...admin, module: 'communications', http: { method: 'get', path: '/communications/dead-letters' }, summary: 'Messages that used every attempt, newest first',
+      ...admin, group: 'communications', http: { method: 'get', path: '/communications/dead-letters' }, summary: 'Messages that used every attempt, newest first',
       output: z.object({ jobs: z.array(deadLetter), count: z.number().int() }),
       query: z.strictObject(page),
       handle: async ({ query }) => ({ body: await queue.deadLetters(query.skip, query.limit) }),
     }),
     route({
-      ...admin, module: 'communications', http: { method: 'post', path: '/communications/dead-letters/replay' }, summary: 'Send dead-lettered messages again with fresh attempts: the given job ids, or all',
+      ...admin, group: 'communications', http: { method: 'post', path: '/communications/dead-letters/replay' }, summary: 'Send dead-lettered messages again with fresh attempts: the given job ids, or all',
       output: z.object({ replayed: z.array(z.string()), notFound: z.array(z.string()) }),
       body: z.strictObject({ ids: z.array(z.string().min(1).max(200)).min(1).max(1000).optional(), all: z.literal(true).optional() })
         .refine((b) => (b.ids === undefined) !== (b.all === undefined), { message: 'give either ids or all: true' }),

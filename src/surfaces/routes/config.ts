@@ -12,7 +12,7 @@ const moduleParam = z.strictObject({ module: z.string().min(1).max(64) });
 
 export function configRoutes(deps: { settings: Settings }): Route[] {
   const { settings } = deps;
-  const admin = { surface: 'admin' as const, module: 'core', auth: 'admin' as const };
+  const admin = { surface: 'admin' as const, group: 'core', auth: 'admin' as const };
   return [
     route({ ...admin, http: { method: 'get', path: '/config' }, output: replies.config, summary: 'Every config module', handle: async () => ({ body: await settings.all() }) }),
     route({

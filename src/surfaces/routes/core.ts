@@ -22,11 +22,11 @@ export function coreRoutes(deps: { health: Health; auth: AdminAuth; tokens: ApiT
   const { health, auth, tokens } = deps;
   return [
     route({
-      surface: 'admin', http: { method: 'get', path: '/live' }, output: replies.live, module: 'core', auth: 'none', summary: 'Shallow liveness',
+      surface: 'admin', http: { method: 'get', path: '/live' }, output: replies.live, group: 'core', auth: 'none', summary: 'Shallow liveness',
       handle: async () => ({ body: health.live() }),
     }),
     route({
-      surface: 'admin', http: { method: 'get', path: '/ready', produces: ['application/json', 'text/plain'] }, output: replies.ready, module: 'core', auth: 'none',
+      surface: 'admin', http: { method: 'get', path: '/ready', produces: ['application/json', 'text/plain'] }, output: replies.ready, group: 'core', auth: 'none',
       // Each call probes every store (at most once a second, see Health): counted per caller like client routes.
       limited: true,
       summary: 'Deep readiness: one check per dependency (a failed store is only named; why is in the log); 503 when not ready',
@@ -42,24 +42,24 @@ export function coreRoutes(deps: { health: Health; auth: AdminAuth; tokens: ApiT
       },
     }),
     route({
-      surface: 'admin', http: { method: 'post', path: '/login', bodyLimit: '16kb' }, output: replies.token, module: 'core', auth: 'none', mcp: false, login: true,
+      surface: 'admin', http: { method: 'post', path: '/login', bodyLimit: '16kb' }, output: replies.token, group: 'core', auth: 'none', mcp: false, login: true,
       summary: 'Admin login: returns an admin JWT',
       body: z.strictObject({ username: z.string().min(1).max(200), password: z.string().min(1).max(1024) }),
       handle: async ({ body }) => ({ body: await auth.login(body.username, body.password) }),
     }),
     route({
-      surface: 'admin', http: { method: 'post', path: '/api-tokens', created: 'always' }, output: replies.apiTokenCreated, errors: ['FORBIDDEN'], module: 'core', auth: 'admin',
+      surface: 'admin', http: { method: 'post', path: '/api-tokens', created: 'always' }, output: replies.apiTokenCreated, errors: ['FORBIDDEN'], group: 'core', auth: 'admin',
       summary: 'Create an API token; the plaintext is returned only here',
       body: z.strictObject({ name: z.string().min(1).max(200), expiresInDays: z.number().int().min(1).max(3650).optional() }),
       handle: async ({ body, principal }) => ({ status: 201, body: await tokens.create(principal!, body.name, body.expiresInDays) }),
     }),
     route({
-      surface: 'admin', http: { method: 'get', path: '/api-tokens' }, output: replies.apiTokens, module: 'core', auth: 'admin',
+      surface: 'admin', http: { method: 'get', path: '/api-tokens' }, output: replies.apiTokens, group: 'core', auth: 'admin',
       summary: 'List your API tokens (metadata only)',
       handle: async ({ principal }) => ({ body: await tokens.list(principal!) }),
     }),
     route({
-      surface: 'admin', http: { method: 'delete', path: '/api-tokens/:id' }, output: replies.apiTokenDeleted, errors: ['NOT_FOUND', 'FORBIDDEN'], module: 'core', auth: 'admin',
+      surface: 'admin', http: { method: 'delete', path: '/api-tokens/:id' }, output: replies.apiTokenDeleted, errors: ['NOT_FOUND', 'FORBIDDEN'], group: 'core', auth: 'admin',
       summary: 'Revoke one of your API tokens',
       params: z.strictObject({ id: z.string().min(1).max(200) }),
       handle: async ({ params, principal }) => ({ body: await tokens.revoke(principal!, params.id) }),

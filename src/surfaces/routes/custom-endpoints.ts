@@ -30,7 +30,7 @@ const callReply = z.union([replies.documents, replies.document]);
 const DEFINITION_LIMIT = '32kb';
 
 export function customEndpointRoutes(endpoints: CustomEndpoints): Route[] {
-  const admin = { surface: 'admin' as const, module: 'database', auth: 'admin' as const };
+  const admin = { surface: 'admin' as const, group: 'database', auth: 'admin' as const };
   return [
     route({
       ...admin, http: { method: 'get', path: '/database/customEndpoints' }, output: z.object({ endpoints: z.array(endpoint), count: z.number().int() }),
@@ -62,7 +62,7 @@ export function customEndpointRoutes(endpoints: CustomEndpoints): Route[] {
  * token is needed, and a token that is sent is always checked. Writes take POST; a path input is the `:value`.
  */
 export function functionRoutes(calls: EndpointCalls): Route[] {
-  const client = { surface: 'client' as const, module: 'database', auth: 'none' as const };
+  const client = { surface: 'client' as const, group: 'database', auth: 'none' as const };
   const errors = ['FUNCTION_NOT_FOUND', 'FUNCTION_OUT_OF_DATE', 'UNAUTHENTICATED', 'TOKEN_EXPIRED', 'NOT_FOUND', 'FORBIDDEN', 'SCHEMA_NOT_FOUND', 'ALREADY_EXISTS', 'LIST_TOO_LARGE'] as const;
   const name = z.string().max(200);
   const value = z.string().max(1000);

@@ -36,10 +36,17 @@ const schemaParam = z.string().regex(NAME_RE, 'not a schema name');
 const FRESHNESS = ['consistency', 'revision'];
 const docParams = z.strictObject({ schema: schemaParam, id: z.string().min(1).max(200) });
 
-export function databaseRoutes(deps: { schemas: Schemas; documents: Documents; functions: Route[] }): Route[] {
-  const { schemas, documents } = deps;
-  const admin = { surface: 'admin' as const, module: 'database', auth: 'admin' as const };
-  const user = { surface: 'client' as const, module: 'database', auth: 'user' as const };
+/** What the database routes call; `functions` are the custom endpoints' routes. */
+export interface DatabaseRouteDeps { schemas: Schemas; documents: Documents; functions: Route[] }
+const admin = { surface: 'admin' as const, group: 'database', auth: 'admin' as const };
+const user = { surface: 'client' as const, group: 'database', auth: 'user' as const };
+
+export function databaseRoutes(deps: DatabaseRouteDeps): Route[] {
+  return [...schemaRoutes(deps), ...documentRoutes(deps)];
+}
+
+/** Schemas and introspection, on the admin surface. */
+function schemaRoutes({ schemas }: DatabaseRouteDeps): Route[] {
   return [
     route({
       ...admin, http: { method: 'get', path: '/database/schemas' }, output: replies.schemas, summary: 'List database schemas',
@@ -78,9 +85,14 @@ export function databaseRoutes(deps: { schemas: Schemas; documents: Documents; f
       })).min(1).max(1000) }),
       handle: async ({ body }) => ({ body: await schemas.finalize(body.schemas) }),
     }),
+  ];
+}
 
+/** Documents of each schema, for signed-in users (after the custom endpoints, which the :schema routes would shadow). */
+function documentRoutes({ schemas, documents, functions }: DatabaseRouteDeps): Route[] {
+  return [
     // Custom endpoints (routes/custom-endpoints.ts) come before /database/:schema/:id, which would take "function" for a schema.
-    ...deps.functions,
+    ...functions,
     route({
       ...user, http: { method: 'post', path: '/database/:schema', created: 'always' }, output: replies.document, errors: ['SCHEMA_NOT_FOUND', 'FORBIDDEN', 'ALREADY_EXISTS'], summary: 'Create a document; you (or the scope team) become its owner',
       params: z.strictObject({ schema: schemaParam }),

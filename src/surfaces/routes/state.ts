@@ -23,7 +23,7 @@ const flag = (description: string) => z.union([z.boolean(), z.enum(['true', 'fal
 
 export function stateRoutes(deps: { state: State; maxImportBytes: number }): Route[] {
   const { state } = deps;
-  const admin = { surface: 'admin' as const, module: 'core', auth: 'admin' as const };
+  const admin = { surface: 'admin' as const, group: 'core', auth: 'admin' as const };
   return [
     route({
       ...admin, http: { method: 'get', path: '/state/export', produces: ['application/json', 'application/x-ndjson'] }, output: replies.state, 

@@ -28,8 +28,8 @@ const originOf = (headers: Record<string, string | undefined>) => {
 };
 
 export function storageRoutes(files: Files, clientAuth: ClientAuth): Route[] {
-  const user = { surface: 'client' as const, module: 'storage', auth: 'user' as const, mcp: false };
-  const open = { surface: 'client' as const, module: 'storage', auth: 'none' as const, mcp: false };
+  const user = { surface: 'client' as const, group: 'storage', auth: 'user' as const, mcp: false };
+  const open = { surface: 'client' as const, group: 'storage', auth: 'none' as const, mcp: false };
   // Contract 4.3: a token is optional on the record and link routes. One that is sent is always checked (401 if bad);
   // without one the caller reads public files only.
   const optional = { ...open, errors: ['UNAUTHENTICATED', 'TOKEN_EXPIRED', 'NOT_FOUND'] as ErrorCode[] };

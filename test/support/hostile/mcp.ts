@@ -1,6 +1,6 @@
 // MCP tools/call requests from intents, as raw JSON-RPC over HTTP, with hostile envelopes around them.
 import fc from 'fast-check';
-import type { Tool } from '../../../src/surfaces/mcp/modules.js';
+import type { Tool } from '../../../src/surfaces/mcp/tool-groups.js';
 import { argsOf, safeArgs } from './flat.js';
 import { intents, type Intent } from './inputs.js';
 import { mutating } from './mutation.js';

@@ -1,8 +1,8 @@
 // Pushes the editors' model and tuples to the service that serves the page, with an API token (or admin JWT): each
 // definition through POST /authorization/resources, the tuples in writes of up to 1,000, each grant on its own.
-import { Model } from '../engine/model.js';
-import { parseTupleText, type Tuple } from '../engine/ids.js';
-import { expandDefinition, type Scenario } from '../engine/scenario.js';
+import { Model } from '../../../engine/model.js';
+import { parseTupleText, type Tuple } from '../../../engine/ids.js';
+import { expandDefinition, type Scenario } from '../../../engine/scenario.js';
 
 /** The admin surface's limit on one write call (WRITE_MAX). */
 const WRITE_BATCH = 1000;

@@ -1,18 +1,19 @@
-// Which tools an MCP connection gets (contract 4.4): modules chosen by `?modules=`, the alias, and the tool list.
+// Which tools an MCP connection gets (contract 4.4): tool groups chosen by `?modules=`, the alias, and the tool list. A tool
+// group is a route's `group` (its module, or for communications the channel) or, for a config tool, the module it configures.
 import { z } from 'zod';
 import { flatArgs, type FlatArgs } from '../flat-args.js';
 import type { Route } from '../registry.js';
 
 export const META = '__meta__';
-/** Tools every connection loads whatever modules it asks for (contract 4.4: the global `get_config`). */
+/** Tools every connection loads whatever groups it asks for (contract 4.4: the global `get_config`). */
 export const GLOBAL = '__global__';
 const GLOBAL_TOOLS = new Set(['get_config']);
-export const DEFAULT_MODULES = ['core', META];
-/** `communications` stands for the modules that send things (contract 4.4). */
+export const DEFAULT_GROUPS = ['core', META];
+/** `communications` stands for the tool groups that send things (contract 4.4). */
 export const ALIASES: Record<string, string[]> = { communications: ['email', 'push', 'sms'] };
 
 export interface Tool {
-  name: string; module: string; description: string; route: Route; flat: FlatArgs;
+  name: string; group: string; description: string; route: Route; flat: FlatArgs;
   /** Fixed arguments the caller does not give (the module of a config tool). */
   fixed?: Record<string, unknown>;
   /**
@@ -33,7 +34,7 @@ function shown(schema: z.ZodType | undefined): z.ZodType {
   }
 }
 
-function toolOf(r: Route, name: string, module = r.module, fixed?: Record<string, unknown>, description?: string): Tool {
+function toolOf(r: Route, name: string, group = r.group, fixed?: Record<string, unknown>, description?: string): Tool {
   const flat = flatArgs(r);
   const inputSchema: Record<string, z.ZodType> = {};
   for (const a of flat.args) {
@@ -49,7 +50,7 @@ function toolOf(r: Route, name: string, module = r.module, fixed?: Record<string
     inputSchema[a.name] = described ? field.describe(described) : field;
   }
   for (const where of Object.keys(flat.whole)) inputSchema[where] = z.unknown().describe(`the whole ${where}`);
-  return { name, module, description: description ?? `${r.summary} (${r.rateKey})`, route: r, flat, fixed, inputSchema: z.looseObject(inputSchema).meta({ additionalProperties: false }) };
+  return { name, group, description: description ?? `${r.summary} (${r.rateKey})`, route: r, flat, fixed, inputSchema: z.looseObject(inputSchema).meta({ additionalProperties: false }) };
 }
 
 /**
@@ -67,17 +68,17 @@ export function allTools(routes: readonly Route[], configModules: string[]): Too
       }
       continue;
     }
-    out.push(toolOf(r, r.id, GLOBAL_TOOLS.has(r.id) ? GLOBAL : r.module));
+    out.push(toolOf(r, r.id, GLOBAL_TOOLS.has(r.id) ? GLOBAL : r.group));
   }
   return out;
 }
 
-/** The modules a `?modules=` value asks for (defaults, aliases expanded) and the names that are not modules at all. */
-export function selectModules(param: string | undefined, known: ReadonlySet<string>): { modules: string[]; unknown: string[] } {
-  if (param === undefined || param.trim() === '') return { modules: DEFAULT_MODULES, unknown: [] };
+/** The tool groups a `?modules=` value asks for (defaults, aliases expanded) and the names that are not groups at all. */
+export function selectGroups(param: string | undefined, known: ReadonlySet<string>): { groups: string[]; unknown: string[] } {
+  if (param === undefined || param.trim() === '') return { groups: DEFAULT_GROUPS, unknown: [] };
   const asked = param.split(',').map((s) => s.trim()).filter(Boolean);
   const unknown = asked.filter((m) => !known.has(m) && !ALIASES[m] && m !== META);
-  // An alias that is also a module (communications: its config tools) loads that module besides what it stands for.
+  // An alias that is also a group (communications: its config tools) loads that group besides what it stands for.
   const expanded = asked.flatMap((m) => (ALIASES[m] ? [...(known.has(m) ? [m] : []), ...ALIASES[m]] : [m]));
-  return { modules: [...new Set([...expanded, META])], unknown };
+  return { groups: [...new Set([...expanded, META])], unknown };
 }

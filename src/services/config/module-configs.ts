@@ -1,11 +1,11 @@
-// The config modules (DESIGN.md section 6): each one's strict schema with its defaults. Stored values are overrides.
+// Each module's config (DESIGN.md section 6): its strict schema with its defaults. Stored values are overrides.
 import { z } from 'zod';
 import { rateLimitsSchema } from '../rate-limits.js';
 import { chatConfig } from './chat-config.js';
 import { communicationsConfig, keepMaskedSecret, maskCommunications } from './communications-config.js';
 import { storageConfig } from './storage-config.js';
 
-export const CONFIG_MODULES = {
+export const MODULE_CONFIGS = {
   core: z.strictObject({
     transports: z.strictObject({
       /** POST /graphql on both surfaces. */
@@ -35,10 +35,10 @@ export const CONFIG_MODULES = {
   chat: chatConfig,
 } as const;
 
-export type ModuleName = keyof typeof CONFIG_MODULES;
-export type ModuleConfig<M extends ModuleName> = z.infer<(typeof CONFIG_MODULES)[M]>;
-export const MODULE_NAMES = Object.keys(CONFIG_MODULES) as ModuleName[];
-export const isModule = (name: string): name is ModuleName => Object.hasOwn(CONFIG_MODULES, name);
+export type ModuleName = keyof typeof MODULE_CONFIGS;
+export type ModuleConfig<M extends ModuleName> = z.infer<(typeof MODULE_CONFIGS)[M]>;
+export const MODULE_NAMES = Object.keys(MODULE_CONFIGS) as ModuleName[];
+export const isModule = (name: string): name is ModuleName => Object.hasOwn(MODULE_CONFIGS, name);
 
 /** A module's value as the API shows it: secrets (the SMTP password) masked, whatever reads it (REST, GraphQL, MCP). */
 const MASKS: Partial<Record<ModuleName, (value: never) => unknown>> = { communications: maskCommunications };

@@ -1,5 +1,5 @@
 // Scenarios the playground offers to start from (the project's own hand-written conformance cases, shortened).
-import type { Scenario } from '../engine/scenario.js';
+import type { Scenario } from '../../../engine/scenario.js';
 
 export const EXAMPLES: Record<string, Scenario> = {
   'folders-teams-documents': {

@@ -1,6 +1,6 @@
 // A decision's path as a graph: objects as boxes in layers from the subject (top) to the resource (bottom), each stored
 // tuple an arrow labelled with its relation; drawn as SVG through the DOM (the page's CSP allows no inline styles).
-import { parseTupleText } from '../engine/ids.js';
+import { parseTupleText } from '../../../engine/ids.js';
 import type { Decision } from './decision.js';
 
 export interface GraphNode { id: string; layer: number; row: number; x: number; y: number; role: 'subject' | 'resource' | 'via' }

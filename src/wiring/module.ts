@@ -1,4 +1,5 @@
-// A module of the service: its routes for the registry and what it runs in the background, started and stopped by the root.
+// A module of the service (a feature a deployment runs: authorization, database, storage, chat, ...) as src/wiring
+// builds it: its routes for the registry and what it runs in the background, started and stopped by the root.
 import type { Route } from '../surfaces/registry.js';
 
 export interface Module {

@@ -21,7 +21,7 @@ export async function coreModule(stores: Stores, config: Config, registry: Regis
     admins: stores.admins, tokens: stores.apiTokens, masterKey: config.MASTER_KEY, jwtSecret: config.ADMIN_JWT_SECRET,
     jwtTtlSeconds: config.ADMIN_JWT_TTL_SECONDS, bootstrapAdminId: () => bootstrap._id,
   });
-  const health = new Health(stores.probes(config.READY_CHECK_REDIS), config.READY_REQUIRED_MODULES, () => registry.modules(), log);
+  const health = new Health(stores.probes(config.READY_CHECK_REDIS), config.READY_REQUIRED_MODULES, () => registry.groups(), log);
   const metrics = new Metrics(progress);
   const module: Module = {
     name: 'core',

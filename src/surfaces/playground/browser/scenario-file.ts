@@ -1,7 +1,7 @@
 // A scenario file the page is given: JSON, or YAML by its name (.yaml, .yml), as `authz test` reads them; read into a
 // scenario or a message naming the file and what is wrong.
 import { parse } from 'yaml';
-import { parseScenario, type Scenario } from '../engine/scenario.js';
+import { parseScenario, type Scenario } from '../../../engine/scenario.js';
 
 /** Alias expansions a YAML file may make: anchors save typing; they do not multiply a file into gigabytes. */
 const MAX_ALIASES = 100;

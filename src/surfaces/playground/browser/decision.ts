@@ -1,7 +1,7 @@
 // Why a check of the scenario is decided as it is: the stored tuples from the subject to the resource, found by the
 // same replay (runScenario, the server's engine) that gives the verdicts.
-import { runScenario } from '../engine/scenario-run.js';
-import type { Scenario, Step } from '../engine/scenario.js';
+import { runScenario } from '../../../engine/scenario-run.js';
+import type { Scenario, Step } from '../../../engine/scenario.js';
 
 export interface Decision {
   subject: string; action: string; resource: string;

@@ -1,4 +1,4 @@
-// The config modules' settings (applied in every process without restart) and what follows them: rate limits, database options.
+// The modules' config settings (applied in every process without restart) and what follows them: rate limits, database options.
 import type { Config } from '../config.js';
 import type { Logger } from '../log.js';
 import { Settings } from '../services/config/settings.js';

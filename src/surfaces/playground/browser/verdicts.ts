@@ -1,8 +1,8 @@
 // Where the page's verdicts are computed: in a worker when the page can start one (served by the service), else on
 // the page's thread (browsers refuse workers to pages opened from disk). A newer scenario ends the worker still busy
 // with an older one, so a slow scenario costs nothing once it is edited.
-import { runScenario, type ScenarioResult } from '../engine/scenario-run.js';
-import type { Scenario } from '../engine/scenario.js';
+import { runScenario, type ScenarioResult } from '../../../engine/scenario-run.js';
+import type { Scenario } from '../../../engine/scenario.js';
 import type { VerdictReply, VerdictRequest } from './worker.js';
 
 /** The verdicts of a scenario, or null when a newer scenario was given before they were ready. */

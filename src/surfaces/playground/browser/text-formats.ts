@@ -1,7 +1,7 @@
 // The playground's editors as text: a scenario file split into definitions (JSON), tuples and assertions (one per line)
 // and steps (JSON), and joined back, remembering which line each entry came from so verdicts can be shown beside it.
-import { parseTupleText } from '../engine/ids.js';
-import { formatScenario, parseScenario, type Scenario } from '../engine/scenario.js';
+import { parseTupleText } from '../../../engine/ids.js';
+import { formatScenario, parseScenario, type Scenario } from '../../../engine/scenario.js';
 
 export type EditorName = 'definitions' | 'tuples' | 'assertions' | 'steps';
 export interface EditorTexts { definitions: string; tuples: string; assertions: string; steps: string }

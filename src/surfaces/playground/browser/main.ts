@@ -1,7 +1,7 @@
 // The playground page: editors for a scenario, its verdicts from the server's engine as you type, a decision's path as
 // a graph, loading and saving scenario files, and pushing the model and tuples to the service.
-import { formatScenario, type Scenario } from '../engine/scenario.js';
-import type { Outcome } from '../engine/scenario-run.js';
+import { formatScenario, type Scenario } from '../../../engine/scenario.js';
+import type { Outcome } from '../../../engine/scenario-run.js';
 import { decide } from './decision.js';
 import { EXAMPLES } from './examples.js';
 import { failuresFirst, MAX_MARKS, MAX_ROWS } from './limits.js';
