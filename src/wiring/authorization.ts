@@ -74,7 +74,7 @@ export async function authorizationModule(stores: Stores, config: Config, log: L
       ...clientAuthorizationRoutes({ checks, revisions }),
     ],
     start() { applier.start(); rebuilds.start(); reindexing.start(); },
-    async stop() { reindexing.stop(); await rebuilds.stop(); await applier.stop(); await bus.stop(); },
+    async stop() { await watch?.stop(); reindexing.stop(); await rebuilds.stop(); await applier.stop(); await bus.stop(); },
   };
   return { module, models, revisions, definitions, relations, checks, watch, activity, changeLog, applier };
 }

@@ -31,6 +31,7 @@ export class DecisionWatch {
   private revision: number | undefined;
   private running: Promise<unknown> | null = null;
   private failures = 0;
+  private stopped = false;
 
   constructor(private readonly checks: Checks, private readonly revisions: Revisions, private readonly log: Logger) {}
 
@@ -74,8 +75,17 @@ export class DecisionWatch {
     this.schedule();
   }
 
+  /**
+   * No round starts after this, and the one running ends: with the stores closing, a round left waiting would fail and
+   * retry every RETRY_MS for ever, keeping a stopped service's process alive.
+   */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await this.running;
+  }
+
   private schedule(): void {
-    if (this.running || (this.dirty.size === 0 && !this.everything)) return;
+    if (this.stopped || this.running || (this.dirty.size === 0 && !this.everything)) return;
     this.running = this.round().catch((e: Error) => { this.failures++; this.log.warn({ err: e.message }, 'decision watch round failed'); })
       // After a round whose checks failed (a store down), the next waits a little rather than spinning.
       .then(() => (this.failures ? new Promise((r) => setTimeout(r, RETRY_MS)) : undefined))
