@@ -60,6 +60,8 @@ const schema = z.object({
    */
   INDEX_PARTITIONS: z.coerce.number().int().min(1).max(256).default(8),
   INDEX_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(1),
+  /** How long a read that must see a revision (at_least_as_fresh, fully_consistent) waits for the index before 503 INDEX_BEHIND. */
+  FRESHNESS_WAIT_MS: z.coerce.number().int().min(0).max(60_000).default(5000),
   /** Object lists up to this long are read whole and cached for paging; longer ones are counted and paged in the index. */
   LIST_WHOLE: z.coerce.number().int().min(0).default(10_000),
   /** Decision subscriptions one realtime socket may hold. */
@@ -70,6 +72,8 @@ const schema = z.object({
   SOCKET_MAX_MESSAGE: z.string().regex(/^\d+(\.\d+)?\s*(b|kb|mb|gb)?$/i).default('128kb'),
   /** Realtime sockets one user may hold open at once. */
   SOCKET_MAX_PER_USER: z.coerce.number().int().min(1).max(1000).default(10),
+  /** How often a realtime socket asks whether its token was revoked: a logout closes it (4001) within this. */
+  SOCKET_LIVE_CHECK_MS: z.coerce.number().int().min(100).max(600_000).default(5000),
   SOCKET_HEARTBEAT_MS: z.coerce.number().int().min(100).default(15_000),
   /** Input shape limits every call is held to on every transport (README, "Limits"). */
   LIMIT_STRING_BYTES: z.string().regex(/^\d+(\.\d+)?\s*(b|kb|mb|gb)?$/i).default('64kb'),

@@ -121,7 +121,7 @@ export function transports(d: TransportDeps): Transport[] {
   });
   const realtime = new RealtimeTransport({
     ...sockets, pipeline, watch: d.watch, host: config.CLIENT_HOST, port: config.SOCKET_PORT, trustProxy: config.TRUST_PROXY,
-    maxMessageBytes: Math.min(maxMessageBytes, bytesOf(config.SOCKET_MAX_MESSAGE)), maxSubscriptions: config.SOCKET_MAX_SUBSCRIPTIONS, maxPerUser: config.SOCKET_MAX_PER_USER, liveCheckMs: 5000, chat: d.chat,
+    maxMessageBytes: Math.min(maxMessageBytes, bytesOf(config.SOCKET_MAX_MESSAGE)), maxSubscriptions: config.SOCKET_MAX_SUBSCRIPTIONS, maxPerUser: config.SOCKET_MAX_PER_USER, liveCheckMs: config.SOCKET_LIVE_CHECK_MS, chat: d.chat,
   });
   return [
     httpTransport('admin', config.ADMIN_PORT, config.ADMIN_HOST, createHttpApp('admin', http, [adminGraphql, toolServer, mountSwaggerAssets]), http,

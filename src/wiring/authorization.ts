@@ -31,7 +31,7 @@ export async function authorizationModule(stores: Stores, config: Config, log: L
   await index.meta();
   const models = new ModelSource(store, stores.epoch('definitions'));
   const decisions = new LocalDecisions(config.LOCAL_DECISIONS);
-  const revisions = new Revisions(changeLog);
+  const revisions = new Revisions(changeLog, config.FRESHNESS_WAIT_MS);
   // Every invalidation, from this process's index batches or the others' through the bus, reaches the local
   // decisions, the decision watch and the change feed's followers.
   const activity = new Activity();

@@ -13,7 +13,8 @@ const write = async (subject: string, relation: string, resource: string) => {
 };
 
 beforeAll(async () => {
-  svc = await startService();
+  // Its reads that must wait out the index give up after 1.5 s (FRESHNESS_WAIT_MS), not the default 5 s.
+  svc = await startService({ FRESHNESS_WAIT_MS: '1500' });
   await svc.http('POST', '/authorization/resources', { body: folder });
   await write('Folder:root', 'parent', 'Folder:mid');
   await write('Folder:mid', 'parent', 'Folder:leaf');

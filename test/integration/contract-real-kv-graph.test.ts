@@ -21,7 +21,7 @@ import { redisReindexState } from '../../src/stores/redis/reindex-state.js';
 import { redisRevisionCounter } from '../../src/stores/redis/revision-counter.js';
 import { redisTokenDenyList } from '../../src/stores/redis/token-deny-list.js';
 import type { InvalidationBusMember } from '../../src/stores/ports/invalidation-bus.js';
-import { busContract } from '../contract/invalidation-bus.contract.js';
+import { BUS_LEASE_MS, busContract } from '../contract/invalidation-bus.contract.js';
 import { chatChannelContract } from '../contract/chat-channel.contract.js';
 import { decisionStoreContract } from '../contract/decision-cache.contract.js';
 import { deletionHintsContract } from '../contract/deletion-hints.contract.js';
@@ -104,7 +104,7 @@ describe('real adapters: Redis', () => {
       member(apply, reset) {
         const conn = connectRedis(process.env.REDIS_URL!);
         conn.on('error', () => undefined);
-        const m = new InvalidationBus(conn, prefix, apply, reset);
+        const m = new InvalidationBus(conn, prefix, apply, reset, BUS_LEASE_MS);
         members.set(m, conn);
         return m;
       },

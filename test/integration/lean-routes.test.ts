@@ -71,10 +71,10 @@ it('answers client checks as Express would, rate limits included, and logs and c
 it('below info, logs only failed requests, through the lean table and Express alike', async () => {
   await svc.stop();
   const quiet: string[] = [];
-  svc = await startService({ LOG_LEVEL: 'warn' }, { logLines: quiet });
+  svc = await startService({ LOG_LEVEL: 'warn', FRESHNESS_WAIT_MS: '1500' }, { logLines: quiet });
   const ok = await get(`${svc.admin}/authorization/permissions/can?subject=User:ann&permission=read&resource=Team:t`, svc.asAdmin);
   expect(ok.status).toBe(200);
-  // A revision the index will not reach within 5 s (its leases held): 503 INDEX_BEHIND, once through each path.
+  // A revision the index will not reach within FRESHNESS_WAIT_MS (its leases held): 503 INDEX_BEHIND, once through each path.
   const release = await holdIndexLeases(svc, 'all', 40_000);
   try {
     const w = await fetch(`${svc.admin}/authorization/relations/many`, { method: 'POST', headers: { ...svc.asAdmin, 'content-type': 'application/json' }, body: JSON.stringify({ subject: 'User:held', relation: 'member', resources: ['Team:t'] }) });

@@ -14,7 +14,8 @@ let appUrl: string;
 const doc = { name: 'Doc', relations: { owner: ['User'] }, permissions: { read: ['owner'] } };
 
 beforeAll(async () => {
-  svc = await startService({ ROUTER_RATE_LIMITS: JSON.stringify({ enabled: false }) });
+  // A logout closes its sockets within SOCKET_LIVE_CHECK_MS: half a second here, not the default 5 s.
+  svc = await startService({ ROUTER_RATE_LIMITS: JSON.stringify({ enabled: false }), SOCKET_LIVE_CHECK_MS: '500' });
   await svc.http('POST', '/authorization/resources', { body: doc });
   browser = await launchChromium();
   app = createServer((_req, res) => { res.setHeader('content-type', 'text/html'); res.end('<!doctype html><title>app</title>'); });

@@ -8,7 +8,8 @@ let svc: TestService;
 const doc = { name: 'Doc', relations: { owner: ['User', 'Team'] }, permissions: { read: ['owner', 'owner->read'] } };
 
 beforeAll(async () => {
-  svc = await startService({ ROUTER_RATE_LIMITS: JSON.stringify({ enabled: false }), SOCKET_MAX_PER_USER: '3' });
+  // A logout closes its sockets within SOCKET_LIVE_CHECK_MS: half a second here, not the default 5 s.
+  svc = await startService({ ROUTER_RATE_LIMITS: JSON.stringify({ enabled: false }), SOCKET_MAX_PER_USER: '3', SOCKET_LIVE_CHECK_MS: '500' });
   await svc.http('POST', '/authorization/resources', { body: doc });
 });
 afterAll(async () => { await svc?.stop(); });

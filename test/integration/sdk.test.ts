@@ -24,7 +24,8 @@ function sent(c: AdminClient): string[] {
 }
 
 beforeAll(async () => {
-  svc = await startService();
+  // Its reads that must wait out the index give up after 1.5 s (FRESHNESS_WAIT_MS), not the default 5 s.
+  svc = await startService({ FRESHNESS_WAIT_MS: '1500' });
   const operator = createAdminClient({ baseUrl: svc.admin });
   await operator.login(svc.config.ADMIN_USERNAME, 'test-admin-password');
   const { token } = await operator.post('/api-tokens', { body: { name: 'sdk test' } });
@@ -99,7 +100,7 @@ describe('SDK: models, errors and retries', () => {
   it('retries the service\'s own 503 INDEX_BEHIND a bounded number of times, then throws it', async () => {
     let calls = 0;
     const c = createAdminClient({ baseUrl: svc.admin, masterkey: svc.config.MASTER_KEY, retry: { attempts: 2, baseDelayMs: 10 }, fetch: (r) => { calls++; return fetch(r); } });
-    // A write the index has not applied (its leases held, as a busy process would): the service waits for it (5 s),
+    // A write the index has not applied (its leases held, as a busy process would): the service waits for it (FRESHNESS_WAIT_MS),
     // then answers 503 INDEX_BEHIND. (A revision never issued is a 400 at once: nothing to retry.)
     const release = await holdIndexLeases(svc, 'all', 40_000);
     try {

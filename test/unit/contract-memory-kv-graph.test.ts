@@ -19,7 +19,7 @@ import { MemoryGraph } from '../../src/stores/memory/graph-state.js';
 import { memoryTupleListing } from '../../src/stores/memory/tuple-listing.js';
 import { graphContract } from '../contract/graph.contract.js';
 import { tupleListingContract } from '../contract/tuple-listing.contract.js';
-import { busContract } from '../contract/invalidation-bus.contract.js';
+import { BUS_LEASE_MS, busContract } from '../contract/invalidation-bus.contract.js';
 import { chatChannelContract } from '../contract/chat-channel.contract.js';
 import { decisionStoreContract } from '../contract/decision-cache.contract.js';
 import { deletionHintsContract } from '../contract/deletion-hints.contract.js';
@@ -63,7 +63,7 @@ describe('in-memory twins', () => {
     const { hub, prefix } = fresh();
     const members: MemoryInvalidationBus[] = [];
     return {
-      member(apply, reset) { const m = new MemoryInvalidationBus(hub, prefix, apply, reset); members.push(m); return m; },
+      member(apply, reset) { const m = new MemoryInvalidationBus(hub, prefix, apply, reset, BUS_LEASE_MS); members.push(m); return m; },
       crash: async (m) => (m as MemoryInvalidationBus).crash(),
       loseAll: async () => hub.flush(),
       async cleanup() { await Promise.all(members.map((m) => m.stop())); },

@@ -4,6 +4,12 @@ import { jest } from '@jest/globals';
 import type { Logger } from '../../src/log.js';
 import { Health } from '../../src/services/health.js';
 
+// Jest's fake clock: the waits past the one-second reuse and the probe timeout pass at once.
+beforeEach(() => { jest.useFakeTimers(); });
+afterEach(() => { jest.useRealTimers(); });
+/** Lets `ms` of the fake clock pass, running the timers due and the promises they settle. */
+const pass = (ms: number) => jest.advanceTimersByTimeAsync(ms);
+
 const logger = () => {
   const lines: Array<[string, unknown, string]> = [];
   const log = { warn: (o: unknown, m: string) => lines.push(['warn', o, m]), info: (o: unknown, m: string) => lines.push(['info', o, m]) };
@@ -14,7 +20,7 @@ it('names a failed store without its error text, and logs why when it starts fai
   let redisError: Error | null = new Error('connect ECONNREFUSED 10.1.2.3:6379 (user svc, password hunter2)');
   const { lines, log } = logger();
   const health = new Health({ mongo: async () => undefined, redis: async () => { if (redisError) throw redisError; } }, ['core'], () => ['core'], log);
-  const wait = () => new Promise((r) => setTimeout(r, 1050));
+  const wait = () => pass(1050);
 
   const down = await health.ready();
   expect(down).toEqual({
@@ -40,13 +46,17 @@ it('names a failed store without its error text, and logs why when it starts fai
 it('probes once for callers that ask together, and reuses the report for a second', async () => {
   const probe = jest.fn(async () => { await new Promise((r) => setTimeout(r, 50)); });
   const health = new Health({ mongo: probe }, [], () => []);
-  const reports = await Promise.all(Array.from({ length: 20 }, () => health.ready()));
+  const asked = Promise.all(Array.from({ length: 20 }, () => health.ready()));
+  await pass(50);
+  const reports = await asked;
   expect(probe).toHaveBeenCalledTimes(1);
   expect(new Set(reports).size).toBe(1);
   await health.ready();
   expect(probe).toHaveBeenCalledTimes(1);
-  await new Promise((r) => setTimeout(r, 1050));
-  await health.ready();
+  await pass(1050);
+  const again = health.ready();
+  await pass(50);
+  await again;
   expect(probe).toHaveBeenCalledTimes(2);
 });
 
@@ -71,7 +81,7 @@ it('asks a required module\'s own probe (its storage provider, its queue) under 
   expect(lines).toEqual([['warn', { check: 'module:storage', reason: s3.message }, 'readiness check fails']]);
   expect(queue).not.toHaveBeenCalled();
   s3 = null;
-  await new Promise((r) => setTimeout(r, 1050));
+  await pass(1050);
   expect(await health.ready()).toMatchObject({ status: 'ready', checks: { 'module:storage': { status: 'pass' } } });
   expect(storage).toHaveBeenCalledTimes(2);
   expect(chat).not.toHaveBeenCalled();
@@ -79,6 +89,12 @@ it('asks a required module\'s own probe (its storage provider, its queue) under 
 
 it('a probe that hangs fails as down after the timeout', async () => {
   const health = new Health({ neo4j: () => new Promise(() => undefined) }, [], () => []);
-  const report = await health.ready();
+  const asked = health.ready();
+  let settled = false;
+  void asked.then(() => { settled = true; });
+  await pass(1000);
+  expect(settled).toBe(false);
+  await pass(5000);
+  const report = await asked;
   expect(report.checks.neo4j).toEqual({ status: 'fail', durationMs: expect.any(Number), message: 'down' });
 }, 10_000);

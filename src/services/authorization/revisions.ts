@@ -2,13 +2,13 @@
 import { AppError } from '../../errors.js';
 import type { ChangeLog, Frontier } from '../../stores/ports/change-log.js';
 
-const WAIT_MS = 5000;
 const POLL_MS = 15;
 /** Waiting longer than this, a reader asks MongoDB whether the marks it waits on are left over (see ChangeLog.heal). */
 const HEAL_AFTER_MS = 250;
 
 export class Revisions {
-  constructor(private readonly log: ChangeLog) {}
+  /** `waitMs`: how long a read that must see a revision waits for the index before 503 INDEX_BEHIND (FRESHNESS_WAIT_MS). */
+  constructor(private readonly log: ChangeLog, private readonly waitMs = 5000) {}
 
   /** The highest revision R such that every change up to R is applied. */
   async applied(): Promise<number> {
@@ -29,10 +29,10 @@ export class Revisions {
   }
 
   /**
-   * Waits until `revision` (default: the latest, for a fully consistent read) is applied, at most 5 s, else 503
+   * Waits until `revision` (default: the latest, for a fully consistent read) is applied, at most `waitMs` (5 s by default), else 503
    * INDEX_BEHIND. One Redis round trip when nothing older is pending; MongoDB only while Redis cannot tell.
    * A revision above the latest ever taken was never issued, so no wait could reach it: it is refused at once as
-   * 400 VALIDATION_FAILED (bad input, not an index that is behind), rather than holding the request for 5 s.
+   * 400 VALIDATION_FAILED (bad input, not an index that is behind), rather than holding the request for the whole wait.
    * Readers that must wait join one shared poll loop per process, so many waiters cost one Redis read per tick.
    */
   async waitFor(revision?: number): Promise<void> {
@@ -45,7 +45,7 @@ export class Revisions {
     if (reached(f, target)) return;
     const now = Date.now();
     await new Promise<void>((resolve, reject) => {
-      this.waiters.add({ target, deadline: now + WAIT_MS, healAt: now + HEAL_AFTER_MS, resolve, reject });
+      this.waiters.add({ target, deadline: now + this.waitMs, healAt: now + HEAL_AFTER_MS, resolve, reject });
       this.poll ??= setTimeout(() => void this.tick(), POLL_MS);
     });
   }

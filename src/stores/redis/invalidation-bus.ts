@@ -66,8 +66,9 @@ export class InvalidationBus implements Bus {
   private stopped = false;
 
   /** `apply` drops local state for an invalidation from another process; `reset` drops all of it. */
+  /** `leaseMs`: a member's lease; the contract suite runs the protocol on a shorter one. */
   constructor(private readonly redis: Redis, prefix: string, private readonly apply: (inv: Invalidation) => void,
-    private readonly reset: () => void) {
+    private readonly reset: () => void, private readonly leaseMs = LEASE_MS) {
     this.members = `${prefix}:bus:members`;
     this.channel = `${prefix}:bus:invalidate`;
     this.ackPrefix = `${prefix}:bus:ack:`;
@@ -88,7 +89,7 @@ export class InvalidationBus implements Bus {
     const tick = () => {
       if (this.stopped) return;
       void this.renew();
-      this.timer = setTimeout(tick, LEASE_MS / 4);
+      this.timer = setTimeout(tick, this.leaseMs / 4);
       this.timer.unref();
     };
     tick();
@@ -118,13 +119,13 @@ export class InvalidationBus implements Bus {
     if (!this.subscribed || this.stopped) return;
     const sent = performance.now();
     try {
-      let live = await this.redis.eval(RENEW, 1, this.members, this.id, String(LEASE_MS), '0');
+      let live = await this.redis.eval(RENEW, 1, this.members, this.id, String(this.leaseMs), '0');
       if (live !== 1) {
         // Evicted (a writer heard nothing from us) or the set was lost: what we hold may be stale.
         this.drop();
-        live = await this.redis.eval(RENEW, 1, this.members, this.id, String(LEASE_MS), '1');
+        live = await this.redis.eval(RENEW, 1, this.members, this.id, String(this.leaseMs), '1');
       }
-      if (live === 1 && this.subscribed) this.trustedUntil = Math.max(this.trustedUntil, sent + LEASE_MS - MARGIN_MS);
+      if (live === 1 && this.subscribed) this.trustedUntil = Math.max(this.trustedUntil, sent + this.leaseMs - MARGIN_MS);
     } catch { /* trust runs out by itself */ }
   }
 
@@ -157,7 +158,7 @@ export class InvalidationBus implements Bus {
     this.waiters.set(n, waiter);
     try {
       const message = JSON.stringify({ w: this.id, n, k: inv.keys, s: inv.structure, r: inv.revision, x: inv.reindex });
-      const [lost, live] = await this.redis.eval(PUBLISH, 2, this.members, this.channel, message, this.id, String(LEASE_MS)) as [number, string[]];
+      const [lost, live] = await this.redis.eval(PUBLISH, 2, this.members, this.channel, message, this.id, String(this.leaseMs)) as [number, string[]];
       waiter.expected = new Set(live.filter((m) => m !== this.id));
       if (lost > 0) {
         // The member set is younger than a lease (or we are not in it): it may have replaced one lost with Redis's

@@ -66,7 +66,7 @@ export function clientSchema(all: SchemaRecord[], pipeline: Pipeline): GraphQLSc
   const checkArgs = {
     action: { type: new GraphQLNonNull(GraphQLString) }, resource: { type: new GraphQLNonNull(GraphQLString) }, scope: { type: GraphQLString },
     consistency: { type: GraphQLString, description: 'minimize_latency (default), at_least_as_fresh (with revision) or fully_consistent' },
-    revision: { type: GraphQLInt, description: 'with at_least_as_fresh: see every write up to this revision (waits at most 5 s, else INDEX_BEHIND)' },
+    revision: { type: GraphQLInt, description: 'with at_least_as_fresh: see every write up to this revision (waits at most FRESHNESS_WAIT_MS, 5 s by default, else INDEX_BEHIND)' },
   };
   const query: Record<string, Field> = {
     ...derived.query,

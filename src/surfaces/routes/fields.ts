@@ -12,7 +12,7 @@ export const tuplePart = z.string().max(MAX_OBJECT_BYTES);
 
 /**
  * How fresh a read must be (DESIGN 5 "Consistency"), the same fields on admin and client reads: at_least_as_fresh with
- * `revision` waits (at most 5 s, then 503 INDEX_BEHIND) until the index has applied that revision.
+ * `revision` waits (at most FRESHNESS_WAIT_MS, 5 s by default, then 503 INDEX_BEHIND) until the index has applied that revision.
  */
 export const consistencyFields = {
   consistency: z.enum(['minimize_latency', 'at_least_as_fresh', 'fully_consistent']).optional(),

@@ -79,7 +79,7 @@ class Session {
   }
 
   /**
-   * Handles one message. A subscription comes back as `later`: its first answers may wait for a revision (up to 5 s),
+   * Handles one message. A subscription comes back as `later`: its first answers may wait for a revision (up to FRESHNESS_WAIT_MS),
    * so it runs beside the socket's next messages rather than ahead of them, and stays counted until it ends.
    */
   async onMessage(data: Buffer, isBinary: boolean): Promise<{ later: Promise<void> } | void> {
