@@ -4,6 +4,7 @@ import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import { AppError } from '../errors.js';
 import type { AdminStore } from '../stores/ports/admins.js';
 import type { ApiTokenStore } from '../stores/ports/api-tokens.js';
+import { dummyHash } from './dummy-hash.js';
 import { secretEquals, tokenMatches } from './secrets.js';
 
 /** Tokens made before digests were bcrypt hashes: they keep working until they expire or are rotated (README). */
@@ -18,8 +19,6 @@ const AUDIENCE = 'admin';
 export const API_TOKEN_PREFIX = 'cdt_';
 export const TOKEN_PREFIX_LENGTH = API_TOKEN_PREFIX.length + 8;
 const TOUCH_INTERVAL_MS = 60_000;
-// Compared against when no admin matches, so a wrong username costs as long as a wrong password.
-const DUMMY_HASH = bcrypt.hashSync('not-a-password', 10);
 
 export interface AdminAuthDeps {
   admins: AdminStore;
@@ -38,7 +37,7 @@ export class AdminAuth {
 
   async login(username: string, password: string): Promise<{ token: string }> {
     const admin = await this.deps.admins.findByUsername(username);
-    const ok = await bcrypt.compare(password, admin?.passwordHash ?? DUMMY_HASH);
+    const ok = await bcrypt.compare(password, admin?.passwordHash ?? await dummyHash());
     if (!admin || !ok) throw new AppError('UNAUTHENTICATED', 'Invalid username or password');
     const token = await new SignJWT({ username })
       .setProtectedHeader({ alg: 'HS256' }).setSubject(admin._id).setIssuer(ISSUER).setAudience(AUDIENCE)

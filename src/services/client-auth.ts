@@ -3,15 +3,13 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import bcrypt from 'bcrypt';
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import { AppError } from '../errors.js';
+import { dummyHash, PASSWORD_ROUNDS } from './dummy-hash.js';
 import type { RefreshTokenStore } from '../stores/ports/refresh-tokens.js';
 import type { TokenDenyList } from '../stores/ports/token-deny-list.js';
 import type { UserRecord, UserStore } from '../stores/ports/users.js';
 
 const ISSUER = 'authz-client';
 const AUDIENCE = 'client';
-const BCRYPT_ROUNDS = 10;
-// Compared against when the email is unknown, so an unknown user costs as long as a wrong password.
-const DUMMY_HASH = bcrypt.hashSync('not-a-password', BCRYPT_ROUNDS);
 
 export interface ClientPrincipal { userId: string; tokenId: string; expiresAt: Date; family: string }
 export interface TokenPair { userId: string; accessToken: string; refreshToken: string }
@@ -44,7 +42,7 @@ export class ClientAuth {
 
   async register(email: string, password: string) {
     const user = await this.deps.users.insert({
-      _id: randomUUID(), email: normalise(email), passwordHash: await bcrypt.hash(password, BCRYPT_ROUNDS), createdAt: new Date(),
+      _id: randomUUID(), email: normalise(email), passwordHash: await bcrypt.hash(password, PASSWORD_ROUNDS), createdAt: new Date(),
     });
     if (!user) throw new AppError('ALREADY_EXISTS', 'An account with this email exists');
     return { user: userView(user) };
@@ -52,7 +50,7 @@ export class ClientAuth {
 
   async login(email: string, password: string): Promise<TokenPair> {
     const user = await this.deps.users.findByEmail(normalise(email));
-    const ok = await bcrypt.compare(password, user?.passwordHash ?? DUMMY_HASH);
+    const ok = await bcrypt.compare(password, user?.passwordHash ?? await dummyHash());
     // One answer for an unknown email and a wrong password: accounts cannot be probed.
     if (!user || !ok) throw new AppError('UNAUTHENTICATED', 'Invalid email or password');
     return this.issue(user._id, randomUUID());
