@@ -14,7 +14,8 @@ export interface CallRequest { id: string; method?: string; url?: string; logged
 export interface CallMetrics { call(surface: string, route: string, transport: string, outcome: string, seconds: number): void }
 
 export interface ObservedCall {
-  route: Route; transport: string; ip: string; headers: Record<string, string | undefined>; request?: CallRequest;
+  /** The route, or for a connection refused before any route (a socket upgrade) the key it is counted under. */
+  route: Pick<Route, 'surface' | 'id'>; transport: string; ip: string; headers: Record<string, string | undefined>; request?: CallRequest;
   status: number; outcome: string; seconds: number;
   /** A call a follower repeats while it waits (a feed page a second): logged at debug unless it failed. */
   quiet?: boolean;

@@ -142,6 +142,19 @@ export class Pipeline {
     try { await this.deps.clientAuth.live(user); } catch (e) { throw this.neutral(e, 'authentication'); }
   }
 
+  /**
+   * A connection refused before it reached a route (a socket upgrade: a wrong path, no gate, no credentials, over its
+   * limit): the same access-log line and metrics as a call, under `key` (`GET /realtime`), the error as its outcome.
+   * Returns the catalog error the transport answers with.
+   */
+  refusedConnection(surface: Surface, key: string, c: Pick<Caller, 'transport' | 'ip' | 'headers' | 'request'>, e: unknown, started: number): AppError {
+    const err = this.neutral(e, key);
+    observeCall(this.deps.log, this.deps.metrics, {
+      route: { surface, id: key }, ...c, status: err.status, outcome: err.code, seconds: (performance.now() - started) / 1e3,
+    });
+    return err;
+  }
+
   /** Runs the route `id` of `surface`. */
   call(surface: Surface, id: string, raw: RawInput, caller: Caller): Promise<Reply> {
     return this.invoke(this.registry.get(surface, id), raw, caller);

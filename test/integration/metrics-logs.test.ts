@@ -1,5 +1,6 @@
 // GET /metrics (Prometheus text) and the access log: latency per registered route, decisions and cache hits, index
 // lag and queue depth; every request logged once, credentials redacted.
+import { WebSocket } from 'ws';
 import { startService, type TestService } from '../support/service.js';
 
 let svc: TestService;
@@ -38,4 +39,22 @@ it('logs each request once with its route and status, and never a credential', a
   expect(all).not.toContain(svc.config.MASTER_KEY);
   expect(all).not.toContain('cdt_secretvalue');
   expect(all).toContain('[redacted]');
+});
+
+it('logs and counts a socket upgrade refused before any route, on both surfaces', async () => {
+  const refused = (url: string, headers: Record<string, string> = {}) => new Promise<number>((resolve, reject) => {
+    const ws = new WebSocket(url, { headers });
+    ws.once('unexpected-response', (_req, res) => { resolve(res.statusCode ?? 0); res.resume(); ws.terminate(); });
+    ws.once('open', () => { ws.close(); reject(new Error(`${url} was not refused`)); });
+    ws.once('error', () => undefined);
+  });
+  expect(await refused(svc.socket, { authorization: 'Bearer not-a-token' })).toBe(401);
+  expect(await refused(`${svc.admin.replace('http', 'ws')}/nowhere`, { masterkey: svc.config.MASTER_KEY })).toBe(404);
+  const logged = lines.map((l) => JSON.parse(l) as { transport?: string; route?: string; outcome?: string; res?: { statusCode: number } })
+    .filter((l) => l.transport === 'socket').map((l) => [l.route, l.outcome, l.res?.statusCode]);
+  expect(logged).toEqual(expect.arrayContaining([['GET /realtime', 'UNAUTHENTICATED', 401], ['GET (no socket here)', 'ROUTE_NOT_FOUND', 404]]));
+  const text = (await svc.http('GET', '/metrics')).text;
+  expect(text).toMatch(/authz_calls_total\{surface="client",route="GET \/realtime",transport="socket",outcome="UNAUTHENTICATED"\} 1/);
+  expect(text).toMatch(/authz_calls_total\{surface="admin",route="GET \(no socket here\)",transport="socket",outcome="ROUTE_NOT_FOUND"\} 1/);
+  expect(lines.join('\n')).not.toContain('not-a-token');
 });

@@ -5,7 +5,8 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { AppError } from '../../errors.js';
 import type { Activity } from '../../services/activity.js';
 import { FEED_ROUTE, followChanges } from '../follow.js';
-import { clientAddress, headersOf, httpFailure, type TrustProxy } from '../http/wire.js';
+import { callRequest } from '../http/access-log.js';
+import { clientAddress, headersOf, httpFailure, refuseUpgrade, type TrustProxy } from '../http/wire.js';
 import { selectProtocol, upgradeCredentials } from './browser-credentials.js';
 import type { Caller, Pipeline } from '../pipeline.js';
 import { Connection, type ConnectionLimits } from './connection.js';
@@ -15,6 +16,9 @@ import { CLOSE } from './messages.js';
 export const FEED_PATH = '/authorization/changes';
 
 export interface AdminFeedDeps extends ConnectionLimits { pipeline: Pipeline; activity: Activity; trustProxy: TrustProxy }
+
+/** What upgrades of the admin surface at any path but the feed's are logged and counted under. */
+const OTHER_PATHS = 'GET (no socket here)';
 
 /** Handles upgrades of the admin HTTP server: the feed at FEED_PATH; false for any other path. */
 export function adminFeedSocket(deps: AdminFeedDeps) {
@@ -44,7 +48,14 @@ export function adminFeedSocket(deps: AdminFeedDeps) {
   return {
     upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
       const url = new URL(req.url ?? '/', 'http://admin');
-      if (url.pathname !== FEED_PATH) return refuse(socket, new AppError('ROUTE_NOT_FOUND', `WebSockets on this surface: ${FEED_PATH}`), 'admin feed socket');
+      if (url.pathname !== FEED_PATH) {
+        // Logged and counted as a call is: this upgrade never reaches a route (past here the feed's route logs it).
+        // Counted under one fixed key, so random paths cannot grow the metrics' label sets.
+        const caller = { transport: 'socket' as const, ip: clientAddress(deps.trustProxy)(req), headers: {}, request: callRequest(req) };
+        const refused = deps.pipeline.refusedConnection('admin', OTHER_PATHS, caller,
+          new AppError('ROUTE_NOT_FOUND', `WebSockets on this surface: ${FEED_PATH}`), performance.now());
+        return refuseUpgrade('admin', socket, refused);
+      }
       void (async () => {
         try {
           const after = url.searchParams.get('after') ?? '0';

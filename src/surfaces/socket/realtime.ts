@@ -7,8 +7,9 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { AppError } from '../../errors.js';
 import type { ClientPrincipal } from '../../services/client-auth.js';
 import type { DecisionWatch, Watched } from '../../services/authorization/decision-watch.js';
+import { callRequest } from '../http/access-log.js';
 import { securityHeaders } from '../http/security-headers.js';
-import { clientAddress, headersOf, httpFailure, refuseMalformed, sendJson, type TrustProxy } from '../http/wire.js';
+import { clientAddress, headersOf, refuseMalformed, refuseUpgrade, sendJson, type TrustProxy } from '../http/wire.js';
 import type { Caller, Pipeline } from '../pipeline.js';
 import { selectProtocol, upgradeCredentials } from './browser-credentials.js';
 import { isChatMessage } from './chat-messages.js';
@@ -175,10 +176,11 @@ export class RealtimeTransport {
   private async upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
     const { pipeline } = this.deps;
     const path = (req.url ?? '/').split('?')[0];
+    const started = performance.now();
+    const ip = clientAddress(this.deps.trustProxy)(req);
     try {
       if (path !== PATH && path !== `${PATH}/`) throw new AppError('ROUTE_NOT_FOUND', `The realtime socket is at ${PATH}`);
       if (this.stopping) throw new AppError('NOT_READY', 'The service is stopping');
-      const ip = clientAddress(this.deps.trustProxy)(req);
       // The gate and the client surface's rate limit, counted before the token is checked.
       await pipeline.enter('socket', 'client', ip, UPGRADE_KEY);
       const headers = upgradeCredentials(headersOf(req));
@@ -192,7 +194,9 @@ export class RealtimeTransport {
         this.open(ws, caller);
       });
     } catch (e) {
-      httpFailure('client', pipeline.neutral).refuse(socket, e, 'socket upgrade');
+      // Logged and counted as a call is: a refused upgrade never reaches a route.
+      const caller = { transport: 'socket' as const, ip, headers: {}, request: callRequest(req) };
+      refuseUpgrade('client', socket, pipeline.refusedConnection('client', UPGRADE_KEY, caller, e, started));
     }
   }
 
