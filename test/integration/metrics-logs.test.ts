@@ -2,6 +2,7 @@
 // lag and queue depth; every request logged once, credentials redacted.
 import { WebSocket } from 'ws';
 import { startService, type TestService } from '../support/service.js';
+import { openSocket } from '../support/socket-client.js';
 
 let svc: TestService;
 const lines: string[] = [];
@@ -57,4 +58,21 @@ it('logs and counts a socket upgrade refused before any route, on both surfaces'
   expect(text).toMatch(/authz_calls_total\{surface="client",route="GET \/realtime",transport="socket",outcome="UNAUTHENTICATED"\} 1/);
   expect(text).toMatch(/authz_calls_total\{surface="admin",route="GET \(no socket here\)",transport="socket",outcome="ROUTE_NOT_FOUND"\} 1/);
   expect(lines.join('\n')).not.toContain('not-a-token');
+});
+
+it('logs and counts a socket message refused before any route', async () => {
+  const call = (path: string) => fetch(svc.client + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'm@example.com', password: 'correct horse' }) });
+  await call('/authentication/local/new');
+  const { accessToken } = await (await call('/authentication/local')).json() as { accessToken: string };
+  const s = await openSocket(svc.socket, accessToken);
+  s.ws.send('not json');
+  s.send({ type: 'unsubscribe', id: 'never' });
+  expect((await s.next((m) => m.type === 'error')).code).toBe('BAD_REQUEST');
+  expect((await s.next((m) => m.type === 'error')).code).toBe('NOT_FOUND');
+  s.ws.close();
+  const logged = lines.map((l) => JSON.parse(l) as { transport?: string; route?: string; outcome?: string })
+    .filter((l) => l.transport === 'socket' && l.route === 'POST /realtime').map((l) => l.outcome);
+  expect(logged).toEqual(['BAD_REQUEST', 'NOT_FOUND']);
+  const text = (await svc.http('GET', '/metrics')).text;
+  expect(text).toMatch(/authz_calls_total\{surface="client",route="POST \/realtime",transport="socket",outcome="BAD_REQUEST"\} 1/);
 });

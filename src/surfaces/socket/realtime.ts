@@ -79,41 +79,47 @@ class Session {
     this.conn.send(socketError(this.deps.pipeline.neutral, e, 'socket', { id }).message);
   }
 
+  /** A message refused before it reached a route: logged and counted as a call is (under POST /realtime), then answered. */
+  private refused(id: string | undefined, e: unknown, started: number): void {
+    this.error(id, this.deps.pipeline.refusedConnection('client', MESSAGE_KEY, this.caller, e, started));
+  }
+
   /**
    * Handles one message. A subscription comes back as `later`: its first answers may wait for a revision (up to FRESHNESS_WAIT_MS),
    * so it runs beside the socket's next messages rather than ahead of them, and stays counted until it ends.
    */
   async onMessage(data: Buffer, isBinary: boolean): Promise<{ later: Promise<void> } | void> {
     if (this.conn.closed) return;
+    const started = performance.now();
     // Every message is one call of the client surface, whatever it asks (a subscription's items are charged besides),
     // counted before it is even parsed: a flood costs its sender, not the service.
     try {
       await this.deps.pipeline.enter('socket', 'client', this.caller.ip, MESSAGE_KEY);
     } catch (e) {
-      return this.error(undefined, e);
+      return this.refused(undefined, e, started);
     }
     let parsed: unknown;
     try {
       if (isBinary) throw new Error('binary');
       parsed = JSON.parse(data.toString('utf8'));
     } catch {
-      return this.error(undefined, new AppError('BAD_REQUEST', 'Messages are JSON text'));
+      return this.refused(undefined, new AppError('BAD_REQUEST', 'Messages are JSON text'), started);
     }
     const checked = clientMessage.safeParse(parsed);
     if (!checked.success) {
       const id = typeof (parsed as { id?: unknown })?.id === 'string' ? (parsed as { id: string }).id : undefined;
-      return this.error(id, new AppError('VALIDATION_FAILED', 'Unknown or malformed message',
-        checked.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }))));
+      return this.refused(id, new AppError('VALIDATION_FAILED', 'Unknown or malformed message',
+        checked.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }))), started);
     }
     const msg = checked.data;
     if (msg.type === 'ping') return this.conn.send({ type: 'pong' });
     if (isChatMessage(msg)) {
-      if (!this.chat) return this.error(msg.id, new AppError('ROUTE_NOT_FOUND', 'Chat is not loaded on this service'));
+      if (!this.chat) return this.refused(msg.id, new AppError('ROUTE_NOT_FOUND', 'Chat is not loaded on this service'), started);
       return this.chat.handle(msg);
     }
     if (msg.type === 'unsubscribe') {
       const stops = this.subs.get(msg.id);
-      if (!stops) return this.error(msg.id, new AppError('NOT_FOUND', `No subscription ${msg.id}`));
+      if (!stops) return this.refused(msg.id, new AppError('NOT_FOUND', `No subscription ${msg.id}`), started);
       for (const stop of stops) stop();
       this.subs.delete(msg.id);
       this.count -= stops.length;
