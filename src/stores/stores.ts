@@ -33,10 +33,9 @@ import { redisDecisionStore } from './redis/decision-cache.js';
 import { redisDeletionHints } from './redis/deletion-hints.js';
 import { redisEpoch } from './redis/epoch.js';
 import { InvalidationBus } from './redis/invalidation-bus.js';
-import { Heartbeat, Lease } from './redis/lease.js';
+import { Heartbeat } from './redis/lease.js';
 import { redisRateCounter } from './redis/rate-limits.js';
-import { fixedPartitions } from './redis/index-partitions.js';
-import { redisReindexState } from './redis/reindex-state.js';
+import { redisCoordination } from './redis/coordination.js';
 import { redisRevisionCounter } from './redis/revision-counter.js';
 import { redisTokenDenyList } from './redis/token-deny-list.js';
 import type { Invalidation } from './ports/invalidation-bus.js';
@@ -96,15 +95,11 @@ export async function connectStores(urls: StoreUrls, log: Logger): Promise<Store
     /** Pages and counts of the admin list of relations, from the projection's indexes. */
     tupleListing,
     hints: redisDeletionHints(redis, prefix),
-    /** Definition changes still being re-indexed, so every process answers their types from the projection. */
-    reindexState: redisReindexState(redis, prefix),
+    ...redisCoordination(redis, prefix),
     decisionStore: redisDecisionStore(redis, prefix),
     rateCounter: redisRateCounter(redis, prefix),
     denyList: redisTokenDenyList(redis, prefix),
     epoch: (name: string) => redisEpoch(redis, `${prefix}:ep:~${name}`),
-    lease: (name: string, ttlMs?: number) => new Lease(redis, `${prefix}:lease:${name}`, ttlMs),
-    /** How many partitions index work is split into: `wanted`, unless a process on this Redis fixed another number. */
-    indexPartitions: (wanted: number) => fixedPartitions(redis, prefix, wanted),
     heartbeat: new Heartbeat(redis, prefix, randomUUID()),
     bus: (apply: (inv: Invalidation) => void, reset: () => void) => new InvalidationBus(redis, prefix, apply, reset),
     chatChannel: (onMessage: (message: string) => void) => redisChatChannel(redis, prefix, onMessage),

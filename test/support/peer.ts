@@ -14,16 +14,10 @@ export async function openPeer(on: { backend: MemoryBackend | null; redisUrl: st
     return { lease: stores.lease, indexPartitions: stores.indexPartitions, reindexState: stores.reindexState, close: async () => undefined };
   }
   // Loaded here: a file on the twins never loads the Redis driver.
-  const [{ connectRedis, closeRedis }, { Lease }, { fixedPartitions }, { redisReindexState }] = await Promise.all([
-    import('../../src/stores/redis/connection.js'), import('../../src/stores/redis/lease.js'),
-    import('../../src/stores/redis/index-partitions.js'), import('../../src/stores/redis/reindex-state.js')]);
+  const [{ connectRedis, closeRedis }, { redisCoordination }] = await Promise.all([
+    import('../../src/stores/redis/connection.js'), import('../../src/stores/redis/coordination.js')]);
   const redis = connectRedis(on.redisUrl);
   // The service's connection fails fast while not ready (no offline queue): a peer's first command waits for it.
   if (redis.status !== 'ready') await once(redis, 'ready');
-  return {
-    lease: (name, ttlMs) => new Lease(redis, `${on.prefix}:lease:${name}`, ttlMs),
-    indexPartitions: (wanted) => fixedPartitions(redis, on.prefix, wanted),
-    reindexState: redisReindexState(redis, on.prefix),
-    close: () => closeRedis(redis),
-  };
+  return { ...redisCoordination(redis, on.prefix), close: () => closeRedis(redis) };
 }
