@@ -36,9 +36,9 @@ const tally = new Tally();
 const UNAUTH_RUNS = Math.max(2, Math.round(RUNS / 5));
 
 /**
- * Stack frames an error records: jest's environment raises it to 100 (for tests' own failures) and maps every frame
- * through source maps when a stack is read; the service runs with Node's 10. GraphQL wraps each refused document's
- * validation errors reading their stacks, which at 100 frames took a fifth of the GraphQL run. Restored after.
+ * Stack frames an error records: jest's environment raises it to 100 (for tests' own failures), where the service
+ * runs with Node's 10. The corpus has the service make hundreds of thousands of errors (a refused GraphQL document
+ * up to 200, deep in graphql-js's visitor), each recording its frames. Restored after.
  */
 const jestStackLimit = Error.stackTraceLimit;
 beforeAll(async () => {
