@@ -35,11 +35,18 @@ const tally = new Tally();
 /** Fewer inputs for each route without credentials (a sample), at least two. */
 const UNAUTH_RUNS = Math.max(2, Math.round(RUNS / 5));
 
+/**
+ * Stack frames an error records: jest's environment raises it to 100 (for tests' own failures), where the service
+ * runs with Node's 10. The corpus has the service make hundreds of thousands of errors (a refused GraphQL document
+ * up to 200, deep in graphql-js's visitor), each recording its frames. Restored after.
+ */
+const jestStackLimit = Error.stackTraceLimit;
 beforeAll(async () => {
+  Error.stackTraceLimit = 10;
   fx = await hostileFixture();
   before = await fx.fingerprint();
 }, 120_000);
-afterAll(async () => { await fx?.svc.stop(); });
+afterAll(async () => { Error.stackTraceLimit = jestStackLimit; await fx?.svc.stop(); });
 
 /** Cases for one route and transport, reproducible from the seed, the route and the transport. */
 const sample = <T>(arb: fc.Arbitrary<T>, key: string, n = RUNS) => fc.sample(arb, { numRuns: n, seed: SEED ^ hash(key) });
@@ -85,8 +92,8 @@ async function rest(r: Route, as: As, n: number) {
   await pool(cases, async (c) => {
     const req = restSafe(r, c);
     const a = await send(base, req, headersFor(r, as), GIVE_UP_MS);
-    const input = `${req.method} ${req.path}${req.body ? ` (${req.contentType}) ${req.body.toString('latin1')}` : ''}`;
-    const call: Call = { transport: 'rest', route: `${r.surface} ${r.rateKey}`, as: asLabel(r, as), input: shown(input), writes: mutating(r) };
+    const input = () => shown(`${req.method} ${req.path}${req.body ? ` (${req.contentType}) ${req.body.toString('latin1')}` : ''}`);
+    const call: Call = { transport: 'rest', route: `${r.surface} ${r.rateKey}`, as: asLabel(r, as), input, writes: mutating(r) };
     const v = a.status === 0 ? { status: 0, problem: a.text } : httpVerdict(r.surface, a.status, a.text, a.retryAfter);
     tally.add(call, judged(v, r.auth, as), a.ms, a.text, mayWait(req.path));
   });
@@ -102,7 +109,7 @@ describe('hostile input: REST, GraphQL and MCP', () => {
     const post = async (surface: 'admin' | 'client', route: string, body: unknown, as: As, writes: boolean, headers: Record<string, string>) => {
       const text = JSON.stringify(body);
       const a = await send(surface === 'admin' ? fx.svc.admin : fx.svc.client, { method: 'POST', path: '/graphql', body: Buffer.from(text), contentType: 'application/json' }, headers, GIVE_UP_MS);
-      const call: Call = { transport: 'graphql', route: `${surface} ${route}`, as, input: shown(body), writes };
+      const call: Call = { transport: 'graphql', route: `${surface} ${route}`, as, input: () => shown(body), writes };
       const v = a.status === 0 ? { status: 0, problem: a.text } : graphqlVerdict(surface, a.status, a.text, a.retryAfter);
       tally.add(call, judged(v, 'needed', as === 'ok' ? 'ok' : 'none'), a.ms, a.text, mayWait(text));
     };
@@ -142,7 +149,7 @@ describe('hostile input: REST, GraphQL and MCP', () => {
         const headers: Record<string, string> = { accept: 'application/json, text/event-stream', ...(body ? { authorization: `Bearer ${fx.adminJwt}` } : {}) };
         const sent = body ?? Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: id++, method: 'tools/call', params: { name: t.name, arguments: {} } }));
         const a = await send(fx.svc.admin, { method: 'POST', path: `/mcp?modules=${groups}`, body: sent, contentType: 'application/json' }, headers, GIVE_UP_MS);
-        const call: Call = { transport: 'mcp', route: t.name, as: body ? 'admin' : 'none', input: shown(sent.toString('latin1')), writes: mutating(t.route) };
+        const call: Call = { transport: 'mcp', route: t.name, as: body ? 'admin' : 'none', input: () => shown(sent.toString('latin1')), writes: mutating(t.route) };
         const v = a.status === 0 ? { status: 0, problem: a.text } : mcpVerdict(a.status, a.text, a.retryAfter, c.envelope !== 'unknown-tool');
         tally.add(call, v, a.ms, a.text, mayWait(sent.toString()));
       });
@@ -164,7 +171,7 @@ describe('hostile input: gRPC and the socket', () => {
           const bytes = grpcBytes(fx.svc.app.registry, method, c);
           const a = await client.call(method, bytes, md, watch ? 1000 : GIVE_UP_MS);
           const call: Call = {
-            transport: 'grpc', route: `${method} (${bound[method]!.route})`, as: 'admin', input: shown(c.bytes ? `bytes ${bytes.toString('hex')}` : c.req),
+            transport: 'grpc', route: `${method} (${bound[method]!.route})`, as: 'admin', input: () => shown(c.bytes ? `bytes ${bytes.toString('hex')}` : c.req),
             writes: mutating(fx.svc.app.registry.get('admin', bound[method]!.route)),
           };
           // A Watch past the head follows silently: its deadline passing is the documented behaviour, not a failure.
@@ -183,7 +190,7 @@ describe('hostile input: gRPC and the socket', () => {
     for (const f of sample(socketFrames(decisions, fx.known), 'socket', RUNS * 5)) {
       if (!ws.open) ws = await OneAtATime.open(fx.svc.socket, headers);
       const a = await ws.send(f, GIVE_UP_MS);
-      const call: Call = { transport: 'socket', route: 'realtime (post_authorization_decisions)', as: 'user', input: shown(f.kind === 'text' ? f.data : `${f.kind} frame of ${f.data.length} bytes`) };
+      const call: Call = { transport: 'socket', route: 'realtime (post_authorization_decisions)', as: 'user', input: () => shown(f.kind === 'text' ? f.data : `${f.kind} frame of ${f.data.length} bytes`) };
       // Frames the protocol itself refuses close the socket: 1007 text that is not UTF-8, 1009 too large.
       const expectedClose = f.kind === 'bad-utf8' ? 1007 : f.kind === 'oversized' ? 1009 : null;
       const v: Verdict = a.message ? socketVerdict(a.message)

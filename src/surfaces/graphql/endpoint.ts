@@ -9,7 +9,7 @@ import type { Caller, Pipeline } from '../pipeline.js';
 import type { Surface } from '../registry.js';
 import { callRequest } from '../http/access-log.js';
 import { headersOf, httpFailure } from '../http/wire.js';
-import { formatError, toGraphQLError } from './errors.js';
+import { callerErrorStacks, formatError, toGraphQLError } from './errors.js';
 import { documentLimits, type GraphqlLimits } from './limits.js';
 
 export interface EndpointOptions {
@@ -38,12 +38,14 @@ export function graphqlEndpoint(o: EndpointOptions): (app: Express) => void {
       schema: await o.build(),
       parseOptions: limits.parseOptions,
       validationRules: limits.validationRules,
+      validationOptions: limits.validationOptions,
       formatError: formatError(o.surface, pipeline),
       introspection: true,
       includeStacktraceInErrorResponses: false,
       // The service handles its own signals (graceful stop); the landing page would load from a CDN.
       stopOnTerminationSignals: false,
-      plugins: [ApolloServerPluginLandingPageDisabled(), ...limits.plugins],
+      // Last: the end hooks run in reverse, so the stacks are replaced before any other plugin sees the errors.
+      plugins: [ApolloServerPluginLandingPageDisabled(), ...limits.plugins, callerErrorStacks],
     });
     await server.start();
     const handler = expressMiddleware(server, {

@@ -1,4 +1,5 @@
 // GraphQL's side of the neutral error: `extensions.code` and `extensions.status` from the catalog, plus details on the admin surface.
+import type { ApolloServerPlugin } from '@apollo/server';
 import { unwrapResolverError } from '@apollo/server/errors';
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import { AppError, CATALOG, type ErrorCode } from '../../errors.js';
@@ -30,3 +31,29 @@ export function formatError(surface: Surface, pipeline: Pipeline) {
     };
   };
 }
+
+/**
+ * No stack for an error that is the caller's (nor for what it wraps). Assigned, not defined: V8 formats the recorded
+ * stack when the property is redefined. With none, graphql-js records a fresh one for Apollo's wrapper, formatted only
+ * if read, where it would otherwise copy (and so format) this one, and define its own over the one it recorded.
+ */
+function withoutStack(e: Error): void {
+  e.stack = '';
+  const inner = (e as GraphQLError).originalError;
+  if (inner instanceof Error && inner !== e) withoutStack(inner);
+}
+
+/**
+ * A document that does not parse or validate is the caller's error: its stack is graphql-js's parser or visitor,
+ * never sent (includeStacktraceInErrorResponses is off) nor logged (formatError makes a new VALIDATION_FAILED). Apollo
+ * formats it anyway when it wraps each error, through source maps when they are on, which cost more than validating
+ * the document (a refused document has up to 100 errors).
+ */
+export const callerErrorStacks: ApolloServerPlugin = {
+  async requestDidStart() {
+    return {
+      async parsingDidStart() { return async (e?: Error) => { if (e) withoutStack(e); }; },
+      async validationDidStart() { return async (errors?: readonly Error[]) => { errors?.forEach(withoutStack); }; },
+    };
+  },
+};

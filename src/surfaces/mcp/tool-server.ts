@@ -1,6 +1,7 @@
 // The MCP tool server at {admin}/mcp: Streamable HTTP (stateless), the admin routes as tools, docs as resources.
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { Express, Request, Response } from 'express';
 import { AppError, adminErrorBody } from '../../errors.js';
 import { callRequest } from '../http/access-log.js';
@@ -23,9 +24,10 @@ const json = (value: unknown) => ({ content: [{ type: 'text' as const, text: JSO
 /** MCP's one error mapping for a tool call: the admin surface's error body, as a tool result marked an error. */
 const toolError = (e: AppError) => ({ ...json(adminErrorBody(e)), isError: true });
 
-function build(deps: ToolServerDeps, tools: Tool[], groups: string[], caller: Caller) {
+function build(deps: ToolServerDeps, tools: Tool[], groups: string[], caller: Caller, validator: AjvJsonSchemaValidator) {
   const { pipeline } = deps;
   const server = new McpServer({ name: 'authz-graph', version: deps.version }, {
+    jsonSchemaValidator: validator,
     instructions: 'Authorization service administration. Call list_modules first; reconnect with ?modules=a,b to load more tools. '
       + 'Tool arguments are flat: path parameters, query and body fields side by side. Errors come back as the REST error body.',
   });
@@ -66,6 +68,11 @@ export function mountToolServer(deps: ToolServerDeps): (app: Express) => void {
   const tools = allTools(pipeline.registry.all(), deps.configModules);
   const known = new Set([...tools.map((t) => t.group), META].filter((m) => m !== GLOBAL));
   const { send } = httpFailure('admin', pipeline.neutral);
+  /**
+   * One for every request's server: each would otherwise build its own Ajv (3 s of the hostile corpus's 43 s of MCP
+   * calls), which only elicitation uses, and these tools never elicit.
+   */
+  const validator = new AjvJsonSchemaValidator();
   const handle = async (req: Request, res: Response) => {
     try {
       pipeline.admit('mcp');
@@ -82,7 +89,7 @@ export function mountToolServer(deps: ToolServerDeps): (app: Express) => void {
         res.status(405).setHeader('Allow', 'POST').json(adminErrorBody(new AppError('BAD_REQUEST', 'This tool server is stateless: POST JSON-RPC messages')));
         return;
       }
-      const server = build(deps, tools, groups, { transport: 'mcp', ip: String(req.ip), headers, principal, bounded: true, request: callRequest(req) });
+      const server = build(deps, tools, groups, { transport: 'mcp', ip: String(req.ip), headers, principal, bounded: true, request: callRequest(req) }, validator);
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       res.on('close', () => { void transport.close(); void server.close(); });
       await server.connect(transport);

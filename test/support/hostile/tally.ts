@@ -15,13 +15,16 @@ export interface Call {
   transport: string; route: string;
   /** How the caller authenticated: admin, user, or the kind of missing or wrong credentials. */
   as: string;
-  /** Enough to send it again: the request as written on the wire (truncated when huge). */
-  input: string;
+  /**
+   * Enough to send it again: the request as written on the wire (truncated when huge). A function is called only for
+   * a problem: writing every input out took a tenth of the GraphQL run's CPU, for the few that are ever shown.
+   */
+  input: string | (() => string);
   /** The route could write: its generated input was made invalid, so a success is a leak in that construction. */
   writes?: boolean;
 }
 
-export interface Problem extends Call { status: number; ms: number; answer: string }
+export interface Problem extends Call { input: string; status: number; ms: number; answer: string }
 
 /** Writes a value for a report, long strings cut in the middle (NUL and control characters stay escaped). */
 export function shown(v: unknown, max = 600): string {
@@ -51,7 +54,7 @@ export class Tally {
     const limit = documentedWait ? INDEX_WAIT_MS + ANSWER_MS : ANSWER_MS;
     let why = [v.problem, v.status >= 500 && !documentedWait ? `status ${v.status}` : '', ms > limit ? `took ${ms} ms` : ''].filter(Boolean).join('; ');
     if (call.writes && v.status >= 200 && v.status < 300) why = [why, 'a write route took generated input (it may have changed state)'].filter(Boolean).join('; ');
-    if (why) this.problems.push({ ...call, status: v.status, ms, answer: `${why} — ${shown(answer, 400)}` });
+    if (why) this.problems.push({ ...call, input: typeof call.input === 'function' ? call.input() : call.input, status: v.status, ms, answer: `${why} — ${shown(answer, 400)}` });
   }
 
   get total(): number { return [...this.perTransport.values()].reduce((a, b) => a + b, 0); }
