@@ -31,6 +31,7 @@ export const MEMORY_FILES = [
   'client-auth-teams',
   'client-freshness',
   'client-graphql-routes',
+  'communications',
   'config',
   'custom-endpoints',
   'database-config-route',
