@@ -1,4 +1,5 @@
-// Foundation against the real servers: health, errors, login, API tokens and credential mix-ups.
+// Foundation: health, errors, login, API tokens and credential mix-ups (what /ready says of each store, up or down:
+// ready-stores.test.ts, on the real servers).
 import { SignJWT } from 'jose';
 import { startService, type TestService } from '../support/service.js';
 
@@ -18,35 +19,11 @@ describe('health', () => {
     expect(r.status).toBe(200);
     expect(r.body).toEqual({ status: 'alive', message: expect.any(String) });
   });
-  it('GET /ready reports mongo, neo4j and redis, each with a duration', async () => {
-    const r = await svc.http('GET', '/ready', { headers: {} });
-    expect(r.status).toBe(200);
-    expect(r.body.status).toBe('ready');
-    for (const name of ['mongo', 'neo4j', 'redis']) {
-      expect(r.body.checks[name]).toEqual({ status: 'pass', durationMs: expect.any(Number) });
-    }
-  });
   it('GET /ready in plain text with ?legacy=true or Accept: text/plain', async () => {
     expect((await svc.http('GET', '/ready?legacy=true', { headers: {} })).text).toBe('online');
     const r = await svc.http('GET', '/ready', { headers: { accept: 'text/plain' } });
     expect(r.text).toBe('online');
     expect(r.headers.get('content-type')).toContain('text/plain');
-  });
-  it('GET /ready is 503 when a required module is missing or Redis is down', async () => {
-    const other = await startService({ READY_REQUIRED_MODULES: 'core,nosuchmodule', READY_CHECK_REDIS: '1',
-      REDIS_URL: 'redis://127.0.0.1:1' }, { wipe: false });
-    try {
-      const r = await other.http('GET', '/ready', { headers: {} });
-      expect(r.status).toBe(503);
-      expect(r.body.status).toBe('not-ready');
-      expect(r.body.checks['module:nosuchmodule'].status).toBe('fail');
-      expect(r.body.checks['module:core'].status).toBe('pass');
-      expect(r.body.checks.redis.status).toBe('fail');
-      expect(r.body.checks.mongo.status).toBe('pass');
-      expect((await other.http('GET', '/ready?legacy=true', { headers: {} })).text).toBe('not ready');
-    } finally {
-      await other.stop();
-    }
   });
 });
 

@@ -6,7 +6,6 @@ import { Model } from '../../src/engine/model.js';
 import { randomScenario } from '../support/random.js';
 import { expand, parse } from '../support/scenarios.js';
 import { startService, type TestService } from '../support/service.js';
-import { Redis } from 'ioredis';
 import { stateReplies as replies } from '../../src/surfaces/routes/state.js';
 
 const NDJSON = 'application/x-ndjson';
@@ -270,20 +269,21 @@ it('refuses a cut-short NDJSON file (its end line missing or miscounted) before 
   }
   expect(comparable((await exportOf(svc)).body)).toEqual(before);
 
-  // Another import holds the lease: after 10 s of waiting, 409 BUSY, and nothing changed.
-  const redis = new Redis(process.env.REDIS_URL!);
+  // Another import holds the lease: after 10 s of waiting, 409 BUSY, and nothing changed. Another process takes it.
+  const peer = await svc.peer();
+  const held = [peer.lease('state-import', 30_000), peer.lease('config', 30_000)];
   try {
-    await redis.set('authz:lease:state-import', 'someone-else', 'PX', 30_000);
+    expect(await held[0]!.tryAcquire()).toBe(true);
     const started = Date.now();
     const busy = await ndjsonImport(svc, `${full.join('\n')}\n`, '?prune=true');
     expect([busy.status, busy.body.code]).toEqual([409, 'BUSY']);
     expect(Date.now() - started).toBeGreaterThanOrEqual(9_000);
-    await redis.set('authz:lease:config', 'someone-else', 'PX', 30_000);
+    expect(await held[1]!.tryAcquire()).toBe(true);
     const config = await svc.http('PATCH', '/config/router', { body: { rateLimits: { enabled: false } } });
     expect([config.status, config.body.code]).toEqual([409, 'BUSY']);
   } finally {
-    await redis.del('authz:lease:state-import', 'authz:lease:config');
-    redis.disconnect();
+    for (const lease of held) await lease.release();
+    await peer.close();
   }
   expect(comparable((await exportOf(svc)).body)).toEqual(before);
   const dry = await ndjsonImport(svc, `${full.join('\n')}\n`, '?prune=true&dryRun=true');

@@ -3,6 +3,8 @@ import { randomBytes } from 'node:crypto';
 import { createApp, portOf, type App, type AppOptions, type Listener } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { createLogger } from '../../src/log.js';
+import { openFileStorage } from '../../src/stores/files/open.js';
+import { smtpMailer } from '../../src/stores/mail/smtp.js';
 import { memoryBackend, memoryStores, type MemoryBackend } from '../../src/stores/memory/stores.js';
 import { establishBus } from '../../src/stores/memory/invalidation-bus.js';
 import { openPeer, type Peer } from './peer.js';
@@ -46,14 +48,17 @@ let backend: MemoryBackend | null = null;
 /**
  * `spanExporter`: tracing on, each span handed to it as it ends. `memory`: the service runs on the in-memory twins
  * (TEST_STORES=memory makes it the default), with no server; `wipe: false` then keeps the previous service's state.
+ * `realIo`: on the twins too, file bytes and mail go through the real adapters (local disk or S3, SMTP), which need no
+ * store server: for a test that looks at what the storage directory holds, or talks to a test SMTP server.
  */
-export async function startService(env: Record<string, string> = {}, opts: { wipe?: boolean; logLines?: string[]; memory?: boolean } & AppOptions = {}): Promise<TestService> {
+export async function startService(env: Record<string, string> = {}, opts: { wipe?: boolean; logLines?: string[]; memory?: boolean; realIo?: boolean } & AppOptions = {}): Promise<TestService> {
   if (opts.memory ?? process.env.TEST_STORES === 'memory') {
     if (opts.wipe !== false || !backend) {
       backend = memoryBackend();
       establishBus(backend.hub, env.REDIS_PREFIX ?? 'authz');
     }
-    return serve(env, { ...opts, stores: memoryStores(backend, env.REDIS_PREFIX) }, backend);
+    const stores = memoryStores(backend, env.REDIS_PREFIX);
+    return serve(env, { ...opts, stores: opts.realIo ? { ...stores, fileStorage: openFileStorage, mailer: smtpMailer } : stores }, backend);
   }
   const urls = { MONGO_URL: process.env.MONGO_URL!, NEO4J_URI: process.env.NEO4J_URI!, REDIS_URL: process.env.REDIS_URL! };
   if (opts.wipe !== false) await wipe(urls);

@@ -35,7 +35,7 @@ export function storageService() {
   };
   beforeAll(async () => {
     st.dir = await mkdtemp(join(tmpdir(), 'authz-storage-'));
-    st.svc = await startService({ ROUTER_RATE_LIMITS: LIMITS });
+    st.svc = await startService({ ROUTER_RATE_LIMITS: LIMITS }, { realIo: true });
     expect((await st.svc.http('PATCH', '/config/storage', { body: { dir: st.dir } })).status).toBe(200);
   }, 120_000);
   afterAll(async () => {
