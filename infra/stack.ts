@@ -5,6 +5,7 @@ import { totalmem } from 'node:os';
 import { connect } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { neo4jClassDir } from './neo4j-class.js';
 import { installPostgres, postgresCommand } from './postgres.js';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -198,8 +199,9 @@ export async function startStack(opts: { dataDir: string; ports: StackPorts; env
   const children: Array<[string, ChildProcess]> = [];
   const logs = join(dataDir, 'logs');
   const waits: Promise<void>[] = [];
-  // Cluster set-up may fail (initdb): before anything is launched, so nothing is left running.
+  // Cluster set-up (initdb) and compiling Neo4j's launcher may fail: before anything is launched, so nothing is left running.
   const pgCommand = want.postgres ? postgresCommand(join(dataDir, 'postgres'), ports.postgres, log) : null;
+  const neo4jClasses = want.neo4j ? neo4jClassDir(join(ROOT, 'infra', 'neo4j', 'Neo4jDev.java'), NEO4J_LIB, CACHE) : null;
   if (want.redis) {
     const dir = join(dataDir, 'redis');
     mkdirSync(dir, { recursive: true });
@@ -224,13 +226,13 @@ export async function startStack(opts: { dataDir: string; ports: StackPorts; env
     children.push(['ferretdb', c]);
     waits.push(waitForPort(ports.mongo, c, 'ferretdb', 30000));
   }
-  if (want.neo4j) {
+  if (neo4jClasses) {
     const memory = neo4jMemory(env, join(dataDir, 'neo4j'));
     log(`neo4j memory: heap ${memory.heap}, page cache ${memory.pagecacheMb} MiB (${memory.why})`);
     const c = launch('neo4j', 'java', [`-Xmx${memory.heap}`, `-Dneo4j.pagecache.mb=${memory.pagecacheMb}`, '-XX:+UseG1GC', '--add-opens=java.base/java.nio=ALL-UNNAMED',
       '--add-opens=java.base/java.io=ALL-UNNAMED', '--add-opens=java.base/sun.nio.ch=ALL-UNNAMED',
       '-Dio.netty.tryReflectionSetAccessible=true', '-Djdk.nio.maxCachedBufferSize=1024',
-      '-cp', `${NEO4J_LIB}/*`, join(ROOT, 'infra', 'neo4j', 'Neo4jDev.java'), join(dataDir, 'neo4j'),
+      '-cp', `${NEO4J_LIB}/*:${neo4jClasses}`, 'Neo4jDev', join(dataDir, 'neo4j'),
       String(ports.bolt), String(ports.http)], join(logs, 'neo4j.log'));
     children.push(['neo4j', c]);
     waits.push(waitForPort(ports.bolt, c, 'neo4j', 180000));

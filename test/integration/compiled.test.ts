@@ -1,22 +1,17 @@
 // `npm run serve` and the Docker image run the compiled JavaScript: start it against the test stack and use it. The
 // build is npm test's own type check (`typecheck:emit` writes dist/); built here only when dist/ is older than src/.
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from '../../infra/stack.js';
 import { childService, type ChildService } from '../support/child-service.js';
+import { COMPILED_MAIN as MAIN, compiledIsCurrent, newest } from '../support/compiled-entry.js';
 import { wipe } from '../support/service.js';
-
-const MAIN = join(ROOT, 'dist', 'src', 'main.js');
-
-/** The newest modification time of any file under `dir`. */
-const newest = (dir: string): number => Math.max(0, ...readdirSync(dir, { withFileTypes: true })
-  .map((e) => (e.isDirectory() ? newest(join(dir, e.name)) : statSync(join(dir, e.name)).mtimeMs)));
 
 let svc: ChildService;
 beforeAll(async () => {
   await wipe({ MONGO_URL: process.env.MONGO_URL!, NEO4J_URI: process.env.NEO4J_URI!, REDIS_URL: process.env.REDIS_URL! });
-  if (!existsSync(MAIN) || statSync(MAIN).mtimeMs < newest(join(ROOT, 'src'))) {
+  if (!compiledIsCurrent()) {
     execFileSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'inherit' });
   }
   expect(statSync(MAIN).mtimeMs).toBeGreaterThanOrEqual(newest(join(ROOT, 'src')));

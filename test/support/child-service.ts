@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { ROOT } from '../../infra/stack.js';
+import { COMPILED_MAIN, compiledIsCurrent } from './compiled-entry.js';
 
 const freePort = () => new Promise<number>((resolve) => {
   const s = createServer();
@@ -29,11 +30,19 @@ export interface ChildService {
 }
 
 /**
- * `args`: what node runs; the TypeScript entry through tsx unless told (the compiled `dist/src/main.js`, say).
+ * What node runs by default: the compiled entry when it is current (npm test emits dist/ before jest runs), which
+ * starts on about half the CPU time of tsx compiling src/ at each start (measured 2.1–2.4 s against 3.4–4.5 s); the
+ * TypeScript entry through tsx otherwise, so a test file run alone after an edit runs the edited code. Decided once.
+ */
+let defaultArgs: string[] | undefined;
+const serviceArgs = () => (defaultArgs ??= compiledIsCurrent() ? [COMPILED_MAIN] : ['--import', 'tsx', join(ROOT, 'src', 'main.ts')]);
+
+/**
+ * `args`: what node runs; the service entry (above) unless told (the compiled `dist/src/main.js`, say).
  * `output`: when given, everything the process writes (standard output, where the log goes, and standard error) is
  * appended to it, chunk by chunk; otherwise the log is dropped and standard error passes through.
  */
-export async function childService(env: Record<string, string> = {}, args = ['--import', 'tsx', join(ROOT, 'src', 'main.ts')],
+export async function childService(env: Record<string, string> = {}, args = serviceArgs(),
   opts: { output?: string[] } = {}): Promise<ChildService> {
   const port = await freePort();
   const clientPort = await freePort();

@@ -37,30 +37,46 @@ export async function waitIdle(http: Http, ms = 120_000): Promise<void> {
   }
 }
 
-/** Every disagreement between the service and the evaluator, over checks among `objects` and list queries of `types`. */
+/** Runs `checks` with at most `width` in flight; their answers in the order given. */
+async function inParallel<T>(checks: Array<() => Promise<T>>, width: number): Promise<T[]> {
+  const out: T[] = new Array(checks.length);
+  let next = 0;
+  const lane = async () => { while (next < checks.length) { const i = next++; out[i] = await checks[i]!(); } };
+  await Promise.all(Array.from({ length: Math.min(width, checks.length) }, lane));
+  return out;
+}
+
+/**
+ * Every disagreement between the service and the evaluator, over checks among `objects` and list queries of `types`.
+ * The queries only read, so a few run at once: the same checks, with the round trips to the service and its stores
+ * overlapping instead of queued one behind another (hundreds per call).
+ */
 export async function disagreements(http: Http, state: MongoState,
   opts: { subjects: string[]; resources: string[]; types: string[]; subjectTypes?: string[] }): Promise<string[]> {
   const ev = new Evaluator(state.model, state.tuples, state.grants);
-  const problems: string[] = [];
+  const checks: Array<() => Promise<string | null>> = [];
   const actionsOf = (o: string) => state.model.actionsOf(o.slice(0, o.indexOf(':')));
   for (const s of opts.subjects) {
     for (const o of opts.resources) {
       for (const a of actionsOf(o)) {
-        const q = new URLSearchParams({ subject: s, permission: a, resource: o, consistency: 'fully_consistent' });
-        const r = await http('GET', `/authorization/permissions/can?${q}`);
-        const want = ev.can(s, a, o);
-        if (r.status !== 200 || r.body.allowed !== want) problems.push(`can(${s}, ${a}, ${o}): want ${want}, got ${r.status} ${JSON.stringify(r.body)}`);
+        checks.push(async () => {
+          const q = new URLSearchParams({ subject: s, permission: a, resource: o, consistency: 'fully_consistent' });
+          const r = await http('GET', `/authorization/permissions/can?${q}`);
+          const want = ev.can(s, a, o);
+          return r.status !== 200 || r.body.allowed !== want ? `can(${s}, ${a}, ${o}): want ${want}, got ${r.status} ${JSON.stringify(r.body)}` : null;
+        });
       }
     }
     for (const type of opts.types) {
       for (const a of state.model.actionsOf(type)) {
-        const q = new URLSearchParams({ subject: s, permission: a, resourceType: type, limit: '1000', consistency: 'fully_consistent' });
-        const r = await http('GET', `/authorization/permissions/objects?${q}`);
-        const want = ev.listObjects(s, a, type).sort();
-        const got = r.status === 200 ? [...r.body.objects].sort() : null;
-        if (JSON.stringify(got) !== JSON.stringify(want) || r.body.count !== want.length) {
-          problems.push(`listObjects(${s}, ${a}, ${type}): want ${want.length}, got ${got?.length ?? r.status} (count ${r.body?.count})`);
-        }
+        checks.push(async () => {
+          const q = new URLSearchParams({ subject: s, permission: a, resourceType: type, limit: '1000', consistency: 'fully_consistent' });
+          const r = await http('GET', `/authorization/permissions/objects?${q}`);
+          const want = ev.listObjects(s, a, type).sort();
+          const got = r.status === 200 ? [...r.body.objects].sort() : null;
+          return JSON.stringify(got) !== JSON.stringify(want) || r.body.count !== want.length
+            ? `listObjects(${s}, ${a}, ${type}): want ${want.length}, got ${got?.length ?? r.status} (count ${r.body?.count})` : null;
+        });
       }
     }
   }
@@ -70,15 +86,16 @@ export async function disagreements(http: Http, state: MongoState,
       for (const type of opts.subjectTypes ?? opts.types) {
         const want = ev.listSubjects(a, o, type);
         if (want.public) continue;
-        const q = new URLSearchParams({ permission: a, resource: o, subjectType: type, limit: '1000', consistency: 'fully_consistent' });
-        const r = await http('GET', `/authorization/permissions/subjects?${q}`);
-        const got = r.status === 200 ? r.body.subjects : null;
-        const sorted = [...want.subjects].sort();
-        if (JSON.stringify(got) !== JSON.stringify(sorted) || r.body.count !== sorted.length) {
-          problems.push(`listSubjects(${a}, ${o}, ${type}): want ${JSON.stringify(sorted)}, got ${JSON.stringify(got)} (count ${r.body?.count})`);
-        }
+        checks.push(async () => {
+          const q = new URLSearchParams({ permission: a, resource: o, subjectType: type, limit: '1000', consistency: 'fully_consistent' });
+          const r = await http('GET', `/authorization/permissions/subjects?${q}`);
+          const got = r.status === 200 ? r.body.subjects : null;
+          const sorted = [...want.subjects].sort();
+          return JSON.stringify(got) !== JSON.stringify(sorted) || r.body.count !== sorted.length
+            ? `listSubjects(${a}, ${o}, ${type}): want ${JSON.stringify(sorted)}, got ${JSON.stringify(got)} (count ${r.body?.count})` : null;
+        });
       }
     }
   }
-  return problems;
+  return (await inParallel(checks, 4)).filter((p): p is string => p !== null);
 }
