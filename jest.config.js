@@ -1,6 +1,6 @@
-// Jest: three tiers as projects (fast: no servers; stack: the real stores, one stack per worker; slow: faults, crash
+// Jest: four tiers as projects (fast and twins: no servers; stack: the real stores, one stack per worker; slow: faults, crash
 // rounds, loads). TypeScript through ts-jest in ESM mode; type checking is `npm run typecheck`, not this.
-import { MEMORY_FILES, SLOW_FILES } from './test/support/tiers.js';
+import { MEMORY_FILES, SLOW_FILES, TWIN_FILES } from './test/support/tiers.js';
 
 /**
  * Workers, and so store stacks: TEST_WORKERS, else 2 (this machine's cores; jest's default would be one, in band).
@@ -32,7 +32,9 @@ export default {
   projects: [
     // The engine, the CLI offline and the ports' twins, and the service tests that run whole on the twins.
     { ...common, displayName: 'fast', testMatch: ['<rootDir>/test/unit/**/*.test.ts', ...inIntegration(MEMORY_FILES)], setupFiles: ['<rootDir>/test/support/memory-tier.ts'] },
-    { ...onStack, displayName: 'stack', testMatch: ['<rootDir>/test/integration/**/*.test.ts'], testPathIgnorePatterns: ['/node_modules/', ...notIn(SLOW_FILES), ...notIn(MEMORY_FILES)] },
+    // Longer service tests on the twins: no servers either.
+    { ...common, displayName: 'twins', testMatch: inIntegration(TWIN_FILES), setupFiles: ['<rootDir>/test/support/memory-tier.ts'] },
+    { ...onStack, displayName: 'stack', testMatch: ['<rootDir>/test/integration/**/*.test.ts'], testPathIgnorePatterns: ['/node_modules/', ...notIn(SLOW_FILES), ...notIn(MEMORY_FILES), ...notIn(TWIN_FILES)] },
     { ...onStack, displayName: 'slow', testMatch: inIntegration(SLOW_FILES) },
   ],
   // No forceExit: a test that leaves a socket, timer or child open keeps the run alive, and the global teardown then

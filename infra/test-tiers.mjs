@@ -1,6 +1,6 @@
-// npm test's jest step: the fast tier (no servers) in a process of its own beside the stack and slow tiers (one store
+// npm test's jest step: the fast and twins tiers (no servers) in a process of its own beside the stack and slow tiers (one store
 // stack per worker). The servers' tiers leave a core partly idle while they wait on Neo4j, FerretDB and Redis; the fast
-// tier runs in that time instead of taking turns with them on the same two workers. Each line is prefixed with its
+// tiers run in that time instead of taking turns with them on the same two workers. Each line is prefixed with its
 // tier; the exit code is the first failure's.
 import { spawn } from 'node:child_process';
 
@@ -9,7 +9,7 @@ const extra = process.argv.length > 2 ? [...process.argv.slice(2), '--passWithNo
 const RUNS = [
   // One worker, in band: the fast tier is CPU-light next to the stacks, and a second worker would take a core from them.
   // (The given arguments go first: --selectProjects takes every word after it.)
-  { tier: 'fast', args: [...extra, '--maxWorkers=1', '--selectProjects', 'fast'] },
+  { tier: 'fast', args: [...extra, '--maxWorkers=1', '--selectProjects', 'fast', 'twins'] },
   { tier: 'stack', args: [...extra, '--selectProjects', 'stack', 'slow'] },
 ];
 const env = { ...process.env, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --experimental-vm-modules --no-warnings`.trim() };
