@@ -1,5 +1,5 @@
 // The appliers of the change log: coalesce committed entries into batches, apply them in units by partition, recover the rest.
-import { parseTupleText, tupleText, typeOf, type Tuple } from '../../engine/ids.js';
+import { parseTupleText, typeOf, type Tuple } from '../../engine/ids.js';
 import { isArrowRelation } from '../../engine/index-math.js';
 import type { Model } from '../../engine/model.js';
 import { AppError } from '../../errors.js';
@@ -33,8 +33,7 @@ const LEASE_WAIT_MS = 30_000;
 export const APPLY_WAIT_MS = 10_000;
 
 interface Waiter { entry: ChangeEntry; resolve(): void; reject(e: unknown): void; sync: boolean; verify: boolean }
-/** `verify`: read back from MongoDB (a delete, or an entry whose writer may have died before its MongoDB change). */
-interface Item { t: Tuple; grant: boolean; verify: boolean }
+interface Item { t: Tuple; grant: boolean }
 
 /** Whether a tuple's relation feeds an arrow of its resource's type: it may change flattened sets. */
 const shapesFlats = (model: Model, t: Tuple) => isArrowRelation(model, typeOf(t.resource), t.relation);
@@ -178,9 +177,10 @@ export class Applier {
       while (this.waiting.length && !this.stopped) {
         const batch = this.take();
         try {
-          // Entries read back and entries taken as stored go in the same units: each unit costs a dozen statements
-          // whatever its size, and eight concurrent writers made up to four units a batch where one does.
-          await this.tracked(() => this.applyEntries(batch.map((w) => ({ entry: w.entry, verify: w.verify }))));
+          await this.tracked(async () => {
+            await this.applyEntries(batch.filter((w) => w.verify).map((w) => w.entry), false);
+            await this.applyEntries(batch.filter((w) => !w.verify).map((w) => w.entry), true);
+          });
           await this.deps.log.done(batch.map((w) => w.entry.revision));
           batch.forEach((w) => { this.failed.delete(w.entry.revision); w.resolve(); });
         } catch (e) {
@@ -197,22 +197,19 @@ export class Applier {
   /**
    * Tuple and grant entries, in units by partition. Plain tuples and grants go in units of
    * whichever of their partitions are free now, so processes share the work; the rest wait for their leases in order.
-   * Tuples that shape flattened sets go in one unit that also holds the structure lease, with the batch's other items.
+   * Tuples that shape flattened sets go last, in one unit that also holds the structure lease.
    */
-  private async applyEntries(entries: Array<{ entry: ChangeEntry; verify: boolean }>): Promise<void> {
+  private async applyEntries(entries: ChangeEntry[], assumeStored: boolean): Promise<void> {
     const items: Item[] = [];
-    for (const { entry: e, verify } of entries) for (const t of tuplesOf(e)) items.push({ t, grant: e.kind === 'grants', verify });
+    for (const e of entries) for (const t of tuplesOf(e)) items.push({ t, grant: e.kind === 'grants' });
     if (items.length === 0) return;
-    const revision = Math.max(...entries.map((e) => e.entry.revision));
+    const revision = Math.max(...entries.map((e) => e.revision));
     const leases = this.deps.leases;
     // Classified with the model as cached; a unit that finds, under its leases, that a tuple now shapes flats hands it on.
     const model = await this.deps.models.get();
     const needs = (x: Item) => needsOf(model, x, leases);
     let plain = items.filter((x) => x.grant || !shapesFlats(model, x.t));
     const structural = items.filter((x) => !x.grant && shapesFlats(model, x.t));
-    // A batch that needs the structure lease anyway is one unit: its waiters are answered when all of it is done, and
-    // a unit under the structure lease may write any rows of its partitions.
-    if (structural.length) structural.push(...plain.splice(0));
     while (plain.length) {
       const wanted = [...new Set(plain.flatMap(needs))];
       let { taken, leases: held } = await leases.tryMany(wanted);
@@ -225,7 +222,7 @@ export class Applier {
       const chosen = plain.filter((x) => needs(x).every((p) => taken.includes(p)));
       plain = plain.filter((x) => !chosen.includes(x));
       try {
-        await this.holding(held, () => this.unit(chosen, { partitions: taken, structure: false }, revision));
+        await this.holding(held, () => this.unit(chosen, { partitions: taken, structure: false }, assumeStored, revision));
       } catch (e) {
         if (!(e instanceof NeedsStructure)) throw e;
         structural.push(...chosen.filter((x) => !x.grant));
@@ -237,17 +234,16 @@ export class Applier {
       const now = await this.deps.models.reload();
       const scope: Scope = { partitions: [...new Set(structural.flatMap((x) => needsOf(now, x, leases)))], structure: true };
       const held = await leases.acquire(scope, LEASE_WAIT_MS);
-      await this.holding(held, () => this.unit(structural, scope, revision));
+      await this.holding(held, () => this.unit(structural, scope, assumeStored, revision));
     }
   }
 
   /** One unit of index work under the leases of `scope`, with the model read inside them. */
-  private async unit(items: Item[], scope: Scope, revision: number): Promise<void> {
+  private async unit(items: Item[], scope: Scope, assumeStored: boolean, revision: number): Promise<void> {
     const model = await this.deps.models.reload();
-    const readBack = (grant: boolean) => new Set(items.filter((x) => x.grant === grant && x.verify).map((x) => tupleText(x.t)));
     const result = await this.deps.batch.apply({
       tuples: items.filter((x) => !x.grant).map((x) => x.t), grants: items.filter((x) => x.grant).map((x) => x.t),
-      gens: await this.gens(), model, assumeStored: true, readBack: { tuples: readBack(false), grants: readBack(true) }, structure: scope.structure,
+      gens: await this.gens(), model, assumeStored, structure: scope.structure,
       owns: (o) => scope.partitions.includes(this.deps.leases.partitionOf(o)),
     });
     await this.deps.cache.bump(result.touched, result.structure, revision);

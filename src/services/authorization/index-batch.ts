@@ -26,8 +26,6 @@ export interface BatchInput {
    * synced to what MongoDB has. `skipProjection` trusts the projection as it is (definition changes).
    */
   assumeStored?: boolean;
-  /** With `assumeStored`, the tuple and grant texts read from MongoDB all the same (deletes, entries of dead writers). */
-  readBack?: { tuples: ReadonlySet<string>; grants: ReadonlySet<string> };
   skipProjection?: boolean;
   /** The model changed: every resource in the batch may have other rows and flats. */
   modelChanged?: boolean;
@@ -146,14 +144,11 @@ export class IndexBatch {
 
   private async stored(texts: string[], grant: boolean, input: BatchInput): Promise<Set<string>> {
     const read = (list: string[]) => (grant ? this.store.presentGrants(list) : this.store.presentTuples(list));
-    if (texts.length === 0) return new Set();
-    const must = (grant ? input.readBack?.grants : input.readBack?.tuples) ?? new Set<string>();
-    if (!input.assumeStored || texts.every((t) => must.has(t))) return read(texts);
-    const hinted = await this.hints.hinted(texts.filter((t) => !must.has(t)));
-    const asked = texts.filter((t) => must.has(t) || hinted.has(t));
-    if (asked.length === 0) return new Set(texts);
-    const back = await read(asked);
-    return new Set(texts.filter((t) => !(must.has(t) || hinted.has(t)) || back.has(t)));
+    if (!input.assumeStored) return read(texts);
+    const hinted = await this.hints.hinted(texts);
+    if (hinted.size === 0) return new Set(texts);
+    const back = await read([...hinted]);
+    return new Set(texts.filter((t) => !hinted.has(t) || back.has(t)));
   }
 
   /** Every flat of these objects, from the closure of tuples below them (loaded level by level). */

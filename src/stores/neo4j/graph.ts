@@ -40,25 +40,20 @@ export function neo4jGraphStore(driver: Driver): GraphStore {
         const list = groups.get(k);
         if (list) list.push(c); else groups.set(k, [c]);
       }
-      const statements: Array<[string, Record<string, unknown>]> = [];
       for (const [k, list] of groups) {
         const [edge, st, rt] = k.split(' ') as [string, string, string];
         const statement = stmt('put-edges').replace('__SUBJECT_LABEL__', label(st)).replace('__RESOURCE_LABEL__', label(rt))
           .replace('__EDGE__', edge).replace('__NAME_PROPERTY__', edge === 'GRANT' ? 'permission' : 'relation')
           .replace('__LIST_FIELDS__', edge === 'TUPLE' ? LIST_FIELDS : '');
-        statements.push([statement, { mark, rows: list.map(({ tuple: t }) => {
+        await driver.executeQuery(statement, { mark, rows: list.map(({ tuple: t }) => {
           const s = parseObject(t.subject)!;
           const o = parseObject(t.resource)!;
           return { subject: t.subject, subjectType: s.type, subjectId: s.id, resource: t.resource, resourceType: o.type,
             resourceId: o.id, key: tupleText(t), name: t.relation };
-        }) }]);
+        }) });
       }
-      if (gone.tuples.length) statements.push([stmt('delete-tuples'), { keys: gone.tuples }]);
-      if (gone.grants.length) statements.push([stmt('delete-grants'), { keys: gone.grants }]);
-      // One transaction for them all: a unit of index work syncs edges of a few label pairs, and a commit each (with its
-      // round trips) cost as much as the statements themselves. Each statement is idempotent, so a retry is safe.
-      if (statements.length === 1) await driver.executeQuery(statements[0]![0], statements[0]![1]);
-      else if (statements.length > 1) await writeAll(driver, statements);
+      if (gone.tuples.length) await driver.executeQuery(stmt('delete-tuples'), { keys: gone.tuples });
+      if (gone.grants.length) await driver.executeQuery(stmt('delete-grants'), { keys: gone.grants });
     },
     async on(objects, limit) {
       if (objects.length === 0) return { tuples: [], grants: [] };
@@ -99,14 +94,4 @@ export function neo4jGraphStore(driver: Driver): GraphStore {
       return r.records.map((rec) => ({ subject: rec.get('subject'), relation: rec.get('relation'), resource: rec.get('resource') }));
     },
   };
-}
-
-/** Runs `statements` in one managed write transaction. */
-async function writeAll(driver: Driver, statements: Array<[string, Record<string, unknown>]>): Promise<void> {
-  const session = driver.session();
-  try {
-    await session.executeWrite(async (tx) => { for (const [text, params] of statements) await tx.run(text, params); });
-  } finally {
-    await session.close();
-  }
 }
