@@ -56,8 +56,7 @@ export const MEMORY_FILES = [
 
 /**
  * Service tests on the twins too, but longer ones (pages in Chromium, whole state imports, the README's blocks, the
- * database module's documents, uploads, sends): the twins tier, so the fast tier stays quick to run while working. `npm test` runs both
- * in one process beside the servers' tiers.
+ * database module's documents, uploads, sends): the twins tier, so the fast tier stays quick to run while working.
  */
 export const TWIN_FILES = [
   // Pages in headless Chromium: a browser's start costs seconds of CPU each.
