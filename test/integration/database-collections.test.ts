@@ -1,6 +1,7 @@
 // Database module hardening (issue 19): a collection has one schema whichever path (create, import, adoption, state
 // import) would give it a second. The collections are written with the MongoDB driver, so this file runs on the stack.
 import { MongoClient } from 'mongodb';
+import { clientAccount } from '../support/client-account.js';
 import { startService, type TestService } from '../support/service.js';
 
 let svc: TestService;
@@ -10,11 +11,7 @@ afterAll(async () => { await svc?.stop(); });
 const client = (method: string, path: string, token: string, body?: unknown, raw?: string) =>
   svc.http(method, `${svc.client}${path}`, { body, raw, headers: { authorization: `Bearer ${token}` } });
 
-async function account(email: string) {
-  expect((await svc.http('POST', `${svc.client}/authentication/local/new`, { body: { email, password: 'correct horse' }, headers: {} })).status).toBe(201);
-  const r = await svc.http('POST', `${svc.client}/authentication/local`, { body: { email, password: 'correct horse' }, headers: {} });
-  return { id: r.body.userId as string, token: r.body.accessToken as string };
-}
+const account = (email: string) => clientAccount(svc, email);
 
 describe('one schema per collection', () => {
   const names = async () => (await svc.http('GET', '/database/schemas?limit=1000')).body.schemas.map((s: { name: string }) => s.name).sort();

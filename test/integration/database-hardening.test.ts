@@ -1,5 +1,6 @@
 // Database module hardening (issue 19): field names inherited by every object are no schema fields (a collection has
 // one schema whichever path would give it a second: database-collections.test.ts, on the stack).
+import { clientAccount } from '../support/client-account.js';
 import { startService, type TestService } from '../support/service.js';
 
 let svc: TestService;
@@ -10,11 +11,7 @@ afterAll(async () => { await svc?.stop(); });
 const client = (method: string, path: string, token: string, body?: unknown, raw?: string) =>
   svc.http(method, `${svc.client}${path}`, { body, raw, headers: { authorization: `Bearer ${token}` } });
 
-async function account(email: string) {
-  expect((await svc.http('POST', `${svc.client}/authentication/local/new`, { body: { email, password: 'correct horse' }, headers: {} })).status).toBe(201);
-  const r = await svc.http('POST', `${svc.client}/authentication/local`, { body: { email, password: 'correct horse' }, headers: {} });
-  return { id: r.body.userId as string, token: r.body.accessToken as string };
-}
+const account = (email: string) => clientAccount(svc, email);
 
 describe('fields named like members of every object', () => {
   let ann: { id: string; token: string };

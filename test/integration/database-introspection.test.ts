@@ -2,6 +2,7 @@
 // schemas (a driver-made ObjectId addressed by its hex string), and a module's type name is refused on finalize.
 // The collections are made with the driver, so this file runs on the stack (the rest: database-module.test.ts).
 import { MongoClient } from 'mongodb';
+import { clientAccount } from '../support/client-account.js';
 import { startService, type TestService } from '../support/service.js';
 
 let svc: TestService;
@@ -11,11 +12,7 @@ afterAll(async () => { await svc?.stop(); });
 const client = (method: string, path: string, token?: string, body?: unknown) =>
   svc.http(method, `${svc.client}${path}`, { body, headers: token ? { authorization: `Bearer ${token}` } : {} });
 
-async function account(email: string) {
-  expect((await client('POST', '/authentication/local/new', undefined, { email, password: 'correct horse' })).status).toBe(201);
-  const r = await client('POST', '/authentication/local', undefined, { email, password: 'correct horse' });
-  return { id: r.body.userId as string, token: r.body.accessToken as string };
-}
+const account = (email: string) => clientAccount(svc, email);
 
 it('refuses to finalize a collection as a module\'s type (File), with 409 naming the module, and changes nothing', async () => {
   const before = (await svc.http('GET', '/database/schemas')).body.count as number;

@@ -1,6 +1,7 @@
 // The database module: schemas (admin), documents with ownership and authorized listing (client). Introspection, which
 // adopts collections written in MongoDB itself, is database-introspection.test.ts, on the stack.
 import { waitIdle } from '../support/converge.js';
+import { clientAccount } from '../support/client-account.js';
 import { startService, type TestService } from '../support/service.js';
 
 let svc: TestService;
@@ -12,11 +13,7 @@ afterAll(async () => { await svc?.stop(); });
 const client = (method: string, path: string, token?: string, body?: unknown) =>
   svc.http(method, `${svc.client}${path}`, { body, headers: token ? { authorization: `Bearer ${token}` } : {} });
 
-async function account(email: string) {
-  expect((await client('POST', '/authentication/local/new', undefined, { email, password: 'correct horse' })).status).toBe(201);
-  const r = await client('POST', '/authentication/local', undefined, { email, password: 'correct horse' });
-  return { id: r.body.userId as string, token: r.body.accessToken as string };
-}
+const account = (email: string) => clientAccount(svc, email);
 
 const ids = (r: { body: { documents: Array<{ _id: string }> } }) => r.body.documents.map((d) => d._id).sort();
 
