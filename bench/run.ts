@@ -9,6 +9,9 @@ import neo4j from 'neo4j-driver';
 import { createApp, portOf } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/log.js';
+import { typeOf } from '../src/engine/ids.js';
+import { indexPlan } from '../src/engine/index-plan.js';
+import { Model } from '../src/engine/model.js';
 import { neo4jIndexStore } from '../src/stores/neo4j/index-store.js';
 import { removeCluster } from '../infra/postgres.js';
 import { neo4jSizing, ROOT, startStack, STORE_BYTES_PER_TUPLE } from '../infra/stack.js';
@@ -27,6 +30,9 @@ const C = Number(args.concurrency);
 const CHECKS = Number(args.checks);
 const LOADERS = Number(args.loaders);
 /** Calls the service's admin surface with the masterkey; answers the JSON body. */
+/** The bench's one definition beside the built-ins. */
+const DOCUMENT = { name: 'Document', relations: { owner: ['User', 'Team'], reader: ['User', 'Team'] },
+  permissions: { read: ['reader', 'reader->read', 'owner', 'owner->read'], edit: ['owner', 'owner->edit'] } };
 type Call = (method: string, path: string, body?: unknown) => Promise<any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 type Stack = Awaited<ReturnType<typeof startStack>>;
 interface DataSet { tuples: Array<[string, string, string]>; users: number; teams: number; docs: number }
@@ -35,8 +41,7 @@ async function main() {
   const dataDir = join(ROOT, '.data', args['port-base'] === undefined ? 'bench' : `bench-${args['port-base']}`);
   const { stack, app, call } = await startBench(dataDir);
   try {
-    await call('POST', '/authorization/resources', { name: 'Document', relations: { owner: ['User', 'Team'], reader: ['User', 'Team'] },
-      permissions: { read: ['reader', 'reader->read', 'owner', 'owner->read'], edit: ['owner', 'owner->edit'] } });
+    await call('POST', '/authorization/resources', DOCUMENT);
     const set = dataSet();
     await loadAndRebuild(stack, dataDir, call, set.tuples);
     const pairs = Array.from({ length: CHECKS }, (_, i) => [`User:u${(i * 31) % set.users}`, `Document:d${(i * 97) % set.docs}`] as const);
@@ -184,8 +189,13 @@ async function checkLatencies(call: Call, pairs: ReadonlyArray<readonly [string,
 async function bareChecksAndLists(stack: Stack, call: Call, pairs: ReadonlyArray<readonly [string, string]>, users: number): Promise<void> {
   const driver = neo4j.driver(stack.urls.NEO4J_URI, undefined, { disableLosslessIntegers: true });
   const index = neo4jIndexStore(driver);
+  const model = new Model([DOCUMENT]);
   const bare: number[] = [];
-  for (const [s, o] of pairs.slice(0, 2000)) { const t = performance.now(); await index.check(s, o, 'read'); bare.push(performance.now() - t); }
+  for (const [s, o] of pairs.slice(0, 2000)) {
+    const t = performance.now();
+    await index.check(s, o, indexPlan(model, typeOf(s), typeOf(o), 'read'));
+    bare.push(performance.now() - t);
+  }
   say(`bare index query (Neo4j round trip, sequential):  ${fmt(bare)}`);
 
   const lists: number[] = [];

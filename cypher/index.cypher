@@ -1,178 +1,159 @@
-// The precomputed index (DESIGN.md section 5). Ids carry the generation: "<gen>|<object>#<action>".
-// IndexRow: OI(O,a) own keys (GIVES) and references (REF) to IndexFlat; Actor: AI(S) keys (HOLDS).
+// The precomputed index (DESIGN.md section 5), Leopard's split: the TUPLE and GRANT edges of the projection are each
+// subject's direct sets (MEMBER2GROUP) and are never copied; the only precomputed nodes are the flats (GROUP2GROUP):
+// (x:Object)-[:FLAT]->(f:Flat {gen, perm, public, hash})-[:GIVES {rel, slot}]->(y:Object) says that holding y#rel
+// (a tuple S#rel@y, or a grant when rel ends in '!') gives x's permission `perm`, through any number of arrows.
+// Checks and lists take the model's part as parameters (src/engine/index-plan.ts): $direct relations, $grants,
+// $arrowRels with $targets and $types per arrow relation ($anyType: those allowing any subject), $slots, $public.
 
 // name: meta
-MERGE (m:IndexMeta {id: 'meta'}) ON CREATE SET m.gen = 1, m.building = null
-RETURN m.gen AS gen, m.building AS building;
+MERGE (m:IndexMeta {id: 'meta'}) ON CREATE SET m.gen = 1, m.building = null, m.format = 2
+RETURN m.gen AS gen, m.building AS building, m.format AS format;
 
 // name: meta-read
-// The generations, read without a write transaction (every unit of index work asks); `meta` creates them once.
+// The generations, read without a write transaction; `meta` creates them once.
 MATCH (m:IndexMeta {id: 'meta'})
-RETURN m.gen AS gen, m.building AS building;
+RETURN m.gen AS gen, m.building AS building, m.format AS format;
 
 // name: set-building
 MATCH (m:IndexMeta {id: 'meta'}) SET m.building = $building RETURN m.gen AS gen;
 
 // name: switch-generation
-MATCH (m:IndexMeta {id: 'meta'}) SET m.gen = $gen, m.building = null RETURN m.gen AS gen;
-
-// name: check
-MATCH (m:IndexMeta {id: 'meta'})
-WITH toString(m.gen) + '|' AS g
-OPTIONAL MATCH (r:IndexRow {id: g + $row})
-OPTIONAL MATCH (a:Actor {id: g + $subject})
-RETURN r IS NOT NULL AS rowExists,
-  r IS NOT NULL AND (
-    coalesce(r.public, false)
-    OR EXISTS { MATCH (r)-[:REF]->(f:IndexFlat) WHERE f.public = true }
-    // From the row's few keys to the actor, never from the actor's keys (a user may hold tens of thousands):
-    // the inner test joins two bound nodes, which Neo4j expands from the side with fewer edges.
-    OR (a IS NOT NULL AND (
-      EXISTS { MATCH (r)-[:GIVES]->(k:IndexKey) WHERE EXISTS { (a)-[:HOLDS]->(k) } }
-      OR EXISTS { MATCH (r)-[:REF]->(:IndexFlat)-[:GIVES]->(k:IndexKey) WHERE EXISTS { (a)-[:HOLDS]->(k) } }))
-  ) AS allowed;
+// A generation built whole is in this index's format: an older format's nodes are dropped after the switch.
+MATCH (m:IndexMeta {id: 'meta'}) SET m.gen = $gen, m.building = null, m.format = 2 RETURN m.gen AS gen;
 
 // name: check-many
-// The check for each of $checks = [{row, subject}] in one query: concurrent checks share a round trip and a transaction.
+// can(S, a, O) for each of $checks = [{subject, object, public, direct, grants, arrowRels, targets, types, anyType,
+// slots}]: concurrent checks share a round trip. Seeks S and O; the rest are expansions from those two nodes.
 MATCH (m:IndexMeta {id: 'meta'})
-WITH toString(m.gen) + '|' AS g
 UNWIND range(0, size($checks) - 1) AS i
-WITH g, i, $checks[i].row AS row, $checks[i].subject AS subject
-OPTIONAL MATCH (r:IndexRow {id: g + row})
-OPTIONAL MATCH (a:Actor {id: g + subject})
-RETURN i, r IS NOT NULL AS rowExists,
-  r IS NOT NULL AND (
-    coalesce(r.public, false)
-    OR EXISTS { MATCH (r)-[:REF]->(f:IndexFlat) WHERE f.public = true }
-    OR (a IS NOT NULL AND (
-      EXISTS { MATCH (r)-[:GIVES]->(k:IndexKey) WHERE EXISTS { (a)-[:HOLDS]->(k) } }
-      OR EXISTS { MATCH (r)-[:REF]->(:IndexFlat)-[:GIVES]->(k:IndexKey) WHERE EXISTS { (a)-[:HOLDS]->(k) } }))
-  ) AS allowed;
+WITH m.gen AS gen, i, $checks[i] AS c
+OPTIONAL MATCH (s:Object {key: c.subject})
+OPTIONAL MATCH (o:Object {key: c.object})
+RETURN i, c.public OR (o IS NOT NULL AND (
+  (s IS NOT NULL AND EXISTS { MATCH (s)-[t:TUPLE]->(o) WHERE t.relation IN c.direct })
+  OR (s IS NOT NULL AND EXISTS { MATCH (s)-[g:GRANT]->(o) WHERE g.permission IN c.grants })
+  OR EXISTS {
+    MATCH (x:Object)-[t:TUPLE]->(o)
+    WHERE t.relation IN c.arrowRels AND (t.relation IN c.anyType OR x.type IN c.types[t.relation])
+      AND (
+        EXISTS {
+          MATCH (x)-[:FLAT]->(f:Flat) WHERE f.gen = gen AND f.perm IN c.targets[t.relation]
+            AND (f.public OR (s IS NOT NULL AND EXISTS {
+              MATCH (f)-[k:GIVES]->(:Object)<-[u:TUPLE|GRANT]-(s)
+              WHERE k.slot IN c.slots AND coalesce(u.relation, u.permission + '!') = k.rel }))
+        }
+        OR (s IS NOT NULL AND EXISTS {
+          MATCH (s)-[u:TUPLE]->(x) WHERE u.relation IN c.targets[t.relation] AND x.type + '#' + u.relation IN c.slots })
+      )
+  }
+)) AS allowed;
 
 // name: records
-// The raw index records behind one decision, for /evaluate.
+// What one decision reads, for /evaluate: O's arrow tuples with the flats they lead to, and S's direct keys.
 MATCH (m:IndexMeta {id: 'meta'})
-WITH m.gen AS gen, toString(m.gen) + '|' AS g
-OPTIONAL MATCH (r:IndexRow {id: g + $row})
-OPTIONAL MATCH (a:Actor {id: g + $subject})
-RETURN gen,
-  CASE WHEN r IS NULL THEN null ELSE {
-    id: $row, public: r.public,
-    keys: [(r)-[:GIVES]->(k) | k.key],
-    refs: [(r)-[:REF]->(f) | {id: substring(f.id, size(g)), public: f.public, keys: [(f)-[:GIVES]->(k) | k.key]}]
-  } END AS objectIndex,
-  CASE WHEN a IS NULL THEN null ELSE { subject: $subject, keys: [(a)-[:HOLDS]->(k) | k.key] } END AS subjectIndex;
-
-// name: put-rows
-// Replaces the rows of each object whose hash changed: objects = [{obj, type, hash, rows: [{action, public, keys, refs}]}].
-UNWIND $objects AS o
-OPTIONAL MATCH (old:IndexRow {gen: $gen, obj: o.obj})
-WITH o, collect(old) AS olds
-WITH o, olds WHERE size(olds) <> size(o.rows) OR any(x IN olds WHERE x.hash IS NULL OR x.hash <> o.hash)
-FOREACH (x IN olds | DETACH DELETE x)
-WITH o
-CALL (o) {
-  UNWIND o.rows AS row
-  CREATE (r:IndexRow {id: toString($gen) + '|' + o.obj + '#' + row.action, gen: $gen, obj: o.obj, type: o.type,
-                      action: row.action, public: row.public, hash: o.hash})
-  WITH r, row
-  CALL (r, row) {
-    UNWIND row.keys AS key
-    MERGE (k:IndexKey {id: toString($gen) + '|' + key}) ON CREATE SET k.key = key, k.gen = $gen
-    CREATE (r)-[:GIVES]->(k)
-  }
-  CALL (r, row) {
-    UNWIND row.refs AS ref
-    MERGE (f:IndexFlat {id: toString($gen) + '|' + ref}) ON CREATE SET f.gen = $gen, f.public = false, f.hash = ''
-    CREATE (r)-[:REF]->(f)
-  }
-}
-RETURN o.obj AS obj;
-
-// name: delete-rows
-UNWIND $objects AS obj
-MATCH (old:IndexRow {gen: $gen, obj: obj})
-DETACH DELETE old;
+OPTIONAL MATCH (o:Object {key: $object})
+OPTIONAL MATCH (s:Object {key: $subject})
+RETURN m.gen AS gen,
+  CASE WHEN o IS NULL THEN [] ELSE
+    [(x:Object)-[t:TUPLE]->(o) WHERE t.relation IN $arrowRels AND (t.relation IN $anyType OR x.type IN $types[t.relation]) |
+      {x: x.key, rel: t.relation, flats: [(x)-[:FLAT]->(f:Flat) WHERE f.gen = m.gen AND f.perm IN $targets[t.relation] |
+        {perm: f.perm, public: f.public, keys: [(f)-[k:GIVES]->(y) | y.key + '#' + k.rel]}]}][..1000] END AS arrows,
+  CASE WHEN s IS NULL THEN null ELSE
+    [(s)-[u:TUPLE|GRANT]->(y:Object) | {key: y.key + '#' + coalesce(u.relation, u.permission + '!'), slot: y.type + '#' + coalesce(u.relation, u.permission + '!')}][..1000]
+  END AS held;
 
 // name: put-flats
-// flats = [{id, obj, public, keys, deps, hash}]; writes those whose hash changed and returns how many did.
+// flats = [{id, obj, perm, public, gives: [{obj, rel, slot}], deps, hash}]; rewrites those whose hash changed and
+// returns their ids. Every object named here is a node of the projection: a flat's keys and deps are objects its
+// closure reached through tuples.
 UNWIND $flats AS fl
-MERGE (f:IndexFlat {id: toString($gen) + '|' + fl.id}) ON CREATE SET f.gen = $gen, f.hash = ''
+MATCH (x:Object {key: fl.obj})
+MERGE (f:Flat {id: toString($gen) + '|' + fl.id}) ON CREATE SET f.gen = $gen, f.obj = fl.obj, f.perm = fl.perm, f.hash = ''
+MERGE (x)-[:FLAT]->(f)
 WITH f, fl, f.hash <> fl.hash AS changed
 CALL (f, fl, changed) {
   WITH f, fl, changed WHERE changed
   OPTIONAL MATCH (f)-[g:GIVES|DEPENDS]->()
   DELETE g
   WITH DISTINCT f, fl
-  SET f.public = fl.public, f.hash = fl.hash, f.obj = fl.obj
+  SET f.public = fl.public, f.hash = fl.hash
   WITH f, fl
   CALL (f, fl) {
-    UNWIND fl.keys AS key
-    MERGE (k:IndexKey {id: toString($gen) + '|' + key}) ON CREATE SET k.key = key, k.gen = $gen
-    CREATE (f)-[:GIVES]->(k)
+    UNWIND fl.gives AS k
+    MATCH (y:Object {key: k.obj})
+    CREATE (f)-[:GIVES {rel: k.rel, slot: k.slot}]->(y)
   }
   CALL (f, fl) {
     UNWIND fl.deps AS dep
-    MERGE (d:IndexDep {id: toString($gen) + '|' + dep}) ON CREATE SET d.obj = dep, d.gen = $gen
+    MATCH (d:Object {key: dep})
     CREATE (f)-[:DEPENDS]->(d)
   }
 }
 RETURN collect(CASE WHEN changed THEN fl.id END) AS changed;
 
-// name: rows-referring
-// Objects whose rows refer to any of the flats $flats, at most $limit: decisions about them follow those flats.
+// name: objects-under
+// Objects with an arrow tuple from the owner of any of the flats $flats, at most $limit: decisions about them follow
+// those flats.
 UNWIND $flats AS id
-MATCH (:IndexFlat {id: toString($gen) + '|' + id})<-[:REF]-(r:IndexRow)
-RETURN DISTINCT r.obj AS obj LIMIT $limit;
+MATCH (:Flat {id: toString($gen) + '|' + id})<-[:FLAT]-(:Object)-[:TUPLE]->(o:Object)
+RETURN DISTINCT o.key AS obj LIMIT $limit;
 
 // name: flats-depending-on
 // Owners of flats computed from tuples on any of $objects: what a change on those objects can alter.
-UNWIND $objects AS o
-MATCH (:IndexDep {id: toString($gen) + '|' + o})<-[:DEPENDS]-(f:IndexFlat)
+UNWIND $objects AS key
+MATCH (:Object {key: key})<-[:DEPENDS]-(f:Flat)
+WHERE f.gen = $gen
 RETURN DISTINCT f.obj AS obj;
 
 // name: flattened
-UNWIND $objects AS o
-MATCH (f:IndexFlat {gen: $gen, obj: o})
-RETURN DISTINCT o AS obj;
+UNWIND $objects AS key
+MATCH (:Object {key: key})-[:FLAT]->(f:Flat)
+WHERE f.gen = $gen
+RETURN DISTINCT key AS obj;
 
-// name: sync-holds
-// items = [{subject, key, present}]: the key a subject holds through one tuple or grant, added or removed.
-UNWIND $items AS it
-CALL (it) {
-  WITH it WHERE it.present
-  MERGE (a:Actor {id: toString($gen) + '|' + it.subject}) ON CREATE SET a.gen = $gen, a.subject = it.subject
-  MERGE (k:IndexKey {id: toString($gen) + '|' + it.key}) ON CREATE SET k.key = it.key, k.gen = $gen
-  MERGE (a)-[:HOLDS]->(k)
-}
-CALL (it) {
-  WITH it WHERE NOT it.present
-  MATCH (:Actor {id: toString($gen) + '|' + it.subject})-[h:HOLDS]->(:IndexKey {id: toString($gen) + '|' + it.key})
-  DELETE h
-};
+// name: holds
+// Whether S#relation@O is stored (the service checks that the model counts it).
+OPTIONAL MATCH (:Object {key: $subject})-[t:TUPLE]->(:Object {key: $object})
+WHERE t.relation = $relation
+RETURN count(t) > 0 AS held;
+
+// name: holds-many
+UNWIND range(0, size($checks) - 1) AS i
+OPTIONAL MATCH (:Object {key: $checks[i].subject})-[t:TUPLE]->(:Object {key: $checks[i].object})
+WHERE t.relation = $checks[i].relation
+RETURN i, count(t) > 0 AS held;
 
 // name: list-objects
-// One page of the objects of $type on which $subject has $action, in id order: the check's join read from the
-// actor side. Only the page leaves the database: the order is a top-k sort over the distinct matches.
+// One page of the objects of $type on which $subject has the action, in key order: the check's joins read from the
+// subject's side. Only the page leaves the database: the order is a top-k sort over the distinct matches.
 MATCH (m:IndexMeta {id: 'meta'})
-WITH m.gen AS gen, toString(m.gen) + '|' AS g
-CALL (gen, g) {
-  MATCH (:Actor {id: g + $subject})-[:HOLDS]->(:IndexKey)<-[:GIVES]-(r:IndexRow {type: $type, action: $action})
-  RETURN r.obj AS obj
+OPTIONAL MATCH (s:Object {key: $subject})
+CALL (m, s) {
+  MATCH (s)-[t:TUPLE]->(o:Object) WHERE t.relation IN $direct AND o.type = $type
+  RETURN o.key AS obj
   UNION
-  MATCH (:Actor {id: g + $subject})-[:HOLDS]->(:IndexKey)<-[:GIVES]-(:IndexFlat)<-[:REF]-(r:IndexRow {type: $type, action: $action})
-  RETURN r.obj AS obj
+  MATCH (s)-[g:GRANT]->(o:Object) WHERE g.permission IN $grants AND o.type = $type
+  RETURN o.key AS obj
   UNION
-  MATCH (r:IndexRow {gen: gen, type: $type, action: $action, public: true})
-  RETURN r.obj AS obj
+  MATCH (s)-[u:TUPLE]->(x:Object)-[t:TUPLE]->(o:Object)
+  WHERE t.relation IN $arrowRels AND u.relation IN $targets[t.relation] AND o.type = $type
+    AND x.type + '#' + u.relation IN $slots AND (t.relation IN $anyType OR x.type IN $types[t.relation])
+  RETURN o.key AS obj
   UNION
-  // From the few public flats (their index), never from the rows: left to itself the planner scanned every row (0.5 s at 1M).
-  MATCH (f:IndexFlat) USING INDEX f:IndexFlat(gen, public) WHERE f.gen = gen AND f.public = true
-  CALL (f) {
-    MATCH (f)<-[:REF]-(r:IndexRow) WHERE r.type = $type AND r.action = $action
-    RETURN r.obj AS obj
-  }
-  RETURN obj
+  MATCH (s)-[u:TUPLE|GRANT]->(:Object)<-[k:GIVES]-(f:Flat)
+  WHERE f.gen = m.gen AND k.slot IN $slots AND coalesce(u.relation, u.permission + '!') = k.rel
+  WITH DISTINCT f
+  MATCH (f)<-[:FLAT]-(x:Object)-[t:TUPLE]->(o:Object)
+  WHERE t.relation IN $arrowRels AND f.perm IN $targets[t.relation] AND o.type = $type
+    AND (t.relation IN $anyType OR x.type IN $types[t.relation])
+  RETURN o.key AS obj
+  UNION
+  // From the few public flats (their index), never from the objects.
+  MATCH (f:Flat) USING INDEX f:Flat(gen, public) WHERE f.gen = m.gen AND f.public = true
+  MATCH (f)<-[:FLAT]-(x:Object)-[t:TUPLE]->(o:Object)
+  WHERE t.relation IN $arrowRels AND f.perm IN $targets[t.relation] AND o.type = $type
+    AND (t.relation IN $anyType OR x.type IN $types[t.relation])
+  RETURN o.key AS obj
 }
 WITH DISTINCT obj ORDER BY obj SKIP $skip LIMIT $limit
 RETURN obj;
@@ -180,121 +161,122 @@ RETURN obj;
 // name: count-objects
 // How many objects list-objects has in all, how many sort before $pivot, and whether $pivot is one of them.
 MATCH (m:IndexMeta {id: 'meta'})
-WITH m.gen AS gen, toString(m.gen) + '|' AS g
-CALL (gen, g) {
-  MATCH (:Actor {id: g + $subject})-[:HOLDS]->(:IndexKey)<-[:GIVES]-(r:IndexRow {type: $type, action: $action})
-  RETURN r.obj AS obj
+OPTIONAL MATCH (s:Object {key: $subject})
+CALL (m, s) {
+  MATCH (s)-[t:TUPLE]->(o:Object) WHERE t.relation IN $direct AND o.type = $type
+  RETURN o.key AS obj
   UNION
-  MATCH (:Actor {id: g + $subject})-[:HOLDS]->(:IndexKey)<-[:GIVES]-(:IndexFlat)<-[:REF]-(r:IndexRow {type: $type, action: $action})
-  RETURN r.obj AS obj
+  MATCH (s)-[g:GRANT]->(o:Object) WHERE g.permission IN $grants AND o.type = $type
+  RETURN o.key AS obj
   UNION
-  MATCH (r:IndexRow {gen: gen, type: $type, action: $action, public: true})
-  RETURN r.obj AS obj
+  MATCH (s)-[u:TUPLE]->(x:Object)-[t:TUPLE]->(o:Object)
+  WHERE t.relation IN $arrowRels AND u.relation IN $targets[t.relation] AND o.type = $type
+    AND x.type + '#' + u.relation IN $slots AND (t.relation IN $anyType OR x.type IN $types[t.relation])
+  RETURN o.key AS obj
   UNION
-  // From the few public flats (their index), never from the rows: left to itself the planner scanned every row (0.5 s at 1M).
-  MATCH (f:IndexFlat) USING INDEX f:IndexFlat(gen, public) WHERE f.gen = gen AND f.public = true
-  CALL (f) {
-    MATCH (f)<-[:REF]-(r:IndexRow) WHERE r.type = $type AND r.action = $action
-    RETURN r.obj AS obj
-  }
-  RETURN obj
+  MATCH (s)-[u:TUPLE|GRANT]->(:Object)<-[k:GIVES]-(f:Flat)
+  WHERE f.gen = m.gen AND k.slot IN $slots AND coalesce(u.relation, u.permission + '!') = k.rel
+  WITH DISTINCT f
+  MATCH (f)<-[:FLAT]-(x:Object)-[t:TUPLE]->(o:Object)
+  WHERE t.relation IN $arrowRels AND f.perm IN $targets[t.relation] AND o.type = $type
+    AND (t.relation IN $anyType OR x.type IN $types[t.relation])
+  RETURN o.key AS obj
+  UNION
+  MATCH (f:Flat) USING INDEX f:Flat(gen, public) WHERE f.gen = m.gen AND f.public = true
+  MATCH (f)<-[:FLAT]-(x:Object)-[t:TUPLE]->(o:Object)
+  WHERE t.relation IN $arrowRels AND f.perm IN $targets[t.relation] AND o.type = $type
+    AND (t.relation IN $anyType OR x.type IN $types[t.relation])
+  RETURN o.key AS obj
 }
 WITH DISTINCT obj
 RETURN count(obj) AS count, count(CASE WHEN obj < $pivot THEN 1 END) AS below, count(CASE WHEN obj = $pivot THEN 1 END) > 0 AS has;
 
-// name: list-subjects
-// One page of the subjects holding a key that gives $action on the row $row, in id order.
+// name: subjects-of
+// The subjects of type $subjectType holding a key that gives the action on $object, and whether a flat it reaches is
+// public; the list and the count statements below wrap it.
 MATCH (m:IndexMeta {id: 'meta'})
-WITH toString(m.gen) + '|' AS g
-OPTIONAL MATCH (r:IndexRow {id: g + $row})
-WITH g, r
-OPTIONAL MATCH (r)-[:GIVES|REF]->(x)
-OPTIONAL MATCH (x)-[:GIVES]->(fk:IndexKey)
-WITH r, collect(DISTINCT x) + collect(DISTINCT fk) AS nodes
-WITH r, [n IN nodes WHERE n:IndexKey] AS keys, any(n IN nodes WHERE n:IndexFlat AND n.public) AS flatPublic
-UNWIND (CASE WHEN size(keys) = 0 THEN [null] ELSE keys END) AS k
-OPTIONAL MATCH (a:Actor)-[:HOLDS]->(k) WHERE a.subject STARTS WITH $typePrefix
-WITH DISTINCT a.subject AS subject WHERE subject IS NOT NULL
-WITH subject ORDER BY subject SKIP $skip LIMIT $limit
+OPTIONAL MATCH (o:Object {key: $object})
+CALL (m, o) {
+  MATCH (s:Object)-[t:TUPLE]->(o) WHERE t.relation IN $direct AND s.type = $subjectType
+  RETURN s.key AS id
+  UNION
+  MATCH (s:Object)-[g:GRANT]->(o) WHERE g.permission IN $grants AND s.type = $subjectType
+  RETURN s.key AS id
+  UNION
+  MATCH (s:Object)-[u:TUPLE]->(x:Object)-[t:TUPLE]->(o)
+  WHERE t.relation IN $arrowRels AND u.relation IN $targets[t.relation] AND s.type = $subjectType
+    AND x.type + '#' + u.relation IN $slots AND (t.relation IN $anyType OR x.type IN $types[t.relation])
+  RETURN s.key AS id
+  UNION
+  MATCH (x:Object)-[t:TUPLE]->(o)
+  WHERE t.relation IN $arrowRels AND (t.relation IN $anyType OR x.type IN $types[t.relation])
+  MATCH (x)-[:FLAT]->(f:Flat) WHERE f.gen = m.gen AND f.perm IN $targets[t.relation]
+  WITH DISTINCT f
+  MATCH (f)-[k:GIVES]->(:Object)<-[u:TUPLE|GRANT]-(s:Object)
+  WHERE k.slot IN $slots AND coalesce(u.relation, u.permission + '!') = k.rel AND s.type = $subjectType
+  RETURN s.key AS id
+}
+__TAIL__;
+
+// name: flat-public
+// Whether one of the flats $object's arrow tuples lead to admits anyone.
+MATCH (m:IndexMeta {id: 'meta'})
+OPTIONAL MATCH (o:Object {key: $object})
+RETURN o IS NOT NULL AND EXISTS {
+  MATCH (x:Object)-[t:TUPLE]->(o)
+  WHERE t.relation IN $arrowRels AND (t.relation IN $anyType OR x.type IN $types[t.relation])
+  MATCH (x)-[:FLAT]->(f:Flat) WHERE f.gen = m.gen AND f.perm IN $targets[t.relation] AND f.public
+} AS public;
+
+// name: named-of-type
+// One page of the objects of $type a valid tuple or grant names ($allowed: `Type#relation` -> subject types or '*';
+// $perms: `Type#permission` of every permission): the list of an action that admits anyone.
+// The type's label is spliced in (checked against the type-name pattern).
+MATCH (o:__TYPE_LABEL__)
+WHERE (EXISTS { MATCH (o)<-[t:TUPLE]-(a:Object) WHERE '*' IN $allowed[o.type + '#' + t.relation] OR a.type IN $allowed[o.type + '#' + t.relation] }
+    OR EXISTS { MATCH (o)-[t:TUPLE]->(b:Object) WHERE '*' IN $allowed[b.type + '#' + t.relation] OR o.type IN $allowed[b.type + '#' + t.relation] }
+    OR EXISTS { MATCH (o)-[g:GRANT]-(b:Object) WHERE (startNode(g) = o AND b.type + '#' + g.permission IN $perms) OR (endNode(g) = o AND o.type + '#' + g.permission IN $perms) })
+WITH o.key AS id
+__TAIL__;
+
+// name: list-held
+// One page of the objects of $type whose $relation $subject holds through a tuple.
+MATCH (:Object {key: $subject})-[t:TUPLE]->(o:Object)
+WHERE t.relation = $relation AND o.type = $type
+WITH DISTINCT o.key AS obj ORDER BY obj SKIP $skip LIMIT $limit
+RETURN obj;
+
+// name: count-held
+OPTIONAL MATCH (:Object {key: $subject})-[t:TUPLE]->(o:Object)
+WHERE t.relation = $relation AND o.type = $type
+WITH DISTINCT o.key AS obj
+RETURN count(obj) AS count, count(CASE WHEN obj < $pivot THEN 1 END) AS below, count(CASE WHEN obj = $pivot THEN 1 END) > 0 AS has;
+
+// name: list-holders
+// One page of the subjects of $subjectType holding $relation on $object through a tuple.
+MATCH (s:Object)-[t:TUPLE]->(:Object {key: $object})
+WHERE t.relation = $relation AND s.type = $subjectType
+WITH DISTINCT s.key AS subject ORDER BY subject SKIP $skip LIMIT $limit
 RETURN subject;
 
-// name: count-subjects
-// How many subjects list-subjects has, how many sort before $pivot, whether $pivot is one, and whether the decision is public.
-MATCH (m:IndexMeta {id: 'meta'})
-WITH toString(m.gen) + '|' AS g
-OPTIONAL MATCH (r:IndexRow {id: g + $row})
-WITH g, r
-OPTIONAL MATCH (r)-[:GIVES|REF]->(x)
-OPTIONAL MATCH (x)-[:GIVES]->(fk:IndexKey)
-WITH r, collect(DISTINCT x) + collect(DISTINCT fk) AS nodes
-WITH r, [n IN nodes WHERE n:IndexKey] AS keys, any(n IN nodes WHERE n:IndexFlat AND n.public) AS flatPublic
-UNWIND (CASE WHEN size(keys) = 0 THEN [null] ELSE keys END) AS k
-OPTIONAL MATCH (a:Actor)-[:HOLDS]->(k) WHERE a.subject STARTS WITH $typePrefix
-WITH coalesce(r.public, false) OR flatPublic AS public, a.subject AS subject
-RETURN public, count(DISTINCT subject) AS count, count(DISTINCT CASE WHEN subject < $pivot THEN subject END) AS below,
-  count(DISTINCT CASE WHEN subject = $pivot THEN subject END) > 0 AS has;
+// name: count-holders
+OPTIONAL MATCH (s:Object)-[t:TUPLE]->(:Object {key: $object})
+WHERE t.relation = $relation AND s.type = $subjectType
+WITH DISTINCT s.key AS subject
+RETURN count(subject) AS count, count(CASE WHEN subject < $pivot THEN 1 END) AS below, count(CASE WHEN subject = $pivot THEN 1 END) > 0 AS has;
 
 // name: drop-generation-edges
-// Deletes up to 10000 edges of one generation's index nodes with one label (spliced in; each label has a gen index).
-// Edges go first, in bounded batches: a flat of a large team has hundreds of thousands of REF edges, and a
-// DETACH DELETE of a few thousand such nodes would not fit in one transaction's memory.
-MATCH (n:__LABEL__ {gen: $gen})-[r]-()
+// Deletes up to 10000 edges of one generation's nodes with one label (spliced in; each such label has a gen index), or
+// of every generation with `gen` null (an older format's nodes). Edges go first, in bounded batches: a DETACH DELETE of
+// a few thousand nodes with many edges would not fit in one transaction's memory.
+MATCH (n:__LABEL__)-[r]-() WHERE $gen IS NULL OR n.gen = $gen
 WITH DISTINCT r LIMIT 10000
 DELETE r
 RETURN count(*) AS deleted;
 
 // name: drop-generation
-// Deletes up to 5000 of one generation's index nodes with one label, once their edges are gone.
-MATCH (n:__LABEL__ {gen: $gen})
+// Deletes up to 5000 of one generation's nodes with one label, once their edges are gone.
+MATCH (n:__LABEL__) WHERE $gen IS NULL OR n.gen = $gen
 WITH n LIMIT 5000
 DETACH DELETE n
 RETURN count(*) AS deleted;
-
-// name: holds
-// can(S, r, O) for a relation r: a relation is its own key, O#r, held through the tuple S#r@O (relations have no rows).
-MATCH (m:IndexMeta {id: 'meta'})
-WITH toString(m.gen) + '|' AS g
-OPTIONAL MATCH (a:Actor {id: g + $subject})-[:HOLDS]->(k:IndexKey {id: g + $key})
-RETURN k IS NOT NULL AS held;
-
-// name: holds-many
-// holds for each of $checks = [{subject, key}] in one query.
-MATCH (m:IndexMeta {id: 'meta'})
-WITH toString(m.gen) + '|' AS g
-UNWIND range(0, size($checks) - 1) AS i
-OPTIONAL MATCH (a:Actor {id: g + $checks[i].subject})-[:HOLDS]->(k:IndexKey {id: g + $checks[i].key})
-RETURN i, k IS NOT NULL AS held;
-
-// name: list-held
-// One page of the objects of a type on whose relation the subject holds the key ($typePrefix 'Type:', $suffix '#relation').
-MATCH (m:IndexMeta {id: 'meta'})
-WITH toString(m.gen) + '|' AS g
-MATCH (:Actor {id: g + $subject})-[:HOLDS]->(k:IndexKey)
-WHERE k.key STARTS WITH $typePrefix AND k.key ENDS WITH $suffix
-WITH DISTINCT left(k.key, size(k.key) - size($suffix)) AS obj ORDER BY obj SKIP $skip LIMIT $limit
-RETURN obj;
-
-// name: count-held
-MATCH (m:IndexMeta {id: 'meta'})
-WITH toString(m.gen) + '|' AS g
-OPTIONAL MATCH (:Actor {id: g + $subject})-[:HOLDS]->(k:IndexKey)
-WHERE k.key STARTS WITH $typePrefix AND k.key ENDS WITH $suffix
-WITH DISTINCT left(k.key, size(k.key) - size($suffix)) AS obj
-RETURN count(obj) AS count, count(CASE WHEN obj < $pivot THEN 1 END) AS below, count(CASE WHEN obj = $pivot THEN 1 END) > 0 AS has;
-
-// name: list-holders
-// One page of the subjects of a type ($typePrefix 'Type:') holding the key $key (a relation of an object).
-MATCH (m:IndexMeta {id: 'meta'})
-WITH toString(m.gen) + '|' AS g
-MATCH (:IndexKey {id: g + $key})<-[:HOLDS]-(a:Actor)
-WHERE a.subject STARTS WITH $typePrefix
-WITH a.subject AS subject ORDER BY subject SKIP $skip LIMIT $limit
-RETURN subject;
-
-// name: count-holders
-MATCH (m:IndexMeta {id: 'meta'})
-WITH toString(m.gen) + '|' AS g
-OPTIONAL MATCH (:IndexKey {id: g + $key})<-[:HOLDS]-(a:Actor)
-WHERE a.subject STARTS WITH $typePrefix
-WITH a.subject AS subject
-RETURN count(subject) AS count, count(CASE WHEN subject < $pivot THEN 1 END) AS below, count(CASE WHEN subject = $pivot THEN 1 END) > 0 AS has;

@@ -171,3 +171,34 @@ export function tupleView(model: Model, tuples: Iterable<Tuple>, grants?: Iterab
     ...(granted ? { granted: (object: string, perm: string) => granted.has(relationKey(object, perm)) } : {}),
   };
 }
+
+const inheritedTypes = new WeakMap<Model, Map<string, boolean>>();
+
+/** Whether objects of `type` can lie in a flat's closure: an arrow admits them (or `*`) and names a permission of theirs. */
+export function isInherited(model: Model, type: string): boolean {
+  let known = inheritedTypes.get(model);
+  if (!known) { known = new Map(); inheritedTypes.set(model, known); }
+  const hit = known.get(type);
+  if (hit !== undefined) return hit;
+  const own = model.get(type);
+  let found = false;
+  for (const def of model.types.values()) {
+    for (const entries of def.permissions.values()) {
+      for (const e of entries) {
+        if (e.kind !== 'arrow') continue;
+        const allowed = def.relations.get(e.rel) ?? [];
+        if ((allowed.includes('*') || allowed.includes(type)) && own?.permissions.has(e.target)) found = true;
+      }
+    }
+  }
+  known.set(type, found);
+  return found;
+}
+
+/**
+ * Whether a tuple can change flattened sets: an arrow tuple on an object that others inherit from (flats read its
+ * arrow tuples), or one that makes its subject a source of inheritance (its flats are then written). Any other tuple
+ * is only an edge of the projection: checks read it where it is.
+ */
+export const changesFlats = (model: Model, t: Tuple): boolean => isArrowRelation(model, typeOf(t.resource), t.relation)
+  && (isFlatSource(model, t) || isInherited(model, typeOf(t.resource)));

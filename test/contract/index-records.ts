@@ -1,74 +1,74 @@
-// Index records of a whole snapshot, built with the engine's index maths as IndexBatch builds them, and the service's
-// answers read back from an IndexStore (relations from holds, self-access added), to compare with the evaluator.
+// Index records of a whole snapshot (the projection's edges and the flats, built with the engine's index maths as
+// IndexBatch builds them) and the service's answers read back from an IndexStore, to compare with the evaluator.
 import { createHash } from 'node:crypto';
-import { typeOf, type Tuple } from '../../src/engine/ids.js';
-import { flatSet, grantKey, isFlatSource, objectRow, relationKey, tupleView } from '../../src/engine/index-math.js';
+import { tupleText, typeOf, type Tuple } from '../../src/engine/ids.js';
+import { flatSet, isFlatSource, relationKey, tupleView } from '../../src/engine/index-math.js';
+import { indexPlan, validity } from '../../src/engine/index-plan.js';
 import type { Model } from '../../src/engine/model.js';
-import type { FlatRecord, HoldChange, IndexStore, ObjectRows } from '../../src/stores/ports/index-store.js';
+import type { GraphStore } from '../../src/stores/ports/graph.js';
+import type { FlatRecord, IndexStore } from '../../src/stores/ports/index-store.js';
 
 const hashOf = (v: unknown) => createHash('sha1').update(JSON.stringify(v)).digest('base64url');
 
-export interface SnapshotRecords { rows: ObjectRows[]; flats: FlatRecord[]; holds: HoldChange[] }
+export interface SnapshotRecords { tuples: Tuple[]; grants: Tuple[]; flats: FlatRecord[] }
 
-/** Rows of every object a valid tuple or grant names, flats of every inheritance source, the keys every subject holds. */
+/** Every tuple and grant as stored (valid or not), and the flats of every inheritance source. */
 export function snapshotRecords(model: Model, tuples: Tuple[], grants: Tuple[]): SnapshotRecords {
   const valid = tuples.filter((t) => model.isValid(t));
-  const validGrants = grants.filter((g) => model.isValidGrant(g));
-  const view = tupleView(model, valid, validGrants);
-  const named = [...new Set([...valid, ...validGrants].flatMap((t) => [t.subject, t.resource]))];
-  const rows = named.filter((o) => model.get(typeOf(o))).map((obj) => {
-    const r = [...model.get(typeOf(obj))!.permissions.keys()].map((action) => ({ action, ...objectRow(model, view, obj, action) }));
-    return { obj, type: typeOf(obj), rows: r, hash: hashOf(r) };
-  });
+  const view = tupleView(model, valid, grants.filter((g) => model.isValidGrant(g)));
   const sources = [...new Set(valid.filter((t) => isFlatSource(model, t)).map((t) => t.subject))];
   const flats = sources.flatMap((obj) => [...model.get(typeOf(obj))?.permissions.keys() ?? []].map((perm) => {
     const f = flatSet(model, view, obj, perm);
-    return { id: relationKey(obj, perm), obj, public: f.public, keys: f.keys, deps: f.deps, hash: hashOf(f) };
+    return { id: relationKey(obj, perm), obj, perm, public: f.public, keys: f.keys, deps: f.deps, hash: hashOf(f) };
   }));
-  const holds = [
-    ...valid.map((t) => ({ subject: t.subject, key: relationKey(t.resource, t.relation), present: true })),
-    ...validGrants.map((g) => ({ subject: g.subject, key: grantKey(g.resource, g.relation), present: true })),
-  ];
-  return { rows, flats, holds };
+  return { tuples, grants, flats };
 }
 
-/**
- * Brings generation `gen` from `before` to `after` as index work does: changed flats, holds added and removed, rows put
- * (unchanged hashes left alone) and the rows of objects no longer named deleted.
- */
-export async function applyRecords(index: IndexStore, gen: number, after: SnapshotRecords, before?: SnapshotRecords) {
-  const kept = new Set(after.holds.map((h) => `${h.subject} ${h.key}`));
-  const gone = (before?.holds ?? []).filter((h) => !kept.has(`${h.subject} ${h.key}`)).map((h) => ({ ...h, present: false }));
+/** Brings the projection from `before` to `after` and writes the flats of `after` into `gen` (unchanged hashes left alone). */
+export async function applyRecords(index: IndexStore, graph: GraphStore, gen: number, after: SnapshotRecords, before?: SnapshotRecords) {
+  const gone = (was: Tuple[] | undefined, now: Tuple[]) => {
+    const kept = new Set(now.map(tupleText));
+    return (was ?? []).filter((t) => !kept.has(tupleText(t)));
+  };
+  await graph.sync([
+    ...after.tuples.map((tuple) => ({ tuple, grant: false, present: true })),
+    ...after.grants.map((tuple) => ({ tuple, grant: true, present: true })),
+    ...gone(before?.tuples, after.tuples).map((tuple) => ({ tuple, grant: false, present: false })),
+    ...gone(before?.grants, after.grants).map((tuple) => ({ tuple, grant: true, present: false })),
+  ]);
   await index.putFlats(gen, after.flats);
-  await index.syncHolds(gen, [...after.holds, ...gone]);
-  await index.putRows(gen, after.rows);
-  const named = new Set(after.rows.map((r) => r.obj));
-  const dropped = (before?.rows ?? []).map((r) => r.obj).filter((o) => !named.has(o));
-  if (dropped.length) await index.deleteRows(gen, dropped);
 }
 
 const isRelation = (model: Model, object: string, action: string) => model.get(typeOf(object))?.relations.has(action) === true;
+const admits = (model: Model, objectType: string, relation: string, subjectType: string) => {
+  const allowed = model.get(objectType)?.relations.get(relation) ?? [];
+  return allowed.includes('*') || allowed.includes(subjectType);
+};
 const withSelf = (list: string[], self: string | null) => (self !== null && !list.includes(self) ? [...list, self].sort() : list);
 const ALL = 1_000_000;
 
-/** can() as the service answers it from the index: self-access, a relation's own key, else the object's row. */
+/** can() as the service answers it from the index: self-access, a relation's tuple, else the plan's check. */
 export async function indexCan(index: IndexStore, model: Model, s: string, a: string, o: string): Promise<boolean> {
   if (s === o) return true;
-  if (isRelation(model, o, a)) return index.holds(s, relationKey(o, a));
-  return (await index.check(s, o, a)).allowed;
+  if (!model.get(typeOf(o))) return false;
+  if (isRelation(model, o, a)) return admits(model, typeOf(o), a, typeOf(s)) && index.holds(s, o, a);
+  return index.check(s, o, indexPlan(model, typeOf(s), typeOf(o), a));
 }
 
 export async function indexListObjects(index: IndexStore, model: Model, s: string, a: string, type: string): Promise<string[]> {
-  const relation = model.get(type)?.relations.has(a) === true;
-  const list = relation ? await index.listHeld(s, type, a, 0, ALL) : await index.listObjects(s, a, type, 0, ALL);
-  return withSelf(list, typeOf(s) === type ? s : null);
+  const self = typeOf(s) === type ? s : null;
+  if (model.get(type)?.relations.has(a)) return withSelf(admits(model, type, a, typeOf(s)) ? await index.listHeld(s, type, a, 0, ALL) : [], self);
+  const plan = indexPlan(model, typeOf(s), type, a);
+  return withSelf(plan.public ? await index.listNamed(type, validity(model), 0, ALL) : await index.listObjects(s, type, plan, 0, ALL), self);
 }
 
 export async function indexListSubjects(index: IndexStore, model: Model, a: string, o: string, subjectType: string) {
   const self = typeOf(o) === subjectType ? o : null;
   if (isRelation(model, o, a)) {
-    return { subjects: withSelf(await index.listHolders(relationKey(o, a), subjectType, 0, ALL), self), public: false };
+    const held = admits(model, typeOf(o), a, subjectType) ? await index.listHolders(o, a, subjectType, 0, ALL) : [];
+    return { subjects: withSelf(held, self), public: false };
   }
-  const counted = await index.countSubjects(o, a, subjectType, '');
-  return { subjects: withSelf(await index.listSubjects(o, a, subjectType, 0, ALL), self), public: counted.public };
+  const plan = indexPlan(model, subjectType, typeOf(o), a);
+  const counted = await index.countSubjects(o, subjectType, plan, '');
+  return { subjects: withSelf(await index.listSubjects(o, subjectType, plan, 0, ALL), self), public: counted.public };
 }

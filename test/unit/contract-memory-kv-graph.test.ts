@@ -37,7 +37,11 @@ const none = async () => { /* nothing outlives the hub */ };
 const fresh = () => ({ hub: new MemoryHub(), prefix: `ct:${randomUUID()}` });
 
 describe('in-memory twins', () => {
-  indexStoreContract(async () => ({ index: memoryIndexStore(), cleanup: none }));
+  indexStoreContract(async () => {
+    const g = new MemoryGraph();
+    const wipe = async () => { for (const m of [g.objects, g.tuples, g.grants, g.into, g.outOf]) m.clear(); };
+    return { index: memoryIndexStore(g), graph: memoryGraphStore(g), wipe, cleanup: none };
+  });
   graphContract(async () => ({ graph: memoryGraphStore(new MemoryGraph()), cleanup: none }));
   tupleListingContract(async () => {
     const g = new MemoryGraph();

@@ -1,6 +1,6 @@
 // The appliers of the change log: coalesce committed entries into batches, apply them in units by partition, recover the rest.
 import { parseTupleText, typeOf, type Tuple } from '../../engine/ids.js';
-import { isArrowRelation } from '../../engine/index-math.js';
+import { changesFlats } from '../../engine/index-math.js';
 import type { Model } from '../../engine/model.js';
 import { AppError } from '../../errors.js';
 import type { Logger } from '../../log.js';
@@ -35,8 +35,8 @@ export const APPLY_WAIT_MS = 10_000;
 interface Waiter { entry: ChangeEntry; resolve(): void; reject(e: unknown): void; sync: boolean; verify: boolean }
 interface Item { t: Tuple; grant: boolean }
 
-/** Whether a tuple's relation feeds an arrow of its resource's type: it may change flattened sets. */
-const shapesFlats = (model: Model, t: Tuple) => isArrowRelation(model, typeOf(t.resource), t.relation);
+/** Whether a tuple may change flattened sets (an arrow tuple on an inherited object, or one making a new source). */
+const shapesFlats = changesFlats;
 
 /** The partitions a unit writes for one tuple or grant: its resource's, and its subject's when the subject has rows. */
 function needsOf(model: Model, x: Item, leases: IndexLeases): number[] {

@@ -2,10 +2,11 @@
 import { checkReason, type CheckReason } from '../../engine/check-reason.js';
 import { Evaluator } from '../../engine/evaluator.js';
 import { typeOf } from '../../engine/ids.js';
-import { objectRow, relationKey } from '../../engine/index-math.js';
+import { relationKey } from '../../engine/index-math.js';
+import { indexPlan, validity } from '../../engine/index-plan.js';
 import type { Model } from '../../engine/model.js';
 import type { GraphStore } from '../../stores/ports/graph.js';
-import type { IndexStore } from '../../stores/ports/index-store.js';
+import type { IndexStore, ListCount } from '../../stores/ports/index-store.js';
 import type { DecisionCache } from './decision-cache.js';
 import { ListCache } from './list-cache.js';
 import type { ModelSource } from './model-source.js';
@@ -23,10 +24,21 @@ export interface ReadOptions {
 
 /** Lists up to this long are read whole and cached for paging; longer ones are counted and paged by the index. */
 const WHOLE = 10_000;
-const noTuples = { subjects: () => [] as string[] };
+const NO_COUNT: ListCount = { count: 0, below: 0, has: false };
 
-/** Relations have no rows: `can` on one is whether the subject holds its key (the tuple itself). */
+/** `can` on a relation is whether the tuple itself is stored and counts. */
 const isRelation = (model: Model, resource: string, action: string) => model.get(typeOf(resource))?.relations.has(action) === true;
+/** Whether `relation` of `objectType` admits subjects of `subjectType`: only then do their tuples count. */
+const allowsType = (model: Model, objectType: string, relation: string, subjectType: string) => {
+  const allowed = model.get(objectType)?.relations.get(relation) ?? [];
+  return allowed.includes('*') || allowed.includes(subjectType);
+};
+const countsAs = (model: Model, subject: string, relation: string, resource: string) =>
+  allowsType(model, typeOf(resource), relation, typeOf(subject));
+
+/** One list, read a page or a count at a time. */
+interface Lister { page(skip: number, limit: number): Promise<string[]>; count(pivot: string): Promise<ListCount> }
+const EMPTY: Lister = { page: async () => [], count: async () => NO_COUNT };
 
 /** A check's answer: a deny naming a type or action the model lacks says so (the decision caches hold only `allowed`). */
 export interface CheckAnswer { allowed: boolean; reason?: CheckReason }
@@ -72,12 +84,9 @@ export class Checks {
     const useCache = opts.consistency !== 'fully_consistent';
     const cached = useCache ? await this.cache.lookup(subject, action, resource) : null;
     if (cached?.hit != null) { this.onDecision(cached.hit, true); return cached.hit; }
-    let answer: boolean;
-    if (isRelation(model, resource, action)) answer = await this.index.holds(subject, relationKey(resource, action));
-    else {
-      const { rowExists, allowed } = await this.index.check(subject, resource, action);
-      answer = rowExists ? allowed : await this.publicWithoutTuples(resource, action);
-    }
+    const answer = isRelation(model, resource, action)
+      ? countsAs(model, subject, action, resource) && await this.index.holds(subject, resource, action)
+      : await this.index.check(subject, resource, indexPlan(model, typeOf(subject), typeOf(resource), action));
     if (cached) await this.cache.store(subject, action, resource, answer, cached.stamp);
     this.onDecision(answer, false);
     return answer;
@@ -98,10 +107,43 @@ export class Checks {
     return reason ? { allowed, reason } : { allowed };
   }
 
-  private async publicWithoutTuples(resource: string, action: string): Promise<boolean> {
-    const model = await this.models.get();
-    if (!model.get(typeOf(resource))) return false;
-    return objectRow(model, noTuples, resource, action).public;
+  /**
+   * The raw index records behind a decision (/evaluate): the keys that give the action on the object (its own, and
+   * those of the flats its arrow tuples lead to) and the keys the subject holds.
+   */
+  private async records(model: Model, subject: string, action: string, resource: string) {
+    const plan = indexPlan(model, typeOf(subject), typeOf(resource), action);
+    const r = await this.index.records(subject, resource, plan);
+    const slots = model.subjectSlots(typeOf(subject));
+    const counts = new Set([...slots.tuples, ...slots.grants.map((g) => `${g}!`)]);
+    const subjectIndex = r.held && { subject, keys: [...new Set(r.held.filter((h) => counts.has(h.slot)).map((h) => h.key))].sort() };
+    if (isRelation(model, resource, action)) {
+      const key = relationKey(resource, action);
+      return { subjectIndex, objectIndex: { id: key, public: false, keys: [key], refs: [] } };
+    }
+    const relationTargets = r.arrows.flatMap((a) => (plan.arrows.find((p) => p.rel === a.rel)?.targets ?? [])
+      .filter((t) => model.get(typeOf(a.x))?.relations.has(t)).map((t) => relationKey(a.x, t)));
+    const keys = [...plan.direct.map((rel) => relationKey(resource, rel)), ...plan.grants.map((p) => `${relationKey(resource, p)}!`), ...relationTargets];
+    const refs = new Map(r.arrows.flatMap((a) => a.flats.map((f) => [relationKey(a.x, f.perm), { id: relationKey(a.x, f.perm), public: f.public, keys: [...f.keys].sort() }])));
+    return {
+      subjectIndex,
+      objectIndex: { id: relationKey(resource, action), public: plan.public, keys: [...new Set(keys)].sort(), refs: [...refs.values()] },
+    };
+  }
+
+  /** How a list of objects is read: a relation from the subject's tuples, an action anyone has from every named object. */
+  private objectLister(model: Model, subject: string, action: string, type: string): Lister {
+    const ix = this.index;
+    if (model.get(type)?.relations.has(action)) {
+      if (!allowsType(model, type, action, typeOf(subject))) return EMPTY;
+      return { page: (s, l) => ix.listHeld(subject, type, action, s, l), count: (p) => ix.countHeld(subject, type, action, p) };
+    }
+    const plan = indexPlan(model, typeOf(subject), type, action);
+    if (plan.public) {
+      const v = validity(model);
+      return { page: (s, l) => ix.listNamed(type, v, s, l), count: (p) => ix.countNamed(type, v, p) };
+    }
+    return { page: (s, l) => ix.listObjects(subject, type, plan, s, l), count: (p) => ix.countObjects(subject, type, plan, p) };
   }
 
   /** Admin scope rule: the subject needs a direct tuple or grant on the scope. */
@@ -127,11 +169,7 @@ export class Checks {
       return { allowed: true, assigned: true, reason: `direct grant ${subject}#${action}@${resource}` };
     }
     const allowed = await this.can(subject, action, resource, { consistency: 'fully_consistent' });
-    const records = await this.index.records(subject, resource, action);
-    // A relation has no row: its own key is what the subject must hold, shown as the row it stands for.
-    const objectIndex = isRelation(model, resource, action)
-      ? { id: relationKey(resource, action), public: false, keys: [relationKey(resource, action)], refs: [] } : records.objectIndex;
-    const out: Record<string, unknown> = { allowed, subjectIndex: records.subjectIndex, objectIndex };
+    const out: Record<string, unknown> = { allowed, ...await this.records(model, subject, action, resource) };
     const unknown = checkReason(await this.models.unlessStale((m) => checkReason(m, action, resource) === undefined), action, resource);
     if (unknown) Object.assign(out, { reason: unknown.message, reasonCode: unknown.code }, unknown.didYouMean ? { didYouMean: unknown.didYouMean } : {});
     if (allowed) {
@@ -161,16 +199,14 @@ export class Checks {
     if (cached) return { objects: cached.slice(skip, skip + limit), count: cached.length };
     // Self-access puts the subject itself in the list.
     const self = typeOf(subject) === type ? subject : null;
-    const relation = (await this.models.get()).get(type)?.relations.has(action) === true;
-    const list = (s: number, l: number) => (relation ? this.index.listHeld(subject, type, action, s, l) : this.index.listObjects(subject, action, type, s, l));
-    const first = await list(0, this.whole + 1);
+    const list = this.objectLister(await this.models.get(), subject, action, type);
+    const first = await list.page(0, this.whole + 1);
     if (first.length <= this.whole) {
       const all = self !== null && !first.includes(self) ? [...first, self].sort() : first;
       if (stamp !== null) this.lists.put(key, stamp, all);
       return { objects: all.slice(skip, skip + limit), count: all.length };
     }
-    const counted = relation ? await this.index.countHeld(subject, type, action, self ?? '') : await this.index.countObjects(subject, action, type, self ?? '');
-    const page = await pageWithExtra(self, counted, skip, limit, list);
+    const page = await pageWithExtra(self, await list.count(self ?? ''), skip, limit, list.page);
     return { objects: page.ids, count: page.count };
   }
 
@@ -183,15 +219,18 @@ export class Checks {
       return { subjects: found.subjects.slice(skip, skip + limit), public: found.public, count: found.subjects.length };
     }
     const self = typeOf(resource) === subjectType ? resource : null;
-    if (isRelation(await this.models.get(), resource, action)) {
-      const key = relationKey(resource, action);
-      const held = await this.index.countHolders(key, subjectType, self ?? '');
-      const page = await pageWithExtra(self, held, skip, limit, (s, l) => this.index.listHolders(key, subjectType, s, l));
+    const model = await this.models.get();
+    if (isRelation(model, resource, action)) {
+      // A relation that does not admit the subject type has no holders of it that count.
+      if (!allowsType(model, resource, action, subjectType)) return pageWithExtra(self, NO_COUNT, skip, limit, async () => [])
+        .then((page) => ({ subjects: page.ids, public: false, count: page.count }));
+      const held = await this.index.countHolders(resource, action, subjectType, self ?? '');
+      const page = await pageWithExtra(self, held, skip, limit, (s, l) => this.index.listHolders(resource, action, subjectType, s, l));
       return { subjects: page.ids, public: false, count: page.count };
     }
-    const counted = await this.index.countSubjects(resource, action, subjectType, self ?? '');
-    const page = await pageWithExtra(self, counted, skip, limit, (s, l) => this.index.listSubjects(resource, action, subjectType, s, l));
-    const isPublic = counted.public || await this.publicWithoutTuples(resource, action);
-    return { subjects: page.ids, public: isPublic, count: page.count };
+    const plan = indexPlan(model, subjectType, typeOf(resource), action);
+    const counted = await this.index.countSubjects(resource, subjectType, plan, self ?? '');
+    const page = await pageWithExtra(self, counted, skip, limit, (s, l) => this.index.listSubjects(resource, subjectType, plan, s, l));
+    return { subjects: page.ids, public: counted.public, count: page.count };
   }
 }

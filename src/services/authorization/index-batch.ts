@@ -1,16 +1,14 @@
 // One unit of index work: bring the projection and the index in line with MongoDB for a batch of tuples and grants.
 import { createHash } from 'node:crypto';
 import { typeOf, tupleText, type Tuple } from '../../engine/ids.js';
-import {
-  flatSet, grantKey, isArrowRelation, isFlatSource, objectRow, relationKey,
-} from '../../engine/index-math.js';
+import { changesFlats, flatSet, isArrowRelation, isFlatSource, isInherited, relationKey } from '../../engine/index-math.js';
 import type { Model } from '../../engine/model.js';
 import type { GrantReads } from '../../stores/ports/grants.js';
 import type { TupleReads } from '../../stores/ports/tuples.js';
 import type { DeletionHints } from '../../stores/ports/deletion-hints.js';
 import type { GraphStore } from '../../stores/ports/graph.js';
 import { Loaded } from './projection-loader.js';
-import type { FlatRecord, IndexStore, ObjectRows } from '../../stores/ports/index-store.js';
+import type { FlatRecord, IndexStore } from '../../stores/ports/index-store.js';
 
 const hashOf = (v: unknown) => createHash('sha1').update(JSON.stringify(v)).digest('base64url');
 
@@ -58,9 +56,8 @@ export interface BatchResult {
 
 /**
  * The steps, each one batched query or a few: read what MongoDB has; MERGE or DELETE the projection
- * edges; add or remove the keys subjects hold; recompute the rows of every resource in the batch from
- * its tuples; recompute the flattened sets that depend on a resource whose arrow tuples changed, and
- * create them for subjects that others now inherit from. Everything is recomputed from the stored
+ * edges (they are the subjects' keys, read by checks where they are); recompute the flattened sets that depend on a
+ * resource whose arrow tuples changed, and create them for subjects that others now inherit from. Everything is recomputed from the stored
  * state, never patched, so the result is the same whatever the order or the number of replays.
  */
 export class IndexBatch {
@@ -76,8 +73,8 @@ export class IndexBatch {
     const objects = [...new Set([...resources, ...[...tuples, ...grants].map((t) => t.subject)])]
       .filter((o) => model.actionsOf(typeOf(o)).length > 0);
     if (input.structure === false) {
-      const arrow = tuples.find((t) => isArrowRelation(model, typeOf(t.resource), t.relation));
-      if (arrow) throw new NeedsStructure(`${tupleText(arrow)} feeds an arrow`);
+      const arrow = tuples.find((t) => changesFlats(model, t));
+      if (arrow) throw new NeedsStructure(`${tupleText(arrow)} can change flattened sets`);
     }
     const foreign = input.owns ? [...resources, ...objects].find((o) => !input.owns!(o)) : undefined;
     if (foreign !== undefined) throw new NeedsStructure(`rows of ${foreign} lie outside the unit's partitions`);
@@ -98,19 +95,11 @@ export class IndexBatch {
       ], input.mark);
     }
 
-    const holds = [
-      ...tuples.map((t) => ({ subject: t.subject, key: relationKey(t.resource, t.relation), present: has(t, false) && model.isValid(t) })),
-      ...grants.map((g) => ({ subject: g.subject, key: grantKey(g.resource, g.relation), present: has(g, true) && model.isValidGrant(g) })),
-    ];
-
-    await loaded.load(objects);
-    await loaded.loadSubjectNames(objects);
-    const rows = this.rows(model, loaded, [...new Set([...resources, ...objects])]);
-
     // Flats: those computed from a resource whose arrow tuples changed, and those of new inheritance sources.
     // After a model change any flat whose closure visited one of the batch's objects may differ.
     const arrowResources = input.modelChanged ? [...new Set([...tuples, ...grants].flatMap((t) => [t.subject, t.resource]))]
-      : [...new Set(tuples.filter((t) => isArrowRelation(model, typeOf(t.resource), t.relation)).map((t) => t.resource))];
+      : [...new Set(tuples.filter((t) => isArrowRelation(model, typeOf(t.resource), t.relation) && isInherited(model, typeOf(t.resource)))
+        .map((t) => t.resource))];
     const sources = [...new Set(tuples.filter((t) => has(t, false) && isFlatSource(model, t)).map((t) => t.subject))];
     const toFlatten = new Set<string>();
     for (const gen of gens) {
@@ -124,18 +113,13 @@ export class IndexBatch {
 
     let structure = input.modelChanged === true;
     const changedFlats = new Map<number, string[]>();
-    for (const gen of gens) {
-      if (flats.length) changedFlats.set(gen, await this.index.putFlats(gen, flats));
-      await this.index.syncHolds(gen, holds);
-      if (rows.put.length) await this.index.putRows(gen, rows.put);
-      if (rows.gone.length) await this.index.deleteRows(gen, rows.gone);
-    }
+    for (const gen of gens) if (flats.length) changedFlats.set(gen, await this.index.putFlats(gen, flats));
     const touched = new Set([...[...tuples, ...grants].map((t) => t.subject), ...resources]);
-    // A changed flat changes decisions about the objects whose rows refer to it: those are invalidated one by
+    // A changed flat changes decisions about the objects with an arrow tuple from its owner: those are invalidated one by
     // one, unless there are so many that dropping every cached decision costs less.
     for (const [gen, ids] of changedFlats) {
       if (structure || ids.length === 0) continue;
-      const referring = await this.index.rowsReferring(gen, ids, NARROW_MAX + 1);
+      const referring = await this.index.objectsUnder(gen, ids, NARROW_MAX + 1);
       if (referring.length > NARROW_MAX) structure = true;
       else for (const o of referring) touched.add(o);
     }
@@ -158,24 +142,10 @@ export class IndexBatch {
     for (const obj of objects) {
       for (const perm of model.get(typeOf(obj))?.permissions.keys() ?? []) {
         const f = flatSet(model, loaded.view, obj, perm);
-        out.push({ id: relationKey(obj, perm), obj, public: f.public, keys: f.keys, deps: f.deps, hash: hashOf(f) });
+        out.push({ id: relationKey(obj, perm), obj, perm, public: f.public, keys: f.keys, deps: f.deps, hash: hashOf(f) });
       }
     }
     return out;
-  }
-
-  /** Rows of objects named by a valid tuple or grant on them; the others lose theirs (and may still be public). */
-  private rows(model: Model, loaded: Loaded, objects: string[]): { put: ObjectRows[]; gone: string[] } {
-    const put: ObjectRows[] = [];
-    const gone: string[] = [];
-    for (const obj of objects) {
-      const type = typeOf(obj);
-      if (!model.get(type) || !loaded.named(obj)) { gone.push(obj); continue; }
-      // Permissions only: a relation is its own key, which `can` asks of the subject's keys directly.
-      const rows = [...model.get(type)!.permissions.keys()].map((action) => ({ action, ...objectRow(model, loaded.view, obj, action) }));
-      put.push({ obj, type, rows, hash: hashOf(rows) });
-    }
-    return { put, gone };
   }
 }
 

@@ -1,6 +1,8 @@
-// The index store in memory: what src/stores/neo4j/index-store.ts answers, from Maps (test/contract/index-store.contract.ts).
-import type { IndexRecords, IndexStore, ListCount } from '../ports/index-store.js';
-import { Generation, type MemRow } from './index-generation.js';
+// The index store in memory: what src/stores/neo4j/index-store.ts answers, from flats in Maps and a MemoryGraph's tuples.
+import { typeOf } from '../../engine/ids.js';
+import { slotOf, splitKey, type IndexPlan } from '../../engine/index-plan.js';
+import type { FlatRecord, IndexStore, ListCount } from '../ports/index-store.js';
+import type { MemoryGraph } from './graph-state.js';
 
 /** Neo4j orders strings by their UTF-16 code units, as `<` does (localeCompare would not). */
 export const byCodeUnits = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
@@ -12,181 +14,154 @@ const countOf = (ids: Iterable<string>, pivot: string): ListCount => {
   return { count: all.size, below, has: all.has(pivot) };
 };
 
-/** The store's state: the IndexMeta node and each generation's graph. */
+type MemFlat = Omit<FlatRecord, 'id'>;
+
+/** The IndexMeta node and each generation's flats by id (`x#perm`), as the Flat nodes of one generation. */
 class MemIndex {
   meta: { gen: number; building: number | null } | null = null;
-  readonly gens = new Map<number, Generation>();
-  writable(gen: number): Generation {
-    let g = this.gens.get(gen);
-    if (!g) { g = new Generation(); this.gens.set(gen, g); }
-    return g;
+  readonly gens = new Map<number, Map<string, MemFlat>>();
+  constructor(readonly g: MemoryGraph) {}
+  flats(gen: number): Map<string, MemFlat> {
+    let f = this.gens.get(gen);
+    if (!f) { f = new Map(); this.gens.set(gen, f); }
+    return f;
   }
-  /** The live generation, as every read finds it through the IndexMeta node; none before `meta` first ran. */
-  live(): Generation | undefined { return this.meta ? this.gens.get(this.meta.gen) : undefined; }
+  live(): Map<string, MemFlat> { return this.meta ? this.flats(this.meta.gen) : new Map(); }
+  /** Stored tuples (or grants) out of `subject` and into `object`, as edges of the projection. */
+  out(subject: string, grant = false) { return this.g.resolve(this.g.outOf.get(subject) ?? []).filter((e) => e.grant === grant).map((e) => e.tuple); }
+  into(object: string, grant = false) { return this.g.resolve(this.g.into.get(object) ?? []).filter((e) => e.grant === grant).map((e) => e.tuple); }
+  ofType(type: string): string[] { return [...this.g.objects].filter(([, t]) => t === type).map(([k]) => k); }
 }
 
-export function memoryIndexStore(): IndexStore {
-  const ix = new MemIndex();
-  return { ...generationCalls(ix), ...writeCalls(ix), ...pointReads(ix), ...listReads(ix) };
+export function memoryIndexStore(graph: MemoryGraph): IndexStore {
+  const ix = new MemIndex(graph);
+  return { ...generationCalls(ix), ...writeCalls(ix), ...decisions(ix), ...lists(ix) };
 }
 
-function objectsFor(g: Generation, subject: string, action: string, type: string): Set<string> {
-  const out = new Set<string>();
-  const take = (rowId: string) => {
-    const r = g.rows.get(rowId);
-    if (r && r.type === type && r.action === action) out.add(r.obj);
-  };
-  for (const k of g.actors.get(subject) ?? []) {
-    for (const id of g.rowsGiving.get(k) ?? []) take(id);
-    for (const f of g.flatsGiving.get(k) ?? []) for (const id of g.referring.get(f) ?? []) take(id);
-  }
-  for (const id of g.rowsOfKind.get(`${type} ${action}`) ?? []) if (g.rows.get(id)!.public) take(id);
-  for (const [f, flat] of g.flats) if (flat.public) for (const id of g.referring.get(f) ?? []) take(id);
-  return out;
+/** The arrow tuples into `object` that the plan follows, with the flats of their subjects in the live generation. */
+function arrowsInto(ix: MemIndex, object: string, plan: IndexPlan) {
+  const live = ix.live();
+  return ix.into(object).flatMap((t) => {
+    const arrow = plan.arrows.find((a) => a.rel === t.relation);
+    if (!arrow || (arrow.types !== null && !arrow.types.includes(typeOf(t.subject)))) return [];
+    const flats = arrow.targets.flatMap((perm) => { const f = live.get(`${t.subject}#${perm}`); return f ? [f] : []; });
+    return [{ x: t.subject, rel: t.relation, targets: arrow.targets, flats }];
+  });
 }
 
-function subjectsFor(g: Generation | undefined, row: MemRow | undefined, subjectType: string) {
-  const out = new Set<string>();
-  if (!g || !row) return { subjects: out, public: false };
-  const reach = g.reach(row);
-  for (const k of reach.keys) for (const s of g.holders.get(k) ?? []) if (s.startsWith(`${subjectType}:`)) out.add(s);
-  return { subjects: out, public: reach.public };
+/** can(S, a, O) as check-many computes it; `publicFlats` false: only through keys S holds (what subjects-of lists). */
+function allowed(ix: MemIndex, subject: string, object: string, plan: IndexPlan, publicFlats = true): boolean {
+  if (plan.public) return true;
+  if (!ix.g.objects.has(object)) return false;
+  const tuples = ix.out(subject);
+  const grants = ix.out(subject, true);
+  if (tuples.some((t) => t.resource === object && plan.direct.includes(t.relation))) return true;
+  if (grants.some((t) => t.resource === object && plan.grants.includes(t.relation))) return true;
+  const held = new Set([...tuples.map((t) => `${t.resource}#${t.relation}`), ...grants.map((t) => `${t.resource}#${t.relation}!`)]);
+  const counts = (key: string) => { const { obj, rel } = splitKey(key); return held.has(key) && plan.slots.includes(slotOf(typeOf(obj), rel)); };
+  return arrowsInto(ix, object, plan).some((a) => a.flats.some((f) => (publicFlats && f.public) || f.keys.some(counts))
+    || a.targets.some((rel) => counts(`${a.x}#${rel}`)));
 }
 
-/** The IndexMeta node: which generation is live and which is being built. */
-function generationCalls(ix: MemIndex): Pick<IndexStore, 'meta' | 'setBuilding' | 'switchGeneration' | 'dropGeneration'> {
+function generationCalls(ix: MemIndex): Pick<IndexStore, 'meta' | 'migrate' | 'setBuilding' | 'switchGeneration' | 'dropGeneration'> {
   return {
     async meta() {
       ix.meta ??= { gen: 1, building: null };
       return { ...ix.meta };
     },
+    async migrate() { return false; },
     async setBuilding(gen) { if (ix.meta) ix.meta.building = gen; },
     async switchGeneration(gen) { if (ix.meta) ix.meta = { gen, building: null }; },
     async dropGeneration(gen) {
-      const n = ix.gens.get(gen)?.nodes ?? 0;
+      const n = ix.gens.get(gen)?.size ?? 0;
       ix.gens.delete(gen);
       return n;
     },
   };
 }
 
-/** Writes to one generation, and the questions the indexer asks of it while writing. */
-function writeCalls(ix: MemIndex): Pick<IndexStore, 'putRows' | 'deleteRows' | 'putFlats' | 'rowsReferring' | 'flatsDependingOn' | 'flattened' | 'syncHolds'> {
+function writeCalls(ix: MemIndex): Pick<IndexStore, 'putFlats' | 'objectsUnder' | 'flatsDependingOn' | 'flattened'> {
+  const known = (o: string) => ix.g.objects.has(o);
   return {
-    async putRows(gen, objects) {
-      const g = ix.writable(gen);
-      const changed: string[] = [];
-      for (const o of objects) {
-        const olds = [...g.rowsOfObject.get(o.obj) ?? []].map((id) => g.rows.get(id)!);
-        if (olds.length === o.rows.length && olds.every((x) => x.hash === o.hash)) continue;
-        for (const x of olds) g.deleteRow(`${x.obj}#${x.action}`);
-        for (const row of o.rows) {
-          g.createRow({ obj: o.obj, type: o.type, action: row.action, public: row.public, hash: o.hash, keys: [...row.keys], refs: [...row.refs] });
-        }
-        changed.push(o.obj);
-      }
-      return changed;
-    },
-    async deleteRows(gen, objects) {
-      const g = ix.gens.get(gen);
-      if (g) for (const obj of objects) for (const id of [...g.rowsOfObject.get(obj) ?? []]) g.deleteRow(id);
-    },
     async putFlats(gen, flats) {
-      const g = ix.writable(gen);
+      const all = ix.flats(gen);
       const changed: string[] = [];
-      for (const fl of flats) {
-        if (g.flatNode(fl.id).hash === fl.hash) continue;
-        g.rewriteFlat(fl.id, fl);
-        changed.push(fl.id);
+      for (const { id, ...fl } of flats) {
+        // As put-flats' MATCHes: a flat of an object the projection lacks is not written, a key or dep on one is left out.
+        if (!known(fl.obj) || all.get(id)?.hash === fl.hash) continue;
+        all.set(id, { ...fl, keys: fl.keys.filter((k) => known(splitKey(k).obj)), deps: fl.deps.filter(known) });
+        changed.push(id);
       }
       return changed;
     },
-    async rowsReferring(gen, flatIds, limit) {
-      const g = ix.gens.get(gen);
+    async objectsUnder(gen, flatIds, limit) {
+      const all = ix.flats(gen);
       const out = new Set<string>();
-      for (const f of flatIds) {
-        for (const id of g?.referring.get(f) ?? []) {
-          if (out.size >= limit) return [...out];
-          out.add(g!.rows.get(id)!.obj);
-        }
+      for (const id of flatIds) {
+        const f = all.get(id);
+        for (const t of f ? ix.out(f.obj) : []) { if (out.size >= limit) return [...out]; out.add(t.resource); }
       }
       return [...out];
     },
     async flatsDependingOn(gen, objects) {
-      const g = ix.gens.get(gen);
-      const out = new Set<string>();
-      for (const o of objects) for (const f of g?.dependents.get(o) ?? []) out.add(g!.flats.get(f)!.obj!);
-      return [...out];
+      const wanted = new Set(objects);
+      return [...new Set([...ix.flats(gen).values()].filter((f) => f.deps.some((d) => wanted.has(d))).map((f) => f.obj))];
     },
     async flattened(gen, objects) {
-      const g = ix.gens.get(gen);
-      return new Set(objects.filter((o) => (g?.flatsOfObject.get(o)?.size ?? 0) > 0));
-    },
-    async syncHolds(gen, items) {
-      const g = ix.writable(gen);
-      for (const it of items) g.hold(it.subject, it.key, it.present);
+      const owners = new Set([...ix.flats(gen).values()].map((f) => f.obj));
+      return new Set(objects.filter((o) => owners.has(o)));
     },
   };
 }
 
-/** Reads of one row or one subject in the live generation. */
-function pointReads(ix: MemIndex): Pick<IndexStore, 'check' | 'records' | 'holds'> {
+function decisions(ix: MemIndex): Pick<IndexStore, 'check' | 'records' | 'holds'> {
   return {
-    async check(subject, object, action) {
-      const g = ix.live();
-      const row = g?.rows.get(`${object}#${action}`);
-      if (!g || !row) return { rowExists: false, allowed: false };
-      const reach = g.reach(row);
-      const held = g.actors.get(subject);
-      return { rowExists: true, allowed: reach.public || (held !== undefined && [...reach.keys].some((k) => held.has(k))) };
+    async check(subject, object, plan) { return allowed(ix, subject, object, plan); },
+    async records(subject, object, plan) {
+      const arrows = arrowsInto(ix, object, plan).slice(0, 1000)
+        .map((a) => ({ x: a.x, rel: a.rel, flats: a.flats.map((f) => ({ perm: f.perm, public: f.public, keys: [...f.keys] })) }));
+      const held = ix.g.objects.has(subject) ? [
+        ...ix.out(subject).map((t) => ({ key: `${t.resource}#${t.relation}`, slot: slotOf(typeOf(t.resource), t.relation) })),
+        ...ix.out(subject, true).map((t) => ({ key: `${t.resource}#${t.relation}!`, slot: slotOf(typeOf(t.resource), `${t.relation}!`) })),
+      ].slice(0, 1000) : null;
+      return { gen: ix.meta?.gen ?? 0, arrows, held };
     },
-    async records(subject, object, action): Promise<IndexRecords> {
-      const g = ix.live();
-      const row = g?.rows.get(`${object}#${action}`);
-      const held = g?.actors.get(subject);
-      return {
-        gen: ix.meta?.gen ?? 0,
-        objectIndex: row ? {
-          id: `${object}#${action}`, public: row.public, keys: [...row.keys],
-          refs: row.refs.map((id) => { const f = g!.flats.get(id)!; return { id, public: f.public, keys: [...f.keys] }; }),
-        } : null,
-        subjectIndex: held ? { subject, keys: [...held] } : null,
-      };
-    },
-    async holds(subject, key) { return ix.live()?.actors.get(subject)?.has(key) ?? false; },
+    async holds(subject, object, relation) { return ix.out(subject).some((t) => t.resource === object && t.relation === relation); },
   };
 }
 
-/** The lists and their counts, paged in code-unit order, from the live generation. */
-function listReads(ix: MemIndex): Pick<IndexStore, 'listObjects' | 'countObjects' | 'listSubjects' | 'countSubjects' | 'listHeld' | 'countHeld' | 'listHolders' | 'countHolders'> {
-  const heldObjects = (subject: string, type: string, relation: string) => {
-    const suffix = `#${relation}`;
-    const held = [...ix.live()?.actors.get(subject) ?? []];
-    return held.filter((k) => k.startsWith(`${type}:`) && k.endsWith(suffix)).map((k) => k.slice(0, k.length - suffix.length));
-  };
-  const holdersOf = (key: string, subjectType: string) =>
-    [...ix.live()?.holders.get(key) ?? []].filter((s) => s.startsWith(`${subjectType}:`));
+function lists(ix: MemIndex): Pick<IndexStore, 'listObjects' | 'countObjects' | 'listNamed' | 'countNamed' | 'listSubjects' | 'countSubjects' | 'listHeld' | 'countHeld' | 'listHolders' | 'countHolders'> {
+  // The statements reach objects only through their edges and leave the action's `*` to listNamed.
+  const objectsFor = (subject: string, type: string, plan: IndexPlan) =>
+    ix.ofType(type).filter((o) => allowed(ix, subject, o, { ...plan, public: false }));
+  const subjectsFor = (object: string, subjectType: string, plan: IndexPlan) =>
+    ix.ofType(subjectType).filter((s) => allowed(ix, s, object, { ...plan, public: false }, false));
+  const named = (type: string, v: { allowed: Record<string, string[]>; perms: string[] }) => ix.ofType(type).filter((o) => {
+    const ok = (subjectType: string, resourceType: string, rel: string) => {
+      const allowedTypes = v.allowed[slotOf(resourceType, rel)] ?? [];
+      return allowedTypes.includes('*') || allowedTypes.includes(subjectType);
+    };
+    return ix.into(o).some((t) => ok(typeOf(t.subject), type, t.relation))
+      || ix.out(o).some((t) => ok(type, typeOf(t.resource), t.relation))
+      || [...ix.into(o, true), ...ix.out(o, true)].some((g) => v.perms.includes(slotOf(typeOf(g.resource), g.relation)));
+  });
+  const heldObjects = (subject: string, type: string, relation: string) =>
+    ix.out(subject).filter((t) => t.relation === relation && typeOf(t.resource) === type).map((t) => t.resource);
+  const holdersOf = (object: string, relation: string, subjectType: string) =>
+    ix.into(object).filter((t) => t.relation === relation && typeOf(t.subject) === subjectType).map((t) => t.subject);
   return {
-    async listObjects(subject, action, type, skip, limit) {
-      const g = ix.live();
-      return g ? page(objectsFor(g, subject, action, type), skip, limit) : [];
-    },
-    async countObjects(subject, action, type, pivot) {
-      const g = ix.live();
-      return countOf(g ? objectsFor(g, subject, action, type) : [], pivot);
-    },
-    async listSubjects(object, action, subjectType, skip, limit) {
-      const g = ix.live();
-      return page(subjectsFor(g, g?.rows.get(`${object}#${action}`), subjectType).subjects, skip, limit);
-    },
-    async countSubjects(object, action, subjectType, pivot) {
-      const g = ix.live();
-      const found = subjectsFor(g, g?.rows.get(`${object}#${action}`), subjectType);
-      return { ...countOf(found.subjects, pivot), public: found.public };
+    async listObjects(subject, type, plan, skip, limit) { return page(objectsFor(subject, type, plan), skip, limit); },
+    async countObjects(subject, type, plan, pivot) { return countOf(objectsFor(subject, type, plan), pivot); },
+    async listNamed(type, v, skip, limit) { return page(named(type, v), skip, limit); },
+    async countNamed(type, v, pivot) { return countOf(named(type, v), pivot); },
+    async listSubjects(object, subjectType, plan, skip, limit) { return page(subjectsFor(object, subjectType, plan), skip, limit); },
+    async countSubjects(object, subjectType, plan, pivot) {
+      const flatPublic = arrowsInto(ix, object, plan).some((a) => a.flats.some((f) => f.public));
+      return { ...countOf(subjectsFor(object, subjectType, plan), pivot), public: plan.public || flatPublic };
     },
     async listHeld(subject, type, relation, skip, limit) { return page(heldObjects(subject, type, relation), skip, limit); },
     async countHeld(subject, type, relation, pivot) { return countOf(heldObjects(subject, type, relation), pivot); },
-    async listHolders(key, subjectType, skip, limit) { return page(holdersOf(key, subjectType), skip, limit); },
-    async countHolders(key, subjectType, pivot) { return countOf(holdersOf(key, subjectType), pivot); },
+    async listHolders(object, relation, subjectType, skip, limit) { return page(holdersOf(object, relation, subjectType), skip, limit); },
+    async countHolders(object, relation, subjectType, pivot) { return countOf(holdersOf(object, relation, subjectType), pivot); },
   };
 }

@@ -52,7 +52,7 @@ export function memoryBackend() {
       schemas: memorySchemaStore(() => documents.collections()), documents, customEndpoints: memoryEndpointStore(),
       files: memoryFileRecordStore(), fileStorage: memoryFileStorages(), config: memoryConfigStore(),
       communications: memoryCommunicationStores(), jobQueue: memoryJobQueues(), chat: memoryChatStore(),
-      index: memoryIndexStore(), graph: memoryGraphStore(graph), tupleListing: memoryTupleListing(graph),
+      index: memoryIndexStore(graph), graph: memoryGraphStore(graph), tupleListing: memoryTupleListing(graph),
     },
     changeLogState: memoryChangeLogState(),
   };

@@ -1,129 +1,136 @@
-// The precomputed index in Neo4j: rows, flats, actors and keys, each id prefixed with its generation.
-import neo4j, { type Driver, type EagerResult, type QueryResult, type Record as Neo4jRecord } from 'neo4j-driver';
-import type { IndexStore } from '../ports/index-store.js';
+// The precomputed index in Neo4j (cypher/index.cypher): flats hung on the projection's objects, read with its tuples.
+import neo4j, { type Driver, type QueryResult, type Record as Neo4jRecord } from 'neo4j-driver';
+import { NAME_RE, typeOf } from '../../engine/ids.js';
+import { slotOf, splitKey, type IndexPlan } from '../../engine/index-plan.js';
+import type { IndexStore, ListCount } from '../ports/index-store.js';
 import { Batcher } from './batcher.js';
 import { loadCypher, reader } from './connection.js';
-
-interface Decision { rowExists: boolean; allowed: boolean }
 
 const CHUNK = 500;
 const chunks = <T>(list: T[]) => Array.from({ length: Math.ceil(list.length / CHUNK) }, (_, i) => list.slice(i * CHUNK, (i + 1) * CHUNK));
 
-const counted = (rec: Neo4jRecord | undefined) => ({
+const counted = (rec: Neo4jRecord | undefined): ListCount => ({
   count: Number(rec?.get('count') ?? 0), below: Number(rec?.get('below') ?? 0), has: Boolean(rec?.get('has')),
+});
+
+/** Labels of the index nodes of the format before this one (rows, actors and keys copied every tuple). */
+const OLD_LABELS = ['IndexRow', 'IndexFlat', 'IndexDep', 'Actor', 'IndexKey'];
+const LIST_TAIL = 'WITH DISTINCT id ORDER BY id SKIP $skip LIMIT $limit RETURN id';
+const COUNT_TAIL = 'WITH DISTINCT id RETURN count(id) AS count, count(CASE WHEN id < $pivot THEN 1 END) AS below, '
+  + 'count(CASE WHEN id = $pivot THEN 1 END) > 0 AS has';
+
+/** A plan as the statements' parameters: maps by arrow relation, since Cypher reads them with `map[t.relation]`. */
+export const planParams = (p: IndexPlan) => ({
+  public: p.public, direct: p.direct, grants: p.grants, slots: p.slots, arrowRels: p.arrows.map((a) => a.rel),
+  targets: Object.fromEntries(p.arrows.map((a) => [a.rel, a.targets])),
+  types: Object.fromEntries(p.arrows.flatMap((a) => (a.types ? [[a.rel, a.types]] : []))),
+  anyType: p.arrows.filter((a) => a.types === null).map((a) => a.rel),
 });
 
 /** The statements of index.cypher, run as writes (generations as integers) or as reads. */
 interface Cypher {
   driver: Driver;
   stmt(name: string): string;
-  write(name: string, params: Record<string, unknown>): Promise<EagerResult>;
+  write(name: string, params: Record<string, unknown>): Promise<QueryResult>;
   read(name: string, params: Record<string, unknown>): Promise<QueryResult>;
+  /** Reads a statement spliced from index.cypher's (a label, a tail). */
+  text(query: string, params: Record<string, unknown>): Promise<QueryResult>;
 }
 
 export function neo4jIndexStore(driver: Driver): IndexStore {
   const q = loadCypher('index.cypher');
   const stmt = (name: string) => q.get(name)!;
-  // Generations are integers in Neo4j; a JS number would arrive as a float and print as "1.0" in ids.
-  const asInt = (params: Record<string, unknown>) =>
-    Object.fromEntries(Object.entries(params).map(([k, v]) => [k, (k === 'gen' || k === 'building') && typeof v === 'number' ? neo4j.int(v) : v]));
   const run = reader(driver);
   const cx: Cypher = {
     driver, stmt,
-    write: (name, params) => driver.executeQuery(stmt(name), asInt(params)),
+    // Generations are integers in Neo4j; a JS number would arrive as a float and print as "1.0" in ids.
+    write: (name, params) => driver.executeQuery(stmt(name), { ...params, ...(typeof params.gen === 'number' ? { gen: neo4j.int(params.gen) } : {}) }),
     read: (name, params) => run(stmt(name), params),
+    text: (query, params) => run(query, params),
   };
   return { ...generationCalls(cx), ...writeCalls(cx), ...pointReads(cx), ...listReads(cx) };
 }
 
-/** The IndexMeta node: which generation is live and which is being built. */
-function generationCalls({ driver, stmt, write, read }: Cypher): Pick<IndexStore, 'meta' | 'setBuilding' | 'switchGeneration' | 'dropGeneration'> {
+/** Deletes every node of `label` (of one generation, or all with null), edges first in bounded batches. */
+async function dropNodes(driver: Driver, stmt: (name: string) => string, label: string, gen: number | null): Promise<number> {
+  let total = 0;
+  for (const name of ['drop-generation-edges', 'drop-generation']) {
+    const statement = stmt(name).replace('__LABEL__', label);
+    for (;;) {
+      const n = Number((await driver.executeQuery(statement, { gen: gen === null ? null : neo4j.int(gen) })).records[0]?.get('deleted') ?? 0);
+      if (name === 'drop-generation') total += n;
+      if (n === 0) break;
+    }
+  }
+  return total;
+}
+
+/** The IndexMeta node: which generation is live, which is being built, and the index's format. */
+function generationCalls({ driver, stmt, write, read }: Cypher): Pick<IndexStore, 'meta' | 'migrate' | 'setBuilding' | 'switchGeneration' | 'dropGeneration'> {
+  const gens = (rec: Neo4jRecord) => ({ gen: rec.get('gen') as number, building: (rec.get('building') as number | null) ?? null });
   return {
     async meta() {
       const found = (await read('meta-read', {})).records[0];
-      if (found) return { gen: found.get('gen') as number, building: (found.get('building') as number | null) ?? null };
-      const r = await write('meta', {});
-      return { gen: r.records[0]!.get('gen') as number, building: (r.records[0]!.get('building') as number | null) ?? null };
+      return gens(found ?? (await write('meta', {})).records[0]!);
     },
-    async setBuilding(gen) { await write('set-building', { building: gen }); },
+    async migrate() {
+      const found = (await read('meta-read', {})).records[0];
+      if (!found || found.get('format') === 2) return false;
+      for (const label of OLD_LABELS) await dropNodes(driver, stmt, label, null);
+      await driver.executeQuery("MATCH (m:IndexMeta {id: 'meta'}) SET m.format = 2, m.building = null");
+      return true;
+    },
+    async setBuilding(gen) { await write('set-building', { building: gen === null ? null : neo4j.int(gen) }); },
     async switchGeneration(gen) { await write('switch-generation', { gen }); },
-    async dropGeneration(gen) {
-      let total = 0;
-      for (const label of ['IndexRow', 'IndexFlat', 'IndexDep', 'Actor', 'IndexKey']) {
-        for (const name of ['drop-generation-edges', 'drop-generation']) {
-          const statement = stmt(name).replace('__LABEL__', label);
-          for (;;) {
-            const n = Number((await driver.executeQuery(statement, { gen: neo4j.int(gen) })).records[0]?.get('deleted') ?? 0);
-            if (name === 'drop-generation') total += n;
-            if (n === 0) break;
-          }
-        }
-      }
-      return total;
-    },
+    dropGeneration: (gen) => dropNodes(driver, stmt, 'Flat', gen),
   };
 }
 
 /** Writes to one generation in chunks, and the questions the indexer asks of it while writing. */
-function writeCalls({ write, read }: Cypher): Pick<IndexStore, 'putRows' | 'deleteRows' | 'putFlats' | 'rowsReferring' | 'flatsDependingOn' | 'flattened' | 'syncHolds'> {
+function writeCalls({ write, read }: Cypher): Pick<IndexStore, 'putFlats' | 'objectsUnder' | 'flatsDependingOn' | 'flattened'> {
+  const each = async (name: string, gen: number, objects: string[]) => {
+    const out = new Set<string>();
+    for (const part of chunks(objects)) {
+      for (const rec of (await read(name, { gen: neo4j.int(gen), objects: part })).records) out.add(rec.get('obj') as string);
+    }
+    return out;
+  };
   return {
-    async putRows(gen, objects) {
+    async putFlats(gen, flats) {
       const changed: string[] = [];
-      for (const part of chunks(objects)) {
-        for (const rec of (await write('put-rows', { gen, objects: part })).records) changed.push(rec.get('obj') as string);
+      for (const part of chunks(flats)) {
+        const rows = part.map((f) => ({
+          id: f.id, obj: f.obj, perm: f.perm, public: f.public, hash: f.hash, deps: f.deps,
+          gives: f.keys.map((k) => { const { obj, rel } = splitKey(k); return { obj, rel, slot: slotOf(typeOf(obj), rel) }; }),
+        }));
+        changed.push(...((await write('put-flats', { gen, flats: rows })).records[0]?.get('changed') as string[] ?? []));
       }
       return changed;
     },
-    async deleteRows(gen, objects) {
-      for (const part of chunks(objects)) await write('delete-rows', { gen, objects: part });
-    },
-    async putFlats(gen, flats) {
-      const changed: string[] = [];
-      for (const part of chunks(flats)) changed.push(...((await write('put-flats', { gen, flats: part })).records[0]?.get('changed') as string[] ?? []));
-      return changed;
-    },
-    async rowsReferring(gen, flatIds, limit) {
+    async objectsUnder(gen, flatIds, limit) {
       const out = new Set<string>();
       for (const part of chunks(flatIds)) {
         const left = limit - out.size;
         if (left <= 0) break;
-        for (const rec of (await read('rows-referring', { gen: neo4j.int(gen), flats: part, limit: neo4j.int(left) })).records) out.add(rec.get('obj') as string);
+        for (const rec of (await read('objects-under', { gen: neo4j.int(gen), flats: part, limit: neo4j.int(left) })).records) out.add(rec.get('obj') as string);
       }
       return [...out];
     },
-    async flatsDependingOn(gen, objects) {
-      const out = new Set<string>();
-      for (const part of chunks(objects)) {
-        for (const rec of (await read('flats-depending-on', { gen: neo4j.int(gen), objects: part })).records) out.add(rec.get('obj') as string);
-      }
-      return [...out];
-    },
-    async flattened(gen, objects) {
-      const out = new Set<string>();
-      for (const part of chunks(objects)) {
-        for (const rec of (await read('flattened', { gen: neo4j.int(gen), objects: part })).records) out.add(rec.get('obj') as string);
-      }
-      return out;
-    },
-    async syncHolds(gen, items) {
-      for (const part of chunks(items)) await write('sync-holds', { gen, items: part });
-    },
+    flatsDependingOn: async (gen, objects) => [...await each('flats-depending-on', gen, objects)],
+    flattened: (gen, objects) => each('flattened', gen, objects),
   };
 }
 
 /** Checks and holds, batched: concurrent calls share one round trip. */
 function pointReads({ read }: Cypher): Pick<IndexStore, 'check' | 'records' | 'holds'> {
-  const answer = (rec: Neo4jRecord | undefined): Decision =>
-    (rec ? { rowExists: rec.get('rowExists') as boolean, allowed: rec.get('allowed') as boolean } : { rowExists: false, allowed: false });
-  const checks = new Batcher<{ row: string; subject: string }, Decision>(
-    async ([one]) => [answer((await read('check', one!)).records[0])],
+  const checks = new Batcher<Record<string, unknown>, boolean>(
+    async (one) => [Boolean((await read('check-many', { checks: one })).records[0]?.get('allowed'))],
     async (many) => {
-      const out: Decision[] = many.map(() => ({ rowExists: false, allowed: false }));
-      for (const rec of (await read('check-many', { checks: many })).records) out[Number(rec.get('i'))] = answer(rec);
+      const out = many.map(() => false);
+      for (const rec of (await read('check-many', { checks: many })).records) out[Number(rec.get('i'))] = Boolean(rec.get('allowed'));
       return out;
     });
-
-  const holdChecks = new Batcher<{ subject: string; key: string }, boolean>(
+  const holdChecks = new Batcher<{ subject: string; object: string; relation: string }, boolean>(
     async ([one]) => [Boolean((await read('holds', one!)).records[0]?.get('held'))],
     async (many) => {
       const out = many.map(() => false);
@@ -131,50 +138,58 @@ function pointReads({ read }: Cypher): Pick<IndexStore, 'check' | 'records' | 'h
       return out;
     });
   return {
-    holds: (subject, key) => holdChecks.ask({ subject, key }),
-    check: (subject, object, action) => checks.ask({ row: `${object}#${action}`, subject }),
-    async records(subject, object, action) {
-      const r = await read('records', { row: `${object}#${action}`, subject });
-      const rec = r.records[0];
-      return rec
-        ? { gen: rec.get('gen'), objectIndex: rec.get('objectIndex'), subjectIndex: rec.get('subjectIndex') }
-        : { gen: 0, objectIndex: null, subjectIndex: null };
+    holds: (subject, object, relation) => holdChecks.ask({ subject, object, relation }),
+    check: (subject, object, plan) => checks.ask({ subject, object, ...planParams(plan) }),
+    async records(subject, object, plan) {
+      const rec = (await read('records', { subject, object, ...planParams(plan) })).records[0];
+      if (!rec) return { gen: 0, arrows: [], held: null };
+      return { gen: rec.get('gen') as number, arrows: rec.get('arrows'), held: rec.get('held') };
     },
   };
 }
 
 /** The lists and their counts, paged by the statements, from the live generation. */
-function listReads({ read }: Cypher): Pick<IndexStore, 'listObjects' | 'countObjects' | 'listSubjects' | 'countSubjects' | 'listHeld' | 'countHeld' | 'listHolders' | 'countHolders'> {
-  const held = (subject: string, type: string, relation: string) => ({ subject, typePrefix: `${type}:`, suffix: `#${relation}` });
+function listReads({ read, stmt, text: readText }: Cypher): Pick<IndexStore, 'listObjects' | 'countObjects' | 'listNamed' | 'countNamed' | 'listSubjects' | 'countSubjects' | 'listHeld' | 'countHeld' | 'listHolders' | 'countHolders'> {
+  const ints = (skip: number, limit: number) => ({ skip: neo4j.int(skip), limit: neo4j.int(limit) });
+  const ids = (r: QueryResult, field: string) => r.records.map((rec) => rec.get(field) as string);
+  const tailed = (name: string, tail: string) => stmt(name).replace('__TAIL__', tail);
+  const named = (type: string, tail: string) => {
+    if (!NAME_RE.test(type)) throw new Error(`refusing label ${JSON.stringify(type)}`);
+    return tailed('named-of-type', tail).replace('__TYPE_LABEL__', `\`${type}\``);
+  };
   return {
+    async listObjects(subject, type, plan, skip, limit) {
+      return ids(await read('list-objects', { subject, type, ...planParams(plan), ...ints(skip, limit) }), 'obj');
+    },
+    async countObjects(subject, type, plan, pivot) {
+      return counted((await read('count-objects', { subject, type, ...planParams(plan), pivot })).records[0]);
+    },
+    async listNamed(type, validity, skip, limit) {
+      return ids(await readText(named(type, LIST_TAIL), { ...validity, ...ints(skip, limit) }), 'id');
+    },
+    async countNamed(type, validity, pivot) {
+      return counted((await readText(named(type, COUNT_TAIL), { ...validity, pivot })).records[0]);
+    },
+    async listSubjects(object, subjectType, plan, skip, limit) {
+      return ids(await readText(tailed('subjects-of', LIST_TAIL), { object, subjectType, ...planParams(plan), ...ints(skip, limit) }), 'id');
+    },
+    async countSubjects(object, subjectType, plan, pivot) {
+      const params = { object, subjectType, ...planParams(plan) };
+      const count = counted((await readText(tailed('subjects-of', COUNT_TAIL), { ...params, pivot })).records[0]);
+      const flatPublic = Boolean((await read('flat-public', params)).records[0]?.get('public'));
+      return { ...count, public: plan.public || flatPublic };
+    },
     async listHeld(subject, type, relation, skip, limit) {
-      const r = await read('list-held', { ...held(subject, type, relation), skip: neo4j.int(skip), limit: neo4j.int(limit) });
-      return r.records.map((rec) => rec.get('obj') as string);
+      return ids(await read('list-held', { subject, type, relation, ...ints(skip, limit) }), 'obj');
     },
     async countHeld(subject, type, relation, pivot) {
-      return counted((await read('count-held', { ...held(subject, type, relation), pivot })).records[0]);
+      return counted((await read('count-held', { subject, type, relation, pivot })).records[0]);
     },
-    async listHolders(key, subjectType, skip, limit) {
-      const r = await read('list-holders', { key, typePrefix: `${subjectType}:`, skip: neo4j.int(skip), limit: neo4j.int(limit) });
-      return r.records.map((rec) => rec.get('subject') as string);
+    async listHolders(object, relation, subjectType, skip, limit) {
+      return ids(await read('list-holders', { object, relation, subjectType, ...ints(skip, limit) }), 'subject');
     },
-    async countHolders(key, subjectType, pivot) {
-      return counted((await read('count-holders', { key, typePrefix: `${subjectType}:`, pivot })).records[0]);
-    },
-    async listObjects(subject, action, type, skip, limit) {
-      const r = await read('list-objects', { subject, action, type, skip: neo4j.int(skip), limit: neo4j.int(limit) });
-      return r.records.map((rec) => rec.get('obj') as string);
-    },
-    async countObjects(subject, action, type, pivot) {
-      return counted((await read('count-objects', { subject, action, type, pivot })).records[0]);
-    },
-    async listSubjects(object, action, subjectType, skip, limit) {
-      const r = await read('list-subjects', { row: `${object}#${action}`, typePrefix: `${subjectType}:`, skip: neo4j.int(skip), limit: neo4j.int(limit) });
-      return r.records.map((rec) => rec.get('subject') as string);
-    },
-    async countSubjects(object, action, subjectType, pivot) {
-      const rec = (await read('count-subjects', { row: `${object}#${action}`, typePrefix: `${subjectType}:`, pivot })).records[0];
-      return { ...counted(rec), public: Boolean(rec?.get('public')) };
+    async countHolders(object, relation, subjectType, pivot) {
+      return counted((await read('count-holders', { object, relation, subjectType, pivot })).records[0]);
     },
   };
 }
