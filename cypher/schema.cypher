@@ -9,50 +9,61 @@ CREATE CONSTRAINT tuple_key IF NOT EXISTS FOR ()-[t:TUPLE]-() REQUIRE t.key IS U
 // name: grant-key
 CREATE CONSTRAINT grant_key IF NOT EXISTS FOR ()-[g:GRANT]-() REQUIRE g.key IS UNIQUE;
 
-// name: row-id
-CREATE CONSTRAINT row_id IF NOT EXISTS FOR (r:IndexRow) REQUIRE r.id IS UNIQUE;
-
-// name: row-public
-CREATE INDEX row_public IF NOT EXISTS FOR (r:IndexRow) ON (r.gen, r.type, r.action, r.public);
-
 // name: flat-id
-CREATE CONSTRAINT flat_id IF NOT EXISTS FOR (f:IndexFlat) REQUIRE f.id IS UNIQUE;
+CREATE CONSTRAINT flat_node_id IF NOT EXISTS FOR (f:Flat) REQUIRE f.id IS UNIQUE;
 
-// name: key-id
-CREATE CONSTRAINT key_id IF NOT EXISTS FOR (k:IndexKey) REQUIRE k.id IS UNIQUE;
+// name: flat-public
+// The few public flats, read first by a list of objects.
+CREATE INDEX flat_node_public IF NOT EXISTS FOR (f:Flat) ON (f.gen, f.public);
 
-// name: actor-id
-CREATE CONSTRAINT actor_id IF NOT EXISTS FOR (a:Actor) REQUIRE a.id IS UNIQUE;
+// name: flat-gen
+CREATE INDEX flat_node_gen IF NOT EXISTS FOR (f:Flat) ON (f.gen);
 
 // name: meta-id
 CREATE CONSTRAINT meta_id IF NOT EXISTS FOR (m:IndexMeta) REQUIRE m.id IS UNIQUE;
 
-// name: row-object
-CREATE INDEX row_object IF NOT EXISTS FOR (r:IndexRow) ON (r.gen, r.obj);
+// The schema of the index format before this one (rows, actors, keys; IndexStore.migrate drops their nodes).
+// name: drop-row-id
+DROP CONSTRAINT row_id IF EXISTS;
 
-// name: actor-subject
-CREATE INDEX actor_gen IF NOT EXISTS FOR (a:Actor) ON (a.gen);
+// name: drop-key-id
+DROP CONSTRAINT key_id IF EXISTS;
 
-// name: flat-public
-CREATE INDEX flat_public IF NOT EXISTS FOR (f:IndexFlat) ON (f.gen, f.public);
+// name: drop-actor-id
+DROP CONSTRAINT actor_id IF EXISTS;
 
-// name: dep-id
-CREATE CONSTRAINT dep_id IF NOT EXISTS FOR (d:IndexDep) REQUIRE d.id IS UNIQUE;
+// name: drop-flat-id
+DROP CONSTRAINT flat_id IF EXISTS;
 
-// name: flat-object
-CREATE INDEX flat_object IF NOT EXISTS FOR (f:IndexFlat) ON (f.gen, f.obj);
+// name: drop-dep-id
+DROP CONSTRAINT dep_id IF EXISTS;
 
-// name: key-gen
-CREATE INDEX key_gen IF NOT EXISTS FOR (k:IndexKey) ON (k.gen);
+// name: drop-row-public
+DROP INDEX row_public IF EXISTS;
 
-// name: dep-gen
-CREATE INDEX dep_gen IF NOT EXISTS FOR (d:IndexDep) ON (d.gen);
+// name: drop-row-object
+DROP INDEX row_object IF EXISTS;
 
-// name: row-gen
-CREATE INDEX row_gen IF NOT EXISTS FOR (r:IndexRow) ON (r.gen);
+// name: drop-actor-gen
+DROP INDEX actor_gen IF EXISTS;
 
-// name: flat-gen
-CREATE INDEX flat_gen IF NOT EXISTS FOR (f:IndexFlat) ON (f.gen);
+// name: drop-flat-public
+DROP INDEX flat_public IF EXISTS;
+
+// name: drop-flat-object
+DROP INDEX flat_object IF EXISTS;
+
+// name: drop-key-gen
+DROP INDEX key_gen IF EXISTS;
+
+// name: drop-dep-gen
+DROP INDEX dep_gen IF EXISTS;
+
+// name: drop-row-gen
+DROP INDEX row_gen IF EXISTS;
+
+// name: drop-flat-gen
+DROP INDEX flat_gen IF EXISTS;
 
 // name: tuple-type-key
 // The admin list of relations filtered by resource type, in key order (cypher/listing.cypher).

@@ -29,6 +29,8 @@ import type { Module } from './module.js';
 export async function authorizationModule(stores: Stores, config: Config, log: Logger) {
   const { authz: store, index, graph, changeLog, heartbeat } = stores;
   await index.meta();
+  // A store indexed by an older version: its index nodes are dropped and the flats rebuilt (below, once wired).
+  const migrated = await index.migrate();
   const models = new ModelSource(store, stores.epoch('definitions'));
   const decisions = new LocalDecisions(config.LOCAL_DECISIONS);
   const revisions = new Revisions(changeLog, config.FRESHNESS_WAIT_MS);
@@ -64,6 +66,10 @@ export async function authorizationModule(stores: Stores, config: Config, log: L
   const checks = new Checks(index, graph, models, cache, revisions, config.LIST_WHOLE, { reindexing, projection: new ProjectionDecisions(graph) });
   watch = new DecisionWatch(checks, revisions, log);
   const indexer = new Indexer({ log: changeLog, owner: heartbeat.owner, rebuilds, revisions, index });
+  if (migrated) {
+    log.warn('the index was in an older format: its nodes were dropped and a hard rebuild is requested; inherited permissions are answered once it is done');
+    await indexer.reconstruct(false);
+  }
 
   const module: Module = {
     name: 'authorization',
