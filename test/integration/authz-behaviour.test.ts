@@ -129,6 +129,15 @@ describe('decisions', () => {
     const subjects = await svc.http('GET', '/authorization/permissions/subjects?permission=view&resource=Folder:leaf&subjectType=User');
     expect(subjects.body).toEqual({ subjects: ['User:m'], public: false, count: 1 });
   });
+
+  it('a relation\'s lists read its tuples, of the subject types it admits', async () => {
+    const holders = await svc.http('GET', '/authorization/permissions/subjects?permission=parent&resource=Folder:leaf&subjectType=Folder');
+    expect(holders.body).toEqual({ subjects: ['Folder:leaf', 'Folder:mid'], public: false, count: 2 });
+    const viewers = await svc.http('GET', '/authorization/permissions/subjects?permission=viewer&resource=Folder:root&subjectType=Team');
+    expect(viewers.body).toEqual({ subjects: ['Team:t'], public: false, count: 1 });
+    const held = await svc.http('GET', '/authorization/permissions/objects?subject=Folder:mid&permission=parent&resourceType=Folder');
+    expect(held.body).toEqual({ objects: ['Folder:leaf', 'Folder:mid'], count: 2 });
+  });
 });
 
 describe('reconstruct', () => {

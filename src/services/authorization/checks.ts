@@ -222,7 +222,7 @@ export class Checks {
     const model = await this.models.get();
     if (isRelation(model, resource, action)) {
       // A relation that does not admit the subject type has no holders of it that count.
-      if (!allowsType(model, resource, action, subjectType)) return pageWithExtra(self, NO_COUNT, skip, limit, async () => [])
+      if (!allowsType(model, typeOf(resource), action, subjectType)) return pageWithExtra(self, NO_COUNT, skip, limit, async () => [])
         .then((page) => ({ subjects: page.ids, public: false, count: page.count }));
       const held = await this.index.countHolders(resource, action, subjectType, self ?? '');
       const page = await pageWithExtra(self, held, skip, limit, (s, l) => this.index.listHolders(resource, action, subjectType, s, l));
