@@ -3,28 +3,37 @@
 //   :param action => 'read'
 //   :param subject => 'User:alice'
 //   :param type => 'Document'
-// Objects are (:Object) nodes labelled with their type (Team, Document, ...) and joined by TUPLE edges
-// (property `relation`) and GRANT edges (`permission`). Index nodes (IndexRow, IndexFlat, IndexKey, Actor,
-// IndexMeta) are apart from them and carry the generation in their ids.
+//   :param relations => ['reader', 'owner']   (the relations that $action's definition names, plain or before an arrow)
+// Objects are (:Object) nodes labelled with their type (Team, Document, ...) and joined by TUPLE edges (property
+// `relation`) and GRANT edges (`permission`): these are the index's direct sets. The only precomputed nodes are the
+// flats: (x)-[:FLAT]->(f:Flat {gen, perm, public})-[:GIVES {rel}]->(y) says that holding y#rel gives x's `perm`.
 
 // name: who-can
-// Who can do $action on $resource, and through which key (a key `X#r` is held through a tuple S#r@X; `X#p!` is a grant).
-MATCH (m:IndexMeta {id: 'meta'})
-WITH toString(m.gen) + '|' AS g
-MATCH (r:IndexRow {id: g + $resource + '#' + $action})-[:REF*0..1]->()-[:GIVES]->(k:IndexKey)<-[:HOLDS]-(a:Actor)
-RETURN a.subject AS subject, collect(DISTINCT k.key) AS through
+// Who can do $action on $resource, and through which key: a tuple on it, or a key of a flat that one of its arrow tuples
+// leads to (a key `X#r` is held through a tuple S#r@X; `X#p!` is a grant).
+MATCH (m:IndexMeta {id: 'meta'}), (o:Object {key: $resource})
+CALL (m, o) {
+  MATCH (s:Object)-[t:TUPLE]->(o) WHERE t.relation IN $relations
+  RETURN s.key AS subject, o.key + '#' + t.relation AS key
+  UNION
+  MATCH (o)<-[t:TUPLE]-(:Object)-[:FLAT]->(f:Flat)-[k:GIVES]->(y:Object)<-[u:TUPLE|GRANT]-(s:Object)
+  WHERE t.relation IN $relations AND f.gen = m.gen AND f.perm = $action AND coalesce(u.relation, u.permission + '!') = k.rel
+  RETURN s.key AS subject, y.key + '#' + k.rel AS key
+}
+RETURN subject, collect(DISTINCT key) AS through
 ORDER BY subject;
 
 // name: what-can
-// Objects of $type on which $subject can do $action (public objects included).
-MATCH (m:IndexMeta {id: 'meta'})
-WITH m.gen AS gen, toString(m.gen) + '|' AS g
-CALL (gen, g) {
-  MATCH (:Actor {id: g + $subject})-[:HOLDS]->(:IndexKey)<-[:GIVES]-()<-[:REF*0..1]-(r:IndexRow {type: $type, action: $action})
-  RETURN r.obj AS object
+// Objects of $type on which $subject can do $action: through its own tuples, or through flats that give a key it holds.
+MATCH (m:IndexMeta {id: 'meta'}), (s:Object {key: $subject})
+CALL (m, s) {
+  MATCH (s)-[t:TUPLE]->(o:Object) WHERE o.type = $type AND t.relation IN $relations
+  RETURN o.key AS object
   UNION
-  MATCH (r:IndexRow {gen: gen, type: $type, action: $action, public: true})
-  RETURN r.obj AS object
+  MATCH (s)-[u:TUPLE|GRANT]->(:Object)<-[k:GIVES]-(f:Flat)<-[:FLAT]-(:Object)-[t:TUPLE]->(o:Object)
+  WHERE f.gen = m.gen AND f.perm = $action AND coalesce(u.relation, u.permission + '!') = k.rel AND t.relation IN $relations
+    AND o.type = $type
+  RETURN o.key AS object
 }
 RETURN DISTINCT object
 ORDER BY object;

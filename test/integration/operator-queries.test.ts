@@ -19,7 +19,7 @@ afterAll(async () => { await driver?.close(); await svc?.stop(); });
 const run = async (name: string, params: Record<string, unknown>) => (await driver.executeQuery(q.get(name)!, params)).records;
 
 it('who-can: the subjects that may read a document, and the keys through which', async () => {
-  const rows = await run('who-can', { resource: 'Document:d1', action: 'read' });
+  const rows = await run('who-can', { resource: 'Document:d1', action: 'read', relations: ['reader', 'editor', 'owner'] });
   const bySubject = Object.fromEntries(rows.map((r) => [r.get('subject'), r.get('through')]));
   expect(Object.keys(bySubject).sort()).toEqual(['Team:t', 'User:alice']);
   expect(bySubject['User:alice']).toContain('Team:t#member');
@@ -27,9 +27,9 @@ it('who-can: the subjects that may read a document, and the keys through which',
 });
 
 it('what-can: the documents a user may read', async () => {
-  const rows = await run('what-can', { subject: 'User:alice', type: 'Document', action: 'read' });
+  const rows = await run('what-can', { subject: 'User:alice', type: 'Document', action: 'read', relations: ['reader', 'editor', 'owner'] });
   expect(rows.map((r) => r.get('object'))).toEqual(['Document:d1', 'Document:d3']);
-  const bob = await run('what-can', { subject: 'User:bob', type: 'Document', action: 'edit' });
+  const bob = await run('what-can', { subject: 'User:bob', type: 'Document', action: 'edit', relations: ['editor', 'owner'] });
   expect(bob).toEqual([]);
 });
 
