@@ -17,6 +17,11 @@ const FERRET_STORAGE_DOWN = [/failed to connect to/, /dial error/, /connection r
 const REDIS_MESSAGES = [/Connection is closed/, /Stream isn't writeable/, /Reached the max retries per request limit/, /ECONNREFUSED/,
   /the lease .* stayed taken/, /the lease .* was lost/, /Command timed out/];
 
+/** Node's own errors for a connection the other end closed or never answered (the Mongo driver may pass one on as it is). */
+const SOCKET_CODES = new Set(['EPIPE', 'ECONNRESET', 'ECONNREFUSED', 'ETIMEDOUT']);
+const isSocketError = (e: unknown) => Boolean(e && typeof e === 'object' && (SOCKET_CODES.has(String((e as { code?: unknown }).code))
+  || /This socket has been ended by the other party|socket hang up/.test(String((e as { message?: unknown }).message))));
+
 export function storeUnavailable(e: unknown, depth = 0): string | null {
   if (!e || typeof e !== 'object') return null;
   const err = e as { code?: unknown; name?: string; message?: string; cause?: unknown; errorResponse?: unknown };
@@ -24,7 +29,10 @@ export function storeUnavailable(e: unknown, depth = 0): string | null {
   if (err.name && MONGO_NAMES.has(err.name)) return 'MongoDB';
   if (err.code === 1 && /^Mongo/.test(err.name ?? '') && FERRET_STORAGE_DOWN.some((re) => re.test(err.message ?? ''))) return 'MongoDB';
   if (err.name === 'MaxRetriesPerRequestError' || REDIS_MESSAGES.some((re) => re.test(err.message ?? ''))) return 'Redis';
-  // The driver wraps a connection lost mid-insertMany in a MongoBulkWriteError (the network error is its errorResponse).
-  if (depth < 3) return storeUnavailable(err.cause, depth + 1) ?? storeUnavailable(err.errorResponse, depth + 1);
-  return null;
+  // The driver wraps a connection lost mid-insertMany in a MongoBulkWriteError (the network error is its errorResponse),
+  // which may be Node's socket error itself (FerretDB killed during the write: "This socket has been ended ...").
+  if (depth >= 3) return null;
+  const inner = storeUnavailable(err.cause, depth + 1) ?? storeUnavailable(err.errorResponse, depth + 1);
+  if (inner) return inner;
+  return /^Mongo/.test(err.name ?? '') && [err.cause, err.errorResponse].some(isSocketError) ? 'MongoDB' : null;
 }

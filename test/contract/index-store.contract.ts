@@ -7,6 +7,7 @@ import { Model } from '../../src/engine/model.js';
 import type { GraphStore } from '../../src/stores/ports/graph.js';
 import type { FlatRecord, IndexStore } from '../../src/stores/ports/index-store.js';
 import { indexAnswersContract } from './index-answers.contract.js';
+import { indexShapesContract } from './index-shapes.contract.js';
 
 /** The index and the projection it reads, and a way to empty the projection (flats live in their generations). */
 export interface IndexHarness { index: IndexStore; graph: GraphStore; wipe(): Promise<void>; cleanup(): Promise<void> }
@@ -53,6 +54,7 @@ export function indexStoreContract(make: () => Promise<IndexHarness>) {
   indexFlatsContract(ctx);
   indexListsContract(ctx);
   indexAnswersContract(() => h, liveGen);
+  indexShapesContract(() => h, liveGen);
 }
 
 interface Ctx {

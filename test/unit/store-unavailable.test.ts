@@ -14,6 +14,12 @@ it('names MongoDB for the driver errors of a server that is down, hung or being 
 
 it('looks through the wrappers a bulk write puts around a lost connection', () => {
   expect(storeUnavailable({ name: 'MongoBulkWriteError', message: 'x', errorResponse: new MongoNetworkError('socket closed') })).toBe('MongoDB');
+  // FerretDB killed during an insertMany: the bulk error carries Node's own socket error (seen in store-faults).
+  const ended = Object.assign(new Error('This socket has been ended by the other party'), { code: 'EPIPE' });
+  expect(storeUnavailable({ name: 'MongoBulkWriteError', message: ended.message, errorResponse: ended })).toBe('MongoDB');
+  expect(storeUnavailable({ name: 'MongoBulkWriteError', message: 'x', errorResponse: { message: 'socket hang up' } })).toBe('MongoDB');
+  // The same socket error outside a Mongo error is not called a MongoDB outage.
+  expect(storeUnavailable(ended)).toBeNull();
 });
 
 it('does not call a refusal or a bug an outage', () => {

@@ -49,18 +49,27 @@ function arrowsInto(ix: MemIndex, object: string, plan: IndexPlan) {
   });
 }
 
-/** can(S, a, O) as check-many computes it; `publicFlats` false: only through keys S holds (what subjects-of lists). */
-function allowed(ix: MemIndex, subject: string, object: string, plan: IndexPlan, publicFlats = true): boolean {
-  if (plan.public) return true;
-  if (!ix.g.objects.has(object)) return false;
+/** The subject's side of a check: the objects its tuples and grants in the plan reach, and whether it holds a key. */
+function subjectSide(ix: MemIndex, subject: string, plan: IndexPlan) {
   const tuples = ix.out(subject);
   const grants = ix.out(subject, true);
-  if (tuples.some((t) => t.resource === object && plan.direct.includes(t.relation))) return true;
-  if (grants.some((t) => t.resource === object && plan.grants.includes(t.relation))) return true;
   const held = new Set([...tuples.map((t) => `${t.resource}#${t.relation}`), ...grants.map((t) => `${t.resource}#${t.relation}!`)]);
-  const counts = (key: string) => { const { obj, rel } = splitKey(key); return held.has(key) && plan.slots.includes(slotOf(typeOf(obj), rel)); };
-  return arrowsInto(ix, object, plan).some((a) => a.flats.some((f) => (publicFlats && f.public) || f.keys.some(counts))
-    || a.targets.some((rel) => counts(`${a.x}#${rel}`)));
+  return {
+    direct: new Set([...tuples.filter((t) => plan.direct.includes(t.relation)), ...grants.filter((t) => plan.grants.includes(t.relation))].map((t) => t.resource)),
+    counts: (key: string) => { const { obj, rel } = splitKey(key); return held.has(key) && plan.slots.includes(slotOf(typeOf(obj), rel)); },
+  };
+}
+
+/**
+ * can(S, a, O) as check-many computes it, from O's side read once (its arrow tuples and their flats). `publicFlats`
+ * false: only through keys the subject holds (what subjects-of lists).
+ */
+function objectSide(ix: MemIndex, object: string, plan: IndexPlan, publicFlats = true) {
+  const known = ix.g.objects.has(object);
+  const arrows = known ? arrowsInto(ix, object, plan) : [];
+  const anyPublic = publicFlats && arrows.some((a) => a.flats.some((f) => f.public));
+  return (s: ReturnType<typeof subjectSide>) => plan.public || (known && (anyPublic || s.direct.has(object)
+    || arrows.some((a) => a.flats.some((f) => f.keys.some(s.counts)) || a.targets.some((rel) => s.counts(`${a.x}#${rel}`)))));
 }
 
 function generationCalls(ix: MemIndex): Pick<IndexStore, 'meta' | 'migrate' | 'setBuilding' | 'switchGeneration' | 'dropGeneration'> {
@@ -116,7 +125,7 @@ function writeCalls(ix: MemIndex): Pick<IndexStore, 'putFlats' | 'objectsUnder' 
 
 function decisions(ix: MemIndex): Pick<IndexStore, 'check' | 'records' | 'holds'> {
   return {
-    async check(subject, object, plan) { return allowed(ix, subject, object, plan); },
+    async check(subject, object, plan) { return objectSide(ix, object, plan)(subjectSide(ix, subject, plan)); },
     async records(subject, object, plan) {
       const arrows = arrowsInto(ix, object, plan).slice(0, 1000)
         .map((a) => ({ x: a.x, rel: a.rel, flats: a.flats.map((f) => ({ perm: f.perm, public: f.public, keys: [...f.keys] })) }));
@@ -132,10 +141,14 @@ function decisions(ix: MemIndex): Pick<IndexStore, 'check' | 'records' | 'holds'
 
 function lists(ix: MemIndex): Pick<IndexStore, 'listObjects' | 'countObjects' | 'listNamed' | 'countNamed' | 'listSubjects' | 'countSubjects' | 'listHeld' | 'countHeld' | 'listHolders' | 'countHolders'> {
   // The statements reach objects only through their edges and leave the action's `*` to listNamed.
-  const objectsFor = (subject: string, type: string, plan: IndexPlan) =>
-    ix.ofType(type).filter((o) => allowed(ix, subject, o, { ...plan, public: false }));
-  const subjectsFor = (object: string, subjectType: string, plan: IndexPlan) =>
-    ix.ofType(subjectType).filter((s) => allowed(ix, s, object, { ...plan, public: false }, false));
+  const objectsFor = (subject: string, type: string, plan: IndexPlan) => {
+    const side = subjectSide(ix, subject, plan);
+    return ix.ofType(type).filter((o) => objectSide(ix, o, { ...plan, public: false })(side));
+  };
+  const subjectsFor = (object: string, subjectType: string, plan: IndexPlan) => {
+    const allowed = objectSide(ix, object, { ...plan, public: false }, false);
+    return ix.ofType(subjectType).filter((s) => allowed(subjectSide(ix, s, plan)));
+  };
   const named = (type: string, v: { allowed: Record<string, string[]>; perms: string[] }) => ix.ofType(type).filter((o) => {
     const ok = (subjectType: string, resourceType: string, rel: string) => {
       const allowedTypes = v.allowed[slotOf(resourceType, rel)] ?? [];
