@@ -3,7 +3,7 @@
 // (x:Object)-[:FLAT]->(f:Flat {gen, perm, public, hash})-[:GIVES {rel, slot}]->(y:Object) says that holding y#rel
 // (a tuple S#rel@y, or a grant when rel ends in '!') gives x's permission `perm`, through any number of arrows.
 // Checks and lists take the model's part as parameters (src/engine/index-plan.ts): $direct relations, $grants,
-// $arrowRels with $targets and $types per arrow relation ($anyType: those allowing any subject), $slots, $public.
+// $arrowRels with $targets and $types per arrow relation (the types of x that lead anywhere), $slots, $public.
 
 // name: meta
 MERGE (m:IndexMeta {id: 'meta'}) ON CREATE SET m.gen = 1, m.building = null, m.format = 2
@@ -22,8 +22,7 @@ MATCH (m:IndexMeta {id: 'meta'}) SET m.building = $building RETURN m.gen AS gen;
 MATCH (m:IndexMeta {id: 'meta'}) SET m.gen = $gen, m.building = null, m.format = 2 RETURN m.gen AS gen;
 
 // name: check-many
-// can(S, a, O) for each of $checks = [{subject, object, public, direct, grants, arrowRels, targets, types, anyType,
-// slots}]: concurrent checks share a round trip. Seeks S and O; the rest are expansions from those two nodes.
+// can(S, a, O) for each of $checks = [{subject, object, public, direct, grants, arrowRels, targets, types, slots}]: concurrent checks share a round trip. Seeks S and O; the rest are expansions from those two nodes.
 MATCH (m:IndexMeta {id: 'meta'})
 UNWIND range(0, size($checks) - 1) AS i
 WITH m.gen AS gen, i, $checks[i] AS c
@@ -34,7 +33,7 @@ RETURN i, c.public OR (o IS NOT NULL AND (
   OR (s IS NOT NULL AND EXISTS { MATCH (s)-[g:GRANT]->(o) WHERE g.permission IN c.grants })
   OR EXISTS {
     MATCH (x:Object)-[t:TUPLE]->(o)
-    WHERE t.relation IN c.arrowRels AND (t.relation IN c.anyType OR x.type IN c.types[t.relation])
+    WHERE t.relation IN c.arrowRels AND x.type IN c.types[t.relation]
       AND (
         EXISTS {
           MATCH (x)-[:FLAT]->(f:Flat) WHERE f.gen = gen AND f.perm IN c.targets[t.relation]
@@ -55,7 +54,7 @@ OPTIONAL MATCH (o:Object {key: $object})
 OPTIONAL MATCH (s:Object {key: $subject})
 RETURN m.gen AS gen,
   CASE WHEN o IS NULL THEN [] ELSE
-    [(x:Object)-[t:TUPLE]->(o) WHERE t.relation IN $arrowRels AND (t.relation IN $anyType OR x.type IN $types[t.relation]) |
+    [(x:Object)-[t:TUPLE]->(o) WHERE t.relation IN $arrowRels AND x.type IN $types[t.relation] |
       {x: x.key, rel: t.relation, flats: [(x)-[:FLAT]->(f:Flat) WHERE f.gen = m.gen AND f.perm IN $targets[t.relation] |
         {perm: f.perm, public: f.public, keys: [(f)-[k:GIVES]->(y) | y.key + '#' + k.rel]}]}][..1000] END AS arrows,
   CASE WHEN s IS NULL THEN null ELSE
@@ -137,7 +136,7 @@ CALL (m, s) {
   UNION
   MATCH (s)-[u:TUPLE]->(x:Object)-[t:TUPLE]->(o:Object)
   WHERE t.relation IN $arrowRels AND u.relation IN $targets[t.relation] AND o.type = $type
-    AND x.type + '#' + u.relation IN $slots AND (t.relation IN $anyType OR x.type IN $types[t.relation])
+    AND x.type + '#' + u.relation IN $slots AND x.type IN $types[t.relation]
   RETURN o.key AS obj
   UNION
   MATCH (s)-[u:TUPLE|GRANT]->(:Object)<-[k:GIVES]-(f:Flat)
@@ -145,14 +144,14 @@ CALL (m, s) {
   WITH DISTINCT f
   MATCH (f)<-[:FLAT]-(x:Object)-[t:TUPLE]->(o:Object)
   WHERE t.relation IN $arrowRels AND f.perm IN $targets[t.relation] AND o.type = $type
-    AND (t.relation IN $anyType OR x.type IN $types[t.relation])
+    AND x.type IN $types[t.relation]
   RETURN o.key AS obj
   UNION
   // From the few public flats (their index), never from the objects.
   MATCH (f:Flat) USING INDEX f:Flat(gen, public) WHERE f.gen = m.gen AND f.public = true
   MATCH (f)<-[:FLAT]-(x:Object)-[t:TUPLE]->(o:Object)
   WHERE t.relation IN $arrowRels AND f.perm IN $targets[t.relation] AND o.type = $type
-    AND (t.relation IN $anyType OR x.type IN $types[t.relation])
+    AND x.type IN $types[t.relation]
   RETURN o.key AS obj
 }
 WITH DISTINCT obj ORDER BY obj SKIP $skip LIMIT $limit
@@ -171,7 +170,7 @@ CALL (m, s) {
   UNION
   MATCH (s)-[u:TUPLE]->(x:Object)-[t:TUPLE]->(o:Object)
   WHERE t.relation IN $arrowRels AND u.relation IN $targets[t.relation] AND o.type = $type
-    AND x.type + '#' + u.relation IN $slots AND (t.relation IN $anyType OR x.type IN $types[t.relation])
+    AND x.type + '#' + u.relation IN $slots AND x.type IN $types[t.relation]
   RETURN o.key AS obj
   UNION
   MATCH (s)-[u:TUPLE|GRANT]->(:Object)<-[k:GIVES]-(f:Flat)
@@ -179,13 +178,13 @@ CALL (m, s) {
   WITH DISTINCT f
   MATCH (f)<-[:FLAT]-(x:Object)-[t:TUPLE]->(o:Object)
   WHERE t.relation IN $arrowRels AND f.perm IN $targets[t.relation] AND o.type = $type
-    AND (t.relation IN $anyType OR x.type IN $types[t.relation])
+    AND x.type IN $types[t.relation]
   RETURN o.key AS obj
   UNION
   MATCH (f:Flat) USING INDEX f:Flat(gen, public) WHERE f.gen = m.gen AND f.public = true
   MATCH (f)<-[:FLAT]-(x:Object)-[t:TUPLE]->(o:Object)
   WHERE t.relation IN $arrowRels AND f.perm IN $targets[t.relation] AND o.type = $type
-    AND (t.relation IN $anyType OR x.type IN $types[t.relation])
+    AND x.type IN $types[t.relation]
   RETURN o.key AS obj
 }
 WITH DISTINCT obj
@@ -205,11 +204,11 @@ CALL (m, o) {
   UNION
   MATCH (s:Object)-[u:TUPLE]->(x:Object)-[t:TUPLE]->(o)
   WHERE t.relation IN $arrowRels AND u.relation IN $targets[t.relation] AND s.type = $subjectType
-    AND x.type + '#' + u.relation IN $slots AND (t.relation IN $anyType OR x.type IN $types[t.relation])
+    AND x.type + '#' + u.relation IN $slots AND x.type IN $types[t.relation]
   RETURN s.key AS id
   UNION
   MATCH (x:Object)-[t:TUPLE]->(o)
-  WHERE t.relation IN $arrowRels AND (t.relation IN $anyType OR x.type IN $types[t.relation])
+  WHERE t.relation IN $arrowRels AND x.type IN $types[t.relation]
   MATCH (x)-[:FLAT]->(f:Flat) WHERE f.gen = m.gen AND f.perm IN $targets[t.relation]
   WITH DISTINCT f
   MATCH (f)-[k:GIVES]->(:Object)<-[u:TUPLE|GRANT]-(s:Object)
@@ -224,7 +223,7 @@ MATCH (m:IndexMeta {id: 'meta'})
 OPTIONAL MATCH (o:Object {key: $object})
 RETURN o IS NOT NULL AND EXISTS {
   MATCH (x:Object)-[t:TUPLE]->(o)
-  WHERE t.relation IN $arrowRels AND (t.relation IN $anyType OR x.type IN $types[t.relation])
+  WHERE t.relation IN $arrowRels AND x.type IN $types[t.relation]
   MATCH (x)-[:FLAT]->(f:Flat) WHERE f.gen = m.gen AND f.perm IN $targets[t.relation] AND f.public
 } AS public;
 

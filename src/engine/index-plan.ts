@@ -6,8 +6,11 @@ export interface ArrowPlan {
   rel: string;
   /** Targets named by the arrows on `rel`: a permission of type(x) is read from x's flat, a relation from x's tuples. */
   targets: string[];
-  /** Subject types `rel` allows (an arrow tuple of another type does not count); null when it allows any (`*`). */
-  types: string[] | null;
+  /**
+   * The types of x that lead anywhere: those `rel` admits (or all, with `*`) that have a target as a permission (read
+   * from x's flat) or a relation (x's tuples). An arrow tuple from any other type gives nothing, and is not followed.
+   */
+  types: string[];
 }
 
 /**
@@ -53,9 +56,11 @@ export function indexPlan(model: Model, subjectType: string, objectType: string,
   const slots = model.subjectSlots(subjectType);
   return {
     public: out.public, direct: [...out.direct].sort(), grants: [...out.grants].sort(),
-    arrows: [...out.arrows].sort(([a], [b]) => (a < b ? -1 : 1)).map(([rel, targets]) => {
+    arrows: [...out.arrows].sort(([a], [b]) => (a < b ? -1 : 1)).flatMap(([rel, targets]) => {
       const allowed = type.relations.get(rel) ?? [];
-      return { rel, targets: [...targets].sort(), types: allowed.includes('*') ? null : [...allowed].sort() };
+      const types = [...model.types.values()].filter((x) => (allowed.includes('*') || allowed.includes(x.name))
+        && [...targets].some((t) => x.permissions.has(t) || x.relations.has(t))).map((x) => x.name).sort();
+      return types.length ? [{ rel, targets: [...targets].sort(), types }] : [];
     }),
     slots: [...slots.tuples, ...slots.grants.map((g) => `${g}!`)].sort(),
   };

@@ -43,7 +43,7 @@ function arrowsInto(ix: MemIndex, object: string, plan: IndexPlan) {
   const live = ix.live();
   return ix.into(object).flatMap((t) => {
     const arrow = plan.arrows.find((a) => a.rel === t.relation);
-    if (!arrow || (arrow.types !== null && !arrow.types.includes(typeOf(t.subject)))) return [];
+    if (!arrow || !arrow.types.includes(typeOf(t.subject))) return [];
     const flats = arrow.targets.flatMap((perm) => { const f = live.get(`${t.subject}#${perm}`); return f ? [f] : []; });
     return [{ x: t.subject, rel: t.relation, targets: arrow.targets, flats }];
   });

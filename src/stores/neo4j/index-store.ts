@@ -23,8 +23,7 @@ const COUNT_TAIL = 'WITH DISTINCT id RETURN count(id) AS count, count(CASE WHEN 
 export const planParams = (p: IndexPlan) => ({
   public: p.public, direct: p.direct, grants: p.grants, slots: p.slots, arrowRels: p.arrows.map((a) => a.rel),
   targets: Object.fromEntries(p.arrows.map((a) => [a.rel, a.targets])),
-  types: Object.fromEntries(p.arrows.flatMap((a) => (a.types ? [[a.rel, a.types]] : []))),
-  anyType: p.arrows.filter((a) => a.types === null).map((a) => a.rel),
+  types: Object.fromEntries(p.arrows.map((a) => [a.rel, a.types])),
 });
 
 /** The statements of index.cypher, run as writes (generations as integers) or as reads. */
