@@ -3,12 +3,13 @@
 
 // name: put-edges
 // rows = [{subject, subjectType, subjectId, resource, resourceType, resourceId, key, name}]; one label pair per call.
-// The list fields, spliced in for TUPLE edges: what their admin list is indexed on (see listing.cypher).
+// The SET clause is spliced in: the rebuild's mark when a rebuild writes (plain writes leave an edge's mark as it is), and for
+// TUPLE edges the list fields their admin list is indexed on (see listing.cypher).
 UNWIND $rows AS row
 MERGE (s:Object {key: row.subject}) ON CREATE SET s:__SUBJECT_LABEL__, s.type = row.subjectType, s.id = row.subjectId
 MERGE (o:Object {key: row.resource}) ON CREATE SET o:__RESOURCE_LABEL__, o.type = row.resourceType, o.id = row.resourceId
 MERGE (s)-[t:__EDGE__ {key: row.key}]->(o) ON CREATE SET t.__NAME_PROPERTY__ = row.name
-SET t.mark = $mark__LIST_FIELDS__;
+__SET__;
 
 // name: delete-tuples
 UNWIND $keys AS key

@@ -76,13 +76,17 @@ export function graphContract(make: () => Promise<GraphHarness>) {
       expect(await h.graph.touchingType(B, `${B}:c`, 2)).toEqual({ tuples: [], grants: [], next: null });
     });
 
-    it('edgesAfter lists edges in key order after a key, with whether the last sync of each carried the mark', async () => {
+    it('edgesAfter lists edges in key order after a key, with whether the last marked sync of each carried the mark', async () => {
       const { A, B } = freshTypes();
       await h.graph.sync([change(`${A}:a#viewer@${B}:d`), change(`${A}:b#viewer@${B}:d`), change(`${A}:c#view@${B}:d`, true, true)], 'm1');
       await h.graph.sync([change(`${A}:b#viewer@${B}:d`)], 'm2');
       const ours = (list: Array<{ key: string }>) => list.filter((e) => e.key.startsWith(`${A}:`));
       expect(ours(await h.graph.edgesAfter(false, `${A}:`, 3, 'm1'))).toEqual([
         { key: `${A}:a#viewer@${B}:d`, marked: true }, { key: `${A}:b#viewer@${B}:d`, marked: false }]);
+      expect(await h.graph.edgesAfter(false, `${A}:a#viewer@${B}:d`, 1, 'm2')).toEqual([{ key: `${A}:b#viewer@${B}:d`, marked: true }]);
+      expect(ours(await h.graph.edgesAfter(true, `${A}:`, 2, 'm1'))).toEqual([{ key: `${A}:c#view@${B}:d`, marked: true }]);
+      // A plain write (no mark) leaves the rebuild's mark: only rebuilds write marks.
+      await h.graph.sync([change(`${A}:b#viewer@${B}:d`), change(`${A}:c#view@${B}:d`, true, true)]);
       expect(await h.graph.edgesAfter(false, `${A}:a#viewer@${B}:d`, 1, 'm2')).toEqual([{ key: `${A}:b#viewer@${B}:d`, marked: true }]);
       expect(ours(await h.graph.edgesAfter(true, `${A}:`, 2, 'm1'))).toEqual([{ key: `${A}:c#view@${B}:d`, marked: true }]);
     });

@@ -21,7 +21,8 @@ export class MemoryGraph {
     for (const o of [tuple.subject, tuple.resource]) if (!this.objects.has(o)) this.objects.set(o, parseObject(o)!.type);
     const key = tupleText(tuple);
     const id = `${grant ? 'G' : 'T'} ${key}`;
-    this.edges(grant).set(key, { tuple, key, mark });
+    // A plain write (no mark) leaves the mark a rebuild gave the edge, as put-edges does.
+    this.edges(grant).set(key, { tuple, key, mark: mark || this.edges(grant).get(key)?.mark || '' });
     link(this.into, tuple.resource, id);
     link(this.outOf, tuple.subject, id);
   }

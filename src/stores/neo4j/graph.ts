@@ -10,7 +10,12 @@ const label = (type: string) => {
 };
 
 /** Set on every TUPLE edge the projection writes (not only new ones), so any re-apply fills edges older than them. */
-const LIST_FIELDS = ', t.resourceType = row.resourceType, t.keyLower = toLower(row.key)';
+const LIST_FIELDS = ['t.resourceType = row.resourceType', 't.keyLower = toLower(row.key)'];
+/** put-edges' SET clause: the mark only for a rebuild's writes, the list fields only on TUPLE edges. */
+const setClause = (edge: string, mark: string) => {
+  const fields = [...(mark ? ['t.mark = $mark'] : []), ...(edge === 'TUPLE' ? LIST_FIELDS : [])];
+  return fields.length ? `SET ${fields.join(', ')}` : '';
+};
 
 type Rec = { get(k: string): unknown };
 const split = (records: Rec[]) => {
@@ -44,7 +49,7 @@ export function neo4jGraphStore(driver: Driver): GraphStore {
         const [edge, st, rt] = k.split(' ') as [string, string, string];
         const statement = stmt('put-edges').replace('__SUBJECT_LABEL__', label(st)).replace('__RESOURCE_LABEL__', label(rt))
           .replace('__EDGE__', edge).replace('__NAME_PROPERTY__', edge === 'GRANT' ? 'permission' : 'relation')
-          .replace('__LIST_FIELDS__', edge === 'TUPLE' ? LIST_FIELDS : '');
+          .replace('__SET__', setClause(edge, mark));
         await driver.executeQuery(statement, { mark, rows: list.map(({ tuple: t }) => {
           const s = parseObject(t.subject)!;
           const o = parseObject(t.resource)!;

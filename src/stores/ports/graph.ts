@@ -6,7 +6,7 @@ export interface EdgeChange { tuple: Tuple; grant: boolean; present: boolean }
 
 /** The tuple graph projected into Neo4j: TUPLE edges for tuples, GRANT edges for direct grants. */
 export interface GraphStore {
-  /** MERGEs present edges and deletes absent ones; `mark` tags the edges a rebuild has seen. */
+  /** MERGEs present edges and deletes absent ones; `mark` tags the edges a rebuild has seen (a sync without one leaves marks). */
   sync(changes: EdgeChange[], mark?: string): Promise<void>;
   /** Tuples and grants on any of the resources; at most `limit` of them together when given. */
   on(objects: string[], limit?: number): Promise<{ tuples: Tuple[]; grants: Tuple[] }>;
