@@ -38,8 +38,10 @@ RETURN i, c.public OR (o IS NOT NULL AND (
         EXISTS {
           MATCH (x)-[:FLAT]->(f:Flat) WHERE f.gen = gen AND f.perm IN c.targets[t.relation]
             AND (f.public OR (s IS NOT NULL AND EXISTS {
-              MATCH (f)-[k:GIVES]->(:Object)<-[u:TUPLE|GRANT]-(s)
-              WHERE k.slot IN c.slots AND coalesce(u.relation, u.permission + '!') = k.rel }))
+              // Each object y the flat gives a key of once (a team gives several), then whether S holds one of them.
+              MATCH (f)-[:GIVES]->(y:Object) WITH DISTINCT y
+              WHERE EXISTS { MATCH (y)<-[u:TUPLE|GRANT]-(s) WHERE EXISTS {
+                MATCH (f)-[k:GIVES]->(y) WHERE k.slot IN c.slots AND k.rel = coalesce(u.relation, u.permission + '!') } } }))
         }
         OR (s IS NOT NULL AND EXISTS {
           MATCH (s)-[u:TUPLE]->(x) WHERE u.relation IN c.targets[t.relation] AND x.type + '#' + u.relation IN c.slots })
