@@ -1,5 +1,6 @@
 // `npm run bench:index-shapes -- --tuples 100000 --variants today,flat-nodes,leopard --checks 200`: three shapes of the
 // precomputed index, each on a fresh Neo4j of its own: load cost, store, memory, PROFILE db hits of can and list (issue 29).
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Evaluator } from '../src/engine/evaluator.js';
@@ -59,6 +60,8 @@ async function runVariant(name: string, i: number, model: Model, tuples: Tuple[]
     await load(v, tuples);
     const wallS = (performance.now() - t0) / 1000;
     const cpuS = cpuSeconds({ neo4j: server.pid }).neo4j! - cpu0;
+    // The machine is shared: how busy it was says how far the wall times can be read.
+    say(`  load average after the load (1, 5 min): ${loadavg().slice(0, 2).map((x) => x.toFixed(1)).join(', ')}`);
     tally.stop();
     const pss = pssMiB(server.pid);
     const counted = await counts(v.driver);
