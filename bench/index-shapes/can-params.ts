@@ -12,6 +12,8 @@ export interface CanParams {
   arrowRels: string[];
   /** rel -> the arrow targets that are permissions of some subject type the relation allows (read from x's flat). */
   arrows: Record<string, string[]>;
+  /** Every permission in `arrows`: a list filters flats on it before expanding their sources' tuples. */
+  targets: string[];
   /** rel -> the arrow targets that are relations of some allowed subject type (s holds a tuple on x). */
   relArrows: Record<string, string[]>;
   /** rel -> the subject types the relation allows that have such a target: an arrow tuple from another type does not count. */
@@ -24,7 +26,7 @@ const add = (m: Record<string, string[]>, k: string, v: string) => { if (!(m[k] 
 
 /** The closure of `action` over the permission entries of `type`, read as parameters of one statement. */
 export function canParams(model: Model, subjectType: string, action: string, type: string): CanParams {
-  const out: CanParams = { direct: [], grants: [], public: false, arrowRels: [], arrows: {}, relArrows: {}, arrowTypes: {}, slots: [] };
+  const out: CanParams = { direct: [], grants: [], public: false, arrowRels: [], arrows: {}, targets: [], relArrows: {}, arrowTypes: {}, slots: [] };
   const slots = model.subjectSlots(subjectType);
   out.slots = [...slots.tuples, ...slots.grants];
   const def = model.get(type);
@@ -51,7 +53,11 @@ function arrow(model: Model, allowed: string[], rel: string, target: string, out
   const types = allowed.includes('*') ? [...model.types.keys()] : allowed;
   for (const t of types) {
     const x = model.get(t);
-    if (x?.permissions.has(target)) { add(out.arrows, rel, target); add(out.arrowTypes, rel, t); }
+    if (x?.permissions.has(target)) {
+      add(out.arrows, rel, target);
+      add(out.arrowTypes, rel, t);
+      if (!out.targets.includes(target)) out.targets.push(target);
+    }
     else if (x?.relations.has(target)) { add(out.relArrows, rel, target); add(out.arrowTypes, rel, t); }
     else continue;
     if (!out.arrowRels.includes(rel)) out.arrowRels.push(rel);

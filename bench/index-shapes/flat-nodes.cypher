@@ -67,8 +67,11 @@ RETURN $subject = $object OR $public OR (o IS NOT NULL AND (
   })) AS allowed;
 
 // name: list-flats
+// The flats' permission is checked against every arrow target before the sources' tuples are expanded (a source
+// has a flat per permission of its type).
 MATCH (s)-[u:TUPLE|GRANT]->(:Object)<-[g:GIVES]-(f:Flat)<-[:FLAT]-(x:Object)-[t:TUPLE]->(o:__TYPE_LABEL__)
 WHERE g.slot IN $slots AND coalesce(u.relation, u.permission + '!') = g.rel AND f.gen = gen
+  AND f.perm IN $targets
   AND t.relation IN $arrowRels AND f.perm IN $arrows[t.relation] AND x.type IN $arrowTypes[t.relation]
 RETURN o.key AS obj;
 
