@@ -11,7 +11,7 @@ import { cpuSeconds } from './cpu.js';
 import { dataSet, DOCUMENT } from './data-set.js';
 import { measureReads, type ReadFigures } from './index-shapes/reads.js';
 import { sampleChecks, sampleLists, type Check, type ListCase } from './index-shapes/sample.js';
-import { counts, freshNeo4j, pssMiB, sizingFor, storeMiB } from './index-shapes/server.js';
+import { counts, freshNeo4j, processCpuSeconds, pssMiB, sizingFor, storeMiB } from './index-shapes/server.js';
 import { shapeVariant } from './index-shapes/shapes.js';
 import { tallyStatements } from './index-shapes/statements.js';
 import { todayVariant } from './index-shapes/today.js';
@@ -54,7 +54,7 @@ async function runVariant(name: string, i: number, model: Model, tuples: Tuple[]
   let row: Omit<Row, 'storeMiB'>;
   try {
     const v = await open(name, server.uri, model);
-    const tally = tallyStatements(v.driver, v.statements);
+    const tally = tallyStatements(v.driver, v.statements, () => processCpuSeconds(server.pid));
     const cpu0 = cpuSeconds({ neo4j: server.pid }).neo4j!;
     const t0 = performance.now();
     await load(v, tuples);

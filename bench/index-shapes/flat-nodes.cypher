@@ -9,7 +9,7 @@ CREATE INDEX flat_public IF NOT EXISTS FOR (f:Flat) ON (f.gen, f.public);
 // name: flats-depending-on
 // Owners of flats computed from tuples on any of $objects.
 UNWIND $objects AS o
-MATCH (d:Object {key: o})<-[:DEPENDS]-(f:Flat) USING INDEX d:Object(key)
+MATCH (d:Object {key: o})<-[:DEPENDS]-(f:Flat)
 WHERE f.gen = $gen
 RETURN DISTINCT f.obj AS obj;
 

@@ -1,9 +1,10 @@
 // The leopard variant: a flat as GIVES edges on its source object x itself (GROUP2GROUP), a public flat as a PUBLIC self edge.
 
 // name: flats-depending-on
-// Seek the objects first: left to itself the planner scanned every DEPENDS edge for each object.
+// x has no label: planned on the empty store (the first unit), `(x:Object)` made a plan that scanned every object
+// for each call (5 s of Neo4j CPU in 10 calls at 20k tuples).
 UNWIND $objects AS o
-MATCH (n:Object {key: o})<-[d:DEPENDS]-(x:Object) USING INDEX n:Object(key)
+MATCH (n:Object {key: o})<-[d:DEPENDS]-(x)
 WHERE d.gen = $gen
 RETURN DISTINCT x.key AS obj;
 

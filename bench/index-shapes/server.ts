@@ -44,6 +44,13 @@ export function storeMiB(home: string): number {
   return Number(du.stdout.split('\t')[0]) / 1024;
 }
 
+/** CPU seconds of one process (all its threads) so far: cheap enough to read around every statement. */
+export function processCpuSeconds(pid: number): number {
+  const raw = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const f = raw.slice(raw.lastIndexOf(')') + 2).split(' ');
+  return (Number(f[11]) + Number(f[12])) / 100; // utime, stime in USER_HZ ticks
+}
+
 /** Proportional set size of a process and everything it forked, in MiB (/proc/<pid>/smaps_rollup). */
 export function pssMiB(root: number): number {
   const children = new Map<number, number[]>();
