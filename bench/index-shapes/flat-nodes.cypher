@@ -58,10 +58,12 @@ RETURN $subject = $object OR $public OR (o IS NOT NULL AND (
       EXISTS {
         MATCH (x)-[:FLAT]->(f:Flat)
         WHERE f.gen = gen AND f.perm IN $arrows[t.relation] AND (f.public
-          // From the flat's few keys to the subject (as today's check goes from the row's keys to the actor): the
-          // inner test joins two bound nodes, which Neo4j expands from the side with fewer edges.
-          OR EXISTS { MATCH (f)-[g:GIVES]->(y:Object) WHERE g.slot IN $slots
-                      WITH g, y WHERE EXISTS { MATCH (y)<-[u:TUPLE|GRANT]-(s) WHERE coalesce(u.relation, u.permission + '!') = g.rel } })
+          // From the flat's few keys to the subject (as today's check goes from the row's keys to the actor), one join
+          // per object y of the keys, not per key (a flat holds five keys of each ancestor team): each inner test joins
+          // two bound nodes, which Neo4j expands from the side with fewer edges.
+          OR EXISTS { MATCH (f)-[:GIVES]->(y:Object) WITH DISTINCT y
+                      WHERE EXISTS { MATCH (y)<-[u:TUPLE|GRANT]-(s)
+                        WHERE EXISTS { MATCH (f)-[g:GIVES]->(y) WHERE g.slot IN $slots AND g.rel = coalesce(u.relation, u.permission + '!') } } })
       }
       OR EXISTS { MATCH (s)-[u:TUPLE]->(x) WHERE u.relation IN $relArrows[t.relation] AND x.type + '#' + u.relation IN $slots })
   })) AS allowed;

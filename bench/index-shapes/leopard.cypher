@@ -52,11 +52,11 @@ RETURN $subject = $object OR $public OR (o IS NOT NULL AND (
     MATCH (x:Object)-[t:TUPLE]->(o)
     WHERE t.relation IN $arrowRels AND x.type IN $arrowTypes[t.relation] AND (
       EXISTS { MATCH (x)-[p:PUBLIC]->(x) WHERE p.gen = gen AND p.perm IN $arrows[t.relation] }
-      // One pattern: the planner goes from x's GIVES edges, filters them on gen, perm and slot, then joins y and s.
-      // Written nested, as flat-nodes is, it joined every GIVES edge of x (all permissions) before filtering them.
-      OR EXISTS { MATCH (x)-[g:GIVES]->(:Object)<-[u:TUPLE|GRANT]-(s)
-                  WHERE g.gen = gen AND g.perm IN $arrows[t.relation] AND g.slot IN $slots
-                    AND coalesce(u.relation, u.permission + '!') = g.rel }
+      // As flat-nodes: one join per object y of x's keys for the target permission, not per key.
+      OR EXISTS { MATCH (x)-[g:GIVES]->(y:Object) WHERE g.gen = gen AND g.perm IN $arrows[t.relation] WITH DISTINCT y
+                  WHERE EXISTS { MATCH (y)<-[u:TUPLE|GRANT]-(s)
+                    WHERE EXISTS { MATCH (x)-[g2:GIVES]->(y) WHERE g2.gen = gen AND g2.perm IN $arrows[t.relation]
+                                   AND g2.slot IN $slots AND g2.rel = coalesce(u.relation, u.permission + '!') } } }
       OR EXISTS { MATCH (s)-[u:TUPLE]->(x) WHERE u.relation IN $relArrows[t.relation] AND x.type + '#' + u.relation IN $slots })
   })) AS allowed;
 
