@@ -18,6 +18,7 @@ import { neo4jSizing, ROOT, startStack, STORE_BYTES_PER_TUPLE } from '../infra/s
 import { fmt, say } from './report.js';
 import { cpuSeconds, cpuShares } from './cpu.js';
 import { startProfile, summarise } from './profile.js';
+import { dataSet, DOCUMENT, type DataSet } from './data-set.js';
 
 const { values: args } = parseArgs({ options: {
   tuples: { type: 'string', default: '100000' }, concurrency: { type: 'string', default: '16' }, checks: { type: 'string', default: '4000' },
@@ -30,19 +31,15 @@ const C = Number(args.concurrency);
 const CHECKS = Number(args.checks);
 const LOADERS = Number(args.loaders);
 /** Calls the service's admin surface with the masterkey; answers the JSON body. */
-/** The bench's one definition beside the built-ins. */
-const DOCUMENT = { name: 'Document', relations: { owner: ['User', 'Team'], reader: ['User', 'Team'] },
-  permissions: { read: ['reader', 'reader->read', 'owner', 'owner->read'], edit: ['owner', 'owner->edit'] } };
 type Call = (method: string, path: string, body?: unknown) => Promise<any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 type Stack = Awaited<ReturnType<typeof startStack>>;
-interface DataSet { tuples: Array<[string, string, string]>; users: number; teams: number; docs: number }
 
 async function main() {
   const dataDir = join(ROOT, '.data', args['port-base'] === undefined ? 'bench' : `bench-${args['port-base']}`);
   const { stack, app, call } = await startBench(dataDir);
   try {
     await call('POST', '/authorization/resources', DOCUMENT);
-    const set = dataSet();
+    const set = dataSet(N);
     await loadAndRebuild(stack, dataDir, call, set.tuples);
     const pairs = Array.from({ length: CHECKS }, (_, i) => [`User:u${(i * 31) % set.users}`, `Document:d${(i * 97) % set.docs}`] as const);
     await checkLatencies(call, pairs);
@@ -80,26 +77,6 @@ async function startBench(dataDir: string) {
     return r.json() as Promise<any>; // eslint-disable-line @typescript-eslint/no-explicit-any
   };
   return { stack, app, call: call as Call };
-}
-
-/** Users, a three-level team tree and documents owned by leaf teams with two direct readers each. */
-function dataSet(): DataSet {
-  const users = Math.max(10, Math.round(N / 100));
-  const teams = Math.max(7, Math.round(N / 1000));
-  const docs = Math.max(1, Math.floor((N - users * 2 - teams) / 3));
-  const tuples: Array<[string, string, string]> = [];
-  for (let t = 1; t < teams; t++) tuples.push([`Team:t${Math.floor((t - 1) / 4)}`, 'owner', `Team:t${t}`]);
-  for (let u = 0; u < users; u++) for (const t of [u % teams, (u * 7) % teams]) tuples.push([`User:u${u}`, 'member', `Team:t${t}`]);
-  for (let d = 0; d < docs; d++) {
-    tuples.push([`Team:t${teams - 1 - (d % Math.ceil(teams / 2))}`, 'owner', `Document:d${d}`]);
-    tuples.push([`User:u${(d * 13) % users}`, 'reader', `Document:d${d}`]);
-    tuples.push([`User:u${(d * 29 + 5) % users}`, 'reader', `Document:d${d}`]);
-  }
-  const unique = [...new Map(tuples.map((t) => [t.join('|'), t])).values()];
-  tuples.length = 0;
-  for (const t of unique) tuples.push(t); // not push(...unique): a million arguments overflow the stack
-  say(`data set: ${tuples.length} tuples (${users} users, ${teams} teams in a tree, ${docs} documents)`);
-  return { tuples, users, teams, docs };
 }
 
 /** Bulk load through /relations/write, then a hard rebuild: rates, and where the CPU went in each phase. */
