@@ -32,21 +32,23 @@ RETURN i, c.public OR (o IS NOT NULL AND (
   (s IS NOT NULL AND EXISTS { MATCH (s)-[t:TUPLE]->(o) WHERE t.relation IN c.direct })
   OR (s IS NOT NULL AND EXISTS { MATCH (s)-[g:GRANT]->(o) WHERE g.permission IN c.grants })
   OR EXISTS {
+    // An arrow tuple into O whose subject's flat of a target is found by its id (one seek, not every flat of x).
     MATCH (x:Object)-[t:TUPLE]->(o)
     WHERE t.relation IN c.arrowRels AND x.type IN c.types[t.relation]
-      AND (
-        EXISTS {
-          MATCH (x)-[:FLAT]->(f:Flat) WHERE f.gen = gen AND f.perm IN c.targets[t.relation]
-            AND (f.public OR (s IS NOT NULL AND EXISTS {
-              // Each object y the flat gives a key of once (a team gives several), then whether S holds one of them.
-              MATCH (f)-[:GIVES]->(y:Object) WITH DISTINCT y
-              WHERE EXISTS { MATCH (y)<-[u:TUPLE|GRANT]-(s) WHERE EXISTS {
-                MATCH (f)-[k:GIVES]->(y) WHERE k.slot IN c.slots AND k.rel = coalesce(u.relation, u.permission + '!') } } }))
-        }
-        OR (s IS NOT NULL AND EXISTS {
-          MATCH (s)-[u:TUPLE]->(x) WHERE u.relation IN c.targets[t.relation] AND x.type + '#' + u.relation IN c.slots })
-      )
+    UNWIND c.targets[t.relation] AS target
+    MATCH (f:Flat {id: toString(gen) + '|' + x.key + '#' + target})
+    WITH DISTINCT f
+    WHERE f.public OR (s IS NOT NULL AND EXISTS {
+      // Each object y the flat gives a key of once (a team gives several), then whether S holds one of them.
+      MATCH (f)-[:GIVES]->(y:Object) WITH DISTINCT y
+      WHERE EXISTS { MATCH (y)<-[u:TUPLE|GRANT]-(s) WHERE EXISTS {
+        MATCH (f)-[k:GIVES]->(y) WHERE k.slot IN c.slots AND k.rel = coalesce(u.relation, u.permission + '!') } } })
   }
+  OR (s IS NOT NULL AND EXISTS {
+    // An arrow to a relation of x: S#target@x.
+    MATCH (s)-[u:TUPLE]->(x:Object)-[t:TUPLE]->(o)
+    WHERE t.relation IN c.arrowRels AND u.relation IN c.targets[t.relation] AND x.type IN c.types[t.relation]
+      AND x.type + '#' + u.relation IN c.slots })
 )) AS allowed;
 
 // name: records
