@@ -126,41 +126,56 @@ export function diskBytes(dir: string): number {
 }
 
 /**
- * Neo4j's heap and page cache for a store of `storeBytes` (its databases on disk, transaction logs left out) on a
- * machine with `totalBytes` of memory. The page cache holds the whole store with a quarter to spare for growth, plus
- * 64 MiB, at least 128 MiB; the heap steps with the store (512m under 128 MiB, 1g under 512 MiB, 2g under 2 GiB,
- * then 4g); the heap gets at most a quarter of the machine and heap plus page cache at most half of it.
+ * What Neo4j's store takes per tuple with the flat index (measured with `npm run bench:service` at 100k; the store grows
+ * by about this much with every tuple): the sizing plans for the data a deployment expects, not only the store found.
  */
-/** What Neo4j's store takes per tuple, measured (about 1.0 KiB at 10k, 1.3 at 1M): benches size Neo4j for the data they will load. */
-export const STORE_BYTES_PER_TUPLE = 1.3 * 1024;
+export const STORE_BYTES_PER_TUPLE = 0.6 * 1024;
+/** The data a deployment expects unless NEO4J_EXPECTED_TUPLES says otherwise. */
+export const DEFAULT_EXPECTED_TUPLES = 1_000_000;
 
+/**
+ * Neo4j's heap and page cache on a machine with `totalBytes` of memory, for a store of `storeBytes` (the larger of the
+ * store on disk and the one the expected tuples make). The page cache holds that store with a quarter to spare, plus
+ * 64 MiB, at least 128 MiB. The heap stays small, because it holds transactions and query state, not the store:
+ * index work writes at most 2,000 tuples a transaction and `db.memory.transaction.max` bounds each one (Neo4jDev.java),
+ * so 512m, or 1g past a 2 GiB store. Heap plus page cache take at most half the memory.
+ */
 export function neo4jSizing(storeBytes: number, totalBytes: number): { heapMb: number; pagecacheMb: number } {
   const store = storeBytes / MiB;
   const total = totalBytes / MiB;
-  const wantHeap = store < 128 ? 512 : store < 512 ? 1024 : store < 2048 ? 2048 : 4096;
-  const heapMb = Math.max(256, Math.min(wantHeap, Math.floor(total / 4 / 256) * 256));
+  const heapMb = Math.max(256, Math.min(store < 2048 ? 512 : 1024, Math.floor(total / 4 / 256) * 256));
   const wantCache = Math.ceil((store * 1.25) / 64) * 64 + 64;
   const pagecacheMb = Math.max(64, Math.min(Math.max(128, wantCache), Math.floor((total / 2 - heapMb) / 64) * 64));
   return { heapMb, pagecacheMb };
 }
 
+/** Half the heap, for one transaction's memory (`db.memory.transaction.max`). */
+export const transactionMaxMb = (heap: string) => Math.floor((Number(heap.slice(0, -1)) * (/g$/i.test(heap) ? 1024 : 1)) / 2);
+
 /**
  * Neo4j's heap (`NEO4J_HEAP`, a java size such as 1g) and page cache (`NEO4J_PAGECACHE_MB`): each one set in `env`
- * is taken as it is; the others are sized by `neo4jSizing` from the store found under `home`. `why` says which.
+ * is taken as it is; the others are sized by `neo4jSizing` for the larger of the store found under `home` and the
+ * store that NEO4J_EXPECTED_TUPLES tuples make. `why` says which, and warns when the store has outgrown the expectation.
  */
 export function neo4jMemory(env: NodeJS.ProcessEnv, home?: string, totalBytes = totalmem()): { heap: string; pagecacheMb: number; why: string } {
+  const expected = Number(env.NEO4J_EXPECTED_TUPLES ?? DEFAULT_EXPECTED_TUPLES);
+  if (!Number.isInteger(expected) || expected < 0) throw new Error(`NEO4J_EXPECTED_TUPLES must be a whole number, not ${env.NEO4J_EXPECTED_TUPLES}`);
   const storeBytes = home ? diskBytes(join(home, 'data', 'databases')) : 0;
-  const sized = neo4jSizing(storeBytes, totalBytes);
+  const expectedBytes = expected * STORE_BYTES_PER_TUPLE;
+  const sized = neo4jSizing(Math.max(storeBytes, expectedBytes), totalBytes);
   const heap = env.NEO4J_HEAP ?? `${sized.heapMb}m`;
   if (!/^\d+[mg]$/i.test(heap)) throw new Error(`NEO4J_HEAP must be a size such as 512m or 2g, not ${heap}`);
   const pagecacheMb = Number(env.NEO4J_PAGECACHE_MB ?? sized.pagecacheMb);
   if (!Number.isInteger(pagecacheMb) || pagecacheMb < 8) throw new Error(`NEO4J_PAGECACHE_MB must be a whole number of MiB (at least 8), not ${env.NEO4J_PAGECACHE_MB}`);
-  const from = `store ${(storeBytes / MiB).toFixed(0)} MiB on disk, machine ${(totalBytes / 1024 / MiB).toFixed(0)} GiB`;
-  const rule = 'page cache 1.25 × store + 64 MiB (at least 128), heap 512m/1g/2g/4g as the store passes 128 MiB/512 MiB/2 GiB, '
-    + 'together at most half the memory';
+  const mib = (b: number) => (b / MiB).toFixed(0);
+  const from = `store ${mib(storeBytes)} MiB on disk, ${expected.toLocaleString('en-US')} tuples expected (NEO4J_EXPECTED_TUPLES: about `
+    + `${mib(expectedBytes)} MiB), machine ${(totalBytes / 1024 / MiB).toFixed(0)} GiB`;
+  const rule = 'page cache 1.25 × the larger store + 64 MiB (at least 128), heap 512m (1g past a 2 GiB store), together at most half the memory';
   const set = [env.NEO4J_HEAP ? 'NEO4J_HEAP' : '', env.NEO4J_PAGECACHE_MB ? 'NEO4J_PAGECACHE_MB' : ''].filter(Boolean);
+  const outgrown = storeBytes > expectedBytes
+    ? `; the store has outgrown the ${expected.toLocaleString('en-US')} tuples expected: raise NEO4J_EXPECTED_TUPLES to the data you plan for` : '';
   const why = set.length === 2 ? `${set.join(' and ')} set`
-    : `${from}: ${rule}${set.length ? `; ${set[0]} set` : ''}; sized again at each start`;
+    : `${from}: ${rule}${set.length ? `; ${set[0]} set` : ''}${outgrown}; sized again at each start`;
   return { heap, pagecacheMb, why };
 }
 
@@ -229,7 +244,7 @@ export async function startStack(opts: { dataDir: string; ports: StackPorts; env
   if (neo4jClasses) {
     const memory = neo4jMemory(env, join(dataDir, 'neo4j'));
     log(`neo4j memory: heap ${memory.heap}, page cache ${memory.pagecacheMb} MiB (${memory.why})`);
-    const c = launch('neo4j', 'java', [`-Xmx${memory.heap}`, `-Dneo4j.pagecache.mb=${memory.pagecacheMb}`, '-XX:+UseG1GC', '--add-opens=java.base/java.nio=ALL-UNNAMED',
+    const c = launch('neo4j', 'java', [`-Xmx${memory.heap}`, `-Dneo4j.pagecache.mb=${memory.pagecacheMb}`, `-Dneo4j.transaction.max.mb=${transactionMaxMb(memory.heap)}`, '-XX:+UseG1GC', '--add-opens=java.base/java.nio=ALL-UNNAMED',
       '--add-opens=java.base/java.io=ALL-UNNAMED', '--add-opens=java.base/sun.nio.ch=ALL-UNNAMED',
       '-Dio.netty.tryReflectionSetAccessible=true', '-Djdk.nio.maxCachedBufferSize=1024',
       '-cp', `${NEO4J_LIB}/*:${neo4jClasses}`, 'Neo4jDev', join(dataDir, 'neo4j'),

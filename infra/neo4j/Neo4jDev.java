@@ -17,9 +17,13 @@ public final class Neo4jDev {
     String host = System.getProperty("neo4j.host", "127.0.0.1");
     // The page cache holds the store files; infra/stack.ts sizes it (and the heap) to the store it finds.
     long pagecache = Long.parseLong(System.getProperty("neo4j.pagecache.mb", "256"));
+    // One transaction may take at most this much of the heap (index work writes at most 2,000 tuples a transaction):
+    // a runaway query fails alone instead of starving the others.
+    long txMax = Long.parseLong(System.getProperty("neo4j.transaction.max.mb", "256"));
     var dbms = new DatabaseManagementServiceBuilder(home)
         .setConfig(GraphDatabaseSettings.auth_enabled, false)
         .setConfig(GraphDatabaseSettings.pagecache_memory, ByteUnit.mebiBytes(pagecache))
+        .setConfig(GraphDatabaseSettings.memory_transaction_max, ByteUnit.mebiBytes(txMax))
         .setConfig(GraphDatabaseSettings.shutdown_transaction_end_timeout, Duration.ofSeconds(2))
         .setConfig(BoltConnector.enabled, true)
         .setConfig(BoltConnector.listen_address, new SocketAddress(host, bolt))
