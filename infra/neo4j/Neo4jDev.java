@@ -23,7 +23,7 @@ public final class Neo4jDev {
     var dbms = new DatabaseManagementServiceBuilder(home)
         .setConfig(GraphDatabaseSettings.auth_enabled, false)
         .setConfig(GraphDatabaseSettings.pagecache_memory, ByteUnit.mebiBytes(pagecache))
-        .setConfig(GraphDatabaseSettings.memory_transaction_max, ByteUnit.mebiBytes(txMax))
+        .setConfig(GraphDatabaseSettings.memory_transaction_max_size, ByteUnit.mebiBytes(txMax))
         .setConfig(GraphDatabaseSettings.shutdown_transaction_end_timeout, Duration.ofSeconds(2))
         .setConfig(BoltConnector.enabled, true)
         .setConfig(BoltConnector.listen_address, new SocketAddress(host, bolt))
