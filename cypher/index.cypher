@@ -94,6 +94,15 @@ CALL (f, fl, changed) {
 }
 RETURN collect(CASE WHEN changed THEN fl.id END) AS changed;
 
+// name: drop-other-flats
+// owners = [{obj, perms}]: an owner's flats of permissions its type no longer has (a redefinition removed or renamed
+// one) would still answer for an arrow naming that target; they go when the owner's flats are written.
+UNWIND $owners AS o
+MATCH (:Object {key: o.obj})-[:FLAT]->(f:Flat)
+WHERE f.gen = $gen AND NOT f.perm IN o.perms
+DETACH DELETE f
+RETURN count(*) AS deleted;
+
 // name: objects-under
 // Objects with an arrow tuple from the owner of any of the flats $flats, at most $limit: decisions about them follow
 // those flats.

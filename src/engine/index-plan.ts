@@ -32,8 +32,27 @@ export interface IndexPlan {
 
 const NONE: IndexPlan = { public: false, direct: [], grants: [], arrows: [], slots: [] };
 
-/** The plan of `action` on objects of `objectType` for subjects of `subjectType` (`holds` answers relations). */
+const plans = new WeakMap<Model, Map<string, IndexPlan>>();
+
+/**
+ * The plan of `action` on objects of `objectType` for subjects of `subjectType` (`holds` answers relations), kept per
+ * model: every check asks for one, and a large model's slots take a while to list.
+ */
 export function indexPlan(model: Model, subjectType: string, objectType: string, action: string): IndexPlan {
+  let known = plans.get(model);
+  if (!known) { known = new Map(); plans.set(model, known); }
+  const key = `${subjectType} ${objectType} ${action}`; // type and action names hold no space
+  let plan = known.get(key);
+  if (!plan) {
+    plan = computePlan(model, subjectType, objectType, action);
+    // A check of any of a model's types may come; past this many pairs the oldest are forgotten.
+    if (known.size >= 10_000) known.delete(known.keys().next().value!);
+    known.set(key, plan);
+  }
+  return plan;
+}
+
+function computePlan(model: Model, subjectType: string, objectType: string, action: string): IndexPlan {
   const type = model.get(objectType);
   if (!type?.permissions.has(action)) return NONE;
   const allows = (rel: string) => {

@@ -67,8 +67,11 @@ export async function authorizationModule(stores: Stores, config: Config, log: L
   watch = new DecisionWatch(checks, revisions, log);
   const indexer = new Indexer({ log: changeLog, owner: heartbeat.owner, rebuilds, revisions, index });
   if (migrated) {
-    log.warn('the index was in an older format: its nodes were dropped and a hard rebuild is requested; inherited permissions are answered once it is done');
-    await indexer.reconstruct(false);
+    const st = await rebuilds.status();
+    const pending = (st.rebuild && !st.rebuild.soft) || (st.rebuildRequested && !st.rebuildRequested.soft);
+    log.warn(`the index is in an older format: its nodes were dropped and ${pending ? 'the hard rebuild under way builds' : 'a hard rebuild is requested to build'} `
+      + 'the new one; permissions inherited through arrows are denied until it switches');
+    if (!pending) await indexer.reconstruct(false);
   }
 
   const module: Module = {

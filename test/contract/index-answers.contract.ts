@@ -16,7 +16,9 @@ const keep = (defs: Map<string, Definition>, t: Tuple, grant: boolean) => {
 
 /** Conformance cases with arrows, cycles, grants and public entries, and random models. */
 const CASES = ['folders-teams-documents.json', 'cycle-three-groups.json', 'direct-grants.json', 'many-hop-folder-chain.json',
-  'delete-one-of-two-paths.json', 'ids-with-special-characters.json', 'builtin-team-owned-by-team.json'];
+  'delete-one-of-two-paths.json', 'ids-with-special-characters.json', 'builtin-team-owned-by-team.json',
+  'redefine-add-relation.json', 'redefine-permission-entries.json', 'redefine-public-toggle.json', 'redefine-remove-allowed-type.json',
+  'redefine-remove-relation.json', 'redefine-drop-arrow-target-permission.json'];
 
 function scenarios(): Array<[string, Scenario]> {
   const cases = loadCases().filter((c) => CASES.includes(c.file)).map((c) => [c.file, c.scenario] as [string, Scenario]);
@@ -74,7 +76,7 @@ export function indexAnswersContract(h: () => { index: IndexStore; graph: GraphS
       await h().wipe();
       for (const { defs, tuples, grants } of snapshots(sc, keep)) {
         const model = new Model(defs);
-        const records = snapshotRecords(model, tuples, grants);
+        const records = snapshotRecords(model, tuples, grants, before);
         // The state written whole into a fresh generation...
         const whole = await liveGen();
         await applyRecords(index(), h().graph, whole, records, before);

@@ -12,11 +12,15 @@ const hashOf = (v: unknown) => createHash('sha1').update(JSON.stringify(v)).dige
 
 export interface SnapshotRecords { tuples: Tuple[]; grants: Tuple[]; flats: FlatRecord[] }
 
-/** Every tuple and grant as stored (valid or not), and the flats of every inheritance source. */
-export function snapshotRecords(model: Model, tuples: Tuple[], grants: Tuple[]): SnapshotRecords {
+/**
+ * Every tuple and grant as stored (valid or not), and the flats of every inheritance source and of every object that
+ * had flats `before` (index work recomputes an owner's flats when the model changes, source or not: its dependencies
+ * name itself).
+ */
+export function snapshotRecords(model: Model, tuples: Tuple[], grants: Tuple[], before?: SnapshotRecords): SnapshotRecords {
   const valid = tuples.filter((t) => model.isValid(t));
   const view = tupleView(model, valid, grants.filter((g) => model.isValidGrant(g)));
-  const sources = [...new Set(valid.filter((t) => isFlatSource(model, t)).map((t) => t.subject))];
+  const sources = [...new Set([...valid.filter((t) => isFlatSource(model, t)).map((t) => t.subject), ...before?.flats.map((f) => f.obj) ?? []])];
   const flats = sources.flatMap((obj) => [...model.get(typeOf(obj))?.permissions.keys() ?? []].map((perm) => {
     const f = flatSet(model, view, obj, perm);
     return { id: relationKey(obj, perm), obj, perm, public: f.public, keys: f.keys, deps: f.deps, hash: hashOf(f) };

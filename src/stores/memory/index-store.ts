@@ -101,6 +101,10 @@ function writeCalls(ix: MemIndex): Pick<IndexStore, 'putFlats' | 'objectsUnder' 
         all.set(id, { ...fl, keys: fl.keys.filter((k) => known(splitKey(k).obj)), deps: fl.deps.filter(known) });
         changed.push(id);
       }
+      // As drop-other-flats: an owner's flats of permissions not given for it go.
+      const given = new Set(flats.map((f) => `${f.obj}#${f.perm}`));
+      const owners = new Set(flats.map((f) => f.obj));
+      for (const [id, f] of all) if (owners.has(f.obj) && !given.has(`${f.obj}#${f.perm}`)) all.delete(id);
       return changed;
     },
     async objectsUnder(gen, flatIds, limit) {

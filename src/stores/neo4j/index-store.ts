@@ -75,8 +75,9 @@ function generationCalls({ driver, stmt, write, read }: Cypher): Pick<IndexStore
     async migrate() {
       const found = (await read('meta-read', {})).records[0];
       if (!found || found.get('format') === 2) return false;
+      // The format stays old until a hard rebuild switches to its new generation (switch-generation sets it): a crash
+      // before the rebuild is requested leaves it old, and the next start requests it again.
       for (const label of OLD_LABELS) await dropNodes(driver, stmt, label, null);
-      await driver.executeQuery("MATCH (m:IndexMeta {id: 'meta'}) SET m.format = 2, m.building = null");
       return true;
     },
     async setBuilding(gen) { await write('set-building', { building: gen === null ? null : neo4j.int(gen) }); },
@@ -104,6 +105,9 @@ function writeCalls({ write, read }: Cypher): Pick<IndexStore, 'putFlats' | 'obj
         }));
         changed.push(...((await write('put-flats', { gen, flats: rows })).records[0]?.get('changed') as string[] ?? []));
       }
+      const perms = new Map<string, string[]>();
+      for (const f of flats) perms.set(f.obj, [...perms.get(f.obj) ?? [], f.perm]);
+      for (const part of chunks([...perms].map(([obj, list]) => ({ obj, perms: list })))) await write('drop-other-flats', { gen, owners: part });
       return changed;
     },
     async objectsUnder(gen, flatIds, limit) {

@@ -21,14 +21,20 @@ export interface Validity { allowed: Record<string, string[]>; perms: string[] }
  */
 export interface IndexStore {
   meta(): Promise<{ gen: number; building: number | null }>;
-  /** Drops the nodes of an older index format, if any; true when it did (the flats must then be rebuilt). */
+  /**
+   * True while the index is in an older format (until a hard rebuild switches generation), after dropping that format's
+   * nodes: the caller then requests the rebuild.
+   */
   migrate(): Promise<boolean>;
   setBuilding(gen: number | null): Promise<void>;
   switchGeneration(gen: number): Promise<void>;
   /** can(S, a, O) for a permission `a`, with the plan of a on type(O) for subjects of type(S). */
   check(subject: string, object: string, plan: IndexPlan): Promise<boolean>;
   records(subject: string, object: string, plan: IndexPlan): Promise<IndexRecords>;
-  /** Writes the flats whose content changed; returns their ids. */
+  /**
+   * Writes the flats whose content changed and returns their ids; an owner named here loses its flats of permissions
+   * not given for it (its type no longer has them), so callers give every flat of an owner at once.
+   */
   putFlats(gen: number, flats: FlatRecord[]): Promise<string[]>;
   /** Objects with an arrow tuple from the owner of any of these flats, at most `limit`. */
   objectsUnder(gen: number, flatIds: string[], limit: number): Promise<string[]>;
