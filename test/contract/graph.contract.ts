@@ -20,6 +20,7 @@ export function graphContract(make: () => Promise<GraphHarness>) {
   beforeAll(async () => { h = await make(); });
   afterAll(async () => { await h.cleanup(); });
 
+  graphMarksContract(() => h);
   describe('graph store', () => {
     it('sync adds present edges and deletes absent ones, tuples and grants apart; a replay changes nothing', async () => {
       const { A, B } = freshTypes();
@@ -76,21 +77,6 @@ export function graphContract(make: () => Promise<GraphHarness>) {
       expect(await h.graph.touchingType(B, `${B}:c`, 2)).toEqual({ tuples: [], grants: [], next: null });
     });
 
-    it('edgesAfter lists edges in key order after a key, with whether the last marked sync of each carried the mark', async () => {
-      const { A, B } = freshTypes();
-      await h.graph.sync([change(`${A}:a#viewer@${B}:d`), change(`${A}:b#viewer@${B}:d`), change(`${A}:c#view@${B}:d`, true, true)], 'm1');
-      await h.graph.sync([change(`${A}:b#viewer@${B}:d`)], 'm2');
-      const ours = (list: Array<{ key: string }>) => list.filter((e) => e.key.startsWith(`${A}:`));
-      expect(ours(await h.graph.edgesAfter(false, `${A}:`, 3, 'm1'))).toEqual([
-        { key: `${A}:a#viewer@${B}:d`, marked: true }, { key: `${A}:b#viewer@${B}:d`, marked: false }]);
-      expect(await h.graph.edgesAfter(false, `${A}:a#viewer@${B}:d`, 1, 'm2')).toEqual([{ key: `${A}:b#viewer@${B}:d`, marked: true }]);
-      expect(ours(await h.graph.edgesAfter(true, `${A}:`, 2, 'm1'))).toEqual([{ key: `${A}:c#view@${B}:d`, marked: true }]);
-      // A plain write (no mark) leaves the rebuild's mark: only rebuilds write marks.
-      await h.graph.sync([change(`${A}:b#viewer@${B}:d`), change(`${A}:c#view@${B}:d`, true, true)]);
-      expect(await h.graph.edgesAfter(false, `${A}:a#viewer@${B}:d`, 1, 'm2')).toEqual([{ key: `${A}:b#viewer@${B}:d`, marked: true }]);
-      expect(ours(await h.graph.edgesAfter(true, `${A}:`, 2, 'm1'))).toEqual([{ key: `${A}:c#view@${B}:d`, marked: true }]);
-    });
-
     it('tuplesBetween: the tuples on paths from the subject to the resource, not those beside them', async () => {
       const { A, B, C } = freshTypes();
       await h.graph.sync([
@@ -102,6 +88,26 @@ export function graphContract(make: () => Promise<GraphHarness>) {
         [`${A}:u#member@${B}:t`, `${A}:u#viewer@${C}:d`, `${B}:t#viewer@${C}:f`, `${C}:f#parent@${C}:d`].sort());
       expect(await h.graph.tuplesBetween(`${A}:u`, `${C}:nowhere`)).toEqual([]);
       expect(await h.graph.tuplesBetween(`${C}:d`, `${A}:u`)).toEqual([]);
+    });
+  });
+}
+
+/** Marks: what a rebuild's sweep reads back (only rebuilds write them). */
+function graphMarksContract(harness: () => GraphHarness) {
+  describe('graph store: marks', () => {
+    it('edgesAfter lists edges in key order after a key, with whether the last marked sync of each carried the mark', async () => {
+      const { A, B } = freshTypes();
+      await harness().graph.sync([change(`${A}:a#viewer@${B}:d`), change(`${A}:b#viewer@${B}:d`), change(`${A}:c#view@${B}:d`, true, true)], 'm1');
+      await harness().graph.sync([change(`${A}:b#viewer@${B}:d`)], 'm2');
+      const ours = (list: Array<{ key: string }>) => list.filter((e) => e.key.startsWith(`${A}:`));
+      expect(ours(await harness().graph.edgesAfter(false, `${A}:`, 3, 'm1'))).toEqual([
+        { key: `${A}:a#viewer@${B}:d`, marked: true }, { key: `${A}:b#viewer@${B}:d`, marked: false }]);
+      const later = async () => [await harness().graph.edgesAfter(false, `${A}:a#viewer@${B}:d`, 1, 'm2'), ours(await harness().graph.edgesAfter(true, `${A}:`, 2, 'm1'))];
+      const marked = [[{ key: `${A}:b#viewer@${B}:d`, marked: true }], [{ key: `${A}:c#view@${B}:d`, marked: true }]];
+      expect(await later()).toEqual(marked);
+      // A plain write (no mark) leaves the rebuild's mark: only rebuilds write marks.
+      await harness().graph.sync([change(`${A}:b#viewer@${B}:d`), change(`${A}:c#view@${B}:d`, true, true)]);
+      expect(await later()).toEqual(marked);
     });
   });
 }
