@@ -17,6 +17,9 @@ const setClause = (edge: string, mark: string) => {
   return fields.length ? `SET ${fields.join(', ')}` : '';
 };
 
+/** Edges one put-edges or delete statement writes: index work sends 2,000 tuples a unit, a caller may send more. */
+const SYNC_ROWS = 2000;
+
 type Rec = { get(k: string): unknown };
 const split = (records: Rec[]) => {
   const tuples: Tuple[] = [];
@@ -50,15 +53,18 @@ export function neo4jGraphStore(driver: Driver): GraphStore {
         const statement = stmt('put-edges').replace('__SUBJECT_LABEL__', label(st)).replace('__RESOURCE_LABEL__', label(rt))
           .replace('__EDGE__', edge).replace('__NAME_PROPERTY__', edge === 'GRANT' ? 'permission' : 'relation')
           .replace('__SET__', setClause(edge, mark));
-        await driver.executeQuery(statement, { mark, rows: list.map(({ tuple: t }) => {
-          const s = parseObject(t.subject)!;
-          const o = parseObject(t.resource)!;
-          return { subject: t.subject, subjectType: s.type, subjectId: s.id, resource: t.resource, resourceType: o.type,
-            resourceId: o.id, key: tupleText(t), name: t.relation };
-        }) });
+        // At most SYNC_ROWS edges a transaction, which db.memory.transaction.max (half the heap) always holds.
+        for (let i = 0; i < list.length; i += SYNC_ROWS) {
+          await driver.executeQuery(statement, { mark, rows: list.slice(i, i + SYNC_ROWS).map(({ tuple: t }) => {
+            const s = parseObject(t.subject)!;
+            const o = parseObject(t.resource)!;
+            return { subject: t.subject, subjectType: s.type, subjectId: s.id, resource: t.resource, resourceType: o.type,
+              resourceId: o.id, key: tupleText(t), name: t.relation };
+          }) });
+        }
       }
-      if (gone.tuples.length) await driver.executeQuery(stmt('delete-tuples'), { keys: gone.tuples });
-      if (gone.grants.length) await driver.executeQuery(stmt('delete-grants'), { keys: gone.grants });
+      for (let i = 0; i < gone.tuples.length; i += SYNC_ROWS) await driver.executeQuery(stmt('delete-tuples'), { keys: gone.tuples.slice(i, i + SYNC_ROWS) });
+      for (let i = 0; i < gone.grants.length; i += SYNC_ROWS) await driver.executeQuery(stmt('delete-grants'), { keys: gone.grants.slice(i, i + SYNC_ROWS) });
     },
     async on(objects, limit) {
       if (objects.length === 0) return { tuples: [], grants: [] };

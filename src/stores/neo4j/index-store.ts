@@ -2,7 +2,7 @@
 import neo4j, { type Driver, type QueryResult, type Record as Neo4jRecord } from 'neo4j-driver';
 import { NAME_RE, typeOf } from '../../engine/ids.js';
 import { slotOf, splitKey, type IndexPlan } from '../../engine/index-plan.js';
-import type { IndexStore, ListCount } from '../ports/index-store.js';
+import type { FlatRecord, IndexStore, ListCount } from '../ports/index-store.js';
 import { Batcher } from './batcher.js';
 import { loadCypher, reader } from './connection.js';
 
@@ -12,6 +12,26 @@ const chunks = <T>(list: T[]) => Array.from({ length: Math.ceil(list.length / CH
 const counted = (rec: Neo4jRecord | undefined): ListCount => ({
   count: Number(rec?.get('count') ?? 0), below: Number(rec?.get('below') ?? 0), has: Boolean(rec?.get('has')),
 });
+
+/**
+ * Flats in transactions of at most EDGES_PER_WRITE keys and deps together: a structural change can rewrite hundreds of
+ * flats of a hundred keys each (every team under a new root owner), and one transaction of them all outgrew
+ * db.memory.transaction.max (256 MiB with a 512m heap) and failed each time it was retried.
+ */
+const EDGES_PER_WRITE = 5000;
+function byWeight(flats: FlatRecord[]): FlatRecord[][] {
+  const out: FlatRecord[][] = [];
+  let part: FlatRecord[] = [];
+  let weight = 0;
+  for (const f of flats) {
+    const w = 1 + f.keys.length + f.deps.length;
+    if (part.length && (weight + w > EDGES_PER_WRITE || part.length >= CHUNK)) { out.push(part); part = []; weight = 0; }
+    part.push(f);
+    weight += w;
+  }
+  if (part.length) out.push(part);
+  return out;
+}
 
 /** Labels of the index nodes of the format before this one (rows, actors and keys copied every tuple). */
 const OLD_LABELS = ['IndexRow', 'IndexFlat', 'IndexDep', 'Actor', 'IndexKey'];
@@ -98,7 +118,7 @@ function writeCalls({ write, read }: Cypher): Pick<IndexStore, 'putFlats' | 'obj
   return {
     async putFlats(gen, flats) {
       const changed: string[] = [];
-      for (const part of chunks(flats)) {
+      for (const part of byWeight(flats)) {
         const rows = part.map((f) => ({
           id: f.id, obj: f.obj, perm: f.perm, public: f.public, hash: f.hash, deps: f.deps,
           gives: f.keys.map((k) => { const { obj, rel } = splitKey(k); return { obj, rel, slot: slotOf(typeOf(obj), rel) }; }),
