@@ -16,7 +16,7 @@ function field(pid: number, file: string, name: string): number {
 }
 
 /** Every live descendant of `root` (PostgreSQL forks one backend per connection, plus its helpers). */
-function descendants(root: number): number[] {
+export function descendants(root: number): number[] {
   const children = new Map<number, number[]>();
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue;

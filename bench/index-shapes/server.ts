@@ -1,11 +1,12 @@
 // A fresh Neo4j for one variant (infra/stack.ts's launcher, nothing else started), and what it holds and uses after a load.
 import { spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { totalmem } from 'node:os';
 import { join } from 'node:path';
 import neo4j, { type Driver } from 'neo4j-driver';
 import { neo4jSizing, startStack, STORE_BYTES_PER_TUPLE, type StartedStack } from '../../infra/stack.js';
 import { say } from '../report.js';
+import { descendants } from '../soak-memory.js';
 
 export interface Server { stack: StartedStack; uri: string; pid: number; home: string }
 
@@ -53,19 +54,8 @@ export function processCpuSeconds(pid: number): number {
 
 /** Proportional set size of a process and everything it forked, in MiB (/proc/<pid>/smaps_rollup). */
 export function pssMiB(root: number): number {
-  const children = new Map<number, number[]>();
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const raw = readFileSync(`/proc/${name}/stat`, 'utf8');
-      const ppid = Number(raw.slice(raw.lastIndexOf(')') + 2).split(' ')[1]);
-      children.set(ppid, [...(children.get(ppid) ?? []), Number(name)]);
-    } catch { /* exited meanwhile */ }
-  }
   const pss = (pid: number): number => {
-    let kb = 0;
-    try { kb = Number(/^Pss:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'))?.[1] ?? 0); } catch { /* exited */ }
-    return kb + (children.get(pid) ?? []).reduce((a, c) => a + pss(c), 0);
+    try { return Number(/^Pss:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'))?.[1] ?? 0); } catch { return 0; /* exited */ }
   };
-  return pss(root) / 1024;
+  return [root, ...descendants(root)].reduce((a, pid) => a + pss(pid), 0) / 1024;
 }
