@@ -71,7 +71,7 @@ RETURN m.gen AS gen,
 // closure reached through tuples.
 UNWIND $flats AS fl
 MATCH (x:Object {key: fl.obj})
-MERGE (f:Flat {id: toString($gen) + '|' + fl.id}) ON CREATE SET f.gen = $gen, f.obj = fl.obj, f.perm = fl.perm, f.hash = ''
+MERGE (f:Flat {id: toString($gen) + '|' + fl.id}) ON CREATE SET f.gen = $gen, f.obj = fl.obj, f.perm = fl.perm, f.public = false, f.hash = ''
 MERGE (x)-[:FLAT]->(f)
 WITH f, fl, f.hash <> fl.hash AS changed
 CALL (f, fl, changed) {
@@ -278,17 +278,31 @@ WITH DISTINCT s.key AS subject
 RETURN count(subject) AS count, count(CASE WHEN subject < $pivot THEN 1 END) AS below, count(CASE WHEN subject = $pivot THEN 1 END) > 0 AS has;
 
 // name: drop-generation-edges
-// Deletes up to 10000 edges of one generation's nodes with one label (spliced in; each such label has a gen index), or
-// of every generation with `gen` null (an older format's nodes). Edges go first, in bounded batches: a DETACH DELETE of
-// a few thousand nodes with many edges would not fit in one transaction's memory.
-MATCH (n:__LABEL__)-[r]-() WHERE $gen IS NULL OR n.gen = $gen
+// Deletes up to 10000 edges of one generation's flats. Edges go first, in bounded batches: a DETACH DELETE of a few
+// thousand nodes with many edges would not fit in one transaction's memory. Every flat has `public` set, so the
+// (gen, public) index finds them.
+MATCH (n:Flat) USING INDEX n:Flat(gen, public) WHERE n.gen = $gen AND n.public IS NOT NULL
+MATCH (n)-[r]-()
 WITH DISTINCT r LIMIT 10000
 DELETE r
 RETURN count(*) AS deleted;
 
 // name: drop-generation
-// Deletes up to 5000 of one generation's nodes with one label, once their edges are gone.
-MATCH (n:__LABEL__) WHERE $gen IS NULL OR n.gen = $gen
+// Deletes up to 5000 of one generation's flats, once their edges are gone.
+MATCH (n:Flat) USING INDEX n:Flat(gen, public) WHERE n.gen = $gen AND n.public IS NOT NULL
+WITH n LIMIT 5000
+DETACH DELETE n
+RETURN count(*) AS deleted;
+
+// name: drop-old-edges
+// The same for every node of an older format's label (spliced in): its edges first, then its nodes.
+MATCH (n:__LABEL__)-[r]-()
+WITH DISTINCT r LIMIT 10000
+DELETE r
+RETURN count(*) AS deleted;
+
+// name: drop-old-nodes
+MATCH (n:__LABEL__)
 WITH n LIMIT 5000
 DETACH DELETE n
 RETURN count(*) AS deleted;

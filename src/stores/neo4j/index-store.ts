@@ -70,14 +70,13 @@ export function neo4jIndexStore(driver: Driver): IndexStore {
   return { ...generationCalls(cx), ...writeCalls(cx), ...pointReads(cx), ...listReads(cx) };
 }
 
-/** Deletes every node of `label` (of one generation, or all with null), edges first in bounded batches. */
-async function dropNodes(driver: Driver, stmt: (name: string) => string, label: string, gen: number | null): Promise<number> {
+/** Deletes a generation's flats (or every node of an older format's label), edges first in bounded batches. */
+async function dropNodes(driver: Driver, statements: [edges: string, nodes: string], gen: number | null): Promise<number> {
   let total = 0;
-  for (const name of ['drop-generation-edges', 'drop-generation']) {
-    const statement = stmt(name).replace('__LABEL__', label);
+  for (const statement of statements) {
     for (;;) {
       const n = Number((await driver.executeQuery(statement, { gen: gen === null ? null : neo4j.int(gen) })).records[0]?.get('deleted') ?? 0);
-      if (name === 'drop-generation') total += n;
+      if (statement === statements[1]) total += n;
       if (n === 0) break;
     }
   }
@@ -97,12 +96,14 @@ function generationCalls({ driver, stmt, write, read }: Cypher): Pick<IndexStore
       if (!found || found.get('format') === 2) return false;
       // The format stays old until a hard rebuild switches to its new generation (switch-generation sets it): a crash
       // before the rebuild is requested leaves it old, and the next start requests it again.
-      for (const label of OLD_LABELS) await dropNodes(driver, stmt, label, null);
+      for (const label of OLD_LABELS) {
+        await dropNodes(driver, [stmt('drop-old-edges').replace('__LABEL__', label), stmt('drop-old-nodes').replace('__LABEL__', label)], null);
+      }
       return true;
     },
     async setBuilding(gen) { await write('set-building', { building: gen === null ? null : neo4j.int(gen) }); },
     async switchGeneration(gen) { await write('switch-generation', { gen }); },
-    dropGeneration: (gen) => dropNodes(driver, stmt, 'Flat', gen),
+    dropGeneration: (gen) => dropNodes(driver, [stmt('drop-generation-edges'), stmt('drop-generation')], gen),
   };
 }
 
