@@ -10,6 +10,7 @@ export const SLOW_FILES = [
   'conformance-two-processes',
   'partitioned-index',
   'state-large',
+  'rebuild-under-load',
 ];
 
 /**
