@@ -23,16 +23,24 @@ MATCH (m:IndexMeta {id: 'meta'}) SET m.gen = $gen, m.building = null, m.format =
 
 // name: check-many
 // can(S, a, O) for each of $checks = [{subject, object, public, direct, grants, arrowRels, targets, types, slots}]: concurrent checks share a round trip. Seeks S and O; the rest are expansions from those two nodes.
+// The arrow tuples into O are found from O while it has at most $dense tuples; past that (an object with 10,000
+// readers) each of them would be read to find a few arrows, so the same question is asked from S's side. Every
+// subquery is evaluated whatever the OR around it says, so each one opens with an UNWIND of one row or none: the
+// side not taken reads nothing.
 MATCH (m:IndexMeta {id: 'meta'})
 UNWIND range(0, size($checks) - 1) AS i
 WITH m.gen AS gen, i, $checks[i] AS c
 OPTIONAL MATCH (s:Object {key: c.subject})
 OPTIONAL MATCH (o:Object {key: c.object})
+WITH gen, i, c, s, o, o IS NOT NULL AND COUNT { (o)<-[:TUPLE]-() } > $dense AS dense
+WITH gen, i, c, s, o, CASE WHEN dense THEN [] ELSE [true] END AS fromObject, CASE WHEN dense THEN [true] ELSE [] END AS fromPublic,
+  CASE WHEN dense AND s IS NOT NULL THEN [true] ELSE [] END AS fromSubject
 RETURN i, c.public OR (o IS NOT NULL AND (
   (s IS NOT NULL AND EXISTS { MATCH (s)-[t:TUPLE]->(o) WHERE t.relation IN c.direct })
   OR (s IS NOT NULL AND EXISTS { MATCH (s)-[g:GRANT]->(o) WHERE g.permission IN c.grants })
   OR EXISTS {
     // An arrow tuple into O whose subject's flat of a target is found by its id (one seek, not every flat of x).
+    UNWIND fromObject AS go
     MATCH (x:Object)-[t:TUPLE]->(o)
     WHERE t.relation IN c.arrowRels AND x.type IN c.types[t.relation]
     UNWIND c.targets[t.relation] AS target
@@ -44,11 +52,34 @@ RETURN i, c.public OR (o IS NOT NULL AND (
       WHERE EXISTS { MATCH (y)<-[u:TUPLE|GRANT]-(s) WHERE EXISTS {
         MATCH (f)-[k:GIVES]->(y) WHERE k.slot IN c.slots AND k.rel = coalesce(u.relation, u.permission + '!') } } })
   }
+  OR EXISTS {
+    // The same from S: a key S holds, a flat of the live generation giving it, and that flat owner's arrow into O.
+    UNWIND fromSubject AS go
+    MATCH (s)-[u:TUPLE|GRANT]->(:Object)<-[k:GIVES]-(f:Flat)
+    WHERE f.gen = gen AND k.slot IN c.slots AND k.rel = coalesce(u.relation, u.permission + '!')
+    WITH DISTINCT f
+    MATCH (f)<-[:FLAT]-(x:Object)
+    WHERE EXISTS { MATCH (x)-[t:TUPLE]->(o) WHERE t.relation IN c.arrowRels AND f.perm IN c.targets[t.relation] AND x.type IN c.types[t.relation] }
+  }
+  OR EXISTS {
+    // From S too, a public flat (there are few) whose owner has an arrow into O.
+    UNWIND fromPublic AS go
+    MATCH (f:Flat) USING INDEX f:Flat(gen, public) WHERE f.gen = gen AND f.public = true
+    MATCH (f)<-[:FLAT]-(x:Object)
+    WHERE EXISTS { MATCH (x)-[t:TUPLE]->(o) WHERE t.relation IN c.arrowRels AND f.perm IN c.targets[t.relation] AND x.type IN c.types[t.relation] }
+  }
   OR (s IS NOT NULL AND EXISTS {
     // An arrow to a relation of x: S#target@x.
+    UNWIND fromObject AS go
     MATCH (s)-[u:TUPLE]->(x:Object)-[t:TUPLE]->(o)
     WHERE t.relation IN c.arrowRels AND u.relation IN c.targets[t.relation] AND x.type IN c.types[t.relation]
       AND x.type + '#' + u.relation IN c.slots })
+  OR EXISTS {
+    // The same from S.
+    UNWIND fromSubject AS go
+    MATCH (s)-[u:TUPLE]->(x:Object)
+    WHERE EXISTS { MATCH (x)-[t:TUPLE]->(o) WHERE t.relation IN c.arrowRels AND u.relation IN c.targets[t.relation]
+      AND x.type IN c.types[t.relation] AND x.type + '#' + u.relation IN c.slots } }
 )) AS allowed;
 
 // name: records

@@ -8,7 +8,7 @@ import type { IndexStore } from '../../src/stores/ports/index-store.js';
 import { applyRecords, indexCan, indexListObjects, indexListSubjects, snapshotRecords } from './index-records.js';
 
 const MODEL = new Model([
-  { name: 'Document', relations: { owner: ['User', 'Team'], reader: ['User', 'Team'] }, permissions: { read: ['reader', 'owner', 'owner->read'], edit: ['owner'] } },
+  { name: 'Document', relations: { owner: ['User', 'Team'], reader: ['User', 'Team'] }, permissions: { read: ['reader', 'owner', 'owner->read'], edit: ['owner', 'owner->member'] } },
   { name: 'Page', relations: { author: ['User'] }, permissions: { view: ['*'], write: ['author'] } },
 ]);
 const t = (subject: string, relation: string, resource: string): Tuple => ({ subject, relation, resource });
@@ -17,6 +17,8 @@ const t = (subject: string, relation: string, resource: string): Tuple => ({ sub
 export function adversarialTuples(): Tuple[] {
   const out: Tuple[] = [];
   for (let i = 0; i < 10_000; i++) out.push(t(`User:r${i}`, 'reader', 'Document:wide'));
+  // Owners of the wide document through teams: its checks find arrows from the subject's side (a dense object).
+  out.push(t('Team:j0', 'owner', 'Document:wide'), t('Team:l5', 'owner', 'Document:wide'));
   for (let i = 0; i < 500; i++) {
     out.push(t('User:joiner', 'member', `Team:j${i}`));
     out.push(t(`Team:j${i}`, 'owner', `Document:j${i}`));
@@ -42,17 +44,22 @@ export function indexShapesContract(h: () => { index: IndexStore; graph: GraphSt
         ['User:r5', 'read', 'Document:j5'], ['User:root', 'read', 'Document:deep'], ['User:mid', 'read', 'Document:deep'],
         ['User:root', 'edit', 'Document:deep'], ['User:mid', 'read', 'Team:l3'], ['User:root', 'read', 'Team:l9'],
         ['User:nobody', 'view', 'Page:p1999'], ['User:nobody', 'write', 'Page:p3'], ['User:a3', 'write', 'Page:p3'],
+        ['User:root', 'read', 'Document:wide'], ['User:mid', 'read', 'Document:wide'], ['User:a3', 'read', 'Document:wide'],
+        ['User:joiner', 'edit', 'Document:wide'], ['User:mid', 'edit', 'Document:wide'], ['User:root', 'edit', 'Document:wide'],
+        ['User:r3', 'edit', 'Document:wide'], ['User:joiner', 'edit', 'Document:j7'],
       ];
       const got = await Promise.all(checks.map(([s, a, o]) => indexCan(index, MODEL, s, a, o)));
       expect(checks.map((c, i) => [...c, got[i]])).toEqual(checks.map(([s, a, o]) => [s, a, o, ev.can(s, a, o)]));
       expect(got.filter(Boolean).length).toBeGreaterThan(5);
+      // The dense object's answers through flats and through a relation arrow, both ways.
+      expect(got.slice(15)).toEqual([true, true, false, true, true, false, false, true]);
       for (const [s, a, type] of [['User:joiner', 'read', 'Document'], ['User:root', 'read', 'Document'], ['User:nobody', 'view', 'Page'],
         ['User:a7', 'write', 'Page'], ['User:r17', 'read', 'Document']] as const) {
         expect([s, a, type, await indexListObjects(index, MODEL, s, a, type)]).toEqual([s, a, type, ev.listObjects(s, a, type)]);
       }
       const readers = await indexListSubjects(index, MODEL, 'read', 'Document:wide', 'User');
       expect(readers).toEqual(ev.listSubjects('read', 'Document:wide', 'User'));
-      expect(readers.subjects).toHaveLength(10_000);
+      expect(readers.subjects).toHaveLength(10_003); // the readers, and joiner, mid and root through the owner teams
       expect(await indexListSubjects(index, MODEL, 'read', 'Document:deep', 'User')).toEqual(ev.listSubjects('read', 'Document:deep', 'User'));
       await index.dropGeneration(gen);
     }, 240_000);

@@ -2,6 +2,7 @@
 // under a fresh key prefix per harness (deleted after), Neo4j wiped once (the index meta is global) and then shared.
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import type { Driver } from 'neo4j-driver';
 import { connectNeo4j } from '../../src/stores/neo4j/connection.js';
 import { neo4jGraphStore } from '../../src/stores/neo4j/graph.js';
 import { neo4jIndexStore } from '../../src/stores/neo4j/index-store.js';
@@ -26,7 +27,9 @@ import { chatChannelContract } from '../contract/chat-channel.contract.js';
 import { decisionStoreContract } from '../contract/decision-cache.contract.js';
 import { deletionHintsContract } from '../contract/deletion-hints.contract.js';
 import { epochContract } from '../contract/epoch.contract.js';
-import { indexStoreContract } from '../contract/index-store.contract.js';
+import { indexAnswersContract } from '../contract/index-answers.contract.js';
+import { indexShapesContract } from '../contract/index-shapes.contract.js';
+import { freshGen, indexStoreContract } from '../contract/index-store.contract.js';
 import { partitionsContract } from '../contract/index-partitions.contract.js';
 import { leaseContract } from '../contract/lease.contract.js';
 import { rateCounterContract } from '../contract/rate-limits.contract.js';
@@ -49,6 +52,13 @@ async function dropPrefix(prefix: string): Promise<void> {
   if (keys.length) await redis.del(...keys);
 }
 
+/** Empties the projection, keeping the index meta (it is global): each case of the index contract starts from none. */
+const wipeProjection = (driver: Driver) => async () => {
+  for (let n = 1; n > 0;) {
+    n = Number((await driver.executeQuery('MATCH (x) WHERE NOT x:IndexMeta WITH x LIMIT 10000 DETACH DELETE x RETURN count(*) AS c')).records[0]!.get('c'));
+  }
+};
+
 /** A fresh prefix and its cleanup. */
 const fresh = () => {
   const prefix = `ct:${randomUUID()}`;
@@ -64,15 +74,32 @@ beforeAll(async () => {
 });
 afterAll(async () => { await redis.quit(); });
 
+// A check on an object with many tuples into it asks from the subject's side (DENSE_OBJECT): here every check does,
+// over the cases with arrows, teams, grants and public entries.
+describe('real adapters: Neo4j, every check asked from the subject\'s side', () => {
+  let h: Awaited<ReturnType<typeof denseHarness>>;
+  const denseHarness = async () => {
+    const driver = await connectIndex();
+    const wipe = wipeProjection(driver);
+    return { index: neo4jIndexStore(driver, { denseObject: -1 }), graph: neo4jGraphStore(driver), wipe, cleanup: () => driver.close() };
+  };
+  beforeAll(async () => { h = await denseHarness(); });
+  afterAll(async () => { await h.cleanup(); });
+  const liveGen = async () => {
+    const gen = freshGen();
+    await h.index.meta();
+    await h.index.switchGeneration(gen);
+    return gen;
+  };
+  indexAnswersContract(() => h, liveGen, ['folders-teams-documents.json', 'direct-grants.json', 'redefine-public-toggle.json',
+    'builtin-team-owned-by-team.json', 'cycle-three-groups.json', 'random 7']);
+  indexShapesContract(() => h, liveGen);
+});
+
 describe('real adapters: Neo4j', () => {
   indexStoreContract(async () => {
     const driver = await connectIndex();
-    // The projection is one graph for every generation: each case starts from none (the meta node stays).
-    const wipe = async () => {
-      for (let n = 1; n > 0;) {
-        n = Number((await driver.executeQuery('MATCH (x) WHERE NOT x:IndexMeta WITH x LIMIT 10000 DETACH DELETE x RETURN count(*) AS c')).records[0]!.get('c'));
-      }
-    };
+    const wipe = wipeProjection(driver);
     return { index: neo4jIndexStore(driver), graph: neo4jGraphStore(driver), wipe, cleanup: () => driver.close() };
   });
   graphContract(async () => {
