@@ -31,18 +31,20 @@ const flat = (id: string, f: Partial<FlatRecord> = {}): FlatRecord => {
 };
 const sorted = (xs: string[]) => [...xs].sort();
 
+/** Makes a fresh generation live in the index `index()` gives, and answers it. */
+export const liveGeneration = (index: () => IndexStore) => async () => {
+  const gen = freshGen();
+  await index().meta();
+  await index().switchGeneration(gen);
+  return gen;
+};
+
 export function indexStoreContract(make: () => Promise<IndexHarness>) {
   let h: IndexHarness;
   beforeAll(async () => { h = await make(); });
   beforeEach(async () => { await h.wipe(); });
   afterAll(async () => { await h.cleanup(); });
-  /** A fresh generation, made live. */
-  const liveGen = async () => {
-    const gen = freshGen();
-    await h.index.meta();
-    await h.index.switchGeneration(gen);
-    return gen;
-  };
+  const liveGen = liveGeneration(() => h.index);
   const store = async (tuples: string[], grants: string[] = []) => h.graph.sync([
     ...tuples.map((t) => ({ tuple: tuple(t), grant: false, present: true })), ...grants.map((t) => ({ tuple: tuple(t), grant: true, present: true })),
   ]);

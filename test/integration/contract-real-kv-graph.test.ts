@@ -29,7 +29,7 @@ import { deletionHintsContract } from '../contract/deletion-hints.contract.js';
 import { epochContract } from '../contract/epoch.contract.js';
 import { indexAnswersContract } from '../contract/index-answers.contract.js';
 import { indexShapesContract } from '../contract/index-shapes.contract.js';
-import { freshGen, indexStoreContract } from '../contract/index-store.contract.js';
+import { indexStoreContract, liveGeneration } from '../contract/index-store.contract.js';
 import { partitionsContract } from '../contract/index-partitions.contract.js';
 import { leaseContract } from '../contract/lease.contract.js';
 import { rateCounterContract } from '../contract/rate-limits.contract.js';
@@ -85,12 +85,7 @@ describe('real adapters: Neo4j, every check asked from the subject\'s side', () 
   };
   beforeAll(async () => { h = await denseHarness(); });
   afterAll(async () => { await h.cleanup(); });
-  const liveGen = async () => {
-    const gen = freshGen();
-    await h.index.meta();
-    await h.index.switchGeneration(gen);
-    return gen;
-  };
+  const liveGen = liveGeneration(() => h.index);
   indexAnswersContract(() => h, liveGen, ['folders-teams-documents.json', 'direct-grants.json', 'redefine-public-toggle.json',
     'builtin-team-owned-by-team.json', 'cycle-three-groups.json', 'random 7']);
   indexShapesContract(() => h, liveGen);
