@@ -80,10 +80,10 @@ export function neo4jIndexStore(driver: Driver, opts: { denseObject?: number } =
 /** Deletes a generation's flats (or every node of an older format's label), edges first in bounded batches. */
 async function dropNodes(driver: Driver, statements: [edges: string, nodes: string], gen: number | null): Promise<number> {
   let total = 0;
-  for (const statement of statements) {
+  for (const [i, statement] of statements.entries()) {
     for (;;) {
       const n = Number((await driver.executeQuery(statement, { gen: gen === null ? null : neo4j.int(gen) })).records[0]?.get('deleted') ?? 0);
-      if (statement === statements[1]) total += n;
+      if (i === 1) total += n; // nodes; the edges' count is not what the caller asks
       if (n === 0) break;
     }
   }
