@@ -3,9 +3,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { Driver } from 'neo4j-driver';
-import { connectNeo4j } from '../../src/stores/neo4j/connection.js';
+import { connectNeo4j, warmNeo4j } from '../../src/stores/neo4j/connection.js';
 import { neo4jGraphStore } from '../../src/stores/neo4j/graph.js';
-import { neo4jIndexStore } from '../../src/stores/neo4j/index-store.js';
+import { neo4jIndexStore, splicedStatements } from '../../src/stores/neo4j/index-store.js';
 import { neo4jTupleListing } from '../../src/stores/neo4j/tuple-listing.js';
 import { graphContract } from '../contract/graph.contract.js';
 import { tupleListingContract } from '../contract/tuple-listing.contract.js';
@@ -70,6 +70,9 @@ beforeAll(async () => {
   // As every test file of the stack tier starts from nothing (test/support/service.ts): the index meta is global.
   const driver = await connectIndex();
   for (let n = 1; n > 0;) n = Number((await driver.executeQuery('MATCH (x) WITH x LIMIT 10000 DETACH DELETE x RETURN count(*) AS c')).records[0]!.get('c'));
+  // As the service does at start: a cold Neo4j plans each statement on its first use, and a hundred concurrent reads
+  // planning at once on a loaded machine held every pooled connection past its 10 s acquisition timeout.
+  await warmNeo4j(driver, splicedStatements());
   await driver.close();
 });
 afterAll(async () => { await redis.quit(); });

@@ -31,17 +31,16 @@ export async function connectNeo4j(uri: string, user: string, password: string):
 }
 
 /**
- * Plans every statement of the projection and the index once (EXPLAIN runs nothing). On a freshly started
+ * Plans every statement of the projection and the index once (EXPLAIN runs nothing), and the spliced ones given. On a freshly started
  * Neo4j the first plans of a few dozen statements take seconds, which the first writes would otherwise wait
  * for (and a read asking for their revision would time out on).
  */
-export async function warmNeo4j(driver: Driver): Promise<number> {
+export async function warmNeo4j(driver: Driver, spliced: string[] = []): Promise<number> {
   let planned = 0;
-  for (const file of ['projection.cypher', 'index.cypher']) {
-    for (const statement of loadCypher(file).values()) {
-      if (statement.includes('__')) continue; // a label or a tail is spliced in first
-      await driver.executeQuery(`EXPLAIN ${statement}`).then(() => { planned++; }, () => undefined);
-    }
+  const statements = ['projection.cypher', 'index.cypher'].flatMap((file) => [...loadCypher(file).values()])
+    .filter((statement) => !statement.includes('__')); // a label or a tail is spliced in first: `spliced` has those
+  for (const statement of [...statements, ...spliced]) {
+    await driver.executeQuery(`EXPLAIN ${statement}`).then(() => { planned++; }, () => undefined);
   }
   return planned;
 }

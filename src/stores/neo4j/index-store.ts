@@ -45,6 +45,12 @@ const LIST_TAIL = 'WITH DISTINCT id ORDER BY id SKIP $skip LIMIT $limit RETURN i
 const COUNT_TAIL = 'WITH DISTINCT id RETURN count(id) AS count, count(CASE WHEN id < $pivot THEN 1 END) AS below, '
   + 'count(CASE WHEN id = $pivot THEN 1 END) > 0 AS has';
 
+/** The spliced statements known before any model (a subject list and its count), for warmNeo4j to plan at start. */
+export function splicedStatements(): string[] {
+  const subjectsOf = loadCypher('index.cypher').get('subjects-of')!;
+  return [LIST_TAIL, COUNT_TAIL].map((tail) => subjectsOf.replace('__TAIL__', tail));
+}
+
 /** A plan as the statements' parameters: maps by arrow relation, since Cypher reads them with `map[t.relation]`. */
 export const planParams = (p: IndexPlan) => ({
   public: p.public, direct: p.direct, grants: p.grants, slots: p.slots, arrowRels: p.arrows.map((a) => a.rel),

@@ -49,11 +49,14 @@ export class OneAtATime {
     if (f.kind === 'text') this.ws.send(f.data);
     else this.ws.send(f.data, { binary: f.kind === 'binary' || f.kind === 'oversized' });
     const deadline = started + timeoutMs;
-    while (!this.got.length && this.closed === null && performance.now() < deadline) {
+    // A frame the protocol refuses is answered by the close alone; a message meanwhile is a push from an earlier
+    // subscription, and taking it for the answer would blame the close on the next frame.
+    const refused = f.kind === 'bad-utf8' || f.kind === 'oversized';
+    while ((refused || !this.got.length) && this.closed === null && performance.now() < deadline) {
       await new Promise<void>((r) => { this.wake = r; setTimeout(r, 20); });
     }
     const ms = Math.round(performance.now() - started);
-    if (this.got.length) return { message: this.got.shift()!, ms };
+    if (this.got.length && !refused) return { message: this.got.shift()!, ms };
     return this.closed !== null ? { closed: this.closed, ms } : { ms };
   }
 
