@@ -36,11 +36,20 @@ describe('concurrent writers', () => {
       const users = Array.from({ length: 10 }, (_, i) => `User:c${c}u${i}`);
       const mine: Array<{ id: string; text: string; private: boolean }> = [];
       const grants: Array<{ subject: string; permission: string; resource: string }> = [];
+      // A 503 STORE_UNAVAILABLE says the write is stored and its index work goes on past APPLY_WAIT_MS (two Neo4j
+      // servers planning cold on two loaded cores took that long once): a client sends it again, as the answer says.
+      // `retried`: a DELETE sent again finds its tuple gone (404) because the first one removed it.
       const call = async (method: string, path: string, body?: unknown) => {
-        const res = await svc.http(method, path, { body });
-        statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
-        if (res.status >= 500) fivexx.push(`${method} ${path} ${JSON.stringify(body)}: ${res.status} ${res.text}`);
-        return res;
+        for (let attempt = 1; ; attempt++) {
+          const res = await svc.http(method, path, { body });
+          statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+          if (res.status === 503 && res.body?.code === 'STORE_UNAVAILABLE' && attempt < 5) {
+            await new Promise((r) => setTimeout(r, 500));
+            continue;
+          }
+          if (res.status >= 500) fivexx.push(`${method} ${path} ${JSON.stringify(body)}: ${res.status} ${res.text}`);
+          return { ...res, retried: attempt > 1 };
+        }
       };
       for (let op = 0; op < OPS; op++) {
         const x = r.next();
@@ -60,7 +69,7 @@ describe('concurrent writers', () => {
         } else if (x < 0.55 && mine.length) {
           const [gone] = mine.splice(r.int(0, mine.length - 1), 1);
           const res = await call('DELETE', `/authorization/relations/${gone!.id}`);
-          if (gone!.private && res.status === 200) owned.set(gone!.text, false);
+          if (gone!.private && (res.status === 200 || (res.status === 404 && res.retried))) owned.set(gone!.text, false);
         } else if (x < 0.7) {
           const subject = r.next() < 0.5 ? r.pick(users) : r.pick(TEAMS);
           const resources = r.shuffle(DOCS).slice(0, r.int(5, 20));
