@@ -67,6 +67,7 @@ export const TWIN_FILES = [
   'realtime-browser',
   // Longer service tests.
   'communications',
+  'conformance-orders',
   'custom-endpoints',
   'database-config-route',
   'database-hardening',
