@@ -68,6 +68,7 @@ export const TWIN_FILES = [
   // Longer service tests.
   'communications',
   'conformance-orders',
+  'fuzz-twins',
   'custom-endpoints',
   'database-config-route',
   'database-hardening',
