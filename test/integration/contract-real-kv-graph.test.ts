@@ -70,8 +70,8 @@ beforeAll(async () => {
   // As every test file of the stack tier starts from nothing (test/support/service.ts): the index meta is global.
   const driver = await connectIndex();
   for (let n = 1; n > 0;) n = Number((await driver.executeQuery('MATCH (x) WITH x LIMIT 10000 DETACH DELETE x RETURN count(*) AS c')).records[0]!.get('c'));
-  // As the service does at start: a cold Neo4j plans each statement on its first use, and a hundred concurrent reads
-  // planning at once on a loaded machine held every pooled connection past its 10 s acquisition timeout.
+  // As the service does at start: a cold Neo4j plans each statement on its first use (a first subject list took 3.6 s),
+  // and the first compare of the index contract ran into that on a loaded machine.
   await warmNeo4j(driver, splicedStatements());
   await driver.close();
 });
