@@ -100,7 +100,7 @@ export async function connectStores(urls: StoreUrls, log: Logger): Promise<Store
     rateCounter: redisRateCounter(redis, prefix),
     denyList: redisTokenDenyList(redis, prefix),
     epoch: (name: string) => redisEpoch(redis, `${prefix}:ep:~${name}`),
-    heartbeat: new Heartbeat(redis, prefix, randomUUID()),
+    heartbeat: (ttlMs?: number) => new Heartbeat(redis, prefix, randomUUID(), ttlMs),
     bus: (apply: (inv: Invalidation) => void, reset: () => void) => new InvalidationBus(redis, prefix, apply, reset),
     chatChannel: (onMessage: (message: string) => void) => redisChatChannel(redis, prefix, onMessage),
     /** Applies the `database` module's config (read preference, concerns) to document calls from the next on. */

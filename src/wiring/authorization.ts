@@ -27,7 +27,10 @@ import { clientAuthorizationRoutes } from '../surfaces/routes/client-authorizati
 import type { Module } from './module.js';
 
 export async function authorizationModule(stores: Stores, config: Config, log: Logger) {
-  const { authz: store, index, graph, changeLog, heartbeat } = stores;
+  const { authz: store, index, graph, changeLog } = stores;
+  // A dead process's claims (its leases, its heartbeat) lapse after LEASE_TTL_MS; its heartbeat sooner than its leases.
+  const ttl = config.LEASE_TTL_MS;
+  const heartbeat = stores.heartbeat(Math.round((ttl * 2) / 3));
   await index.meta();
   // A store indexed by an older version: its index nodes are dropped and the flats rebuilt (below, once wired).
   const migrated = await index.migrate();
@@ -54,10 +57,10 @@ export async function authorizationModule(stores: Stores, config: Config, log: L
   const batch = new IndexBatch(store, graph, index, stores.hints);
   const partitions = await stores.indexPartitions(config.INDEX_PARTITIONS);
   if (partitions !== config.INDEX_PARTITIONS) log.warn({ asked: config.INDEX_PARTITIONS, inForce: partitions }, 'INDEX_PARTITIONS was fixed by the first process on this Redis; using that');
-  const leases = new IndexLeases(stores.lease('index:structure'), Array.from({ length: partitions }, (_, i) => stores.lease(`index:p${i}`)));
-  const applier = new Applier({ log: changeLog, leases, heartbeat, batch, index, graph, models, cache, logger: log, reindexing, concurrency: config.INDEX_CONCURRENCY });
+  const leases = new IndexLeases(stores.lease('index:structure', ttl), Array.from({ length: partitions }, (_, i) => stores.lease(`index:p${i}`, ttl)));
+  const applier = new Applier({ log: changeLog, leases, heartbeat, batch, index, graph, models, cache, logger: log, reindexing, concurrency: config.INDEX_CONCURRENCY, leaseTtlMs: ttl });
   const rebuilds = new Rebuilds({
-    state: stores.rebuildState, stateLease: stores.lease('rebuild-state', 5000), runLease: stores.lease('rebuild', 30_000),
+    state: stores.rebuildState, stateLease: stores.lease('rebuild-state', 5000), runLease: stores.lease('rebuild', ttl * 2),
     heartbeat, applier, store, graph, index, batch, models, cache, logger: log,
   });
   const definitions = new Definitions(store, models, changeLog, applier, reindexing, stores.schemas);

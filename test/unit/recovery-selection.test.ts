@@ -14,6 +14,11 @@ describe('recovery selection', () => {
     const listed = [entry(1, 'me', 10), entry(2, 'me', 10), entry(3, 'me', 31_000)];
     expect(revs(toRecover(listed, { ...base, failed: new Set([2]) }))).toEqual([2, 3]);
   });
+  it('follows LEASE_TTL_MS: the grace is twice it (30 s by default), so a short TTL recovers own entries sooner', () => {
+    const listed = [entry(1, 'me', 5_000), entry(2, 'me', 9_000)];
+    expect(revs(toRecover(listed, base))).toEqual([]);
+    expect(revs(toRecover(listed, { ...base, graceMs: 8_000 }))).toEqual([2]);
+  });
   it('skips an old entry that was in flight when the list was read, though it has finished since', () => {
     // A long backlog makes every queued entry older than the grace period; the list is read while
     // entry 5 is being applied, and by the time the pass filters, 5 is done and no longer in flight.

@@ -21,10 +21,16 @@ const REINDEX_OBJECTS = 500;
 const RECOVER_EVERY_MS = 1000;
 /** Pending entries one recovery pass reads, oldest first. */
 const RECOVER_LIST = 5000;
-/** A writer applies its own entry right after its MongoDB change; only older ones of its own are recovered. */
-const OWN_GRACE_MS = 30_000;
-// Waiting on other processes' units (one may be a large rebuild batch); Redis being down fails at once instead.
-const LEASE_WAIT_MS = 30_000;
+/** The index leases' time to live unless told (LEASE_TTL_MS). */
+const LEASE_TTL_MS = 15_000;
+/**
+ * A writer applies its own entry right after its MongoDB change; only older ones of its own are recovered, and a dead
+ * writer's marker without a log entry is dropped only past this too: twice the leases' time to live (30 s by default).
+ */
+const graceMs = (leaseTtlMs: number) => 2 * leaseTtlMs;
+// Waiting on other processes' units (one may be a large rebuild batch, or a dead process's lease running out); Redis
+// being down fails at once instead.
+const leaseWaitMs = (leaseTtlMs: number) => Math.max(30_000, 2 * leaseTtlMs);
 /**
  * How long a single write waits for its index work. A Neo4j just restarted accepts connections while it recovers its
  * store and plans every statement cold: writes then waited 26 s (test/integration/store-faults.test.ts). Past this,
@@ -80,6 +86,8 @@ export class Applier {
      * they do in several processes: one loop leaves Neo4j idle while Node prepares the next unit.
      */
     concurrency?: number;
+    /** How long a dead process's leases hold (LEASE_TTL_MS): the grace before its entries are taken over follows it. */
+    leaseTtlMs?: number;
   }) {
     this.definitionWork = new DefinitionApplier(this, deps);
   }
@@ -89,10 +97,14 @@ export class Applier {
 
   get owner() { return this.deps.heartbeat.owner; }
 
+  private get leaseWait() { return leaseWaitMs(this.deps.leaseTtlMs ?? LEASE_TTL_MS); }
+
+  private get grace() { return graceMs(this.deps.leaseTtlMs ?? LEASE_TTL_MS); }
+
   /** Runs `work` alone, holding every index lease (definitions, rebuilds). */
   exclusive<T>(work: () => Promise<T>): Promise<T> {
     return this.tracked(async () => {
-      const held = await this.deps.leases.acquire(this.deps.leases.everything(), LEASE_WAIT_MS);
+      const held = await this.deps.leases.acquire(this.deps.leases.everything(), this.leaseWait);
       return this.holding(held, work);
     });
   }
@@ -217,7 +229,7 @@ export class Applier {
         // Nothing can go with what was free: wait, in order, for the first item's partitions alone.
         await leases.release(held);
         taken = needs(plain[0]!);
-        held = await leases.acquire({ partitions: taken, structure: false }, LEASE_WAIT_MS);
+        held = await leases.acquire({ partitions: taken, structure: false }, this.leaseWait);
       }
       const chosen = plain.filter((x) => needs(x).every((p) => taken.includes(p)));
       plain = plain.filter((x) => !chosen.includes(x));
@@ -233,7 +245,7 @@ export class Applier {
       // Partitions from the model as it is now: a unit handed on because the model changed needs the new one's.
       const now = await this.deps.models.reload();
       const scope: Scope = { partitions: [...new Set(structural.flatMap((x) => needsOf(now, x, leases)))], structure: true };
-      const held = await leases.acquire(scope, LEASE_WAIT_MS);
+      const held = await leases.acquire(scope, this.leaseWait);
       await this.holding(held, () => this.unit(structural, scope, assumeStored, revision));
     }
   }
@@ -274,12 +286,12 @@ export class Applier {
     const others = [...new Set(listed.map((p) => p.owner))].filter((o) => o !== this.owner);
     const alive = others.length ? await this.deps.heartbeat.alive(others) : new Set<string>();
     const now = Date.now();
-    const mine = toRecover(listed, { owner: this.owner, busyBefore, busyNow: this.inFlight, failed: this.failed, alive, now });
+    const mine = toRecover(listed, { owner: this.owner, busyBefore, busyNow: this.inFlight, failed: this.failed, alive, now, graceMs: this.grace });
     if (mine.length === 0) return 0;
     const entries = await this.deps.log.entries(mine.map((p) => p.revision));
     const logged = new Set(entries.map((e) => e.revision));
     // A pending marker without a log entry: its writer died before the commit point, so nothing was acknowledged.
-    const orphans = mine.filter((p) => !logged.has(p.revision) && now - p.at.getTime() > OWN_GRACE_MS);
+    const orphans = mine.filter((p) => !logged.has(p.revision) && now - p.at.getTime() > this.grace);
     if (orphans.length) await this.deps.log.done(orphans.map((p) => p.revision));
     for (const e of entries) this.submit(e, true);
     if (entries.length) this.deps.logger.info({ entries: entries.length, first: entries[0]!.revision }, 'recovering pending changes');
@@ -304,9 +316,12 @@ export class Applier {
 export function toRecover(listed: PendingRecord[], s: {
   owner: string; busyBefore: ReadonlySet<number>; busyNow: ReadonlySet<number>; failed: ReadonlySet<number>;
   alive: ReadonlySet<string>; now: number;
+  /** How old an entry of this process's own must be to be recovered (twice LEASE_TTL_MS; 30 s by default). */
+  graceMs?: number;
 }): PendingRecord[] {
+  const grace = s.graceMs ?? graceMs(LEASE_TTL_MS);
   return listed.filter((p) => !s.busyBefore.has(p.revision) && !s.busyNow.has(p.revision) && (p.owner === s.owner
-    ? s.failed.has(p.revision) || s.now - p.at.getTime() > OWN_GRACE_MS
+    ? s.failed.has(p.revision) || s.now - p.at.getTime() > grace
     : !s.alive.has(p.owner)));
 }
 

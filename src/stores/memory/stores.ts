@@ -76,7 +76,7 @@ export function memoryStores(backend: MemoryBackend = memoryBackend(), prefix = 
     epoch: (name) => memoryEpoch(hub, `${prefix}:ep:~${name}`),
     lease: (name, ttlMs) => new MemoryLease(hub, `${prefix}:lease:${name}`, ttlMs),
     indexPartitions: (wanted) => memoryFixedPartitions(hub, prefix, wanted),
-    heartbeat: new MemoryHeartbeat(hub, prefix, randomUUID()),
+    heartbeat: (ttlMs) => new MemoryHeartbeat(hub, prefix, randomUUID(), ttlMs),
     bus: (apply, reset) => new MemoryInvalidationBus(hub, prefix, apply, reset),
     chatChannel: (onMessage) => memoryChatChannel(hub, prefix, onMessage),
     // One copy of every document: there is no read preference or write concern to apply.

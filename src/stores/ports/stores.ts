@@ -75,7 +75,8 @@ export interface Stores {
   lease(name: string, ttlMs?: number): Lease;
   /** How many partitions index work is split into: `wanted`, unless a process on this store fixed another number. */
   indexPartitions(wanted: number): Promise<number>;
-  heartbeat: Heartbeat;
+  /** This process's heartbeat (one per process), alive for `ttlMs` after each beat. */
+  heartbeat(ttlMs?: number): Heartbeat;
   bus(apply: (inv: Invalidation) => void, reset: () => void): InvalidationBusMember;
   chatChannel(onMessage: (message: string) => void): ChatChannel;
   /** Applies the `database` module's config (read preference, concerns) to document calls from the next on. */
