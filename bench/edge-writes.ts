@@ -15,9 +15,8 @@ const { values: args } = parseArgs({ options: {
 const SINGLES = Number(args.singles);
 const UNITS = Number(args.units);
 
-// The statement as the projection splices it for User -> Team tuples (src/stores/neo4j/graph.ts).
-const put = loadCypher('projection.cypher').get('put-edges')!.replace('__SUBJECT_LABEL__', '`User`')
-  .replace('__RESOURCE_LABEL__', '`Team`').replace('__EDGE__', 'TUPLE').replace('__NAME_PROPERTY__', 'relation');
+// The statement as the projection splices it for tuples (src/stores/neo4j/graph.ts); the rows carry the labels.
+const put = loadCypher('projection.cypher').get('put-edges')!.replace('__EDGE__', 'TUPLE').replace('__NAME_PROPERTY__', 'relation');
 const WITH_LIST_FIELDS = put.replace('__SET__', 'SET t.resourceType = row.resourceType, t.keyLower = toLower(row.key)');
 const BARE = put.replace('__SET__', '');
 

@@ -24,7 +24,7 @@ import { tunedDb } from './mongo/tuned-db.js';
 import { mongoUserStore } from './mongo/users.js';
 import { bullmqJobQueues } from './queue/bullmq.js';
 import { connectNeo4j, pingNeo4j, warmNeo4j } from './neo4j/connection.js';
-import { neo4jGraphStore } from './neo4j/graph.js';
+import { neo4jGraphStore, putEdgesStatements } from './neo4j/graph.js';
 import { neo4jIndexStore, splicedStatements } from './neo4j/index-store.js';
 import { neo4jTupleListing } from './neo4j/tuple-listing.js';
 import { closeRedis, connectRedis, pingRedis } from './redis/connection.js';
@@ -51,7 +51,7 @@ export async function connectStores(urls: StoreUrls, log: Logger): Promise<Store
   const tuned = tunedDb(mongo);
   const neo = await connectNeo4j(urls.NEO4J_URI, urls.NEO4J_USER, urls.NEO4J_PASSWORD);
   const warmStarted = Date.now();
-  log.info({ statements: await warmNeo4j(neo, splicedStatements()), ms: Date.now() - warmStarted }, 'Neo4j query plans warmed');
+  log.info({ statements: await warmNeo4j(neo, [...splicedStatements(), ...putEdgesStatements()]), ms: Date.now() - warmStarted }, 'Neo4j query plans warmed');
   const tupleListing = neo4jTupleListing(neo);
   // Once, on the first start of this version over an older projection (a few thousand tuples a second).
   await tupleListing.prepare(() => log.info('filling the list fields of the projected tuples (once)')).then(

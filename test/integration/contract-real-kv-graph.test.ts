@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { Driver } from 'neo4j-driver';
 import { connectNeo4j, warmNeo4j } from '../../src/stores/neo4j/connection.js';
-import { neo4jGraphStore } from '../../src/stores/neo4j/graph.js';
+import { neo4jGraphStore, putEdgesStatements } from '../../src/stores/neo4j/graph.js';
 import { neo4jIndexStore, splicedStatements } from '../../src/stores/neo4j/index-store.js';
 import { neo4jTupleListing } from '../../src/stores/neo4j/tuple-listing.js';
 import { graphContract } from '../contract/graph.contract.js';
@@ -72,7 +72,7 @@ beforeAll(async () => {
   for (let n = 1; n > 0;) n = Number((await driver.executeQuery('MATCH (x) WITH x LIMIT 10000 DETACH DELETE x RETURN count(*) AS c')).records[0]!.get('c'));
   // As the service does at start: a cold Neo4j plans each statement on its first use (a first subject list took 3.6 s),
   // and the first compare of the index contract ran into that on a loaded machine.
-  await warmNeo4j(driver, splicedStatements());
+  await warmNeo4j(driver, [...splicedStatements(), ...putEdgesStatements()]);
   await driver.close();
 });
 afterAll(async () => { await redis.quit(); });

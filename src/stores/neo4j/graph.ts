@@ -4,10 +4,12 @@ import { NAME_RE, parseObject, tupleText, type Tuple } from '../../engine/ids.js
 import type { EdgeChange, GraphStore } from '../ports/graph.js';
 import { loadCypher, reader } from './connection.js';
 
-const label = (type: string) => {
+/** A type name as a label: checked, whether spliced into a statement or passed as a dynamic label's parameter. */
+const checked = (type: string) => {
   if (!NAME_RE.test(type)) throw new Error(`refusing label ${JSON.stringify(type)}`);
-  return `\`${type}\``;
+  return type;
 };
+const label = (type: string) => `\`${checked(type)}\``;
 
 /** Set on every TUPLE edge the projection writes (not only new ones), so any re-apply fills edges older than them. */
 const LIST_FIELDS = ['t.resourceType = row.resourceType', 't.keyLower = toLower(row.key)'];
@@ -16,6 +18,15 @@ const setClause = (edge: string, mark: string) => {
   const fields = [...(mark ? ['t.mark = $mark'] : []), ...(edge === 'TUPLE' ? LIST_FIELDS : [])];
   return fields.length ? `SET ${fields.join(', ')}` : '';
 };
+
+/** put-edges for one edge kind, with the rebuild's mark or without it. */
+function putEdges(edge: 'TUPLE' | 'GRANT', mark: string): string {
+  return loadCypher('projection.cypher').get('put-edges')!.replace('__EDGE__', edge)
+    .replace('__NAME_PROPERTY__', edge === 'GRANT' ? 'permission' : 'relation').replace('__SET__', setClause(edge, mark));
+}
+
+/** The put-edges statements plain writes send, for warmNeo4j to plan at start. */
+export const putEdgesStatements = () => [putEdges('TUPLE', ''), putEdges('GRANT', '')];
 
 /** Edges one put-edges or delete statement writes: index work sends 2,000 tuples a unit, a caller may send more. */
 const SYNC_ROWS = 2000;
@@ -34,31 +45,34 @@ const split = (records: Rec[]) => {
 export function neo4jGraphStore(driver: Driver): GraphStore {
   const q = loadCypher('projection.cypher');
   const stmt = (name: string) => q.get(name)!;
+  const putStatements = new Map<string, string>();
+  const put = (edge: 'TUPLE' | 'GRANT', mark: string) => {
+    const k = `${edge} ${mark ? 'marked' : ''}`;
+    if (!putStatements.has(k)) putStatements.set(k, putEdges(edge, mark));
+    return putStatements.get(k)!;
+  };
   const run = reader(driver);
   const read = (name: string, params: Record<string, unknown>) => run(stmt(name), params);
 
   return {
     async sync(changes, mark = '') {
-      // Creates are grouped by edge kind and label pair, since labels cannot be parameters.
-      const groups = new Map<string, EdgeChange[]>();
+      // Creates are grouped by edge kind (the labels are parameters).
+      const groups = new Map<'TUPLE' | 'GRANT', EdgeChange[]>();
       const gone = { tuples: [] as string[], grants: [] as string[] };
       for (const c of changes) {
         if (!c.present) { (c.grant ? gone.grants : gone.tuples).push(tupleText(c.tuple)); continue; }
-        const k = `${c.grant ? 'GRANT' : 'TUPLE'} ${parseObject(c.tuple.subject)!.type} ${parseObject(c.tuple.resource)!.type}`;
+        const k = c.grant ? 'GRANT' : 'TUPLE';
         const list = groups.get(k);
         if (list) list.push(c); else groups.set(k, [c]);
       }
-      for (const [k, list] of groups) {
-        const [edge, st, rt] = k.split(' ') as [string, string, string];
-        const statement = stmt('put-edges').replace('__SUBJECT_LABEL__', label(st)).replace('__RESOURCE_LABEL__', label(rt))
-          .replace('__EDGE__', edge).replace('__NAME_PROPERTY__', edge === 'GRANT' ? 'permission' : 'relation')
-          .replace('__SET__', setClause(edge, mark));
+      for (const [edge, list] of groups) {
+        const statement = put(edge, mark);
         // At most SYNC_ROWS edges a transaction, which db.memory.transaction.max (half the heap) always holds.
         for (let i = 0; i < list.length; i += SYNC_ROWS) {
           await driver.executeQuery(statement, { mark, rows: list.slice(i, i + SYNC_ROWS).map(({ tuple: t }) => {
             const s = parseObject(t.subject)!;
             const o = parseObject(t.resource)!;
-            return { subject: t.subject, subjectType: s.type, subjectId: s.id, resource: t.resource, resourceType: o.type,
+            return { subject: t.subject, subjectType: checked(s.type), subjectId: s.id, resource: t.resource, resourceType: checked(o.type),
               resourceId: o.id, key: tupleText(t), name: t.relation };
           }) });
         }
