@@ -1,5 +1,6 @@
 // The tuple graph: one node per object (labelled with its type), a TUPLE edge per tuple, a GRANT edge per direct grant.
-// Labels are spliced in by the adapter after checking them against the type-name pattern.
+// Type labels are written as parameters ($(…)), checked against the type-name pattern by the adapter first; the reads that
+// scan a type's label have it spliced in, checked the same way.
 
 // name: put-edges
 // rows = [{subject, subjectType, subjectId, resource, resourceType, resourceId, key, name}], of any types: the type

@@ -65,7 +65,7 @@ const schema = z.object({
    * index work after this. Its heartbeat lives two thirds of it. Shorter means a faster takeover, and a process paused
    * longer than this (a GC, a frozen VM) losing its lease, which fails its unit, to be replayed.
    */
-  LEASE_TTL_MS: z.coerce.number().int().min(1000).max(600_000).default(15_000),
+  LEASE_TTL_MS: z.coerce.number().int().min(2000).max(600_000).default(15_000),
   /** How long a read that must see a revision (at_least_as_fresh, fully_consistent) waits for the index before 503 INDEX_BEHIND. */
   FRESHNESS_WAIT_MS: z.coerce.number().int().min(0).max(60_000).default(5000),
   /** Object lists up to this long are read whole and cached for paging; longer ones are counted and paged in the index. */

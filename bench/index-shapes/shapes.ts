@@ -66,7 +66,10 @@ export async function shapeVariant(shape: Shape, uri: string, model: Model): Pro
   };
 }
 
-/** put-edges, one call per pair of labels (labels cannot be parameters), as the product's graph adapter does. */
+/**
+ * put-edges, one call per pair of labels spliced in, as the product's graph adapter did when these shapes were measured
+ * (it now passes them as parameters, one call for all pairs; the per-tuple work in Neo4j is the same).
+ */
 async function putEdges(driver: Driver, statement: string, tuples: Tuple[]) {
   const groups = new Map<string, Tuple[]>();
   for (const t of tuples) {

@@ -23,7 +23,7 @@ import { mongoTeamStore } from './mongo/teams.js';
 import { tunedDb } from './mongo/tuned-db.js';
 import { mongoUserStore } from './mongo/users.js';
 import { bullmqJobQueues } from './queue/bullmq.js';
-import { connectNeo4j, pingNeo4j, warmNeo4j } from './neo4j/connection.js';
+import { connectNeo4j, pingNeo4j, requireNeo4jVersion, warmNeo4j } from './neo4j/connection.js';
 import { neo4jGraphStore, putEdgesStatements } from './neo4j/graph.js';
 import { neo4jIndexStore, splicedStatements } from './neo4j/index-store.js';
 import { neo4jTupleListing } from './neo4j/tuple-listing.js';
@@ -50,6 +50,7 @@ export async function connectStores(urls: StoreUrls, log: Logger): Promise<Store
   const db = primaryDb(mongo);
   const tuned = tunedDb(mongo);
   const neo = await connectNeo4j(urls.NEO4J_URI, urls.NEO4J_USER, urls.NEO4J_PASSWORD);
+  await requireNeo4jVersion(neo);
   const warmStarted = Date.now();
   log.info({ statements: await warmNeo4j(neo, [...splicedStatements(), ...putEdgesStatements()]), ms: Date.now() - warmStarted }, 'Neo4j query plans warmed');
   const tupleListing = neo4jTupleListing(neo);
@@ -63,6 +64,7 @@ export async function connectStores(urls: StoreUrls, log: Logger): Promise<Store
   redis.on('ready', () => { if (redisDown) log.info('redis connection restored'); redisDown = false; });
   const prefix = urls.REDIS_PREFIX;
   const counter = redisRevisionCounter(redis, prefix);
+  let beat: Heartbeat | undefined;
   return {
     admins: mongoAdminStore(db),
     apiTokens: mongoApiTokenStore(db),
@@ -100,7 +102,7 @@ export async function connectStores(urls: StoreUrls, log: Logger): Promise<Store
     rateCounter: redisRateCounter(redis, prefix),
     denyList: redisTokenDenyList(redis, prefix),
     epoch: (name: string) => redisEpoch(redis, `${prefix}:ep:~${name}`),
-    heartbeat: (ttlMs?: number) => new Heartbeat(redis, prefix, randomUUID(), ttlMs),
+    heartbeat: (ttlMs?: number) => (beat ??= new Heartbeat(redis, prefix, randomUUID(), ttlMs)),
     bus: (apply: (inv: Invalidation) => void, reset: () => void) => new InvalidationBus(redis, prefix, apply, reset),
     chatChannel: (onMessage: (message: string) => void) => redisChatChannel(redis, prefix, onMessage),
     /** Applies the `database` module's config (read preference, concerns) to document calls from the next on. */

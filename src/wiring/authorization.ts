@@ -58,7 +58,7 @@ export async function authorizationModule(stores: Stores, config: Config, log: L
   const partitions = await stores.indexPartitions(config.INDEX_PARTITIONS);
   if (partitions !== config.INDEX_PARTITIONS) log.warn({ asked: config.INDEX_PARTITIONS, inForce: partitions }, 'INDEX_PARTITIONS was fixed by the first process on this Redis; using that');
   const leases = new IndexLeases(stores.lease('index:structure', ttl), Array.from({ length: partitions }, (_, i) => stores.lease(`index:p${i}`, ttl)));
-  const applier = new Applier({ log: changeLog, leases, heartbeat, batch, index, graph, models, cache, logger: log, workEpoch: stores.epoch('index-work'), reindexing, concurrency: config.INDEX_CONCURRENCY, leaseTtlMs: ttl });
+  const applier = new Applier({ log: changeLog, leases, heartbeat, batch, index, graph, models, cache, logger: log, workEpoch: stores.epoch('index-work'), definitionsEpoch: stores.epoch('definitions'), reindexing, concurrency: config.INDEX_CONCURRENCY, leaseTtlMs: ttl });
   const rebuilds = new Rebuilds({
     state: stores.rebuildState, stateLease: stores.lease('rebuild-state', 5000), runLease: stores.lease('rebuild', ttl * 2),
     heartbeat, applier, store, graph, index, batch, models, cache, logger: log,

@@ -1,8 +1,8 @@
-// The epoch contract: a counter every process reads, that changes with each bump. Twin and Redis.
+// The epoch contract: a value every process reads, new with each bump, even after the store lost its data. Twin and Redis.
 import { randomUUID } from 'node:crypto';
 import type { Epoch } from '../../src/stores/ports/epoch.js';
 
-export function epochContract(make: () => Promise<{ epoch(name: string): Epoch; cleanup(): Promise<void> }>) {
+export function epochContract(make: () => Promise<{ epoch(name: string): Epoch; loseAll(): Promise<void>; cleanup(): Promise<void> }>) {
   let h: Awaited<ReturnType<typeof make>>;
   beforeAll(async () => { h = await make(); });
   afterAll(async () => { await h.cleanup(); });
@@ -21,6 +21,16 @@ export function epochContract(make: () => Promise<{ epoch(name: string): Epoch; 
       expect(two).not.toBe(one);
       expect(two).not.toBe('0');
       expect(await h.epoch(randomUUID()).read()).toBe('0');
+    });
+
+    it('never gives a value again after the store lost its data: a process that cached one sees the change', async () => {
+      const e = h.epoch(randomUUID());
+      const seen: string[] = [];
+      for (let i = 0; i < 3; i++) { await e.bump(); seen.push((await e.read())!); }
+      await h.loseAll();
+      expect(await e.read()).toBe('0');
+      for (let i = 0; i < 3; i++) { await e.bump(); seen.push((await e.read())!); }
+      expect(new Set(seen).size).toBe(6);
     });
   });
 }

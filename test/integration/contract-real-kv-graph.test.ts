@@ -144,8 +144,8 @@ describe('real adapters: Redis', () => {
     return { counter: () => redisRevisionCounter(redis, prefix), loseAll, cleanup };
   });
   epochContract(async () => {
-    const { prefix, cleanup } = fresh();
-    return { epoch: (name) => redisEpoch(redis, `${prefix}:ep:~${name}`), cleanup };
+    const { prefix, cleanup, loseAll } = fresh();
+    return { epoch: (name) => redisEpoch(redis, `${prefix}:ep:~${name}`), loseAll, cleanup };
   });
   busContract(async () => {
     const { prefix, cleanup, loseAll } = fresh();

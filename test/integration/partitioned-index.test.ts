@@ -16,7 +16,7 @@ const FOLDERS = Array.from({ length: 24 }, (_, i) => `Folder:f${i}`);
 let procs: ChildService[] = [];
 beforeAll(async () => {
   await wipe({ MONGO_URL: process.env.MONGO_URL!, NEO4J_URI: process.env.NEO4J_URI!, REDIS_URL: process.env.REDIS_URL! });
-  procs = await Promise.all([0, 1, 2].map(() => childService({ INDEX_PARTITIONS: '4', INDEX_CONCURRENCY: '2', LEASE_TTL_MS: '4000' })));
+  procs = await Promise.all([0, 1, 2].map(() => childService({ INDEX_PARTITIONS: '4', INDEX_CONCURRENCY: '2', LEASE_TTL_MS: '6000' })));
   for (const p of procs) await p.start();
   expect((await procs[0]!.http('POST', '/authorization/resources', folderDef)).status).toBe(200);
 }, 180_000);

@@ -50,7 +50,7 @@ async function checkLoop(until: Promise<unknown>): Promise<{ wrong: string[]; to
 
 beforeAll(async () => {
   await wipe({ MONGO_URL: process.env.MONGO_URL!, NEO4J_URI: process.env.NEO4J_URI!, REDIS_URL: process.env.REDIS_URL! });
-  svc = await childService({ LEASE_TTL_MS: '4000' });
+  svc = await childService();
   await svc.start();
   expect((await svc.http('POST', '/authorization/resources', folderDef)).status).toBe(200);
   const updates = [];

@@ -61,7 +61,7 @@ describe('in-memory twins', () => {
   });
   epochContract(async () => {
     const { hub, prefix } = fresh();
-    return { epoch: (name) => memoryEpoch(hub, `${prefix}:ep:~${name}`), cleanup: none };
+    return { epoch: (name) => memoryEpoch(hub, `${prefix}:ep:~${name}`), loseAll: async () => hub.flush(), cleanup: none };
   });
   busContract(async () => {
     const { hub, prefix } = fresh();

@@ -1,5 +1,5 @@
 // Which pending entries a recovery pass takes over (the rule, without servers).
-import { toRecover } from '../../src/services/authorization/applier.js';
+import { toRecover } from '../../src/services/authorization/recovery-selection.js';
 
 const now = 1_000_000;
 const entry = (revision: number, owner: string, ageMs: number) => ({ revision, owner, at: new Date(now - ageMs) });
@@ -14,10 +14,10 @@ describe('recovery selection', () => {
     const listed = [entry(1, 'me', 10), entry(2, 'me', 10), entry(3, 'me', 31_000)];
     expect(revs(toRecover(listed, { ...base, failed: new Set([2]) }))).toEqual([2, 3]);
   });
-  it('follows LEASE_TTL_MS: the grace is twice it (30 s by default), so a short TTL recovers own entries sooner', () => {
-    const listed = [entry(1, 'me', 5_000), entry(2, 'me', 9_000)];
-    expect(revs(toRecover(listed, base))).toEqual([]);
-    expect(revs(toRecover(listed, { ...base, graceMs: 8_000 }))).toEqual([2]);
+  it('waits the grace it is given for own entries (twice a LEASE_TTL_MS longer than 15 s), 30 s otherwise', () => {
+    const listed = [entry(1, 'me', 31_000), entry(2, 'me', 61_000)];
+    expect(revs(toRecover(listed, base))).toEqual([1, 2]);
+    expect(revs(toRecover(listed, { ...base, graceMs: 60_000 }))).toEqual([2]);
   });
   it('skips an old entry that was in flight when the list was read, though it has finished since', () => {
     // A long backlog makes every queued entry older than the grace period; the list is read while

@@ -28,6 +28,14 @@ const call = async (method: string, path: string, body: unknown) => {
   expect(res.status).toBeLessThan(300);
   return res.json();
 };
+/** Until the re-index of the redefinition is done (no entry pending). */
+async function idle() {
+  for (;;) {
+    const s = await (await fetch(`${admin}/authorization/indexer/status`, { headers: { masterkey: masterKey } })).json();
+    if (s.pending === 0) return;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
 const doc = (permissions: Record<string, string[]>) => ({ relations: { viewer: ['User'], parent: ['Folder'] }, permissions });
 const can = async (subject: string, permission: string, resource: string) =>
   (await (await fetch(`${admin}/authorization/permissions/can?${new URLSearchParams({ subject, permission, resource })}`, { headers: { masterkey: masterKey } })).json()).allowed;
@@ -37,15 +45,18 @@ it('single writes in a row read the generations once, not once a unit; a redefin
   await call('POST', '/authorization/resources', { name: 'Doc', ...doc({ read: ['viewer'] }) });
   await call('POST', '/authorization/relations', { subject: 'User:warm', relation: 'viewer', resource: 'Doc:warm' });
   const before = metaReads;
+  const started = Date.now();
   for (let i = 0; i < 10; i++) await call('POST', '/authorization/relations', { subject: `User:u${i}`, relation: 'viewer', resource: `Doc:d${i}` });
-  expect(metaReads - before).toBeLessThanOrEqual(1);
+  // Read again at least every 2 s whatever the epochs say: a slow machine may take that long for the ten.
+  expect(metaReads - before).toBeLessThanOrEqual(1 + Math.floor((Date.now() - started) / 2000));
 
   // A new permission through an arrow: the unit after the redefinition must compute the Doc's flats with it.
   await call('PATCH', '/authorization/resources/Doc', doc({ read: ['viewer', 'parent->view'] }));
+  await idle();
   const afterPatch = metaReads;
   await call('POST', '/authorization/relations', { subject: 'User:f', relation: 'viewer', resource: 'Folder:f' });
-  await call('POST', '/authorization/relations', { subject: 'Folder:f', relation: 'parent', resource: 'Doc:new' });
   expect(metaReads).toBeGreaterThan(afterPatch);
+  await call('POST', '/authorization/relations', { subject: 'Folder:f', relation: 'parent', resource: 'Doc:new' });
   expect(await can('User:f', 'read', 'Doc:new')).toBe(true);
   expect(await can('User:u3', 'read', 'Doc:d3')).toBe(true);
 });

@@ -6,13 +6,14 @@ import { AppError } from '../../errors.js';
 import type { Logger } from '../../log.js';
 import type { Epoch } from '../../stores/ports/epoch.js';
 import type { Heartbeat, Lease } from '../../stores/ports/lease.js';
-import type { ChangeEntry, ChangeLog, PendingRecord } from '../../stores/ports/change-log.js';
+import type { ChangeEntry, ChangeLog } from '../../stores/ports/change-log.js';
 import type { GraphStore } from '../../stores/ports/graph.js';
 import type { IndexStore } from '../../stores/ports/index-store.js';
 import type { DecisionCache } from './decision-cache.js';
 import { NeedsStructure, type IndexBatch } from './index-batch.js';
 import { allHeld, type IndexLeases, type Scope } from './index-leases.js';
 import type { ModelSource } from './model-source.js';
+import { OWN_GRACE_MS, toRecover } from './recovery-selection.js';
 import type { Reindexing } from './reindexing.js';
 
 /** A unit's model and generations are read again at least this often, whatever the work epoch says (see workState). */
@@ -26,8 +27,8 @@ const RECOVER_EVERY_MS = 1000;
 const RECOVER_LIST = 5000;
 /** The index leases' time to live unless told (LEASE_TTL_MS). */
 const LEASE_TTL_MS = 15_000;
-/** A writer applies its own entry right after its MongoDB change: only older ones are recovered (and dead writers' orphans). */
-const graceMs = (leaseTtlMs: number) => 2 * leaseTtlMs;
+/** A dead writer's pending marker without a log entry is dropped past this (its heartbeat lapsed well before). */
+const orphanGraceMs = (leaseTtlMs: number) => 2 * leaseTtlMs;
 // Waiting on other processes' units (one may be a large rebuild batch, or a dead process's lease running out); Redis
 // being down fails at once instead.
 const leaseWaitMs = (leaseTtlMs: number) => Math.max(30_000, 2 * leaseTtlMs);
@@ -83,6 +84,8 @@ export class Applier {
     models: ModelSource; cache: DecisionCache; logger: Logger;
     /** Bumped under every lease by exclusive work, the only work that changes the model or the generations units use. */
     workEpoch: Epoch;
+    /** Bumped when a definition is saved (ModelSource.changed): units take the new model from then on, as classifiers do. */
+    definitionsEpoch: Epoch;
     /** Told when a definition change is re-indexed, so its types are answered from the index again. */
     reindexing?: Reindexing;
     /**
@@ -90,7 +93,7 @@ export class Applier {
      * they do in several processes: one loop leaves Neo4j idle while Node prepares the next unit.
      */
     concurrency?: number;
-    /** How long a dead process's leases hold (LEASE_TTL_MS): the grace before its entries are taken over follows it. */
+    /** How long a dead process's leases hold (LEASE_TTL_MS); how soon its markers without a log entry are dropped follows it. */
     leaseTtlMs?: number;
   }) {
     this.definitionWork = new DefinitionApplier(this, deps);
@@ -103,7 +106,7 @@ export class Applier {
 
   private get leaseWait() { return leaseWaitMs(this.deps.leaseTtlMs ?? LEASE_TTL_MS); }
 
-  private get grace() { return graceMs(this.deps.leaseTtlMs ?? LEASE_TTL_MS); }
+  private get ownGrace() { return Math.max(OWN_GRACE_MS, 2 * (this.deps.leaseTtlMs ?? LEASE_TTL_MS)); }
 
   /** Runs `work` alone, holding every index lease (definitions, rebuilds). */
   exclusive<T>(work: () => Promise<T>): Promise<T> {
@@ -141,7 +144,9 @@ export class Applier {
    * A unit that used the model from before a redefinition came before its re-index, which lists its objects again.
    */
   private async workState(): Promise<{ model: Model; gens: number[] }> {
-    const epoch = await this.deps.workEpoch.read(); // first: a bump after it makes the next comparison differ
+    // First: a bump after these reads makes the next comparison differ.
+    const [work, defs] = await Promise.all([this.deps.workEpoch.read(), this.deps.definitionsEpoch.read()]);
+    const epoch = work === null || defs === null ? null : `${work} ${defs}`;
     const last = this.state;
     if (epoch !== null && last?.epoch === epoch && Date.now() - last.at < STATE_MAX_AGE_MS) return last;
     const at = Date.now();
@@ -258,6 +263,7 @@ export class Applier {
         await this.holding(held, () => this.unit(chosen, { partitions: taken, structure: false }, assumeStored, revision));
       } catch (e) {
         if (!(e instanceof NeedsStructure)) throw e;
+        this.state = null; // the model changed under the unit: the structural one below reads it again
         structural.push(...chosen.filter((x) => !x.grant));
         plain.push(...chosen.filter((x) => x.grant));
       }
@@ -307,12 +313,13 @@ export class Applier {
     const others = [...new Set(listed.map((p) => p.owner))].filter((o) => o !== this.owner);
     const alive = others.length ? await this.deps.heartbeat.alive(others) : new Set<string>();
     const now = Date.now();
-    const mine = toRecover(listed, { owner: this.owner, busyBefore, busyNow: this.inFlight, failed: this.failed, alive, now, graceMs: this.grace });
+    const mine = toRecover(listed, { owner: this.owner, busyBefore, busyNow: this.inFlight, failed: this.failed, alive, now, graceMs: this.ownGrace });
     if (mine.length === 0) return 0;
     const entries = await this.deps.log.entries(mine.map((p) => p.revision));
     const logged = new Set(entries.map((e) => e.revision));
     // A pending marker without a log entry: its writer died before the commit point, so nothing was acknowledged.
-    const orphans = mine.filter((p) => !logged.has(p.revision) && now - p.at.getTime() > this.grace);
+    const grace = (owner: string) => (owner === this.owner ? this.ownGrace : orphanGraceMs(this.deps.leaseTtlMs ?? LEASE_TTL_MS));
+    const orphans = mine.filter((p) => !logged.has(p.revision) && now - p.at.getTime() > grace(p.owner));
     if (orphans.length) await this.deps.log.done(orphans.map((p) => p.revision));
     for (const e of entries) this.submit(e, true);
     if (entries.length) this.deps.logger.info({ entries: entries.length, first: entries[0]!.revision }, 'recovering pending changes');
@@ -326,24 +333,6 @@ export class Applier {
     await Promise.all(this.running);
     await this.deps.heartbeat.stop();
   }
-}
-
-/**
- * Which listed pending entries a recovery pass takes over: those of writers whose heartbeat expired, and
- * this process's own that failed or were never handed to the applier (older than the grace period).
- * An entry in flight when the list was read is skipped even if it finished since: the list may predate
- * its completion, and re-applying it would read every tuple back from MongoDB for nothing.
- */
-export function toRecover(listed: PendingRecord[], s: {
-  owner: string; busyBefore: ReadonlySet<number>; busyNow: ReadonlySet<number>; failed: ReadonlySet<number>;
-  alive: ReadonlySet<string>; now: number;
-  /** How old an entry of this process's own must be to be recovered (twice LEASE_TTL_MS; 30 s by default). */
-  graceMs?: number;
-}): PendingRecord[] {
-  const grace = s.graceMs ?? graceMs(LEASE_TTL_MS);
-  return listed.filter((p) => !s.busyBefore.has(p.revision) && !s.busyNow.has(p.revision) && (p.owner === s.owner
-    ? s.failed.has(p.revision) || s.now - p.at.getTime() > grace
-    : !s.alive.has(p.owner)));
 }
 
 /**

@@ -62,6 +62,7 @@ export type MemoryBackend = ReturnType<typeof memoryBackend>;
 /** One process's stores on `backend`; `prefix` plays REDIS_PREFIX (processes on other prefixes share nothing in Redis). */
 export function memoryStores(backend: MemoryBackend = memoryBackend(), prefix = 'authz'): Stores {
   const { hub } = backend;
+  let beat: MemoryHeartbeat | undefined;
   return {
     ...backend.shared,
     changeLog: memoryChangeLog(memoryRevisionCounter(hub, prefix), backend.changeLogState),
@@ -76,7 +77,7 @@ export function memoryStores(backend: MemoryBackend = memoryBackend(), prefix = 
     epoch: (name) => memoryEpoch(hub, `${prefix}:ep:~${name}`),
     lease: (name, ttlMs) => new MemoryLease(hub, `${prefix}:lease:${name}`, ttlMs),
     indexPartitions: (wanted) => memoryFixedPartitions(hub, prefix, wanted),
-    heartbeat: (ttlMs) => new MemoryHeartbeat(hub, prefix, randomUUID(), ttlMs),
+    heartbeat: (ttlMs) => (beat ??= new MemoryHeartbeat(hub, prefix, randomUUID(), ttlMs)),
     bus: (apply, reset) => new MemoryInvalidationBus(hub, prefix, apply, reset),
     chatChannel: (onMessage) => memoryChatChannel(hub, prefix, onMessage),
     // One copy of every document: there is no read preference or write concern to apply.

@@ -61,6 +61,23 @@ export function reader(driver: Driver) {
   };
 }
 
+/** The oldest Neo4j whose Cypher has what the statements use (dynamic labels in put-edges: `SET n:$(…)`). */
+export const NEO4J_MIN_VERSION = [5, 26] as const;
+
+/**
+ * Refuses to start on an older Neo4j, which would plan every statement but put-edges (warmNeo4j passes over statements
+ * that fail to plan) and then fail each write. Reachable Neo4j servers only: a server that is down fails elsewhere first.
+ */
+export async function requireNeo4jVersion(driver: Driver): Promise<void> {
+  const r = await driver.executeQuery("CALL dbms.components() YIELD name, versions WHERE name = 'Neo4j Kernel' RETURN versions[0] AS v");
+  const v = String(r.records[0]?.get('v') ?? '');
+  const [major = 0, minor = 0] = v.split('.').map(Number);
+  const [wantMajor, wantMinor] = NEO4J_MIN_VERSION;
+  if (major < wantMajor || (major === wantMajor && minor < wantMinor)) {
+    throw new Error(`Neo4j ${v || '(version unknown)'} is too old: this service needs ${wantMajor}.${wantMinor} or later`);
+  }
+}
+
 export async function pingNeo4j(driver: Driver): Promise<void> {
   await driver.executeQuery('RETURN 1');
 }

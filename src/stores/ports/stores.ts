@@ -75,7 +75,7 @@ export interface Stores {
   lease(name: string, ttlMs?: number): Lease;
   /** How many partitions index work is split into: `wanted`, unless a process on this store fixed another number. */
   indexPartitions(wanted: number): Promise<number>;
-  /** This process's heartbeat (one per process), alive for `ttlMs` after each beat. */
+  /** This process's heartbeat, alive for `ttlMs` after each beat: one per process (later calls get the first). */
   heartbeat(ttlMs?: number): Heartbeat;
   bus(apply: (inv: Invalidation) => void, reset: () => void): InvalidationBusMember;
   chatChannel(onMessage: (message: string) => void): ChatChannel;

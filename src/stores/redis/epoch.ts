@@ -1,4 +1,5 @@
-// A counter in Redis that writers bump after a change, so every process can tell its cached copy is stale.
+// A value in Redis that writers change after a change, so every process can tell its cached copy is stale.
+import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { Epoch } from '../ports/epoch.js';
 
@@ -11,6 +12,8 @@ export function redisEpoch(redis: Redis, key: string): Epoch {
         return null;
       }
     },
-    async bump() { await redis.incr(key); },
+    // A new token, not a count: a counter restarts at 0 when Redis loses its data and comes back to values processes
+    // cached before, which would then pass for current.
+    async bump() { await redis.set(key, randomUUID()); },
   };
 }
