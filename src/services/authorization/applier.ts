@@ -25,8 +25,6 @@ const REINDEX_OBJECTS = 500;
 const RECOVER_EVERY_MS = 1000;
 /** Pending entries one recovery pass reads, oldest first. */
 const RECOVER_LIST = 5000;
-/** The index leases' time to live unless told (LEASE_TTL_MS). */
-const LEASE_TTL_MS = 15_000;
 /** A dead writer's pending marker without a log entry is dropped past this (its heartbeat lapsed well before). */
 const orphanGraceMs = (leaseTtlMs: number) => 2 * leaseTtlMs;
 // Waiting on other processes' units (one may be a large rebuild batch, or a dead process's lease running out); Redis
@@ -76,6 +74,8 @@ export class Applier {
   private timer: NodeJS.Timeout | null = null;
   private stopped = false;
   private readonly definitionWork: DefinitionApplier;
+  /** The index leases' time to live (LEASE_TTL_MS; 15 s unless told). */
+  private readonly ttl: number;
   /** What units last worked with, and the work epoch it was read under (see `workState`). */
   private state: { epoch: string; at: number; model: Model; gens: number[] } | null = null;
 
@@ -97,6 +97,7 @@ export class Applier {
     leaseTtlMs?: number;
   }) {
     this.definitionWork = new DefinitionApplier(this, deps);
+    this.ttl = deps.leaseTtlMs ?? 15_000;
   }
 
   /** Told of every unit of tuple and grant work applied here: whether it held the structure lease, and its size (metrics). */
@@ -104,9 +105,9 @@ export class Applier {
 
   get owner() { return this.deps.heartbeat.owner; }
 
-  private get leaseWait() { return leaseWaitMs(this.deps.leaseTtlMs ?? LEASE_TTL_MS); }
+  private get leaseWait() { return leaseWaitMs(this.ttl); }
 
-  private get ownGrace() { return Math.max(OWN_GRACE_MS, 2 * (this.deps.leaseTtlMs ?? LEASE_TTL_MS)); }
+  private get ownGrace() { return Math.max(OWN_GRACE_MS, 2 * this.ttl); }
 
   /** Runs `work` alone, holding every index lease (definitions, rebuilds). */
   exclusive<T>(work: () => Promise<T>): Promise<T> {
@@ -318,7 +319,7 @@ export class Applier {
     const entries = await this.deps.log.entries(mine.map((p) => p.revision));
     const logged = new Set(entries.map((e) => e.revision));
     // A pending marker without a log entry: its writer died before the commit point, so nothing was acknowledged.
-    const grace = (owner: string) => (owner === this.owner ? this.ownGrace : orphanGraceMs(this.deps.leaseTtlMs ?? LEASE_TTL_MS));
+    const grace = (owner: string) => (owner === this.owner ? this.ownGrace : orphanGraceMs(this.ttl));
     const orphans = mine.filter((p) => !logged.has(p.revision) && now - p.at.getTime() > grace(p.owner));
     if (orphans.length) await this.deps.log.done(orphans.map((p) => p.revision));
     for (const e of entries) this.submit(e, true);

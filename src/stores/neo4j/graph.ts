@@ -19,14 +19,15 @@ const setClause = (edge: string, mark: string) => {
   return fields.length ? `SET ${fields.join(', ')}` : '';
 };
 
-/** put-edges for one edge kind, with the rebuild's mark or without it. */
-function putEdges(edge: 'TUPLE' | 'GRANT', mark: string): string {
-  return loadCypher('projection.cypher').get('put-edges')!.replace('__EDGE__', edge)
-    .replace('__NAME_PROPERTY__', edge === 'GRANT' ? 'permission' : 'relation').replace('__SET__', setClause(edge, mark));
-}
+/** put-edges (`template`, from projection.cypher) for one edge kind, with the rebuild's mark or without it. */
+const putEdges = (template: string, edge: 'TUPLE' | 'GRANT', mark: string) => template.replace('__EDGE__', edge)
+  .replace('__NAME_PROPERTY__', edge === 'GRANT' ? 'permission' : 'relation').replace('__SET__', setClause(edge, mark));
 
 /** The put-edges statements plain writes send, for warmNeo4j to plan at start. */
-export const putEdgesStatements = () => [putEdges('TUPLE', ''), putEdges('GRANT', '')];
+export const putEdgesStatements = () => {
+  const template = loadCypher('projection.cypher').get('put-edges')!;
+  return [putEdges(template, 'TUPLE', ''), putEdges(template, 'GRANT', '')];
+};
 
 /** Edges one put-edges or delete statement writes: index work sends 2,000 tuples a unit, a caller may send more. */
 const SYNC_ROWS = 2000;
@@ -45,12 +46,6 @@ const split = (records: Rec[]) => {
 export function neo4jGraphStore(driver: Driver): GraphStore {
   const q = loadCypher('projection.cypher');
   const stmt = (name: string) => q.get(name)!;
-  const putStatements = new Map<string, string>();
-  const put = (edge: 'TUPLE' | 'GRANT', mark: string) => {
-    const k = `${edge} ${mark ? 'marked' : ''}`;
-    if (!putStatements.has(k)) putStatements.set(k, putEdges(edge, mark));
-    return putStatements.get(k)!;
-  };
   const run = reader(driver);
   const read = (name: string, params: Record<string, unknown>) => run(stmt(name), params);
 
@@ -66,7 +61,7 @@ export function neo4jGraphStore(driver: Driver): GraphStore {
         if (list) list.push(c); else groups.set(k, [c]);
       }
       for (const [edge, list] of groups) {
-        const statement = put(edge, mark);
+        const statement = putEdges(stmt('put-edges'), edge, mark);
         // At most SYNC_ROWS edges a transaction, which db.memory.transaction.max (half the heap) always holds.
         for (let i = 0; i < list.length; i += SYNC_ROWS) {
           await driver.executeQuery(statement, { mark, rows: list.slice(i, i + SYNC_ROWS).map(({ tuple: t }) => {
