@@ -30,6 +30,8 @@ const FAIL_FAST_MS = 5000;
 const WRITE_BOUND_MS = APPLY_WAIT_MS + 3000;
 /** This file's bound on a MongoDB call to a server that stops answering (MONGO_SOCKET_TIMEOUT_MS; a minute by default). */
 const MONGO_SOCKET_TIMEOUT_MS = 2000;
+/** How long /ready may take to turn ready once the server listens again and the outbox is empty. */
+const READY_AGAIN_BOUND_MS = 60_000;
 /** How long each store stays down while the writers keep writing. */
 const DOWN_MS = 5000;
 type Server = 'ferretdb' | 'postgres' | 'neo4j' | 'redis';
@@ -149,7 +151,14 @@ function readiness(check: string) {
       await pause(100);
     }
   })();
-  return { seen, async end() { stop = true; await run; } };
+  return {
+    seen,
+    /** Waits (bounded) for ready again: a restarted server may still be recovering when the outbox is already empty. */
+    async untilReady(boundMs: number) {
+      for (const until = Date.now() + boundMs; seen.failedAt && !seen.readyAgainAt && Date.now() < until;) await pause(100);
+    },
+    async end() { stop = true; await run; },
+  };
 }
 
 /**
@@ -187,6 +196,8 @@ async function fault(server: Server, tag: string, how: 'kill' | 'hang' = 'kill')
   }
   try {
     await waitIdle(svc.http, 120_000);
+    // PostgreSQL replays its log after a kill -9 before FerretDB's connections succeed; seen: longer than the writers ran.
+    await ready.untilReady(READY_AGAIN_BOUND_MS);
   } finally {
     await ready.end();
   }
