@@ -74,7 +74,15 @@ OPTIONAL MATCH (m:ProjectionMeta {id: 'list-fields'}) RETURN m IS NOT NULL AS fi
 // name: fill
 // Fills the list fields of older edges in batches: resourceType is the resource's type, keyLower the lowered key.
 MATCH ()-[t:TUPLE]->(o:Object) WHERE t.keyLower IS NULL OR t.resourceType IS NULL
-CALL (t, o) { SET t.resourceType = o.type, t.keyLower = toLower(t.key) } IN TRANSACTIONS OF 10000 ROWS
+CALL (t, o) { SET t.resourceType = o.type, t.keyLower = toLower(t.key) REMOVE t.searchPending } IN TRANSACTIONS OF 10000 ROWS
+RETURN count(*) AS n;
+
+// name: catch-up
+// The search text of at most $limit edges the write path left to it (searchPending), in one transaction: the text
+// index's fixed cost per transaction is paid once for all of them.
+MATCH ()-[t:TUPLE]->() WHERE t.searchPending = true
+WITH t LIMIT $limit
+SET t.keyLower = toLower(t.key) REMOVE t.searchPending
 RETURN count(*) AS n;
 
 // name: mark-filled

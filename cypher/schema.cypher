@@ -73,5 +73,11 @@ DROP INDEX flat_gen IF EXISTS;
 CREATE INDEX tuple_type_key IF NOT EXISTS FOR ()-[t:TUPLE]-() ON (t.resourceType, t.key);
 
 // name: tuple-search
-// Its case-insensitive substring search: a trigram text index on the lowered key.
+// Its case-insensitive substring search: a trigram text index on the lowered key. The write path does not set keyLower:
+// a text index costs each transaction that touches it about 6.5 ms (bench/results/2026-11-28-edge-writes.md), so new
+// edges carry searchPending and listing.cypher's catch-up fills keyLower for many of them in one transaction.
 CREATE TEXT INDEX tuple_search IF NOT EXISTS FOR ()-[t:TUPLE]-() ON (t.keyLower);
+
+// name: tuple-search-pending
+// The edges whose keyLower the catch-up has still to fill.
+CREATE INDEX tuple_search_pending IF NOT EXISTS FOR ()-[t:TUPLE]-() ON (t.searchPending);

@@ -19,6 +19,7 @@ import { ProjectionDecisions } from '../services/authorization/projection-decisi
 import { Rebuilds } from '../services/authorization/rebuilds.js';
 import { Reindexing } from '../services/authorization/reindexing.js';
 import { RelationList } from '../services/authorization/relation-list.js';
+import { SearchCatchUp } from '../services/authorization/search-catch-up.js';
 import { Relations } from '../services/authorization/relations.js';
 import { Revisions } from '../services/authorization/revisions.js';
 import type { Stores } from '../stores/ports/stores.js';
@@ -77,6 +78,8 @@ export async function authorizationModule(stores: Stores, config: Config, log: L
     if (!pending) await indexer.reconstruct(false);
   }
 
+  const searchCatchUp = new SearchCatchUp(stores.tupleListing, log);
+
   const module: Module = {
     name: 'authorization',
     routes: [
@@ -85,8 +88,8 @@ export async function authorizationModule(stores: Stores, config: Config, log: L
       }),
       ...clientAuthorizationRoutes({ checks, revisions }),
     ],
-    start() { applier.start(); rebuilds.start(); reindexing.start(); },
-    async stop() { await watch?.stop(); reindexing.stop(); await rebuilds.stop(); await applier.stop(); await bus.stop(); },
+    start() { applier.start(); rebuilds.start(); reindexing.start(); searchCatchUp.start(); },
+    async stop() { await watch?.stop(); reindexing.stop(); await searchCatchUp.stop(); await rebuilds.stop(); await applier.stop(); await bus.stop(); },
   };
   return { module, models, revisions, definitions, relations, checks, watch, activity, changeLog, applier };
 }

@@ -66,6 +66,28 @@ export function tupleListingContract(make: () => Promise<ListingHarness>) {
       expect(await listing.list(q({ search: word, subjectType: A2 }))).toEqual({ keys: few, count: 2, exact: true });
     });
 
+    it('a write leaves its search text to the catch-up, which takes at most its limit; a search catches up first', async () => {
+      while (await listing.catchUp(1000) > 0);
+      const { A, B } = freshTypes();
+      const word = `w${randomBytes(4).toString('hex')}`;
+      const keys = ['a', 'b', 'c'].map((u) => `${A}:${word}${u}#viewer@${B}:d`);
+      await write(keys);
+      expect(await listing.catchUp(2)).toBe(2);
+      expect(await listing.catchUp(10)).toBe(1);
+      expect(await listing.catchUp(10)).toBe(0);
+      // Written again: still searchable. Deleted and written again: a new edge, whose text is caught up again.
+      await write(keys);
+      expect(await listing.catchUp(10)).toBe(0);
+      await h.graph.sync([{ tuple: t(keys[0]!), grant: false, present: false }]);
+      await write([keys[0]!]);
+      expect(await listing.catchUp(10)).toBe(1);
+      const fresh = `${A}:${word}d#viewer@${B}:d`;
+      await write([fresh]);
+      // Not caught up by hand: the search does it.
+      expect(await listing.list(q({ search: word }))).toEqual({ keys: [...keys, fresh], count: 4, exact: true });
+      expect(await listing.catchUp(10)).toBe(0);
+    });
+
     it('prepare fills nothing on tuples this version projected, and starts no fill once marked', async () => {
       await listing.prepare();
       let started = false;

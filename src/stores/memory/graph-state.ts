@@ -1,7 +1,8 @@
 // The tuple graph the graph-store and tuple-listing twins share: objects (never deleted, as their nodes) and edges by key.
 import { parseObject, tupleText, type Tuple } from '../../engine/ids.js';
 
-export interface MemEdge { tuple: Tuple; key: string; mark: string }
+/** `searchable`: the tuple listing's catch-up has passed it (Neo4j: keyLower set, searchPending gone); kept on a re-put. */
+export interface MemEdge { tuple: Tuple; key: string; mark: string; searchable: boolean }
 
 /** One graph stands for one Neo4j projection: the graph store writes it, the tuple listing reads its TUPLE edges. */
 export class MemoryGraph {
@@ -22,7 +23,8 @@ export class MemoryGraph {
     const key = tupleText(tuple);
     const id = `${grant ? 'G' : 'T'} ${key}`;
     // A plain write (no mark) leaves the mark a rebuild gave the edge, as put-edges does.
-    this.edges(grant).set(key, { tuple, key, mark: mark || this.edges(grant).get(key)?.mark || '' });
+    const was = this.edges(grant).get(key);
+    this.edges(grant).set(key, { tuple, key, mark: mark || was?.mark || '', searchable: was?.searchable ?? false });
     link(this.into, tuple.resource, id);
     link(this.outOf, tuple.subject, id);
   }

@@ -6,6 +6,8 @@ import type { MemoryGraph } from './graph-state.js';
 
 /** The Neo4j adapter's defaults (LIST_COUNT_CAP, LIST_SCAN_BUDGET), not imported: that module loads the driver. */
 const DEFAULT_LIMITS = { cap: 10_000, budget: 20_000 };
+/** SEARCH_CATCH_UP of the adapter. */
+const SEARCH_CATCH_UP = 20_000;
 const byKey = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 export function memoryTupleListing(g: MemoryGraph, limits = DEFAULT_LIMITS): TupleListing {
@@ -16,7 +18,16 @@ export function memoryTupleListing(g: MemoryGraph, limits = DEFAULT_LIMITS): Tup
       .map((e) => e.key).sort(byKey);
     return q.descending ? keys.reverse() : keys;
   };
-  const matches = (key: string, search: string) => key.toLowerCase().includes(search.toLowerCase());
+  /** As the text index: only edges the catch-up has passed. */
+  const matches = (key: string, search: string) => g.tuples.get(key)?.searchable === true && key.toLowerCase().includes(search.toLowerCase());
+  const catchUp = (limit: number) => {
+    let n = 0;
+    for (const e of g.tuples.values()) {
+      if (n >= limit) break;
+      if (!e.searchable) { e.searchable = true; n++; }
+    }
+    return n;
+  };
 
   /** One type filter, or none, is counted exactly (Neo4j's count store); anything else up to the cap. */
   function count(q: TupleListQuery, prefix: string): { count: number; exact: boolean } {
@@ -50,11 +61,15 @@ export function memoryTupleListing(g: MemoryGraph, limits = DEFAULT_LIMITS): Tup
     limits,
     async list(q) {
       const prefix = q.subjectType === undefined ? '' : `${q.subjectType}:`;
-      if (q.search) return search(q, prefix);
+      if (q.search) {
+        catchUp(SEARCH_CATCH_UP);
+        return search(q, prefix);
+      }
       const counted = count(q, prefix);
       if (counted.exact && q.skip >= counted.count) return { keys: [], ...counted };
       return { keys: range(q, prefix).slice(q.skip, q.skip + q.limit), ...counted };
     },
+    async catchUp(limit) { return catchUp(limit); },
     async prepare(starting) {
       if (g.listFieldsFilled) return 0;
       starting?.();

@@ -8,6 +8,11 @@ import { loadCypher, reader } from './connection.js';
 export const LIST_COUNT_CAP = 10_000;
 /** Index entries a search matching more than LIST_COUNT_CAP tuples may read in key order to fill its page. */
 export const LIST_SCAN_BUDGET = 20_000;
+/**
+ * Tuples a search makes searchable before it reads (the background catch-up keeps the backlog near empty): past it,
+ * during a bulk load faster than the catch-up, a search may leave out the newest tuples for a moment.
+ */
+export const SEARCH_CATCH_UP = 20_000;
 
 export function neo4jTupleListing(driver: Driver, limits = { cap: LIST_COUNT_CAP, budget: LIST_SCAN_BUDGET }): TupleListing {
   const q = loadCypher('listing.cypher');
@@ -57,12 +62,22 @@ export function neo4jTupleListing(driver: Driver, limits = { cap: LIST_COUNT_CAP
     return { keys, count: Number(tally.get('matched')), exact: true };
   }
 
+  /** Written in a write transaction (`run` reads). */
+  async function catchUp(limit: number): Promise<number> {
+    const r = await driver.executeQuery(stmt('catch-up'), { limit: int(limit) });
+    return Number(r.records[0]?.get('n') ?? 0);
+  }
+
   return {
     limits,
+    catchUp,
     async list(query) {
       const prefix = query.subjectType === undefined ? '' : `${query.subjectType}:`;
       const dir = query.descending ? 'DESC' : 'ASC';
-      if (query.search) return search(query, prefix, dir);
+      if (query.search) {
+        await catchUp(SEARCH_CATCH_UP);
+        return search(query, prefix, dir);
+      }
       const counted = await count(query, prefix);
       if (counted.exact && query.skip >= counted.count) return { keys: [], ...counted };
       const page = query.resourceType === undefined ? 'page-keyed' : 'page-typed';

@@ -21,4 +21,9 @@ export interface TupleListing {
    * is called before a fill. How many tuples it filled.
    */
   prepare(starting?: () => void): Promise<number>;
+  /**
+   * Makes at most `limit` tuples searchable that were projected since the last call (a write leaves that to this, in
+   * the background, so its transaction skips the text index's cost); how many. A search runs it first, bounded.
+   */
+  catchUp(limit: number): Promise<number>;
 }
