@@ -4,8 +4,7 @@ import tseslint from 'typescript-eslint';
 
 const DRIVERS = ['mongodb', 'mongodb/*', 'neo4j-driver', 'neo4j-driver/*', 'ioredis', 'ioredis/*', 'bullmq', 'bullmq/*', 'nodemailer', 'nodemailer/*', '@aws-sdk/*'];
 /** The adapters under src/stores/ (one folder each, the in-memory twins included): only the composition picks them. */
-const ADAPTERS = [...['mongo', 'neo4j', 'redis', 'files', 'queue', 'mail', 'memory'].flatMap((d) => [`**/stores/${d}`, `**/stores/${d}/**`]),
-  // The compositions that build them: a module receives the bag (ports/stores.ts), it never builds it.
+const ADAPTERS = [...['mongo', 'neo4j', 'redis', 'files', 'queue', 'mail', 'memory'].flatMap((d) => [`**/stores/${d}`, `**/stores/${d}/**`]), // The compositions that build them: a module receives the bag (ports/stores.ts), it never builds it.
   '**/stores/stores', '**/stores/stores.js'];
 const NODE_IO = ['fs', 'fs/*', 'net', 'http', 'https', 'child_process', 'node:fs', 'node:fs/*', 'node:net', 'node:http', 'node:https', 'node:child_process'];
 
@@ -23,7 +22,8 @@ export default tseslint.config(
     files: ['src/engine/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [
-        { group: ['**/stores', '**/stores/**', '**/services', '**/services/**', '**/surfaces', '**/surfaces/**'], message: 'The engine imports nothing that does I/O: no stores, services or surfaces.' },
+        { group: ['**/stores', '**/stores/**', '**/services', '**/services/**', '**/surfaces', '**/surfaces/**'],
+          message: 'The engine imports nothing that does I/O: no stores, services or surfaces.' },
         { group: [...NODE_IO, ...DRIVERS], message: 'The engine imports nothing that does I/O.' },
       ] }],
     },
@@ -35,7 +35,8 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': ['error', { patterns: [
         { group: ADAPTERS, message: 'Services, modules and surfaces import ports (stores/ports/), never an adapter: src/stores/stores.ts builds them.' },
-        { group: [...DRIVERS, 'rate-limiter-flexible'], message: 'Services, modules and surfaces reach stores, queues and mail through the ports; drivers belong in the adapters under src/stores/.' },
+        { group: [...DRIVERS, 'rate-limiter-flexible'],
+          message: 'Services, modules and surfaces reach stores, queues and mail through the ports; drivers belong in the adapters under src/stores/.' },
       ] }],
     },
   },
@@ -45,7 +46,8 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': ['error', { patterns: [
         { group: [...DRIVERS, 'rate-limiter-flexible'], message: 'An in-memory twin loads no driver: it keeps its state in Maps (shared ones on a MemoryHub).' },
-        { group: ['**/stores/mongo', '**/stores/mongo/**', '**/stores/neo4j', '**/stores/neo4j/**', '**/stores/redis', '**/stores/redis/**'], message: 'A twin imports no adapter (they load drivers).' },
+        { group: ['**/stores/mongo', '**/stores/mongo/**', '**/stores/neo4j', '**/stores/neo4j/**', '**/stores/redis', '**/stores/redis/**'],
+          message: 'A twin imports no adapter (they load drivers).' },
       ] }],
     },
   },

@@ -34,7 +34,8 @@ export default {
     { ...common, displayName: 'fast', testMatch: ['<rootDir>/test/unit/**/*.test.ts', ...inIntegration(MEMORY_FILES)], setupFiles: ['<rootDir>/test/support/memory-tier.ts'] },
     // Longer service tests on the twins: no servers either.
     { ...common, displayName: 'twins', testMatch: inIntegration(TWIN_FILES), setupFiles: ['<rootDir>/test/support/memory-tier.ts'] },
-    { ...onStack, displayName: 'stack', testMatch: ['<rootDir>/test/integration/**/*.test.ts'], testPathIgnorePatterns: ['/node_modules/', ...notIn(SLOW_FILES), ...notIn(MEMORY_FILES), ...notIn(TWIN_FILES)] },
+    { ...onStack, displayName: 'stack', testMatch: ['<rootDir>/test/integration/**/*.test.ts'],
+      testPathIgnorePatterns: ['/node_modules/', ...notIn(SLOW_FILES), ...notIn(MEMORY_FILES), ...notIn(TWIN_FILES)] },
     { ...onStack, displayName: 'slow', testMatch: inIntegration(SLOW_FILES) },
   ],
   // No forceExit: a test that leaves a socket, timer or child open keeps the run alive, and the global teardown then

@@ -40,7 +40,9 @@ async function main() {
     const all = tuples();
     const t0 = Date.now();
     for (let at = 0; at < all.length; at += 1000) {
-      await call('POST', '/authorization/relations/write', { updates: all.slice(at, at + 1000).map(([subject, relation, resource]) => ({ operation: 'create', subject, relation, resource })) });
+      await call('POST', '/authorization/relations/write', {
+        updates: all.slice(at, at + 1000).map(([subject, relation, resource]) => ({ operation: 'create', subject, relation, resource })),
+      });
     }
     for (;;) {
       const s = await call('GET', '/authorization/indexer/status');
@@ -66,12 +68,16 @@ async function main() {
     say('cold checks, one at a time (each pair asked once):');
     await timed('  10,000 readers: a reader, and a stranger, on Document:wide', range(2000).map((i) => can(i % 2 ? `User:r${i * 5}` : `User:x${i}`, 'read', 'Document:wide')),
       (b) => typeof b.allowed === 'boolean');
-    await timed('  500 teams: a member of all of them on one of their documents', range(2000).map((i) => can(`User:joiner${i % JOINERS}`, 'read', `Document:j${Math.floor(i / 4) % 500}`)), (b) => b.allowed === true);
-    await timed('  ten-level tree: a member of the root team on the deepest document', range(200).map((i) => can(`User:root${i}`, 'read', 'Document:deep')), (b) => b.allowed === true);
+    await timed('  500 teams: a member of all of them on one of their documents', range(2000).map((i) =>
+      can(`User:joiner${i % JOINERS}`, 'read', `Document:j${Math.floor(i / 4) % 500}`)
+    ), (b) => b.allowed === true);
+    await timed('  ten-level tree: a member of the root team on the deepest document', range(200).map((i) => can(`User:root${i}`, 'read', 'Document:deep')), (b) =>
+      b.allowed === true);
     await timed('  public action on 2,000 pages: anyone views a page', range(2000).map((i) => can(`User:nobody${i}`, 'view', `Page:p${i}`)), (b) => b.allowed === true);
     say('cold lists, one at a time (each subject asked once; first page of 100 and the count):');
-    await timed('  10,000 readers: who can read Document:wide (users)', range(1).map(() => `/authorization/permissions/subjects?permission=read&resource=Document:wide&subjectType=User&limit=100`),
-      (b) => b.count === 10_000);
+    await timed('  10,000 readers: who can read Document:wide (users)', range(1).map(() =>
+      `/authorization/permissions/subjects?permission=read&resource=Document:wide&subjectType=User&limit=100`
+    ), (b) => b.count === 10_000);
     await timed('  500 teams: the documents a member of all of them can read', range(JOINERS).map((j) => objects(`User:joiner${j}`, 'read', 'Document')), (b) => b.count === 500);
     await timed('  ten-level tree: the documents a member of the root can read', range(50).map((i) => objects(`User:root${i}`, 'read', 'Document')), (b) => b.count === 1);
     await timed('  public action on 2,000 pages: the pages anyone can view', range(50).map((i) => objects(`User:nobody${i + 5000}`, 'view', 'Page')), (b) => b.count === 2000);
@@ -80,4 +86,7 @@ async function main() {
   }
 }
 
-main().then(() => process.exit(0), (e) => { console.error(e); process.exit(1); });
+main().then(() => process.exit(0), (e) => {
+  console.error(e);
+  process.exit(1);
+});

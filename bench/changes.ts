@@ -19,7 +19,9 @@ import { ROOT, startStack } from '../infra/stack.js';
 import { pct, say } from './report.js';
 
 const { values: args } = parseArgs({ options: {
-  revisions: { type: 'string', default: '1000000' }, runs: { type: 'string', default: '50' }, cold: { type: 'string', default: '5' },
+  revisions: { type: 'string', default: '1000000' },
+  runs: { type: 'string', default: '50' },
+  cold: { type: 'string', default: '5' },
   reuse: { type: 'boolean', default: false },
 } });
 const N = Number(args.revisions);
@@ -42,7 +44,10 @@ process.once('SIGINT', () => void (stack?.stop() ?? Promise.resolve()).then(() =
 /** Wall-clock times, and the CPU this process (the service and its client) spent per run: the machine may be shared. */
 const row = (label: string, xs: number[], cpu: number) =>
   say(`| ${label} | ${pct(xs, 0.5).toFixed(1)} | ${pct(xs, 0.95).toFixed(1)} | ${(cpu / xs.length).toFixed(1)} | ${xs.length} |`);
-const cpuMs = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; };
+const cpuMs = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
 const load = () => loadavg().map((l) => l.toFixed(1)).join(' ');
 
 /** Stores revisions 1..n as one-tuple entries, 1,000 a call, four calls at a time; the log is old, so no gap waits. */
@@ -79,9 +84,8 @@ async function main() {
   else say(`reusing the ${N} revisions stored before`);
   // As a load leaves the log: no block sealed yet (an earlier run's first reads sealed some).
   await mongo.db().collection(COLLECTIONS.changeBlocks).drop().catch(() => undefined);
-  const config = loadConfig({ ...urls, ADMIN_PORT: '0', CLIENT_PORT: '0', GRPC_PORT: '0', SOCKET_PORT: '0', MASTER_KEY: randomUUID(),
-    ADMIN_PASSWORD: 'bench-password', ADMIN_JWT_SECRET: randomUUID() + randomUUID(), CLIENT_JWT_SECRET: randomUUID() + randomUUID(), LOG_LEVEL: 'warn',
-    ROUTER_RATE_LIMITS: JSON.stringify({ enabled: false }) });
+  const config = loadConfig({ ...urls, ADMIN_PORT: '0', CLIENT_PORT: '0', GRPC_PORT: '0', SOCKET_PORT: '0', MASTER_KEY: randomUUID(), ADMIN_PASSWORD: 'bench-password',
+    ADMIN_JWT_SECRET: randomUUID() + randomUUID(), CLIENT_JWT_SECRET: randomUUID() + randomUUID(), LOG_LEVEL: 'warn', ROUTER_RATE_LIMITS: JSON.stringify({ enabled: false }) });
   const app = await createApp(config, createLogger('warn'));
   const adminPort = portOf(await app.listen(), 'admin');
   const page = async (after: number) => {
@@ -92,17 +96,18 @@ async function main() {
     return performance.now() - t;
   };
   /** Connect to the first page on the admin feed socket, as `npx wscat -c ws://…/authorization/changes?after=N` does. */
-  const socketPage = (after: number) => new Promise<number>((resolve, reject) => {
-    const t = performance.now();
-    const ws = new WebSocket(`ws://127.0.0.1:${adminPort}/authorization/changes?after=${after}`, { headers: { masterkey: config.MASTER_KEY } });
-    ws.once('message', (m: Buffer) => {
-      const elapsed = performance.now() - t;
-      const msg = JSON.parse(m.toString()) as { type: string; changes?: unknown[] };
-      ws.close();
-      if (msg.type === 'changes' && (msg.changes?.length ?? 0) > 0) resolve(elapsed); else reject(new Error(m.toString().slice(0, 300)));
+  const socketPage = (after: number) =>
+    new Promise<number>((resolve, reject) => {
+      const t = performance.now();
+      const ws = new WebSocket(`ws://127.0.0.1:${adminPort}/authorization/changes?after=${after}`, { headers: { masterkey: config.MASTER_KEY } });
+      ws.once('message', (m: Buffer) => {
+        const elapsed = performance.now() - t;
+        const msg = JSON.parse(m.toString()) as { type: string; changes?: unknown[] };
+        ws.close();
+        if (msg.type === 'changes' && (msg.changes?.length ?? 0) > 0) resolve(elapsed); else reject(new Error(m.toString().slice(0, 300)));
+      });
+      ws.once('error', reject);
     });
-    ws.once('error', reject);
-  });
   try {
     const mid = Math.floor(N / 2);
     // A process seeds its revision counter from the highest revision MongoDB holds, on its first call.
@@ -127,7 +132,11 @@ async function main() {
     // A socket's follower reads on past its first page until it sees the close: those pages are read (sealed) first,
     // and the follower of a first read is given time to finish, so that no run pays for the one before.
     const quiet = () => new Promise((r) => setTimeout(r, 5000));
-    await runs('feed socket, connect to first page, first read', COLD, async (i) => { const t = await socketPage(fresh(mid, i) + 5 * PAGE); await quiet(); return t; });
+    await runs('feed socket, connect to first page, first read', COLD, async (i) => {
+      const t = await socketPage(fresh(mid, i) + 5 * PAGE);
+      await quiet();
+      return t;
+    });
     await page(PAGE);
     await page(mid + PAGE);
     await runs('feed socket, connect to first page (after=0 and the middle), sealed', RUNS, (i) => socketPage(i % 2 ? 0 : mid));
@@ -139,4 +148,7 @@ async function main() {
   }
 }
 
-main().catch((e) => { console.error(e); process.exit(1); });
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

@@ -5,7 +5,10 @@ import { parseArgs } from 'node:util';
 import { WebSocket } from 'ws';
 
 const { values: a } = parseArgs({ options: {
-  socket: { type: 'string' }, plan: { type: 'string' }, messages: { type: 'string', default: '1000' }, rate: { type: 'string', default: '50' },
+  socket: { type: 'string' },
+  plan: { type: 'string' },
+  messages: { type: 'string', default: '1000' },
+  rate: { type: 'string', default: '50' },
 } });
 /** Every socket to open: its token and room. */
 const plan = JSON.parse(readFileSync(a.plan!, 'utf8')) as Array<{ token: string; room: string }>;
@@ -22,7 +25,10 @@ async function main() {
   for (let i = 0; i < plan.length; i += 100) {
     await Promise.all(plan.slice(i, i + 100).map(async ({ token, room }) => {
       const ws = new WebSocket(a.socket!, { headers: { authorization: `Bearer ${token}` } });
-      await new Promise((resolve, reject) => { ws.once('open', resolve); ws.once('error', reject); });
+      await new Promise((resolve, reject) => {
+        ws.once('open', resolve);
+        ws.once('error', reject);
+      });
       const joined = new Promise<void>((resolve) => {
         ws.on('message', (data) => {
           const m = JSON.parse(String(data)) as { type: string; message?: { message: string }; code?: string };
@@ -58,16 +64,26 @@ async function main() {
   }
   const expected = total * (sockets.length / rooms.length);
   for (let w = 0; w < 100 && latencies.length < expected; w++) await new Promise((r) => setTimeout(r, 100));
-  const pctOf = (xs: number[]) => { const s = [...xs].sort((x, y) => x - y); return (p: number) => s[Math.min(s.length - 1, Math.floor(p * s.length))] ?? NaN; };
+  const pctOf = (xs: number[]) => {
+    const s = [...xs].sort((x, y) => x - y);
+    return (p: number) => s[Math.min(s.length - 1, Math.floor(p * s.length))] ?? NaN;
+  };
   const sorted = [...latencies].sort((x, y) => x - y);
   const pct = pctOf(latencies);
   // Fan-out proper: each delivery after the first delivery of the same message (the store write and the sender's hop excluded).
   const first = new Map<number, number>();
   for (const [i, at] of arrivals) first.set(i, Math.min(first.get(i) ?? Infinity, at));
   const spread = pctOf(arrivals.map(([i, at]) => at - first.get(i)!));
-  process.stdout.write(`${JSON.stringify({ sockets: sockets.length, rooms: rooms.length, connectMs, sent: total, expected, delivered: latencies.length,
-    p50: pct(0.5), p95: pct(0.95), p99: pct(0.99), max: sorted.at(-1), spread50: spread(0.5), spread99: spread(0.99), errors: errors.length, errorCodes: [...new Set(errors)] })}\n`);
+  process.stdout.write(
+    `${
+      JSON.stringify({ sockets: sockets.length, rooms: rooms.length, connectMs, sent: total, expected, delivered: latencies.length, p50: pct(0.5), p95: pct(0.95), p99: pct(0.99),
+        max: sorted.at(-1), spread50: spread(0.5), spread99: spread(0.99), errors: errors.length, errorCodes: [...new Set(errors)] })
+    }\n`,
+  );
   for (const s of sockets) s.ws.terminate();
 }
 
-main().catch((e: unknown) => { process.stderr.write(`${(e as Error).stack}\n`); process.exit(1); });
+main().catch((e: unknown) => {
+  process.stderr.write(`${(e as Error).stack}\n`);
+  process.exit(1);
+});

@@ -7,7 +7,9 @@ import { fmt, pct, say } from './report.js';
 import { benchService } from './service.js';
 
 const { values: args } = parseArgs({ options: {
-  documents: { type: 'string', default: '100000' }, readable: { type: 'string', default: '10000' }, concurrency: { type: 'string', default: '16' },
+  documents: { type: 'string', default: '100000' },
+  readable: { type: 'string', default: '10000' },
+  concurrency: { type: 'string', default: '16' },
 } });
 const N = Number(args.documents);
 const R = Number(args.readable);
@@ -15,7 +17,15 @@ const C = Number(args.concurrency);
 
 type Call = (base: number, method: string, path: string, headers: Record<string, string>, body?: unknown) => Promise<any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 /** The service's two surfaces, credentials on each, and the reader's user. */
-interface Bench { call: Call; admin: number; client: number; asAdmin: Record<string, string>; asUser: Record<string, string>; me: string; mongoUrl: string }
+interface Bench {
+  call: Call;
+  admin: number;
+  client: number;
+  asAdmin: Record<string, string>;
+  asUser: Record<string, string>;
+  me: string;
+  mongoUrl: string;
+}
 
 async function main() {
   const svc = await benchService('bench-client', { redis: 26479, mongo: 27317, postgres: 27332, bolt: 27787, http: 27574 });
@@ -23,7 +33,8 @@ async function main() {
   const admin = svc.port('admin');
   const client = svc.port('client');
   const call = async (base: number, method: string, path: string, headers: Record<string, string>, body?: unknown) => {
-    const r = await fetch(`http://127.0.0.1:${base}${path}`, { method, headers: { ...headers, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const r = await fetch(`http://127.0.0.1:${base}${path}`, { method, headers: { ...headers, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body) });
     return r.json() as Promise<any>; // eslint-disable-line @typescript-eslint/no-explicit-any
   };
   const asAdmin = { masterkey: config.MASTER_KEY };
@@ -127,10 +138,14 @@ async function checkLatencies(b: Bench): Promise<void> {
   // Two sets of documents of the same shape, so each surface starts with a cold decision cache; then both again, warm.
   const doc = (i: number, off: number) => `Report:r${(i * 97 + off) % N}`;
   for (const pass of ['cold', 'warm']) {
-    const a = await run(`admin GET /authorization/permissions/can, ${pass}`, admin, (i) => `/authorization/permissions/can?subject=${me}&permission=read&resource=${doc(i, 0)}`, asAdmin);
+    const a = await run(`admin GET /authorization/permissions/can, ${pass}`, admin, (i) => `/authorization/permissions/can?subject=${me}&permission=read&resource=${doc(i, 0)}`,
+      asAdmin);
     const c = await run(`client GET /authorization/check, ${pass}      `, client, (i) => `/authorization/check?action=read&resource=${doc(i, 13)}`, asUser);
     say(`  client check p50 / admin can p50 (${pass}): ${(c / a).toFixed(2)}`);
   }
 }
 
-main().then(() => process.exit(0), (e) => { console.error(e); process.exit(1); });
+main().then(() => process.exit(0), (e) => {
+  console.error(e);
+  process.exit(1);
+});

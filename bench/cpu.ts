@@ -3,7 +3,10 @@ import { readdirSync, readFileSync } from 'node:fs';
 
 const TICKS = 100; // USER_HZ on Linux
 
-interface Stat { ppid: number; ticks: number }
+interface Stat {
+  ppid: number;
+  ticks: number;
+}
 
 function stats(): Map<number, Stat> {
   const out = new Map<number, Stat>();
@@ -26,7 +29,8 @@ export function cpuSeconds(roots: Record<string, number>): Record<string, number
   for (const [pid, s] of all) children.set(s.ppid, [...(children.get(s.ppid) ?? []), pid]);
   // A root's tree stops at the other roots: the servers are children of the Node process that started them.
   const others = new Set(Object.values(roots));
-  const tree = (pid: number): number => (all.get(pid)?.ticks ?? 0)
+  const tree = (pid: number): number =>
+    (all.get(pid)?.ticks ?? 0)
     + (children.get(pid) ?? []).filter((c) => !others.has(c)).reduce((a, c) => a + tree(c), 0);
   return Object.fromEntries(Object.entries(roots).map(([name, pid]) => [name, tree(pid) / TICKS]));
 }

@@ -2,7 +2,12 @@
 import type { Definition } from '../src/engine/model.js';
 import { say } from './report.js';
 
-export interface DataSet { tuples: Array<[string, string, string]>; users: number; teams: number; docs: number }
+export interface DataSet {
+  tuples: Array<[string, string, string]>;
+  users: number;
+  teams: number;
+  docs: number;
+}
 
 /** The Document type the benches register beside the built-in Team and User. */
 export const DOCUMENT: Definition = { name: 'Document', relations: { owner: ['User', 'Team'], reader: ['User', 'Team'] },

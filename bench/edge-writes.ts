@@ -11,7 +11,8 @@ import { freshNeo4j } from './index-shapes/server.js';
 import { say } from './report.js';
 
 const { values: args } = parseArgs({ options: {
-  singles: { type: 'string', default: '300' }, units: { type: 'string', default: '10' },
+  singles: { type: 'string', default: '300' },
+  units: { type: 'string', default: '10' },
   'port-base': { type: 'string', default: '29750' },
 } });
 const SINGLES = Number(args.singles);
@@ -31,8 +32,8 @@ let n = 0;
 const row = () => {
   n++;
   const team = `t${n % 50}`;
-  return { subject: `User:u${n}`, subjectType: 'User', subjectId: `u${n}`, resource: `Team:${team}`, resourceType: 'Team',
-    resourceId: team, key: `User:u${n}#member@Team:${team}`, name: 'member' };
+  return { subject: `User:u${n}`, subjectType: 'User', subjectId: `u${n}`, resource: `Team:${team}`, resourceType: 'Team', resourceId: team, key: `User:u${n}#member@Team:${team}`,
+    name: 'member' };
 };
 
 /** Mean ms of `f` over `k` calls, after min(50, k) calls to warm the plan and the JIT. */
@@ -60,7 +61,11 @@ async function catchUp(driver: Driver) {
     total += n;
   }
   const ms = performance.now() - t0;
-  say(`${'  catch-up of what they left (passes of 5,000)'.padEnd(52)} ${total.toLocaleString('en-US')} tuples in ${ms.toFixed(0)} ms (${(ms / Math.max(1, total) * 1000).toFixed(1)} µs a tuple)`);
+  say(
+    `${'  catch-up of what they left (passes of 5,000)'.padEnd(52)} ${total.toLocaleString('en-US')} tuples in ${ms.toFixed(0)} ms (${
+      (ms / Math.max(1, total) * 1000).toFixed(1)
+    } µs a tuple)`,
+  );
 }
 
 const server = await freshNeo4j(join(ROOT, '.data', 'edge-writes'), Number(args['port-base']), 100_000);

@@ -19,8 +19,10 @@ import type { Variant } from './index-shapes/variant.js';
 import { say } from './report.js';
 
 const { values: args } = parseArgs({ options: {
-  tuples: { type: 'string', default: '100000' }, variants: { type: 'string', default: 'today,flat-nodes,leopard' },
-  checks: { type: 'string', default: '200' }, unit: { type: 'string', default: '2000' },
+  tuples: { type: 'string', default: '100000' },
+  variants: { type: 'string', default: 'today,flat-nodes,leopard' },
+  checks: { type: 'string', default: '200' },
+  unit: { type: 'string', default: '2000' },
   // Bolt of the first variant's Neo4j (HTTP one above); the next variant's 10 ports up.
   'port-base': { type: 'string', default: '29700' },
 } });
@@ -28,7 +30,17 @@ const N = Number(args.tuples);
 const UNIT = Number(args.unit);
 const VARIANTS = args.variants.split(',');
 
-interface Row { name: string; wallS: number; cpuS: number; storeMiB: number; nodes: number; rels: number; pssMiB: number; statements: string; reads: ReadFigures }
+interface Row {
+  name: string;
+  wallS: number;
+  cpuS: number;
+  storeMiB: number;
+  nodes: number;
+  rels: number;
+  pssMiB: number;
+  statements: string;
+  reads: ReadFigures;
+}
 
 async function open(name: string, uri: string, model: Model): Promise<Variant> {
   if (name === 'today') return todayVariant(uri, model);
@@ -77,7 +89,9 @@ async function runVariant(name: string, i: number, model: Model, tuples: Tuple[]
 
 function report(rows: Row[], checks: Check[]): void {
   const f = (x: number, d = 0) => x.toFixed(d);
-  say('\n| variant | load wall s | tuples/s | Neo4j CPU s | Neo4j CPU ms/tuple | store MiB | nodes | relationships | Neo4j PSS MiB | can db hits mean / max | list db hits mean | check p50 ms cold |');
+  say(
+    '\n| variant | load wall s | tuples/s | Neo4j CPU s | Neo4j CPU ms/tuple | store MiB | nodes | relationships | Neo4j PSS MiB | can db hits mean / max | list db hits mean | check p50 ms cold |',
+  );
   say('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const r of rows) {
     say(`| ${r.name} | ${f(r.wallS, 1)} | ${f(N / r.wallS)} | ${f(r.cpuS, 1)} | ${f((1000 * r.cpuS) / N, 3)} | ${f(r.storeMiB, 1)} | ${r.nodes} | ${r.rels} | `
@@ -108,4 +122,7 @@ async function main() {
   if (wrong.length) throw new Error(`answers differ from the evaluator's: ${wrong.map((r) => `${r.name} (${r.reads.wrong.length})`).join(', ')}`);
 }
 
-main().then(() => process.exit(0), (e) => { console.error(e); process.exit(1); });
+main().then(() => process.exit(0), (e) => {
+  console.error(e);
+  process.exit(1);
+});

@@ -17,8 +17,11 @@ import { ROOT, startStack } from '../infra/stack.js';
 import { pct, say } from './report.js';
 
 const { values: args } = parseArgs({ options: {
-  tuples: { type: 'string', default: '100000' }, runs: { type: 'string', default: '200' }, reuse: { type: 'boolean', default: false },
-  loaders: { type: 'string', default: '4' }, before: { type: 'string', default: '3' },
+  tuples: { type: 'string', default: '100000' },
+  runs: { type: 'string', default: '200' },
+  reuse: { type: 'boolean', default: false },
+  loaders: { type: 'string', default: '4' },
+  before: { type: 'string', default: '3' },
 } });
 const N = Number(args.tuples);
 const RUNS = Number(args.runs);
@@ -74,8 +77,8 @@ async function main() {
   const stored = await rels.estimatedDocumentCount().catch(() => 0);
   const reuse = args.reuse && stored >= N;
   if (!reuse) await wipe(urls);
-  const config = loadConfig({ ...urls, ADMIN_PORT: '0', CLIENT_PORT: '0', GRPC_PORT: '0', SOCKET_PORT: '0', MASTER_KEY: randomUUID(),
-    ADMIN_PASSWORD: 'bench-password', ADMIN_JWT_SECRET: randomUUID() + randomUUID(), CLIENT_JWT_SECRET: randomUUID() + randomUUID(), LOG_LEVEL: 'warn' });
+  const config = loadConfig({ ...urls, ADMIN_PORT: '0', CLIENT_PORT: '0', GRPC_PORT: '0', SOCKET_PORT: '0', MASTER_KEY: randomUUID(), ADMIN_PASSWORD: 'bench-password',
+    ADMIN_JWT_SECRET: randomUUID() + randomUUID(), CLIENT_JWT_SECRET: randomUUID() + randomUUID(), LOG_LEVEL: 'warn' });
   const app = await createApp(config, createLogger('warn'));
   const admin = `http://127.0.0.1:${portOf(await app.listen(), 'admin')}`;
   const headers = { masterkey: config.MASTER_KEY, 'content-type': 'application/json' };
@@ -195,4 +198,7 @@ async function timeFindsAsBefore(rels: Collection): Promise<void> {
   }
 }
 
-main().catch((e) => { console.error(e); process.exit(1); });
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

@@ -2,8 +2,16 @@
 import { Session } from 'node:inspector/promises';
 import { writeFileSync } from 'node:fs';
 
-interface Node { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }
-interface Profile { nodes: Node[]; samples: number[]; timeDeltas: number[] }
+interface Node {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  children?: number[];
+}
+interface Profile {
+  nodes: Node[];
+  samples: number[];
+  timeDeltas: number[];
+}
 
 export async function startProfile(): Promise<() => Promise<Profile>> {
   const session = new Session();
@@ -36,7 +44,8 @@ export function summarise(profile: Profile, file: string, n = 12): string[] {
     area.set(group, (area.get(group) ?? 0) + dt);
     total += dt;
   });
-  const top = (m: Map<string, number>) => [...m].sort((a, b) => b[1] - a[1]).slice(0, n)
-    .map(([k, v]) => `    ${((100 * v) / total).toFixed(1).padStart(5)}%  ${k}`);
+  const top = (m: Map<string, number>) =>
+    [...m].sort((a, b) => b[1] - a[1]).slice(0, n)
+      .map(([k, v]) => `    ${((100 * v) / total).toFixed(1).padStart(5)}%  ${k}`);
   return [`  by area (self time, ${(total / 1e6).toFixed(0)} s sampled):`, ...top(area), '  top functions:', ...top(self)];
 }

@@ -50,7 +50,7 @@ try {
   say(`data set: ${String(count.count)} tuples`);
   // The bench's data set: users u*, documents d*; half the pairs share a team by construction, the rest mostly not.
   // Half the pairs from stored tuples (a direct reader or an owner team's pairs: allowed), half spread over ids (mostly denied).
-  const stored = ((await call('GET', '/authorization/relations?resourceType=Document&limit=1000')).relations as Array<{ subject: string; resource: string }>);
+  const stored = (await call('GET', '/authorization/relations?resourceType=Document&limit=1000')).relations as Array<{ subject: string; resource: string }>;
   const n = Number(values.checks);
   const pairs = Array.from({ length: n }, (_, i) => (i % 2 === 0 && stored.length
     ? [stored[(i / 2) % stored.length]!.subject, stored[(i / 2) % stored.length]!.resource] as const
@@ -69,7 +69,9 @@ try {
     for (let i = 0; !stop; i = (i + 1) % n) {
       try {
         if ((await ask(pairs[i]!)) !== expected[i]) wrong++;
-      } catch { failed++; }
+      } catch {
+        failed++;
+      }
       asked++;
     }
   })();
@@ -79,7 +81,10 @@ try {
   for (;;) {
     const s = await call('GET', '/authorization/indexer/status');
     if (s.pending === 0 && !s.rebuild && !s.rebuildRequested) break;
-    if (Date.now() - lastSay > 15_000) { lastSay = Date.now(); say(`  ${((Date.now() - t0) / 1000).toFixed(0)} s: ${JSON.stringify(s.rebuild ?? s)}`); }
+    if (Date.now() - lastSay > 15_000) {
+      lastSay = Date.now();
+      say(`  ${((Date.now() - t0) / 1000).toFixed(0)} s: ${JSON.stringify(s.rebuild ?? s)}`);
+    }
     await new Promise((r) => setTimeout(r, 200));
   }
   const seconds = (Date.now() - t0) / 1000;

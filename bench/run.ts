@@ -21,8 +21,11 @@ import { startProfile, summarise } from './profile.js';
 import { dataSet, DOCUMENT, type DataSet } from './data-set.js';
 
 const { values: args } = parseArgs({ options: {
-  tuples: { type: 'string', default: '100000' }, concurrency: { type: 'string', default: '16' }, checks: { type: 'string', default: '4000' },
-  loaders: { type: 'string', default: '1' }, profile: { type: 'boolean', default: false },
+  tuples: { type: 'string', default: '100000' },
+  concurrency: { type: 'string', default: '16' },
+  checks: { type: 'string', default: '4000' },
+  loaders: { type: 'string', default: '1' },
+  profile: { type: 'boolean', default: false },
   // Its own servers on ports from this base (+1 redis, +2 mongo, +3 postgres, +4 bolt, +5 http): a run beside a dev stack.
   'port-base': { type: 'string' },
 } });
@@ -65,8 +68,8 @@ async function startBench(dataDir: string) {
   const stack = await startStack({ dataDir, env, log: (l) => say(`  ${l}`), ports });
   // Index settings from the environment (INDEX_CONCURRENCY, INDEX_PARTITIONS) reach the service as `npm start` passes them.
   const indexEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('INDEX_')));
-  const config = loadConfig({ ...indexEnv, ...stack.urls, ADMIN_PORT: '0', CLIENT_PORT: '0', GRPC_PORT: '0', SOCKET_PORT: '0', MASTER_KEY: randomUUID(), ADMIN_PASSWORD: 'bench-password',
-    ADMIN_JWT_SECRET: randomUUID() + randomUUID(), CLIENT_JWT_SECRET: randomUUID() + randomUUID(), LOG_LEVEL: 'warn' });
+  const config = loadConfig({ ...indexEnv, ...stack.urls, ADMIN_PORT: '0', CLIENT_PORT: '0', GRPC_PORT: '0', SOCKET_PORT: '0', MASTER_KEY: randomUUID(),
+    ADMIN_PASSWORD: 'bench-password', ADMIN_JWT_SECRET: randomUUID() + randomUUID(), CLIENT_JWT_SECRET: randomUUID() + randomUUID(), LOG_LEVEL: 'warn' });
   // The servers run in their own process groups: Ctrl-C must stop them too.
   process.once('SIGINT', () => void stack.stop().then(() => process.exit(130)));
   const app = await createApp(config, createLogger('warn'));
@@ -95,7 +98,7 @@ async function loadAndRebuild(stack: Stack, dataDir: string, call: Call, tuples:
     const stop = args.profile ? await startProfile() : undefined;
     return async () => {
       say(`  cpu during ${label}: ${cpuShares(c0, cpuSeconds(roots), (Date.now() - t) / 1000, cores)}`);
-      if (stop) for (const l of summarise(await stop(), join(dataDir, `${label.replace(/\W+/g, '-')}.cpuprofile`))) say(l);
+      if (stop) { for (const l of summarise(await stop(), join(dataDir, `${label.replace(/\W+/g, '-')}.cpuprofile`))) say(l); }
     };
   };
   let t0 = Date.now();
@@ -109,11 +112,18 @@ async function loadAndRebuild(stack: Stack, dataDir: string, call: Call, tuples:
       const r = await call('POST', '/authorization/relations/write', c);
       if (typeof r.created !== 'number') throw new Error(`load failed: ${JSON.stringify(r)}`);
       loaded += c.updates.length;
-      if (Date.now() - lastSay > 10_000) { lastSay = Date.now(); say(`  loaded ${loaded} / ${tuples.length}`); }
+      if (Date.now() - lastSay > 10_000) {
+        lastSay = Date.now();
+        say(`  loaded ${loaded} / ${tuples.length}`);
+      }
     }
   }));
   const ackSeconds = (Date.now() - t0) / 1000;
-  say(`bulk load via /relations/write (${LOADERS} client${LOADERS > 1 ? 's' : ''}, ${calls} calls of up to ${PER_CALL}): acknowledged in ${ackSeconds.toFixed(1)} s, ${(tuples.length / ackSeconds).toFixed(0)} tuples/s`);
+  say(
+    `bulk load via /relations/write (${LOADERS} client${LOADERS > 1 ? 's' : ''}, ${calls} calls of up to ${PER_CALL}): acknowledged in ${ackSeconds.toFixed(1)} s, ${
+      (tuples.length / ackSeconds).toFixed(0)
+    } tuples/s`,
+  );
   const idle = async () => {
     for (;;) {
       const s = await call('GET', '/authorization/indexer/status');
@@ -124,7 +134,7 @@ async function loadAndRebuild(stack: Stack, dataDir: string, call: Call, tuples:
   await idle();
   const visibleSeconds = (Date.now() - t0) / 1000;
   say(`  index caught up ${(visibleSeconds - ackSeconds).toFixed(1)} s after the last call: ${(tuples.length / visibleSeconds).toFixed(0)} tuples/s until visible`);
-  if (process.env.AUTHZ_QUERY_TIMINGS === '1') for (const l of (await import('../src/stores/neo4j/timings.js')).statementTimings()) say(`  ${l}`);
+  if (process.env.AUTHZ_QUERY_TIMINGS === '1') { for (const l of (await import('../src/stores/neo4j/timings.js')).statementTimings()) say(`  ${l}`); }
   await phaseDone();
   phaseDone = await measure('rebuild');
   t0 = Date.now();
@@ -203,12 +213,15 @@ async function writeToVisible(call: Call, teams: number): Promise<void> {
     say(`write-to-visible, ${label}: ${fmt(lag)}`);
   };
   const leaf = teams - 1;
-  await visible('member added to the root team (actor keys only)',
-    (i) => ({ subject: `User:newcomer${i}`, relation: 'member', resource: 'Team:t0' }), (i) => [`User:newcomer${i}`, `Document:d${i}`]);
-  await visible('new team made owner of the root team (flats of every team below)',
-    (i) => ({ subject: `Team:top${i}`, relation: 'owner', resource: 'Team:t0' }), (i) => [`Team:top${i}`, `Document:d${i}`]);
-  await visible('team made owner of a document (that document only)',
-    (i) => ({ subject: `Team:t${leaf}`, relation: 'owner', resource: `Document:new${i}` }), (i) => [`Team:t${leaf}`, `Document:new${i}`]);
+  await visible('member added to the root team (actor keys only)', (i) => ({ subject: `User:newcomer${i}`, relation: 'member', resource: 'Team:t0' }),
+    (i) => [`User:newcomer${i}`, `Document:d${i}`]);
+  await visible('new team made owner of the root team (flats of every team below)', (i) => ({ subject: `Team:top${i}`, relation: 'owner', resource: 'Team:t0' }),
+    (i) => [`Team:top${i}`, `Document:d${i}`]);
+  await visible('team made owner of a document (that document only)', (i) => ({ subject: `Team:t${leaf}`, relation: 'owner', resource: `Document:new${i}` }),
+    (i) => [`Team:t${leaf}`, `Document:new${i}`]);
 }
 
-main().then(() => process.exit(0), (e) => { console.error(e); process.exit(1); });
+main().then(() => process.exit(0), (e) => {
+  console.error(e);
+  process.exit(1);
+});

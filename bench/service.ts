@@ -18,12 +18,19 @@ export async function benchService(name: string, ports: StackPorts, env: Record<
   // The servers run in their own process groups: Ctrl-C must stop them too.
   process.once('SIGINT', () => void stack.stop().then(() => process.exit(130)));
   const config = loadConfig({ ...stack.urls, ADMIN_PORT: '0', CLIENT_PORT: '0', GRPC_PORT: '0', SOCKET_PORT: '0', MASTER_KEY: randomUUID(), ADMIN_PASSWORD: 'bench-password',
-    ADMIN_JWT_SECRET: randomUUID() + randomUUID(), CLIENT_JWT_SECRET: randomUUID() + randomUUID(), LOG_LEVEL: 'warn',
-    ROUTER_RATE_LIMITS: JSON.stringify({ enabled: false }), ...env });
+    ADMIN_JWT_SECRET: randomUUID() + randomUUID(), CLIENT_JWT_SECRET: randomUUID() + randomUUID(), LOG_LEVEL: 'warn', ROUTER_RATE_LIMITS: JSON.stringify({ enabled: false }),
+    ...env });
   const app = await createApp(config, createLogger('warn'));
   const listeners = await app.listen();
   return {
-    config, app, listeners, port: (n: string) => portOf(listeners, n), pids: stack.pids ?? {},
-    async stop() { await app.close(); await stack.stop(); },
+    config,
+    app,
+    listeners,
+    port: (n: string) => portOf(listeners, n),
+    pids: stack.pids ?? {},
+    async stop() {
+      await app.close();
+      await stack.stop();
+    },
   };
 }

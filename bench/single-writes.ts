@@ -5,13 +5,15 @@ import { benchService } from './service.js';
 import { say } from './report.js';
 
 const { values: args } = parseArgs({ options: {
-  writes: { type: 'string', default: '300' }, 'port-base': { type: 'string', default: '29780' },
+  writes: { type: 'string', default: '300' },
+  'port-base': { type: 'string', default: '29780' },
 } });
 const WRITES = Number(args.writes);
 const base = Number(args['port-base']);
 
 const folder = {
-  name: 'Folder', relations: { parent: ['Folder'], viewer: ['User', 'Team'], owner: ['User', 'Team'] },
+  name: 'Folder',
+  relations: { parent: ['Folder'], viewer: ['User', 'Team'], owner: ['User', 'Team'] },
   permissions: { view: ['viewer', 'owner', 'viewer->read', 'owner->read', 'parent->view', 'edit'], edit: ['owner', 'owner->edit', 'parent->edit'] },
 };
 /** The kinds written in turn: a leaf (no flats change), a team on a folder, a user on a folder. */
@@ -32,7 +34,7 @@ const tuple = (tag: string, i: number) => {
   const kind = KINDS[i % 3]!;
   const body = kind === 'User#member@Team' ? { subject: `User:${tag}u${i}`, relation: 'member', resource: `Team:t${i % 6}` }
     : kind === 'Team#viewer@Folder' ? { subject: `Team:t${i % 6}`, relation: 'viewer', resource: `Folder:${tag}f${i % 10}` }
-      : { subject: `User:${tag}u${i}`, relation: 'viewer', resource: `Folder:${tag}f${i % 10}` };
+    : { subject: `User:${tag}u${i}`, relation: 'viewer', resource: `Folder:${tag}f${i % 10}` };
   return { kind, body };
 };
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))]!;

@@ -6,21 +6,28 @@ import { Agent, request } from 'node:http';
 // 4 s, before the server does); without one it keeps them, and a burst reuses one the server is closing (ECONNRESET).
 const agent = new Agent({ keepAlive: true, maxSockets: 512, timeout: 30_000 });
 
-export interface Reply { status: number; body: any } // eslint-disable-line @typescript-eslint/no-explicit-any
+export interface Reply {
+  status: number;
+  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+}
 
 /** status 0: the connection failed or timed out (30 s). */
 export function call(url: string, method: string, headers: Record<string, string>, body?: unknown, retried = false): Promise<Reply> {
   const payload = body === undefined ? undefined : JSON.stringify(body);
   return new Promise((resolve) => {
     const req = request(url, {
-      method, agent, timeout: 30_000,
+      method,
+      agent,
+      timeout: 30_000,
       headers: { ...headers, ...(payload ? { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(payload)) } : {}) },
     }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => {
         let parsed: unknown = null;
-        try { parsed = JSON.parse(Buffer.concat(chunks).toString('utf8')); } catch { /* not JSON: the status says enough */ }
+        try {
+          parsed = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+        } catch { /* not JSON: the status says enough */ }
         resolve({ status: res.statusCode ?? 0, body: parsed });
       });
       res.on('error', () => resolve({ status: 0, body: null }));

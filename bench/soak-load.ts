@@ -5,9 +5,13 @@ import { Mix, type Result } from './soak-ops.js';
 import type { SoakTarget } from './soak-shape.js';
 
 const { values: a } = parseArgs({ options: {
-  target: { type: 'string' }, mode: { type: 'string', default: 'soak' },
-  steps: { type: 'string', default: '4,8,16,32,64' }, 'step-seconds': { type: 'string', default: '8' },
-  rate: { type: 'string', default: '100' }, seconds: { type: 'string', default: '600' }, every: { type: 'string', default: '10' },
+  target: { type: 'string' },
+  mode: { type: 'string', default: 'soak' },
+  steps: { type: 'string', default: '4,8,16,32,64' },
+  'step-seconds': { type: 'string', default: '8' },
+  rate: { type: 'string', default: '100' },
+  seconds: { type: 'string', default: '600' },
+  every: { type: 'string', default: '10' },
 } });
 const emit = (m: unknown) => process.stdout.write(`${JSON.stringify(m)}\n`);
 
@@ -20,8 +24,16 @@ class Tally {
     e.lat.push(ms);
     e.statuses[r.status] = (e.statuses[r.status] ?? 0) + 1;
   }
-  get calls(): number { let n = 0; for (const e of this.routes.values()) n += e.lat.length; return n; }
-  get errors(): number { let n = 0; for (const e of this.routes.values()) n += e.lat.length - (e.statuses.ok ?? 0); return n; }
+  get calls(): number {
+    let n = 0;
+    for (const e of this.routes.values()) n += e.lat.length;
+    return n;
+  }
+  get errors(): number {
+    let n = 0;
+    for (const e of this.routes.values()) n += e.lat.length - (e.statuses.ok ?? 0);
+    return n;
+  }
   summary() {
     const q = (xs: number[], p: number) => xs[Math.min(xs.length - 1, Math.floor(p * xs.length))] ?? 0;
     return Object.fromEntries([...this.routes].map(([route, e]) => {
@@ -38,7 +50,11 @@ const every = Number(a.every) * 1000;
 async function timed(op: () => Promise<Result>, tallies: Tally[]): Promise<void> {
   const t = performance.now();
   let r: Result;
-  try { r = await op(); } catch (e) { r = { route: 'load generator', status: (e as Error).message }; }
+  try {
+    r = await op();
+  } catch (e) {
+    r = { route: 'load generator', status: (e as Error).message };
+  }
   const ms = performance.now() - t;
   for (const x of tallies) x.add(r, ms);
 }
@@ -51,9 +67,14 @@ async function ramp(): Promise<void> {
     const tally = new Tally();
     const until = Date.now() + Number(a['step-seconds']) * 1000;
     const t0 = performance.now();
-    await Promise.all(Array.from({ length: c }, async () => { while (Date.now() < until) await timed(mix.pick(), [tally]); }));
+    await Promise.all(Array.from({ length: c }, async () => {
+      while (Date.now() < until) await timed(mix.pick(), [tally]);
+    }));
     const rate = tally.calls / ((performance.now() - t0) / 1000);
-    if (k === 0) { emit({ type: 'warm-up', concurrency: c, rate }); continue; }
+    if (k === 0) {
+      emit({ type: 'warm-up', concurrency: c, rate });
+      continue;
+    }
     emit({ type: 'step', concurrency: c, rate, errors: tally.errors, routes: tally.summary() });
     if (rate > best.rate) best = { rate, concurrency: c };
   }
@@ -78,14 +99,19 @@ async function soak(): Promise<void> {
   while (Date.now() < end) {
     const due = Math.floor(((Date.now() - start) / 1000) * rate) - issued - behind;
     for (let k = 0; k < due; k++) {
-      if (inFlight >= MAX_IN_FLIGHT) { behind++; continue; }
+      if (inFlight >= MAX_IN_FLIGHT) {
+        behind++;
+        continue;
+      }
       issued++;
       inFlight++;
-      void timed(mix.pick(), [total, interval]).finally(() => { inFlight--; });
+      void timed(mix.pick(), [total, interval]).finally(() => {
+        inFlight--;
+      });
     }
     if (Date.now() >= nextReport) {
-      emit({ type: 'interval', t: (nextReport - start) / 1000, rate: interval.calls / (every / 1000), errors: interval.errors, inFlight, behind,
-        decisions: mix.sockets.decisions, closes: mix.sockets.closes, routes: interval.summary() });
+      emit({ type: 'interval', t: (nextReport - start) / 1000, rate: interval.calls / (every / 1000), errors: interval.errors, inFlight, behind, decisions: mix.sockets.decisions,
+        closes: mix.sockets.closes, routes: interval.summary() });
       interval = new Tally();
       nextReport += every;
     }
@@ -93,8 +119,8 @@ async function soak(): Promise<void> {
   }
   const drainUntil = Date.now() + 30_000;
   while (inFlight > 0 && Date.now() < drainUntil) await new Promise((r) => setTimeout(r, 50));
-  emit({ type: 'done', seconds: (Date.now() - start) / 1000, calls: total.calls, errors: total.errors, behind, unfinished: inFlight,
-    decisions: mix.sockets.decisions, closes: mix.sockets.closes, routes: total.summary() });
+  emit({ type: 'done', seconds: (Date.now() - start) / 1000, calls: total.calls, errors: total.errors, behind, unfinished: inFlight, decisions: mix.sockets.decisions,
+    closes: mix.sockets.closes, routes: total.summary() });
 }
 
 await (a.mode === 'ramp' ? ramp() : soak());

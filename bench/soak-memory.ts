@@ -12,7 +12,9 @@ function field(pid: number, file: string, name: string): number {
   try {
     const m = new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/${file}`, 'utf8'));
     return m ? (Number(m[1]) * 1024) / MIB : 0;
-  } catch { return 0; }
+  } catch {
+    return 0;
+  }
 }
 
 /** Every live descendant of `root` (PostgreSQL forks one backend per connection, plus its helpers). */
@@ -27,7 +29,12 @@ export function descendants(root: number): number[] {
     } catch { /* exited meanwhile */ }
   }
   const out: number[] = [];
-  const walk = (pid: number) => { for (const c of children.get(pid) ?? []) { out.push(c); walk(c); } };
+  const walk = (pid: number) => {
+    for (const c of children.get(pid) ?? []) {
+      out.push(c);
+      walk(c);
+    }
+  };
   walk(root);
   return out;
 }
@@ -79,7 +86,10 @@ export async function redisKeys(redis: Redis): Promise<Record<string, number>> {
   do {
     const [next, keys] = await redis.scan(cursor, 'COUNT', 1000);
     cursor = next;
-    for (const k of keys) { const kind = k.split(':').slice(1, 2)[0] ?? k; out[kind] = (out[kind] ?? 0) + 1; }
+    for (const k of keys) {
+      const kind = k.split(':').slice(1, 2)[0] ?? k;
+      out[kind] = (out[kind] ?? 0) + 1;
+    }
   } while (cursor !== '0');
   return out;
 }
@@ -92,7 +102,9 @@ export function jvmHeap(pid: number): { committed: number; used: number; metaspa
     const meta = /Metaspace\s+used (\d+)K/.exec(out);
     if (!heap) return undefined;
     return { committed: Number(heap[1]) / 1024, used: Number(heap[2]) / 1024, metaspace: Number(meta?.[1] ?? 0) / 1024 };
-  } catch { return undefined; }
+  } catch {
+    return undefined;
+  }
 }
 
 /**

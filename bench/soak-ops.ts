@@ -4,13 +4,23 @@ import { call, type Reply } from './soak-http.js';
 import { SocketPool } from './soak-sockets.js';
 import { SHAPE, checkPair, type SoakTarget } from './soak-shape.js';
 
-export interface Result { route: string; status: string }
+export interface Result {
+  route: string;
+  status: string;
+}
 
-interface ClientUser { id: string; email: string; password: string; access: string; refresh: string; busy: boolean }
+interface ClientUser {
+  id: string;
+  email: string;
+  password: string;
+  access: string;
+  refresh: string;
+  busy: boolean;
+}
 
 const rand = (n: number) => Math.floor(Math.random() * n);
-const ok = (route: string, r: Reply, good: number[] = [200]): Result =>
-  ({ route, status: good.includes(r.status) ? 'ok' : r.status === 0 ? `network ${r.body?.error}` : String(r.status) });
+const ok = (route: string, r: Reply, good: number[] = [200]): Result => ({ route,
+  status: good.includes(r.status) ? 'ok' : r.status === 0 ? `network ${r.body?.error}` : String(r.status) });
 
 /** A GraphQL reply is an error when its status is not 200 or it carries errors (then named by their code). */
 const gqlResult = (route: string, r: Reply): Result => (r.status === 200 && !r.body?.errors ? { route, status: 'ok' }
@@ -70,7 +80,10 @@ export class Mix {
     }
   }
 
-  stop(): void { this.sockets.close(); this.grpc.close(); }
+  stop(): void {
+    this.sockets.close();
+    this.grpc.close();
+  }
 
   /** [route, operation]; an operation that cannot run now (nothing to delete, every user busy) runs a check instead. */
   readonly ops: Array<[keyof typeof WEIGHTS, () => Promise<Result>]> = [
@@ -94,7 +107,7 @@ export class Mix {
   /** One operation drawn by weight. */
   pick(): () => Promise<Result> {
     let x = Math.random() * this.total;
-    for (const [route, op] of this.ops) { if ((x -= WEIGHTS[route]) < 0) return op; }
+    for (const [route, op] of this.ops) if ((x -= WEIGHTS[route]) < 0) return op;
     return this.ops[0]![1];
   }
 
@@ -109,10 +122,14 @@ export class Mix {
     try {
       await this.grpc.can({ subject, permission: 'read', resource });
       return { route: 'gRPC Can', status: 'ok' };
-    } catch (e) { return { route: 'gRPC Can', status: `grpc ${(e as { grpcCode?: number }).grpcCode ?? (e as Error).message}` }; }
+    } catch (e) {
+      return { route: 'gRPC Can', status: `grpc ${(e as { grpcCode?: number }).grpcCode ?? (e as Error).message}` };
+    }
   }
 
-  private user(): ClientUser { return this.users[rand(this.users.length)]!; }
+  private user(): ClientUser {
+    return this.users[rand(this.users.length)]!;
+  }
 
   private async clientCheck(): Promise<Result> {
     const resource = Math.random() < 0.5 ? `Doc:w${rand(SHAPE.clientDocs)}` : `Doc:d${rand(SHAPE.clientDocs)}`;
@@ -136,13 +153,16 @@ export class Mix {
       const x = Math.random();
       const t: [string, string, string] = x < 0.4 ? [`User:${this.user().id}`, 'reader', `Doc:w${rand(SHAPE.watched)}`]
         : x < 0.7 ? [`User:u${rand(SHAPE.users)}`, 'reader', `Doc:w${rand(SHAPE.watched)}`]
-          : [`User:x${rand(1000)}`, 'member', `Team:t${rand(SHAPE.teams)}`];
+        : [`User:x${rand(1000)}`, 'member', `Team:t${rand(SHAPE.teams)}`];
       if (!this.liveKeys.has(t.join('|'))) return t;
     }
     return undefined;
   }
 
-  private remember(id: string, key: string): void { this.live.push({ id, key }); this.liveKeys.add(key); }
+  private remember(id: string, key: string): void {
+    this.live.push({ id, key });
+    this.liveKeys.add(key);
+  }
 
   private async write(): Promise<Result> {
     const slot = this.slot();
@@ -178,7 +198,8 @@ export class Mix {
 
   private async gqlClient(): Promise<Result> {
     const r = await call(`${this.t.client}/graphql`, 'POST', { authorization: `Bearer ${this.user().access}` }, {
-      query: 'query ($r: String!) { authorizationCheck(action: "read", resource: $r) me }', variables: { r: `Doc:w${rand(SHAPE.clientDocs)}` },
+      query: 'query ($r: String!) { authorizationCheck(action: "read", resource: $r) me }',
+      variables: { r: `Doc:w${rand(SHAPE.clientDocs)}` },
     });
     return gqlResult('POST /graphql (client)', r);
   }
@@ -186,7 +207,8 @@ export class Mix {
   private async gqlAdmin(): Promise<Result> {
     const [s, o] = checkPair(rand(SHAPE.checks));
     const r = await call(`${this.t.admin}/graphql`, 'POST', this.admin, {
-      query: 'query ($s: JSON, $o: JSON) { get_authorization_permissions_can(subject: $s, permission: "read", resource: $o) }', variables: { s, o },
+      query: 'query ($s: JSON, $o: JSON) { get_authorization_permissions_can(subject: $s, permission: "read", resource: $o) }',
+      variables: { s, o },
     });
     return gqlResult('POST /graphql (admin)', r);
   }
@@ -194,7 +216,10 @@ export class Mix {
   /** A user with no login or renewal in flight: two renewals racing with one refresh token would revoke the login (by design). */
   private idle(): ClientUser | undefined {
     const start = rand(this.users.length);
-    for (let k = 0; k < this.users.length; k++) { const u = this.users[(start + k) % this.users.length]!; if (!u.busy) return u; }
+    for (let k = 0; k < this.users.length; k++) {
+      const u = this.users[(start + k) % this.users.length]!;
+      if (!u.busy) return u;
+    }
     return undefined;
   }
 
@@ -203,7 +228,10 @@ export class Mix {
     if (!u) return this.can();
     u.busy = true;
     const r = await call(`${this.t.client}/authentication/local`, 'POST', {}, { email: u.email, password: u.password });
-    if (r.status === 200) { u.access = r.body.accessToken; u.refresh = r.body.refreshToken; }
+    if (r.status === 200) {
+      u.access = r.body.accessToken;
+      u.refresh = r.body.refreshToken;
+    }
     u.busy = false;
     return ok('POST /authentication/local', r);
   }
@@ -213,7 +241,10 @@ export class Mix {
     if (!u) return this.can();
     u.busy = true;
     const r = await call(`${this.t.client}/authentication/renew`, 'POST', {}, { refreshToken: u.refresh });
-    if (r.status === 200) { u.access = r.body.accessToken; u.refresh = r.body.refreshToken; }
+    if (r.status === 200) {
+      u.access = r.body.accessToken;
+      u.refresh = r.body.refreshToken;
+    }
     u.busy = false;
     return ok('POST /authentication/renew', r);
   }

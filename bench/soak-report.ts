@@ -1,17 +1,25 @@
 // The soak's figures: a progress line per sample, and the closing tables (memory drift, curve, calls and errors by route).
 import type { Sample } from './soak-memory.js';
 
-export interface RouteTotals { [route: string]: { n: number; p50: number; p99: number; statuses: Record<string, number> } }
+export interface RouteTotals {
+  [route: string]: { n: number; p50: number; p99: number; statuses: Record<string, number> };
+}
 
 const f0 = (x: number) => x.toFixed(0);
 const f1 = (x: number) => x.toFixed(1);
-const median = (xs: number[]) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)] ?? 0; };
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)] ?? 0;
+};
 
 /** The series measured per sample: each process's RSS, PostgreSQL's PSS, Redis's used_memory and the service's heap. */
 export function series(s: Sample): Record<string, number> {
   return {
     ...Object.fromEntries(Object.entries(s.rss).map(([k, v]) => [`${k} RSS`, v])),
-    'postgres PSS': s.postgresPss, 'redis used_memory': s.redisUsed, 'service heapUsed': s.heapUsed, 'service external': s.external,
+    'postgres PSS': s.postgresPss,
+    'redis used_memory': s.redisUsed,
+    'service heapUsed': s.heapUsed,
+    'service external': s.external,
   };
 }
 
@@ -22,7 +30,15 @@ export function progressLine(s: Sample, extra: string): string {
     + ` · redis ${f0(r.redis ?? 0)} (used ${f1(s.redisUsed)}) · load ${f0(r['load generator'] ?? 0)} MiB`;
 }
 
-export interface Drift { name: string; start: number; end: number; min: number; max: number; drift: number; flat: boolean }
+export interface Drift {
+  name: string;
+  start: number;
+  end: number;
+  min: number;
+  max: number;
+  drift: number;
+  flat: boolean;
+}
 
 /** Start and end as the median of the first and last three samples after the warm-up (one sample is noisy), and the drift between. */
 export function drifts(samples: Sample[], warmup: number, goal: number): Drift[] {
@@ -51,13 +67,12 @@ export function curveTable(samples: Sample[]): string[] {
 
 export function routeTable(routes: RouteTotals): string[] {
   const rows = Object.entries(routes).sort((a, b) => b[1].n - a[1].n);
-  return ['| route | calls | p50 ms | p99 ms | errors | 5xx | not ok (status: count) |', '|---|---:|---:|---:|---:|---:|---|',
-    ...rows.map(([route, r]) => {
-      const bad = Object.entries(r.statuses).filter(([k]) => k !== 'ok');
-      const errors = bad.reduce((a, [, v]) => a + v, 0);
-      const fivexx = bad.filter(([k]) => /^5\d\d/.test(k)).reduce((a, [, v]) => a + v, 0);
-      return `| ${route} | ${r.n} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${errors} | ${fivexx} | ${bad.map(([k, v]) => `${k}: ${v}`).join(', ')} |`;
-    })];
+  return ['| route | calls | p50 ms | p99 ms | errors | 5xx | not ok (status: count) |', '|---|---:|---:|---:|---:|---:|---|', ...rows.map(([route, r]) => {
+    const bad = Object.entries(r.statuses).filter(([k]) => k !== 'ok');
+    const errors = bad.reduce((a, [, v]) => a + v, 0);
+    const fivexx = bad.filter(([k]) => /^5\d\d/.test(k)).reduce((a, [, v]) => a + v, 0);
+    return `| ${route} | ${r.n} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${errors} | ${fivexx} | ${bad.map(([k, v]) => `${k}: ${v}`).join(', ')} |`;
+  })];
 }
 
 /** Errors of an interval by route, for the progress output: "DELETE …: 404 ×2". */

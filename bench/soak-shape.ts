@@ -21,7 +21,11 @@ export const SHAPE = {
 } as const;
 
 export interface SoakTarget {
-  admin: string; client: string; socket: string; grpc: string; masterkey: string;
+  admin: string;
+  client: string;
+  socket: string;
+  grpc: string;
+  masterkey: string;
   users: Array<{ id: string; email: string; password: string }>;
 }
 
@@ -45,9 +49,12 @@ export async function seed(admin: string, client: string, masterkey: string, log
     if (r.status >= 300) throw new Error(`${what}: ${r.status} ${JSON.stringify(r.body)}`);
     return r.body as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
   };
-  await must('definition', () => call(`${admin}/authorization/resources`, 'POST', h, {
-    name: 'Doc', relations: { owner: ['User', 'Team'], reader: ['User', 'Team'] }, permissions: { read: ['reader', 'owner', 'owner->read'] },
-  }));
+  await must('definition', () =>
+    call(`${admin}/authorization/resources`, 'POST', h, {
+      name: 'Doc',
+      relations: { owner: ['User', 'Team'], reader: ['User', 'Team'] },
+      permissions: { read: ['reader', 'owner', 'owner->read'] },
+    }));
   for (let t = 0; t < SHAPE.teams; t++) {
     const resources = Array.from({ length: SHAPE.docs / SHAPE.teams }, (_, k) => `Doc:d${t + SHAPE.teams * k}`);
     await must('documents', () => call(`${admin}/authorization/relations/many`, 'POST', h, { subject: `Team:t${t}`, relation: 'owner', resources }));

@@ -1,7 +1,10 @@
 // Realtime sockets for the soak: one per client user, subscribing and unsubscribing decisions, some closed and opened again.
 import { WebSocket } from 'ws';
 
-export interface SocketUser { id: string; access: string }
+export interface SocketUser {
+  id: string;
+  access: string;
+}
 
 interface Sock {
   user: SocketUser;
@@ -15,7 +18,10 @@ interface Sock {
   leaving: boolean;
 }
 
-export interface SocketResult { route: string; status: string }
+export interface SocketResult {
+  route: string;
+  status: string;
+}
 
 const WAIT_MS = 10_000;
 /** Live subscriptions a socket keeps before it unsubscribes its oldest: the total stays bounded. */
@@ -40,7 +46,10 @@ export class SocketPool {
     const s: Sock = { user, ws, subs: [], waiting: new Map(), busy: false, leaving: false };
     ws.on('message', (data) => {
       const m = JSON.parse(String(data)) as Record<string, unknown>;
-      if (m.type === 'decision') { this.decisions++; return; }
+      if (m.type === 'decision') {
+        this.decisions++;
+        return;
+      }
       const id = typeof m.id === 'string' ? m.id : '';
       s.waiting.get(id)?.(m);
     });
@@ -50,7 +59,11 @@ export class SocketPool {
       this.closes[code] = (this.closes[code] ?? 0) + 1;
       // Replaced in place, so the pool keeps its size; a failed reopen is counted by the next operation on it.
       const i = this.socks.indexOf(s);
-      if (i >= 0) void this.connect(s.user).then((n) => { this.socks[i] = n; }, () => undefined);
+      if (i >= 0) {
+        void this.connect(s.user).then((n) => {
+          this.socks[i] = n;
+        }, () => undefined);
+      }
     });
     ws.on('error', () => undefined); // 'close' follows
     return new Promise((resolve, reject) => {
@@ -71,8 +84,15 @@ export class SocketPool {
   /** Sends one message and waits for the answer naming `id`. */
   private ask(s: Sock, id: string, message: unknown): Promise<Record<string, unknown>> {
     return new Promise((resolve) => {
-      const timer = setTimeout(() => { s.waiting.delete(id); resolve({ type: 'timeout' }); }, WAIT_MS);
-      s.waiting.set(id, (m) => { clearTimeout(timer); s.waiting.delete(id); resolve(m); });
+      const timer = setTimeout(() => {
+        s.waiting.delete(id);
+        resolve({ type: 'timeout' });
+      }, WAIT_MS);
+      s.waiting.set(id, (m) => {
+        clearTimeout(timer);
+        s.waiting.delete(id);
+        resolve(m);
+      });
       s.ws.send(JSON.stringify(message));
     });
   }
@@ -93,7 +113,9 @@ export class SocketPool {
       const m = await this.ask(s, id, { type: 'subscribe', topic: 'decisions', id, items });
       if (m.type === 'subscribed') s.subs.push(id);
       return { route: 'socket subscribe', status: m.type === 'subscribed' ? 'ok' : String(m.code ?? m.type) };
-    } finally { s.busy = false; }
+    } finally {
+      s.busy = false;
+    }
   }
 
   /** Closes a socket and opens another for the same user with its newest access token. */
@@ -113,10 +135,17 @@ export class SocketPool {
       s.busy = false;
       s.leaving = false;
       // Keep a slot that reconnects later rather than shrinking the pool.
-      void this.connect(s.user).then((n) => { this.socks[i] = n; }, () => undefined);
+      void this.connect(s.user).then((n) => {
+        this.socks[i] = n;
+      }, () => undefined);
       return { route: 'socket reconnect', status: (e as Error).message };
     }
   }
 
-  close(): void { for (const s of this.socks) { s.leaving = true; s.ws.close(); } }
+  close(): void {
+    for (const s of this.socks) {
+      s.leaving = true;
+      s.ws.close();
+    }
+  }
 }

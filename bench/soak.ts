@@ -22,7 +22,8 @@ const { values: args } = parseArgs({ options: {
   /** Samples before this are warm-up: caches fill, the JVM sizes its heap; drift is measured after it. */
   warmup: { type: 'string', default: '3' },
   share: { type: 'string', default: '0.7' },
-  steps: { type: 'string', default: '4,8,16,32,64,128' }, 'step-seconds': { type: 'string', default: '8' },
+  steps: { type: 'string', default: '4,8,16,32,64,128' },
+  'step-seconds': { type: 'string', default: '8' },
   /** Writes a heap snapshot of the service at the warm-up's end and at the end (each stalls it for seconds). */
   'heap-snapshots': { type: 'boolean', default: false },
   out: { type: 'string', default: join(ROOT, 'bench', 'results', '2026-11-24-soak.md') },
@@ -36,7 +37,8 @@ const GOAL = 10;
  * 127.0.0.1, so the defaults (100/s per route and IP, 30 logins/min per account, 20 registrations/min) would refuse it.
  */
 const RATE_LIMITS = {
-  enabled: true, default: { windowMs: 1000, max: 100_000 },
+  enabled: true,
+  default: { windowMs: 1000, max: 100_000 },
   routes: { 'POST /authentication/local': { windowMs: 60_000, max: 100_000 }, 'POST /authentication/local/new': { windowMs: 60_000, max: 1000 } },
 };
 const PORTS = { redis: 26679, mongo: 27517, postgres: 27532, bolt: 27987, http: 27874 };
@@ -46,9 +48,15 @@ const jvm = (h: ReturnType<typeof jvmHeap>, k: 'committed' | 'used' | 'metaspace
 
 /** Runs the load generator; `onLine` sees each JSON line it prints. */
 function loadGenerator(target: SoakTarget, flags: string[], onLine: (m: Line) => void) {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'bench', 'soak-load.ts'), `--target=${JSON.stringify(target)}`, ...flags],
-    { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
-  createInterface({ input: child.stdout! }).on('line', (l) => { try { onLine(JSON.parse(l) as Line); } catch { say(`  load generator: ${l}`); } });
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'bench', 'soak-load.ts'), `--target=${JSON.stringify(target)}`, ...flags], { cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'inherit'] });
+  createInterface({ input: child.stdout! }).on('line', (l) => {
+    try {
+      onLine(JSON.parse(l) as Line);
+    } catch {
+      say(`  load generator: ${l}`);
+    }
+  });
   const done = new Promise<number>((resolve) => child.once('exit', (code) => resolve(code ?? 1)));
   return { child, done };
 }
@@ -56,7 +64,10 @@ function loadGenerator(target: SoakTarget, flags: string[], onLine: (m: Line) =>
 type Svc = Awaited<ReturnType<typeof benchService>>;
 /** What the soak measured: memory samples, Redis keys and heaps at the warm-up's end and at the end, the totals and the CPU. */
 interface Soaked {
-  samples: Sample[]; keys: Record<string, Record<string, number>>; totals: Line; cpu: string;
+  samples: Sample[];
+  keys: Record<string, Record<string, number>>;
+  totals: Line;
+  cpu: string;
   inside: Record<string, { live: number; jvm?: ReturnType<typeof jvmHeap> }>;
 }
 
@@ -144,7 +155,7 @@ function report(steps: Line[], peak: { rate: number; concurrency: number }, rate
     `CPU over the soak: ${cpu}`,
     `service live heap after a full GC, warm-up end → end: ${inside.warm?.live.toFixed(1)} → ${inside.end?.live.toFixed(1)} MiB`,
     `Neo4j JVM heap (jcmd GC.heap_info), warm-up end → end: committed ${jvm(inside.warm?.jvm, 'committed')} → ${jvm(inside.end?.jvm, 'committed')} MiB, `
-      + `used ${jvm(inside.warm?.jvm, 'used')} → ${jvm(inside.end?.jvm, 'used')} MiB, metaspace ${jvm(inside.warm?.jvm, 'metaspace')} → ${jvm(inside.end?.jvm, 'metaspace')} MiB`,
+    + `used ${jvm(inside.warm?.jvm, 'used')} → ${jvm(inside.end?.jvm, 'used')} MiB, metaspace ${jvm(inside.warm?.jvm, 'metaspace')} → ${jvm(inside.end?.jvm, 'metaspace')} MiB`,
     `Redis keys by kind, warm-up end → end: ${Object.keys({ ...keys.warm, ...keys.end }).map((k) => `${k} ${keys.warm?.[k] ?? 0} → ${keys.end?.[k] ?? 0}`).join(', ')}`,
   ];
   say('\nMemory after the warm-up (start and end: medians of the first and last three samples):');
@@ -156,22 +167,52 @@ function report(steps: Line[], peak: { rate: number; concurrency: number }, rate
   const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim();
   const notFlat = rows.filter((d) => !d.flat && !d.name.startsWith('load generator'));
   writeFileSync(args.out!, [
-    `# Soak, ${new Date().toISOString().slice(0, 10)} (npm run soak -- --minutes ${MINUTES})`, '',
+    `# Soak, ${new Date().toISOString().slice(0, 10)} (npm run soak -- --minutes ${MINUTES})`,
+    '',
     `Commit ${commit}. One run on this machine's ${availableParallelism()} cores, shared by the service, its servers, the load generator`
-    + ' and other agents running their tests at the same time (the load average column shows how busy the machine was).', '',
-    '## Set-up', '',
+    + ' and other agents running their tests at the same time (the load average column shows how busy the machine was).',
+    '',
+    '## Set-up',
+    '',
     `- The service in the bench process (as the other benches run it, \`bench/service.ts\`), on a fresh stack (Redis, FerretDB v1 on PostgreSQL, Neo4j with a 1 GiB heap) under \`.data/bench-soak\`; the load generator in its own process (\`bench/soak-load.ts\`).`,
-    `- Rate limits **on but raised** for the soak (all calls come from 127.0.0.1): \`ROUTER_RATE_LIMITS=${JSON.stringify(RATE_LIMITS)}\`; renewals and every other route use the raised default.`,
+    `- Rate limits **on but raised** for the soak (all calls come from 127.0.0.1): \`ROUTER_RATE_LIMITS=${
+      JSON.stringify(RATE_LIMITS)
+    }\`; renewals and every other route use the raised default.`,
     `- Data: ${SHAPE.docs} documents owned by ${SHAPE.teams} teams, ${SHAPE.users} users in teams, ${SHAPE.clients} client users; checks drawn from ${SHAPE.checks} distinct pairs. Writes and deletes balance (deletes stop at ${LIVE_FLOOR} live written tuples), so the data set stays the same size; /relations/many creates new documents, as applications do.`,
-    `- Mix (calls per 100, \`bench/soak-ops.ts\`): ${Object.entries(WEIGHTS).map(([k, v]) => `${k} ${v}`).join(' · ')}. Client GraphQL asks \`authorizationCheck\` and \`me\`, admin GraphQL \`get_authorization_permissions_can\`; /relations/many writes 5 tuples; a socket subscribes 5 decisions at a time and keeps at most 10 subscriptions; one socket per client user, some closed and reopened.`,
-    `- Peak: closed loop at concurrency ${args.steps}, ${args['step-seconds']} s each; the soak then paces the same mix open-loop at ${Number(args.share) * 100}% of the best step. Memory sampled every 10 s; warm-up ${WARMUP_S} s; start and end are medians of the first and last three samples after it.`,
-    '', '## Summary', '', ...summary.map((l) => `- ${l}`),
-    `- Goals (reported, not asserted): every process and Redis flat within ±${GOAL}% after warm-up: ${notFlat.length ? `**missed** by ${notFlat.map((d) => `${d.name} (${d.drift >= 0 ? '+' : ''}${d.drift.toFixed(1)}%)`).join(', ')}` : 'met'}; 0 errors: ${totals.errors === 0 ? 'met' : `**missed** (${totals.errors})`}.`,
-    '', '## Ramp', '', 'After one uncounted step at the first concurrency (first queries plan and compile).', '',
-    '| concurrency | calls/s | errors | slowest p99 |', '|---:|---:|---:|---|', ...steps.map((s) => `| ${s.concurrency} | ${s.rate.toFixed(0)} | ${s.errors} | ${slowest(s.routes as RouteTotals)} |`),
-    '', '## Memory after warm-up', '', ...driftTable(rows),
-    '', '## Calls and errors by route', '', ...routeTable(routes),
-    '', '## Curve (MiB; every 10 s)', '', ...curveTable(samples), '',
+    `- Mix (calls per 100, \`bench/soak-ops.ts\`): ${
+      Object.entries(WEIGHTS).map(([k, v]) => `${k} ${v}`).join(' · ')
+    }. Client GraphQL asks \`authorizationCheck\` and \`me\`, admin GraphQL \`get_authorization_permissions_can\`; /relations/many writes 5 tuples; a socket subscribes 5 decisions at a time and keeps at most 10 subscriptions; one socket per client user, some closed and reopened.`,
+    `- Peak: closed loop at concurrency ${args.steps}, ${args['step-seconds']} s each; the soak then paces the same mix open-loop at ${
+      Number(args.share) * 100
+    }% of the best step. Memory sampled every 10 s; warm-up ${WARMUP_S} s; start and end are medians of the first and last three samples after it.`,
+    '',
+    '## Summary',
+    '',
+    ...summary.map((l) => `- ${l}`),
+    `- Goals (reported, not asserted): every process and Redis flat within ±${GOAL}% after warm-up: ${
+      notFlat.length ? `**missed** by ${notFlat.map((d) => `${d.name} (${d.drift >= 0 ? '+' : ''}${d.drift.toFixed(1)}%)`).join(', ')}` : 'met'
+    }; 0 errors: ${totals.errors === 0 ? 'met' : `**missed** (${totals.errors})`}.`,
+    '',
+    '## Ramp',
+    '',
+    'After one uncounted step at the first concurrency (first queries plan and compile).',
+    '',
+    '| concurrency | calls/s | errors | slowest p99 |',
+    '|---:|---:|---:|---|',
+    ...steps.map((s) => `| ${s.concurrency} | ${s.rate.toFixed(0)} | ${s.errors} | ${slowest(s.routes as RouteTotals)} |`),
+    '',
+    '## Memory after warm-up',
+    '',
+    ...driftTable(rows),
+    '',
+    '## Calls and errors by route',
+    '',
+    ...routeTable(routes),
+    '',
+    '## Curve (MiB; every 10 s)',
+    '',
+    ...curveTable(samples),
+    '',
   ].join('\n'));
   say(`\nwrote ${args.out}`);
 }
@@ -184,7 +225,8 @@ async function main() {
     const admin = `http://127.0.0.1:${svc.port('admin')}`;
     const client = `http://127.0.0.1:${svc.port('client')}`;
     const users = await seed(admin, client, svc.config.MASTER_KEY, say);
-    const target: SoakTarget = { admin, client, socket: `ws://127.0.0.1:${svc.port('socket')}/realtime`, grpc: `127.0.0.1:${svc.port('grpc')}`, masterkey: svc.config.MASTER_KEY, users };
+    const target: SoakTarget = { admin, client, socket: `ws://127.0.0.1:${svc.port('socket')}/realtime`, grpc: `127.0.0.1:${svc.port('grpc')}`, masterkey: svc.config.MASTER_KEY,
+      users };
 
     const { steps, peak, rate } = await rampUp(target);
     const soaked = await soakAt(svc, redis, target, rate, dataDir);
@@ -195,4 +237,7 @@ async function main() {
   }
 }
 
-main().then(() => process.exit(0), (e: Error) => { console.error(e); process.exit(1); });
+main().then(() => process.exit(0), (e: Error) => {
+  console.error(e);
+  process.exit(1);
+});

@@ -46,7 +46,10 @@ async function main() {
     const token = (await json(`${client}/authentication/local`, 'POST', account)).accessToken as string;
     const del = (id: string) => fetch(`${client}/storage/file/${id}`, { method: 'DELETE', headers: { authorization: `Bearer ${token}` } });
 
-    const cp = await timed(async () => { await run('cp', [source, join(work, 'copy.bin')]); rmSync(join(work, 'copy.bin')); });
+    const cp = await timed(async () => {
+      await run('cp', [source, join(work, 'copy.bin')]);
+      rmSync(join(work, 'copy.bin'));
+    });
     const multipart = await timed(async () => {
       const r = await uploadFile(`${client}/storage/upload`, token, source, { name: 'bench.bin' });
       if (r.status !== 201) throw new Error(`upload answered ${r.status}`);
@@ -77,4 +80,7 @@ async function main() {
   }
 }
 
-main().then(() => process.exit(0), (e: unknown) => { console.error(e); process.exit(1); });
+main().then(() => process.exit(0), (e: unknown) => {
+  console.error(e);
+  process.exit(1);
+});

@@ -24,14 +24,24 @@ async function run(url: string) {
   await time('insertMany, 1000 unordered', N / 1000, async () => {
     for (let i = 0; i < N; i += 1000) await col.insertMany(Array.from({ length: 1000 }, (_, j) => doc(i + j)), { ordered: false });
   });
-  await time('insertOne (single write)', 200, async () => { for (let i = 0; i < 200; i++) await col.insertOne(doc(N + i)); });
-  await time('findOne by _id (presence, one tuple)', 500, async () => { for (let i = 0; i < 500; i++) await col.findOne({ _id: `k${(i * 7919) % N}` }); });
+  await time('insertOne (single write)', 200, async () => {
+    for (let i = 0; i < 200; i++) await col.insertOne(doc(N + i));
+  });
+  await time('findOne by _id (presence, one tuple)', 500, async () => {
+    for (let i = 0; i < 500; i++) await col.findOne({ _id: `k${(i * 7919) % N}` });
+  });
   await time('find _id $in 100 (presence, one batch)', 10, async () => {
     for (let i = 0; i < 10; i++) await col.find({ _id: { $in: Array.from({ length: 100 }, (_, j) => `k${(i * 100 + j) * 31 % N}`) } }).toArray();
   });
-  await time('find by subject (equality, non-_id)', 10, async () => { for (let i = 0; i < 10; i++) await col.find({ subject: `User:u${i}` }).toArray(); });
-  await time('sort _id descending, limit 1', 10, async () => { for (let i = 0; i < 10; i++) await col.find({}).sort({ _id: -1 }).limit(1).toArray(); });
-  await time('deleteOne by _id', 200, async () => { for (let i = 0; i < 200; i++) await col.deleteOne({ _id: `k${i * 13}` }); });
+  await time('find by subject (equality, non-_id)', 10, async () => {
+    for (let i = 0; i < 10; i++) await col.find({ subject: `User:u${i}` }).toArray();
+  });
+  await time('sort _id descending, limit 1', 10, async () => {
+    for (let i = 0; i < 10; i++) await col.find({}).sort({ _id: -1 }).limit(1).toArray();
+  });
+  await time('deleteOne by _id', 200, async () => {
+    for (let i = 0; i < 200; i++) await col.deleteOne({ _id: `k${i * 13}` });
+  });
   await db.dropDatabase();
   await client.close();
 }
@@ -39,4 +49,7 @@ async function run(url: string) {
 async function main() {
   for (const url of values.url ?? ['mongodb://127.0.0.1:27017/storagebench']) await run(url);
 }
-main().then(() => process.exit(0), (e) => { console.error(e); process.exit(1); });
+main().then(() => process.exit(0), (e) => {
+  console.error(e);
+  process.exit(1);
+});

@@ -4,8 +4,13 @@ import { parseArgs } from 'node:util';
 import { AuthzGraphClient } from '../src/client/grpc.js';
 
 const { values: a } = parseArgs({ options: {
-  kind: { type: 'string' }, target: { type: 'string' }, masterkey: { type: 'string' }, concurrency: { type: 'string', default: '32' },
-  seconds: { type: 'string', default: '5' }, checks: { type: 'string' }, consistency: { type: 'string', default: '' },
+  kind: { type: 'string' },
+  target: { type: 'string' },
+  masterkey: { type: 'string' },
+  concurrency: { type: 'string', default: '32' },
+  seconds: { type: 'string', default: '5' },
+  checks: { type: 'string' },
+  consistency: { type: 'string', default: '' },
 } });
 const checks = JSON.parse(a.checks!) as Array<[string, string, string]>;
 const C = Number(a.concurrency);
@@ -15,15 +20,19 @@ let errors = 0;
 
 async function rest() {
   const agent = new Agent({ keepAlive: true, maxSockets: C });
-  const get = (path: string) => new Promise<void>((resolve) => {
-    const req = request(`${a.target}${path}`, { agent, headers: { masterkey: a.masterkey! } }, (res) => {
-      if (res.statusCode !== 200) errors++;
-      res.resume();
-      res.on('end', () => resolve());
+  const get = (path: string) =>
+    new Promise<void>((resolve) => {
+      const req = request(`${a.target}${path}`, { agent, headers: { masterkey: a.masterkey! } }, (res) => {
+        if (res.statusCode !== 200) errors++;
+        res.resume();
+        res.on('end', () => resolve());
+      });
+      req.on('error', () => {
+        errors++;
+        resolve();
+      });
+      req.end();
     });
-    req.on('error', () => { errors++; resolve(); });
-    req.end();
-  });
   const extra = a.consistency ? `&consistency=${a.consistency}` : '';
   await Promise.all(Array.from({ length: C }, async (_, w) => {
     for (let i = w; Date.now() < until; i += C) {
@@ -42,7 +51,9 @@ async function grpc() {
     for (let i = w; Date.now() < until; i += C) {
       const [subject, permission, resource] = checks[i % checks.length]!;
       const t = performance.now();
-      await client.can({ subject, permission, resource, consistency }).catch(() => { errors++; });
+      await client.can({ subject, permission, resource, consistency }).catch(() => {
+        errors++;
+      });
       latencies.push(performance.now() - t);
     }
   }));

@@ -19,7 +19,14 @@ export function neo4jClassDir(source: string, lib: string, cache: string): strin
   const tmp = `${dir}.tmp-${process.pid}`;
   mkdirSync(tmp, { recursive: true });
   const r = spawnSync('javac', ['-cp', `${lib}/*`, '-d', tmp, source], { encoding: 'utf8' });
-  if (r.status !== 0) { rmSync(tmp, { recursive: true, force: true }); throw new Error(`javac ${source} failed: ${r.stderr || r.error?.message}`); }
-  try { renameSync(tmp, dir); } catch { rmSync(tmp, { recursive: true, force: true }); } // another start put it there first
+  if (r.status !== 0) {
+    rmSync(tmp, { recursive: true, force: true });
+    throw new Error(`javac ${source} failed: ${r.stderr || r.error?.message}`);
+  }
+  try {
+    renameSync(tmp, dir);
+  } catch {
+    rmSync(tmp, { recursive: true, force: true });
+  } // another start put it there first
   return dir;
 }

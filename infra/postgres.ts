@@ -82,8 +82,8 @@ export function postgresCommand(wanted: string, port: number, log: Log): [string
     }
   }
   setUp(bin, dir, log);
-  return asOwner(join(bin, 'postgres'), ['-D', dir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1',
-    '-c', 'unix_socket_directories=', '-c', 'shared_buffers=256MB', '-c', 'max_wal_size=2GB']);
+  return asOwner(join(bin, 'postgres'), ['-D', dir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'shared_buffers=256MB', '-c',
+    'max_wal_size=2GB']);
 }
 
 const SETUP = join(dirname(fileURLToPath(import.meta.url)), 'postgres-sql', 'ferretdb-gin.sql');
@@ -94,7 +94,7 @@ function setUp(bin: string, dir: string, log: Log): void {
   const stamp = join(dir, 'authz-setup.sha1');
   const version = createHash('sha1').update(sql).digest('hex');
   if (existsSync(stamp) && readFileSync(stamp, 'utf8') === version) return;
-  log('indexing FerretDB\'s equality filters in PostgreSQL (setup SQL)');
+  log("indexing FerretDB's equality filters in PostgreSQL (setup SQL)");
   // -j: a statement ends at a semicolon followed by an empty line, so function bodies pass whole.
   const [cmd, args] = asOwner(join(bin, 'postgres'), ['--single', '-j', '-D', dir, 'postgres']);
   const r = spawnSync(cmd, args, { input: sql, encoding: 'utf8' });

@@ -12,8 +12,14 @@ export function devSecrets(file: string, env: NodeJS.ProcessEnv): { secrets: Sec
   const secrets = {} as Secrets;
   for (const name of SECRET_NAMES) {
     const fromEnv = env[name];
-    if (fromEnv) { secrets[name] = fromEnv; continue; }
-    if (!stored[name]) { stored[name] = randomBytes(name === 'ADMIN_PASSWORD' ? 12 : 32).toString('base64url'); generated.push(name); }
+    if (fromEnv) {
+      secrets[name] = fromEnv;
+      continue;
+    }
+    if (!stored[name]) {
+      stored[name] = randomBytes(name === 'ADMIN_PASSWORD' ? 12 : 32).toString('base64url');
+      generated.push(name);
+    }
     secrets[name] = stored[name]!;
   }
   mkdirSync(dirname(file), { recursive: true });

@@ -65,8 +65,7 @@ export function prepare(needs: { redis: boolean; mongo: boolean; neo4j: boolean;
     const wanted = readFileSync(pom, 'utf8');
     if (!existsSync(stamp) || readFileSync(stamp, 'utf8') !== wanted) {
       log('fetching Neo4j Community jars from Maven Central (first time only, ~140 MB)');
-      run('mvn', ['-q', '-B', '-f', pom, 'dependency:copy-dependencies', `-DoutputDirectory=${NEO4J_LIB}`,
-        '-DincludeScope=runtime', '-Dmdep.overWriteReleases=true'], ROOT, log);
+      run('mvn', ['-q', '-B', '-f', pom, 'dependency:copy-dependencies', `-DoutputDirectory=${NEO4J_LIB}`, '-DincludeScope=runtime', '-Dmdep.overWriteReleases=true'], ROOT, log);
       writeFileSync(stamp, wanted);
     }
   }
@@ -75,7 +74,10 @@ export function prepare(needs: { redis: boolean; mongo: boolean; neo4j: boolean;
 export function portOpen(port: number, host = '127.0.0.1'): Promise<boolean> {
   return new Promise((res) => {
     const s = connect({ port, host });
-    s.once('connect', () => { s.destroy(); res(true); });
+    s.once('connect', () => {
+      s.destroy();
+      res(true);
+    });
     s.once('error', () => res(false));
   });
 }
@@ -95,7 +97,10 @@ export function launch(name: string, cmd: string, args: string[], logFile: strin
   mkdirSync(dirname(logFile), { recursive: true });
   // Its own process group: Ctrl-C in the terminal reaches the service, which stops first; the servers after it.
   const child = spawn('sh', ['-c', `exec "$0" "$@" >>"${logFile}" 2>&1`, cmd, ...args], {
-    cwd: ROOT, stdio: 'ignore', detached: true, env: { ...process.env, ...env },
+    cwd: ROOT,
+    stdio: 'ignore',
+    detached: true,
+    env: { ...process.env, ...env },
   });
   child.on('error', (e) => console.error(`${name}: ${e.message}`));
   return child;
@@ -105,7 +110,10 @@ export function stopChild(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((res) => {
     const timer = setTimeout(() => child.kill('SIGKILL'), 15000);
-    child.once('exit', () => { clearTimeout(timer); res(); });
+    child.once('exit', () => {
+      clearTimeout(timer);
+      res();
+    });
     child.kill(signal);
   });
 }
@@ -116,11 +124,19 @@ const MiB = 1024 * 1024;
 export function diskBytes(dir: string): number {
   let total = 0;
   let entries;
-  try { entries = readdirSync(dir, { withFileTypes: true }); } catch { return 0; }
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return 0;
+  }
   for (const e of entries) {
     const path = join(dir, e.name);
     if (e.isDirectory()) total += diskBytes(path);
-    else if (e.isFile()) { try { total += statSync(path).size; } catch { /* removed meanwhile */ } }
+    else if (e.isFile()) {
+      try {
+        total += statSync(path).size;
+      } catch { /* removed meanwhile */ }
+    }
   }
   return total;
 }
@@ -194,8 +210,7 @@ export function ferretStorage(env: NodeJS.ProcessEnv): 'postgresql' | 'sqlite' {
  * Starts each server whose URL is not given in `env`, with data under `dataDir`.
  * A server already listening on its port is reused rather than started twice.
  */
-export async function startStack(opts: { dataDir: string; ports: StackPorts; env: NodeJS.ProcessEnv; log: Log })
-  : Promise<StartedStack> {
+export async function startStack(opts: { dataDir: string; ports: StackPorts; env: NodeJS.ProcessEnv; log: Log }): Promise<StartedStack> {
   const { dataDir, ports, env, log } = opts;
   const urls = {
     MONGO_URL: env.MONGO_URL ?? `mongodb://127.0.0.1:${ports.mongo}/authz`,
@@ -220,8 +235,8 @@ export async function startStack(opts: { dataDir: string; ports: StackPorts; env
   if (want.redis) {
     const dir = join(dataDir, 'redis');
     mkdirSync(dir, { recursive: true });
-    const c = launch('redis', 'redis-server', ['--port', String(ports.redis), '--bind', '127.0.0.1', '--dir', dir,
-      '--appendonly', 'yes', '--save', '', '--maxmemory-policy', 'noeviction'], join(logs, 'redis.log'));
+    const c = launch('redis', 'redis-server', ['--port', String(ports.redis), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes', '--save', '', '--maxmemory-policy',
+      'noeviction'], join(logs, 'redis.log'));
     children.push(['redis', c]);
     waits.push(waitForPort(ports.redis, c, 'redis', 20000));
   }
@@ -236,18 +251,16 @@ export async function startStack(opts: { dataDir: string; ports: StackPorts; env
     const backend = storage === 'postgresql'
       ? ['-postgresql-url', `postgres://postgres@127.0.0.1:${ports.postgres}/postgres`]
       : ['-dir', join(dataDir, 'ferretdb')];
-    const c = launch('ferretdb', FERRET_BIN, ['-listen-addr', `127.0.0.1:${ports.mongo}`, ...backend],
-      join(logs, 'ferretdb.log'));
+    const c = launch('ferretdb', FERRET_BIN, ['-listen-addr', `127.0.0.1:${ports.mongo}`, ...backend], join(logs, 'ferretdb.log'));
     children.push(['ferretdb', c]);
     waits.push(waitForPort(ports.mongo, c, 'ferretdb', 30000));
   }
   if (neo4jClasses) {
     const memory = neo4jMemory(env, join(dataDir, 'neo4j'));
     log(`neo4j memory: heap ${memory.heap}, page cache ${memory.pagecacheMb} MiB (${memory.why})`);
-    const c = launch('neo4j', 'java', [`-Xmx${memory.heap}`, `-Dneo4j.pagecache.mb=${memory.pagecacheMb}`, `-Dneo4j.transaction.max.mb=${transactionMaxMb(memory.heap)}`, '-XX:+UseG1GC', '--add-opens=java.base/java.nio=ALL-UNNAMED',
-      '--add-opens=java.base/java.io=ALL-UNNAMED', '--add-opens=java.base/sun.nio.ch=ALL-UNNAMED',
-      '-Dio.netty.tryReflectionSetAccessible=true', '-Djdk.nio.maxCachedBufferSize=1024',
-      '-cp', `${NEO4J_LIB}/*:${neo4jClasses}`, 'Neo4jDev', join(dataDir, 'neo4j'),
+    const c = launch('neo4j', 'java', [`-Xmx${memory.heap}`, `-Dneo4j.pagecache.mb=${memory.pagecacheMb}`, `-Dneo4j.transaction.max.mb=${transactionMaxMb(memory.heap)}`,
+      '-XX:+UseG1GC', '--add-opens=java.base/java.nio=ALL-UNNAMED', '--add-opens=java.base/java.io=ALL-UNNAMED', '--add-opens=java.base/sun.nio.ch=ALL-UNNAMED',
+      '-Dio.netty.tryReflectionSetAccessible=true', '-Djdk.nio.maxCachedBufferSize=1024', '-cp', `${NEO4J_LIB}/*:${neo4jClasses}`, 'Neo4jDev', join(dataDir, 'neo4j'),
       String(ports.bolt), String(ports.http)], join(logs, 'neo4j.log'));
     children.push(['neo4j', c]);
     waits.push(waitForPort(ports.bolt, c, 'neo4j', 180000));
@@ -266,7 +279,10 @@ export async function startStack(opts: { dataDir: string; ports: StackPorts; env
   const kill = async (name: string, signal: NodeJS.Signals = 'SIGKILL') => {
     const found = children.find(([n]) => n === name)?.[1];
     if (!found || found.exitCode !== null || found.signalCode !== null) return;
-    await new Promise<void>((res) => { found.once('exit', () => res()); found.kill(signal); });
+    await new Promise<void>((res) => {
+      found.once('exit', () => res());
+      found.kill(signal);
+    });
   };
   const pids = Object.fromEntries(children.flatMap(([n, c]) => (c.pid ? [[n, c.pid]] : [])));
   return { urls, started: children.map(([n]) => n), stop, kill, pids, browserUrl: `http://127.0.0.1:${ports.http}/browser/` };

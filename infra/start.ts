@@ -13,7 +13,9 @@ async function main() {
   const t0 = Date.now();
   say('starting the embedded stack (first run builds FerretDB and fetches Neo4j; later runs take seconds)');
   const stack = await startStack({
-    dataDir, env: process.env, log: (l) => say(`  ${l}`),
+    dataDir,
+    env: process.env,
+    log: (l) => say(`  ${l}`),
     ports: { redis: 6379, mongo: 27017, postgres: 27432, bolt: 7687, http: 7474 },
   });
   say(`  servers up in ${((Date.now() - t0) / 1000).toFixed(1)} s (started: ${stack.started.join(', ') || 'none, all reused'})`);
@@ -41,7 +43,10 @@ async function main() {
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {
     // Ctrl-C reaches the service too (same process group); the servers run in their own groups and wait for it.
-    if (stopping) { service.kill('SIGKILL'); return; }
+    if (stopping) {
+      service.kill('SIGKILL');
+      return;
+    }
     stopping = true;
     say(`\nstopping (${signal}): the service finishes its requests, then the servers stop`);
     if (service.exitCode === null) service.kill('SIGTERM');

@@ -12,7 +12,11 @@ import { transports } from './surfaces/transports.js';
 import { startTracing } from './tracing.js';
 
 /** A port the service listens on, by name (admin, client, socket, grpc), and the address it is bound to. */
-export interface Listener { name: string; host: string; port: number }
+export interface Listener {
+  name: string;
+  host: string;
+  port: number;
+}
 
 /** The port of the listener named `name`. */
 export function portOf(listeners: Listener[], name: string): number {
@@ -32,7 +36,10 @@ export interface App {
  * `spanExporter`: turns tracing on with spans handed to it as they end (tests read them), whatever the config says.
  * `stores`: the ports to run on (the in-memory twins, in tests) instead of connecting to the configured servers.
  */
-export interface AppOptions { spanExporter?: SpanExporter; stores?: Stores }
+export interface AppOptions {
+  spanExporter?: SpanExporter;
+  stores?: Stores;
+}
 
 export async function createApp(config: Config, log: Logger = createLogger(config.LOG_LEVEL), opts: AppOptions = {}): Promise<App> {
   const tracing = await startTracing(config, opts.spanExporter);
@@ -48,12 +55,27 @@ export async function createApp(config: Config, log: Logger = createLogger(confi
   for (const m of modules) await m.start?.();
 
   const pipeline = new Pipeline(registry, {
-    auth: core.auth, clientAuth: authentication.clientAuth, limits: settings.limits, log, checkReplies: config.CHECK_REPLIES,
-    maxInputBytes: bytesOf(config.BODY_LIMIT), inputLimits: inputLimitsOf(config), enabled: (t) => (t === 'rest' ? true : settings.settings.get('core').transports[t]),
-    metrics: core.metrics, tracer: tracing?.tracer,
+    auth: core.auth,
+    clientAuth: authentication.clientAuth,
+    limits: settings.limits,
+    log,
+    checkReplies: config.CHECK_REPLIES,
+    maxInputBytes: bytesOf(config.BODY_LIMIT),
+    inputLimits: inputLimitsOf(config),
+    enabled: (t) => (t === 'rest' ? true : settings.settings.get('core').transports[t]),
+    metrics: core.metrics,
+    tracer: tracing?.tracer,
   });
   const listeners = transports({
-    config, log, pipeline, metrics: core.metrics, health: core.health, schemas: database.schemas, watch: authz.watch, activity: authz.activity, chat: chat.sockets,
+    config,
+    log,
+    pipeline,
+    metrics: core.metrics,
+    health: core.health,
+    schemas: database.schemas,
+    watch: authz.watch,
+    activity: authz.activity,
+    chat: chat.sockets,
   });
 
   return {

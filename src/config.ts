@@ -47,8 +47,7 @@ const schema = z.object({
   /** The largest state import (`POST /state/import`, JSON or NDJSON, streamed to a temporary file and checked there). */
   STATE_IMPORT_LIMIT: z.string().regex(/^\d+(\.\d+)?\s*(b|kb|mb|gb)?$/i, 'a size such as 512mb or 1gb').default(STATE_IMPORT_LIMIT),
   /** Express "trust proxy": behind a reverse proxy, set it so rate limits count the client's address, not the proxy's. */
-  TRUST_PROXY: z.string().default('').transform((v): boolean | number | string =>
-    v === '' || v === 'false' ? false : v === 'true' ? true : /^\d+$/.test(v) ? Number(v) : v),
+  TRUST_PROXY: z.string().default('').transform((v): boolean | number | string => v === '' || v === 'false' ? false : v === 'true' ? true : /^\d+$/.test(v) ? Number(v) : v),
   /** JSON of the router's rateLimits (DESIGN.md 6.1), over the defaults. */
   ROUTER_RATE_LIMITS: z.string().optional(),
   WORKER_ONLY: flag,
@@ -118,12 +117,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 
 /** The input shape limits of the pipeline, from the LIMIT_* settings. */
 export const inputLimitsOf = (c: Config) => ({
-  stringBytes: bytesOf(c.LIMIT_STRING_BYTES), arrayItems: c.LIMIT_ARRAY_ITEMS, objectKeys: c.LIMIT_OBJECT_KEYS, depth: c.LIMIT_JSON_DEPTH,
+  stringBytes: bytesOf(c.LIMIT_STRING_BYTES),
+  arrayItems: c.LIMIT_ARRAY_ITEMS,
+  objectKeys: c.LIMIT_OBJECT_KEYS,
+  depth: c.LIMIT_JSON_DEPTH,
 });
 
 /** The GraphQL document limits, from the GRAPHQL_MAX_* settings. */
 export const graphqlLimitsOf = (c: Config) => ({
-  depth: c.GRAPHQL_MAX_DEPTH, aliases: c.GRAPHQL_MAX_ALIASES, tokens: c.GRAPHQL_MAX_TOKENS, directives: c.GRAPHQL_MAX_DIRECTIVES, cost: c.GRAPHQL_MAX_COST,
+  depth: c.GRAPHQL_MAX_DEPTH,
+  aliases: c.GRAPHQL_MAX_ALIASES,
+  tokens: c.GRAPHQL_MAX_TOKENS,
+  directives: c.GRAPHQL_MAX_DIRECTIVES,
+  cost: c.GRAPHQL_MAX_COST,
 });
 
 const UNITS: Record<string, number> = { b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3 };

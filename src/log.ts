@@ -4,12 +4,28 @@ import { pino, type Logger } from 'pino';
 export type { Logger };
 
 export const REDACT = [
-  'password', '*.password', 'token', '*.token', 'masterkey', '*.masterkey', 'MASTER_KEY', '*.MASTER_KEY',
-  'req.headers.authorization', 'req.headers.masterkey', 'headers.authorization', 'headers.masterkey', 'req.headers.cookie',
-  'req.headers["proxy-authorization"]', 'headers["proxy-authorization"]',
+  'password',
+  '*.password',
+  'token',
+  '*.token',
+  'masterkey',
+  '*.masterkey',
+  'MASTER_KEY',
+  '*.MASTER_KEY',
+  'req.headers.authorization',
+  'req.headers.masterkey',
+  'headers.authorization',
+  'headers.masterkey',
+  'req.headers.cookie',
+  'req.headers["proxy-authorization"]',
+  'headers["proxy-authorization"]',
   // The browser form of the socket credentials carries the token in the subprotocol header.
-  'req.headers["sec-websocket-protocol"]', 'headers["sec-websocket-protocol"]',
-  'secret', '*.secret', 'refreshToken', '*.refreshToken',
+  'req.headers["sec-websocket-protocol"]',
+  'headers["sec-websocket-protocol"]',
+  'secret',
+  '*.secret',
+  'refreshToken',
+  '*.refreshToken',
 ];
 
 /** `destination`: where lines go (standard output unless given; tests read them). */

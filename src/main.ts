@@ -16,11 +16,17 @@ async function main() {
   }
   let stopping = false;
   const stop = async (signal: string) => {
-    if (stopping) { log.warn({ signal }, 'stopping now'); process.exit(1); }
+    if (stopping) {
+      log.warn({ signal }, 'stopping now');
+      process.exit(1);
+    }
     stopping = true;
     log.info({ signal }, 'stopping: finishing requests in flight (a second signal exits at once)');
     // Whatever is not done by then is in the change log and is applied at the next start.
-    setTimeout(() => { log.warn('stop took too long; exiting'); process.exit(1); }, 15_000).unref();
+    setTimeout(() => {
+      log.warn('stop took too long; exiting');
+      process.exit(1);
+    }, 15_000).unref();
     await app.close();
     log.info('stopped');
     process.exit(0);

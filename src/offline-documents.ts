@@ -11,8 +11,10 @@ import { Registry, type Route, type Surface } from './surfaces/registry.js';
 
 /** Defaults but for what has none; the secrets are placeholders (no handler is called, nothing listens). */
 export const OFFLINE_ENV = {
-  MASTER_KEY: 'offline-documents-master-key', ADMIN_PASSWORD: 'offline-documents',
-  ADMIN_JWT_SECRET: 'offline-documents-admin-jwt-secret-0000', CLIENT_JWT_SECRET: 'offline-documents-client-jwt-secret-000',
+  MASTER_KEY: 'offline-documents-master-key',
+  ADMIN_PASSWORD: 'offline-documents',
+  ADMIN_JWT_SECRET: 'offline-documents-admin-jwt-secret-0000',
+  CLIENT_JWT_SECRET: 'offline-documents-client-jwt-secret-000',
   LOG_LEVEL: 'silent',
 };
 

@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 function findRoot(from: string): string {
-  for (let dir = from; ; dir = dirname(dir)) {
+  for (let dir = from;; dir = dirname(dir)) {
     if (existsSync(join(dir, 'package.json'))) return dir;
     if (dirname(dir) === dir) throw new Error(`no package.json above ${from}`);
   }

@@ -56,7 +56,10 @@ export function dataSet(n: number): DataSet {
   const readersOf = (d: number) => [(d * 13) % users, (d * 29 + 5) % users];
   const teamsOf = (u: number) => [u % teams, (u * 7) % teams];
   const lists = LIST_SIZES.map((k) => ({ k, p: coldProbes(n, k, docs) })).filter(({ p }) => p > 0).map(({ k, p }) => ({
-    count: k, cold: Array.from({ length: p }, (_, i) => `l${k}c${i}`), warm: `l${k}w` }));
+    count: k,
+    cold: Array.from({ length: p }, (_, i) => `l${k}c${i}`),
+    warm: `l${k}w`,
+  }));
   function* tuples(): Generator<Tuple> {
     for (let t = 1; t < teams; t++) yield [`Team:t${parent(t)}`, 'owner', `Team:t${t}`];
     for (let u = 0; u < users; u++) for (const t of new Set(teamsOf(u))) yield [`User:u${u}`, 'member', `Team:t${t}`];

@@ -54,10 +54,14 @@ async function answer(job: Job, agent: http.Agent, base: string, r: Job['request
     return text;
   };
   switch (job.answer) {
-    case 'allowed': return JSON.parse(await ask(r.path)).allowed as boolean;
-    case 'spicedb-check': return JSON.parse(await ask(r.path)).permissionship === 'PERMISSIONSHIP_HAS_PERMISSION';
-    case 'openfga-list': return (JSON.parse(await ask(r.path)).objects as unknown[]).length;
-    case 'spicedb-list': return (await ask(r.path)).split('\n').filter((l) => l.includes('"result"')).length;
+    case 'allowed':
+      return JSON.parse(await ask(r.path)).allowed as boolean;
+    case 'spicedb-check':
+      return JSON.parse(await ask(r.path)).permissionship === 'PERMISSIONSHIP_HAS_PERMISSION';
+    case 'openfga-list':
+      return (JSON.parse(await ask(r.path)).objects as unknown[]).length;
+    case 'spicedb-list':
+      return (await ask(r.path)).split('\n').filter((l) => l.includes('"result"')).length;
     case 'ours-list': {
       let seen = 0;
       for (;;) {
@@ -90,7 +94,10 @@ export async function run(job: Job): Promise<Figures> {
       try {
         const got = await answer(job, agents[b]!, bases[b]!, r);
         lat.push(performance.now() - t);
-        if (got !== r.expect) { wrong++; firstProblem ??= `${r.method} ${r.path} ${r.body ?? ''}: got ${got}, expected ${r.expect}`; }
+        if (got !== r.expect) {
+          wrong++;
+          firstProblem ??= `${r.method} ${r.path} ${r.body ?? ''}: got ${got}, expected ${r.expect}`;
+        }
       } catch (e) {
         errors++;
         firstProblem ??= `${r.method} ${r.path} ${r.body ?? ''}: ${(e as Error).message}`;
@@ -108,5 +115,11 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   const file = process.argv[2];
   if (!file) throw new Error('usage: loadgen.ts <job.json>');
   const job = JSON.parse(readFileSync(file, 'utf8')) as Job;
-  run(job).then((f) => { process.stdout.write(`${JSON.stringify(f)}\n`); process.exit(0); }, (e) => { console.error(e); process.exit(1); });
+  run(job).then((f) => {
+    process.stdout.write(`${JSON.stringify(f)}\n`);
+    process.exit(0);
+  }, (e) => {
+    console.error(e);
+    process.exit(1);
+  });
 }

@@ -25,7 +25,11 @@ export function peerBinary(name: 'openfga' | 'spicedb', log: (l: string) => void
   return bin;
 }
 
-export interface Postgres { url(db: string): string; pid: number; stop(): Promise<void> }
+export interface Postgres {
+  url(db: string): string;
+  pid: number;
+  stop(): Promise<void>;
+}
 
 /**
  * A fresh PostgreSQL cluster on `port` with the named databases, for one peer at a time; `settings` are more
@@ -59,4 +63,3 @@ export function peerVersion(bin: string): string {
   const r = spawnSync(bin, ['version'], { encoding: 'utf8' });
   return ((r.stdout || r.stderr).split('\n').find((l) => /v?\d+\.\d+/.test(l)) ?? 'unknown').trim().slice(0, 80);
 }
-

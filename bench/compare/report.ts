@@ -28,7 +28,15 @@ export interface Result {
   failed?: boolean;
 }
 
-interface Report { date: string; scale: string; tuples: number; set: DataSet; seconds: number; machine: string; results: Result[] }
+interface Report {
+  date: string;
+  scale: string;
+  tuples: number;
+  set: DataSet;
+  seconds: number;
+  machine: string;
+  results: Result[];
+}
 
 const n0 = (x: number) => Math.round(x).toLocaleString('en-US');
 const ms = (x: number) => (x < 10 ? x.toFixed(2) : x.toFixed(1));
@@ -56,7 +64,8 @@ function memoryTable(results: Result[]): string[] {
   const cell = (r: Result, k: string) => (k in r.memory.loaded || k in r.memory.end
     ? `${n0(r.memory.loaded[k] ?? 0)} / ${n0(r.memory.end[k] ?? 0)}` : '–');
   return [
-    `| PSS, MiB (once loaded / at the end) | ${names.join(' | ')} | total |`, `|---|${names.map(() => '---:|').join('')}---:|`,
+    `| PSS, MiB (once loaded / at the end) | ${names.join(' | ')} | total |`,
+    `|---|${names.map(() => '---:|').join('')}---:|`,
     ...results.filter((r) => !r.failed).map((r) => `| ${r.label} | ${names.map((k) => cell(r, k)).join(' | ')} | ${n0(mib(r.memory.loaded))} / ${n0(mib(r.memory.end))} |`),
   ];
 }
@@ -67,33 +76,50 @@ export function renderReport(rep: Report): string {
   const lines: string[] = [];
   lines.push(`# Read path against OpenFGA and SpiceDB: ${rep.scale} (${n0(rep.tuples)} tuples)`, '');
   lines.push(`${rep.date}; ${rep.machine}. One run, one system at a time, all over HTTP on loopback; the load generator runs in its own process, closed loop.`);
-  lines.push(`Data set: ${n0(rep.set.users)} users in two teams each, ${n0(rep.set.teams)} teams in a tree (a parent team owns each child), ${n0(rep.set.docs)} documents owned by a team with two direct readers each, and list probes reading exactly ${rep.set.lists.map((l) => n0(l.count)).join(' / ')} documents (${rep.set.lists.map((l) => `${l.cold.length} cold`).join(' / ')} probes and one warm, each through tuples of its own).`);
-  lines.push(`Each check phase runs ${rep.seconds} s. Cold: every check distinct, never repeated across phases (half allowed by construction). Warm: 2,000 checks asked once, then cycled. Lists cold: each probe a distinct subject with the same result size, asked once, one at a time. Lists warm: one more probe of that size repeated, so after the first ask caches may answer. Every answer is compared with the generator's. With two service processes the load generator sends each request to the next process (a cycled request to the other one on its next pass).`, '');
-  lines.push('| system | version | configuration |', '|---|---|---|', ...results.map((r) => `| ${r.label} | ${r.version || (r.failed ? 'did not run' : '')} | ${r.notes.join('; ')} |`), '');
+  lines.push(
+    `Data set: ${n0(rep.set.users)} users in two teams each, ${n0(rep.set.teams)} teams in a tree (a parent team owns each child), ${
+      n0(rep.set.docs)
+    } documents owned by a team with two direct readers each, and list probes reading exactly ${rep.set.lists.map((l) => n0(l.count)).join(' / ')} documents (${
+      rep.set.lists.map((l) => `${l.cold.length} cold`).join(' / ')
+    } probes and one warm, each through tuples of its own).`,
+  );
+  lines.push(
+    `Each check phase runs ${rep.seconds} s. Cold: every check distinct, never repeated across phases (half allowed by construction). Warm: 2,000 checks asked once, then cycled. Lists cold: each probe a distinct subject with the same result size, asked once, one at a time. Lists warm: one more probe of that size repeated, so after the first ask caches may answer. Every answer is compared with the generator's. With two service processes the load generator sends each request to the next process (a cycled request to the other one on its next pass).`,
+    '',
+  );
+  lines.push('| system | version | configuration |', '|---|---|---|',
+    ...results.map((r) => `| ${r.label} | ${r.version || (r.failed ? 'did not run' : '')} | ${r.notes.join('; ')} |`), '');
   const ratios = mine.map((r) => `${r.label} vs best peer`).join(' | ');
-  lines.push(`| | ${results.map((r) => r.label).join(' | ')} | ${ratios} (above 1: ours ahead) |`, `|---|${results.map(() => '---:|').join('')}${mine.map(() => '---:|').join('')}`);
+  lines.push(`| | ${results.map((r) => r.label).join(' | ')} | ${ratios} (above 1: ours ahead) |`,
+    `|---|${results.map(() => '---:|').join('')}${mine.map(() => '---:|').join('')}`);
   const rate = (f?: Figures) => f && f.requests ? f.rate : undefined;
   for (const kind of ['cold', 'warm'] as const) {
     for (const c of [1, 8, 32]) {
-      lines.push(row(`check ${kind}, c=${c}: checks/s (p50 / p99 ms)`, results, (r) => rate(r[kind][c]),
-        (r) => `${n0(r[kind][c]!.rate)} (${ms(r[kind][c]!.p50)} / ${ms(r[kind][c]!.p99)})`, true));
+      lines.push(
+        row(`check ${kind}, c=${c}: checks/s (p50 / p99 ms)`, results, (r) => rate(r[kind][c]), (r) => `${n0(r[kind][c]!.rate)} (${ms(r[kind][c]!.p50)} / ${ms(r[kind][c]!.p99)})`,
+          true),
+      );
     }
   }
   lines.push(row('decision cache hits, warm', results, (r) => r.hitRatio, (r) => `${(100 * r.hitRatio!).toFixed(1)}%`, true));
   for (const [kind, pick] of [['cold', (r: Result) => r.lists], ['warm, one probe repeated', (r: Result) => r.listsWarm]] as const) {
     for (const { count, cold } of rep.set.lists) {
       const asked = kind === 'cold' ? `, ${cold.length} probes` : '';
-      lines.push(row(`list objects ${kind}, ${n0(count)} results${asked}: p50 (p99) ms`, results, (r) => (pick(r)[count]?.requests ? pick(r)[count]!.p50 : undefined),
-        (r) => `${ms(pick(r)[count]!.p50)} (${ms(pick(r)[count]!.p99)})`, false));
+      lines.push(
+        row(`list objects ${kind}, ${n0(count)} results${asked}: p50 (p99) ms`, results, (r) => (pick(r)[count]?.requests ? pick(r)[count]!.p50 : undefined), (r) =>
+          `${ms(pick(r)[count]!.p50)} (${ms(pick(r)[count]!.p99)})`, false),
+      );
     }
   }
   lines.push(row('load: tuples/s acknowledged', results, (r) => r.load?.acked, (r) => n0(r.load!.acked), true));
   lines.push(row('load: tuples/s until visible to checks', results, (r) => r.load?.visible, (r) => n0(r.load!.visible), true));
   lines.push(row('write-to-visible (new member, inherited read): p50 / max ms', results, (r) => r.visible?.p50, (r) => `${n0(r.visible!.p50)} / ${n0(r.visible!.max)}`, false));
-  lines.push(row('memory: PSS of every process, MiB', results, (r) => (Object.keys(r.rss).length ? total(r) : undefined),
-    (r) => `${n0(total(r))} (${Object.entries(r.rss).map(([k, v]) => `${k} ${n0(v)}`).join(', ')})`, false));
+  lines.push(
+    row('memory: PSS of every process, MiB', results, (r) => (Object.keys(r.rss).length ? total(r) : undefined),
+      (r) => `${n0(total(r))} (${Object.entries(r.rss).map(([k, v]) => `${k} ${n0(v)}`).join(', ')})`, false),
+  );
   lines.push(`| wrong answers / errors | ${results.map((r) => `${r.wrong} / ${r.errors}`).join(' | ')} |${mine.map(() => ' |').join('')}`, '');
-  lines.push('Memory of each process (PSS: pages shared between processes, such as PostgreSQL\'s shared buffers, counted once):', '', ...memoryTable(results), '');
+  lines.push("Memory of each process (PSS: pages shared between processes, such as PostgreSQL's shared buffers, counted once):", '', ...memoryTable(results), '');
   const problems = results.filter((r) => r.problems.length);
   if (problems.length) {
     lines.push('Problems seen (first of each phase):', '');
@@ -115,7 +141,11 @@ export function renderMemory(date: string, machine: string, byScale: Array<{ sca
     const names = processes(runs.map((x) => x.r));
     lines.push(`## ${label}`, '', `| scale | ${names.join(' | ')} | total |`, `|---|${names.map(() => '---:|').join('')}---:|`);
     for (const { scale, r } of runs) {
-      lines.push(`| ${scale} | ${names.map((k) => (k in r.memory.loaded || k in r.memory.end ? `${n0(r.memory.loaded[k] ?? 0)} / ${n0(r.memory.end[k] ?? 0)}` : '–')).join(' | ')} | ${n0(mib(r.memory.loaded))} / ${n0(mib(r.memory.end))} |`);
+      lines.push(
+        `| ${scale} | ${names.map((k) => (k in r.memory.loaded || k in r.memory.end ? `${n0(r.memory.loaded[k] ?? 0)} / ${n0(r.memory.end[k] ?? 0)}` : '–')).join(' | ')} | ${
+          n0(mib(r.memory.loaded))
+        } / ${n0(mib(r.memory.end))} |`,
+      );
     }
     lines.push('');
   }
@@ -136,14 +166,18 @@ function goals(rep: Report): string[] {
   const c = answered(mine.cold[32]);
   if (w) out.push(`- warm p50 ≤ 1 ms and p99 ≤ 5 ms: ${ms(w.p50)} / ${ms(w.p99)} ms, ${tick(w.p50 <= 1 && w.p99 <= 5)}`);
   if (c) out.push(`- cold p99 ≤ 10 ms: ${ms(c.p99)} ms, ${tick(c.p99 <= 10)}`);
-  if (c && bestPeerCold) out.push(`- cold throughput ≥ 3× the best peer: ${(c.rate / bestPeerCold).toFixed(2)}× (${n0(c.rate)} against ${n0(bestPeerCold)}/s), ${tick(c.rate >= 3 * bestPeerCold)}`);
+  if (c && bestPeerCold) {
+    out.push(`- cold throughput ≥ 3× the best peer: ${(c.rate / bestPeerCold).toFixed(2)}× (${n0(c.rate)} against ${n0(bestPeerCold)}/s), ${tick(c.rate >= 3 * bestPeerCold)}`);
+  }
   if (w) out.push(`- warm ≥ 15,000 checks/s: ${n0(w.rate)}/s, ${tick(w.rate >= 15_000)}`);
   const big = mine.lists[10000];
   if (big?.requests) out.push(`- list objects with 10,000 results ≤ 50 ms: p50 ${ms(big.p50)} ms, ${tick(big.p50 <= 50)}`);
   for (const { count } of rep.set.lists) {
     const m = mine.lists[count];
     const best = Math.min(Infinity, ...peers.map((p) => (p.lists[count]?.requests ? p.lists[count]!.p50 : Infinity)));
-    if (m?.requests && Number.isFinite(best)) out.push(`- list objects, ${n0(count)} results, no slower than the best peer: ${ms(m.p50)} against ${ms(best)} ms, ${tick(m.p50 <= best)}`);
+    if (m?.requests && Number.isFinite(best)) {
+      out.push(`- list objects, ${n0(count)} results, no slower than the best peer: ${ms(m.p50)} against ${ms(best)} ms, ${tick(m.p50 <= best)}`);
+    }
   }
   const more = rep.results.filter((r) => r.ours && r !== mine && !r.failed);
   for (const r of more) {

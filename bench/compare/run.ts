@@ -20,7 +20,8 @@ import { ours } from './systems/ours.js';
 import { spicedb } from './systems/spicedb.js';
 
 const say = (s: string) => process.stdout.write(`${s}\n`);
-const show = (f: Figures) => (f.requests ? `${f.rate.toFixed(0)}/s p50 ${f.p50.toFixed(2)} ms p99 ${f.p99.toFixed(2)} ms` : 'no answers')
+const show = (f: Figures) =>
+  (f.requests ? `${f.rate.toFixed(0)}/s p50 ${f.p50.toFixed(2)} ms p99 ${f.p99.toFixed(2)} ms` : 'no answers')
   + ` (${f.requests} answers, ${f.wrong} wrong, ${f.errors} errors)${f.firstProblem ? `; first problem: ${f.firstProblem.slice(0, 300)}` : ''}`;
 /** Our systems come first (the report compares each with the best peer). */
 const SYSTEMS: Record<string, (n: number, place: Place) => System> = {
@@ -54,11 +55,10 @@ function drive(job: Job, name: string): Promise<Figures> {
   const file = join(WORK, `${name}.json`);
   writeFileSync(file, JSON.stringify(job));
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, ['--import', 'tsx', join(ROOT, 'bench', 'compare', 'loadgen.ts'), file], { cwd: ROOT, maxBuffer: 1 << 20 },
-      (err, stdout, stderr) => {
-        rmSync(file, { force: true });
-        if (err) reject(new Error(`load generator failed: ${stderr || err.message}`)); else resolve(JSON.parse(stdout) as Figures);
-      });
+    execFile(process.execPath, ['--import', 'tsx', join(ROOT, 'bench', 'compare', 'loadgen.ts'), file], { cwd: ROOT, maxBuffer: 1 << 20 }, (err, stdout, stderr) => {
+      rmSync(file, { force: true });
+      if (err) reject(new Error(`load generator failed: ${stderr || err.message}`)); else resolve(JSON.parse(stdout) as Figures);
+    });
   });
 }
 
@@ -66,15 +66,19 @@ const sum = (r: Record<string, number>) => Object.values(r).reduce((a, b) => a +
 
 /** What the read phases share: the system, its data set, the result they fill, and how to make and note a load job. */
 interface Phases {
-  system: System; set: DataSet; result: Result; seconds: number; target: ReturnType<System['target']>;
+  system: System;
+  set: DataSet;
+  result: Result;
+  seconds: number;
+  target: ReturnType<System['target']>;
   job(requests: Job['requests'], concurrency: number, answer?: Job['answer'], cycle?: boolean): Job;
   note(f: Figures): void;
   asks(pairs: Array<[number, number]>): Job['requests'];
 }
 
 async function measure(system: System, set: DataSet, tuples: Tuple[], seconds: number): Promise<Result> {
-  const result: Result = { label: system.label, ours: false, version: '', cold: {}, warm: {}, lists: {}, listsWarm: {}, rss: {},
-    memory: { loaded: {}, end: {} }, wrong: 0, errors: 0, problems: [], notes: [] };
+  const result: Result = { label: system.label, ours: false, version: '', cold: {}, warm: {}, lists: {}, listsWarm: {}, rss: {}, memory: { loaded: {}, end: {} }, wrong: 0,
+    errors: 0, problems: [], notes: [] };
   const rssLoaded = await startAndLoad(system, tuples, result);
   await system.beforeReads?.();
   const p = phases(system, set, result, seconds);
@@ -85,7 +89,11 @@ async function measure(system: System, set: DataSet, tuples: Tuple[], seconds: n
   const rssEnd = rssMiB(system.pids());
   result.memory.end = rssEnd;
   for (const k of new Set([...Object.keys(rssLoaded), ...Object.keys(rssEnd)])) result.rss[k] = Math.max(rssLoaded[k] ?? 0, rssEnd[k] ?? 0);
-  say(`  memory (PSS, MiB, the larger of once loaded and at the end): ${Object.entries(result.rss).map(([k, v]) => `${k} ${v.toFixed(0)}`).join(', ')}; total ${sum(result.rss).toFixed(0)}`);
+  say(
+    `  memory (PSS, MiB, the larger of once loaded and at the end): ${Object.entries(result.rss).map(([k, v]) => `${k} ${v.toFixed(0)}`).join(', ')}; total ${
+      sum(result.rss).toFixed(0)
+    }`,
+  );
   result.notes = system.notes?.() ?? [];
   return result;
 }
@@ -101,7 +109,10 @@ async function startAndLoad(system: System, tuples: Tuple[], result: Result): Pr
   let loaded = 0;
   const loading = system.load(tuples, (done) => {
     loaded = done;
-    if (Date.now() - lastSay > 15_000) { lastSay = Date.now(); say(`  loaded ${done} / ${tuples.length}`); }
+    if (Date.now() - lastSay > 15_000) {
+      lastSay = Date.now();
+      say(`  loaded ${done} / ${tuples.length}`);
+    }
   });
   loading.catch(() => undefined); // a load given up on fails once its server stops
   let timer: NodeJS.Timeout | undefined;
@@ -122,15 +133,18 @@ async function startAndLoad(system: System, tuples: Tuple[], result: Result): Pr
 
 function phases(system: System, set: DataSet, result: Result, seconds: number): Phases {
   const target = system.target();
-  const job = (requests: Job['requests'], concurrency: number, answer = target.check, cycle = false): Job =>
-    ({ base: target.base, ...(target.bases ? { bases: target.bases } : {}), headers: target.headers, concurrency, seconds, answer, cycle, requests });
+  const job = (requests: Job['requests'], concurrency: number, answer = target.check, cycle = false): Job => ({ base: target.base, ...(target.bases ? { bases: target.bases } : {}),
+    headers: target.headers, concurrency, seconds, answer, cycle, requests });
   const note = (f: Figures) => {
     result.wrong += f.wrong;
     result.errors += f.errors;
     if (f.firstProblem && result.problems.length < 5) result.problems.push(f.firstProblem);
   };
-  const asks = (pairs: Array<[number, number]>) => pairs.map(([u, d]) => ({
-    ...system.check(`User:u${u}`, 'read', `Document:d${d}`), expect: set.allowed(u, d) }));
+  const asks = (pairs: Array<[number, number]>) =>
+    pairs.map(([u, d]) => ({
+      ...system.check(`User:u${u}`, 'read', `Document:d${d}`),
+      expect: set.allowed(u, d),
+    }));
   return { system, set, result, seconds, target, job, note, asks };
 }
 
@@ -180,8 +194,8 @@ async function lists({ system, set, result, seconds, target, job, note }: Phases
   }
   // Lists, warm: another probe user of the same size asked over and over, so after the first ask caches may answer.
   for (const { warm, count } of set.lists) {
-    const f = await drive({ ...job([{ ...system.list(`User:${warm}`, 'read', 'Document'), expect: count }], 1, target.list, true),
-      seconds: Math.min(seconds, 5) }, `list-warm-${count}`);
+    const f = await drive({ ...job([{ ...system.list(`User:${warm}`, 'read', 'Document'), expect: count }], 1, target.list, true), seconds: Math.min(seconds, 5) },
+      `list-warm-${count}`);
     note(f);
     result.listsWarm[count] = f;
     say(`  list objects warm (${count} results, one probe repeated): ${show(f)}`);
@@ -201,7 +215,10 @@ async function writeToVisible({ system, set, result, job }: Phases): Promise<voi
     for (;;) {
       const f = await run({ ...job([probe], 1), seconds: 0.001 });
       if (f.wrong === 0 && f.errors === 0) break;
-      if (performance.now() - t > 30_000) { result.problems.push(`write ${i} not visible after 30 s`); break; }
+      if (performance.now() - t > 30_000) {
+        result.problems.push(`write ${i} not visible after 30 s`);
+        break;
+      }
       await sleep(20);
     }
     lags.push(performance.now() - t);
@@ -229,8 +246,8 @@ async function runScale(scale: string, chosen: string[], seconds: number, machin
       results.push({ ...(await measure(system, set, tuples, seconds)), ours: isOurs(name) });
     } catch (e) {
       say(`  failed: ${(e as Error).message}`);
-      results.push({ label: system.label, ours: isOurs(name), version: '', cold: {}, warm: {}, lists: {}, listsWarm: {}, rss: {},
-        memory: { loaded: {}, end: {} }, wrong: 0, errors: 1, problems: [(e as Error).message], notes: [], failed: true });
+      results.push({ label: system.label, ours: isOurs(name), version: '', cold: {}, warm: {}, lists: {}, listsWarm: {}, rss: {}, memory: { loaded: {}, end: {} }, wrong: 0,
+        errors: 1, problems: [(e as Error).message], notes: [], failed: true });
     } finally {
       await system.stop();
       process.removeListener('SIGINT', interrupt);
@@ -267,4 +284,7 @@ async function main() {
   }
 }
 
-main().then(() => process.exit(0), (e) => { console.error(e); process.exit(1); });
+main().then(() => process.exit(0), (e) => {
+  console.error(e);
+  process.exit(1);
+});

@@ -36,7 +36,10 @@ export interface System {
  * Where one bench run puts its servers: every port is `base` plus a fixed offset (ours +1…+17, OpenFGA +20…+22,
  * SpiceDB +30…+34), so runs with other bases, and the shared dev stack, never meet.
  */
-export interface Place { base: number; dir: string }
+export interface Place {
+  base: number;
+  dir: string;
+}
 
 /** Refuses to start when something already listens on one of `ports` (the stack would reuse it, and measure it). */
 export async function assertFree(ports: number[]): Promise<void> {

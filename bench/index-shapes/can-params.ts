@@ -22,7 +22,9 @@ export interface CanParams {
   slots: string[];
 }
 
-const add = (m: Record<string, string[]>, k: string, v: string) => { if (!(m[k] ??= []).includes(v)) m[k].push(v); };
+const add = (m: Record<string, string[]>, k: string, v: string) => {
+  if (!(m[k] ??= []).includes(v)) m[k].push(v);
+};
 
 /** The closure of `action` over the permission entries of `type`, read as parameters of one statement. */
 export function canParams(model: Model, subjectType: string, action: string, type: string): CanParams {
@@ -31,8 +33,14 @@ export function canParams(model: Model, subjectType: string, action: string, typ
   out.slots = [...slots.tuples, ...slots.grants];
   const def = model.get(type);
   if (!def) return out;
-  const allows = (rel: string, t: string) => { const a = def.relations.get(rel) ?? []; return a.includes('*') || a.includes(t); };
-  if (def.relations.has(action)) { if (allows(action, subjectType)) out.direct.push(action); return out; }
+  const allows = (rel: string, t: string) => {
+    const a = def.relations.get(rel) ?? [];
+    return a.includes('*') || a.includes(t);
+  };
+  if (def.relations.has(action)) {
+    if (allows(action, subjectType)) out.direct.push(action);
+    return out;
+  }
   const seen = new Set([action]);
   const todo = [action];
   while (todo.length) {
@@ -41,7 +49,12 @@ export function canParams(model: Model, subjectType: string, action: string, typ
     for (const e of def.permissions.get(perm) ?? []) {
       if (e.kind === 'public') out.public = true;
       else if (e.kind === 'rel') { if (allows(e.rel, subjectType) && !out.direct.includes(e.rel)) out.direct.push(e.rel); }
-      else if (e.kind === 'perm') { if (!seen.has(e.perm)) { seen.add(e.perm); todo.push(e.perm); } }
+      else if (e.kind === 'perm') {
+        if (!seen.has(e.perm)) {
+          seen.add(e.perm);
+          todo.push(e.perm);
+        }
+      }
       else arrow(model, def.relations.get(e.rel) ?? [], e.rel, e.target, out);
     }
   }
@@ -58,7 +71,10 @@ function arrow(model: Model, allowed: string[], rel: string, target: string, out
       add(out.arrowTypes, rel, t);
       if (!out.targets.includes(target)) out.targets.push(target);
     }
-    else if (x?.relations.has(target)) { add(out.relArrows, rel, target); add(out.arrowTypes, rel, t); }
+    else if (x?.relations.has(target)) {
+      add(out.relArrows, rel, target);
+      add(out.arrowTypes, rel, t);
+    }
     else continue;
     if (!out.arrowRels.includes(rel)) out.arrowRels.push(rel);
   }

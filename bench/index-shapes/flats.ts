@@ -5,11 +5,21 @@ import { flatSet, isArrowRelation, isFlatSource, tupleView } from '../../src/eng
 import type { Model } from '../../src/engine/model.js';
 
 /** A flat key `y#r` (or a grant key `y#p!`) as a GIVES edge: to y, with the relation and the slot it must be held in. */
-export interface FlatKey { y: string; rel: string; slot: string }
+export interface FlatKey {
+  y: string;
+  rel: string;
+  slot: string;
+}
 export interface Flat {
-  obj: string; perm: string; public: boolean; keys: FlatKey[]; deps: string[]; hash: string;
+  obj: string;
+  perm: string;
+  public: boolean;
+  keys: FlatKey[];
+  deps: string[];
+  hash: string;
   /** Never written before; `changed`: differs from what was written. */
-  fresh: boolean; changed: boolean;
+  fresh: boolean;
+  changed: boolean;
 }
 
 export function flatKey(key: string): FlatKey {
@@ -28,7 +38,9 @@ export class FlatMaker {
   /** Hash of each flat written, by `obj#perm`: a flat rewritten with the same content is skipped. */
   private readonly written = new Map<string, string>();
 
-  constructor(private readonly model: Model) { this.view = tupleView(model, []); }
+  constructor(private readonly model: Model) {
+    this.view = tupleView(model, []);
+  }
 
   /** Adds the unit's tuples; answers the resources whose arrow tuples changed and the new inheritance sources. */
   add(tuples: Tuple[]): { arrowResources: string[]; sources: string[] } {
@@ -52,8 +64,7 @@ export class FlatMaker {
         const id = `${obj}#${perm}`;
         const before = this.written.get(id);
         this.written.set(id, hash);
-        mine.push({ obj, perm, public: f.public, keys: f.keys.map(flatKey), deps: f.deps, hash, fresh: before === undefined,
-          changed: before !== hash });
+        mine.push({ obj, perm, public: f.public, keys: f.keys.map(flatKey), deps: f.deps, hash, fresh: before === undefined, changed: before !== hash });
       }
       out.push(...(whole && mine.some((f) => f.changed) ? mine : mine.filter((f) => f.changed)));
     }

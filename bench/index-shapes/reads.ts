@@ -45,12 +45,14 @@ export async function measureReads(v: Variant, checks: Check[], lists: ListCase[
     const p = await profiled(v.driver, v.list(l.subject, 'read', 'Document'));
     listHits.push(p.dbHits);
     if (JSON.stringify(p.answer) !== JSON.stringify(l.expected)) {
-      wrong.push(`list(${l.subject}) has ${p.answer.length} objects [${p.answer.slice(0, 3).join(', ')}…], the evaluator ${l.expected.length} [${l.expected.slice(0, 3).join(', ')}…]`);
+      wrong.push(
+        `list(${l.subject}) has ${p.answer.length} objects [${p.answer.slice(0, 3).join(', ')}…], the evaluator ${l.expected.length} [${l.expected.slice(0, 3).join(', ')}…]`,
+      );
     }
     if (l === lists[1]) listPlan = [`list(${l.subject}, read, Document): ${p.answer.length} objects, ${p.dbHits} db hits`, ...p.plan];
   }
   const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
   const sample = checks[0]!;
-  return { checkP50Ms: pct(lat, 0.5), canHitsMean: mean(canHits), canHitsMax: Math.max(...canHits), listHitsMean: mean(listHits), wrong,
-    canPlan, listPlan, canText: v.can(sample.subject, 'read', sample.object).text, listText: v.list(lists[0]!.subject, 'read', 'Document').text };
+  return { checkP50Ms: pct(lat, 0.5), canHitsMean: mean(canHits), canHitsMax: Math.max(...canHits), listHitsMean: mean(listHits), wrong, canPlan, listPlan,
+    canText: v.can(sample.subject, 'read', sample.object).text, listText: v.list(lists[0]!.subject, 'read', 'Document').text };
 }

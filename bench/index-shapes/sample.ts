@@ -2,8 +2,16 @@
 import type { Evaluator } from '../../src/engine/evaluator.js';
 import type { DataSet } from '../data-set.js';
 
-export interface Check { subject: string; object: string; allowed: boolean; how: 'direct' | 'inherited' | 'denied' }
-export interface ListCase { subject: string; expected: string[] }
+export interface Check {
+  subject: string;
+  object: string;
+  allowed: boolean;
+  how: 'direct' | 'inherited' | 'denied';
+}
+export interface ListCase {
+  subject: string;
+  expected: string[];
+}
 
 /**
  * `n` checks of read on documents: a quarter through a direct reader tuple, a quarter inherited only (through the
@@ -14,7 +22,12 @@ export function sampleChecks(set: DataSet, evaluator: Evaluator, n: number): Che
   for (const [s, r, o] of set.tuples) if (r === 'reader' || r === 'owner') readers.add(`${s}|${o}`);
   const want = { direct: Math.floor(n / 4), inherited: Math.ceil(n / 2) - Math.floor(n / 4), denied: n - Math.ceil(n / 2) };
   const out: Check[] = [];
-  const take = (c: Check) => { if (want[c.how] > 0) { want[c.how]--; out.push(c); } };
+  const take = (c: Check) => {
+    if (want[c.how] > 0) {
+      want[c.how]--;
+      out.push(c);
+    }
+  };
   for (let d = 0; want.direct > 0 && d < set.docs; d += 7) {
     const subject = `User:u${(d * 13) % set.users}`;
     const object = `Document:d${d}`;

@@ -8,7 +8,12 @@ import { neo4jSizing, startStack, STORE_BYTES_PER_TUPLE, type StartedStack } fro
 import { say } from '../report.js';
 import { descendants } from '../soak-memory.js';
 
-export interface Server { stack: StartedStack; uri: string; pid: number; home: string }
+export interface Server {
+  stack: StartedStack;
+  uri: string;
+  pid: number;
+  home: string;
+}
 
 /** The same heap and page cache for every variant: what `npm start` picks for the store `tuples` will make today. */
 export const sizingFor = (tuples: number) => neo4jSizing(tuples * STORE_BYTES_PER_TUPLE, totalmem());
@@ -18,12 +23,13 @@ export async function freshNeo4j(dataDir: string, bolt: number, tuples: number):
   rmSync(dataDir, { recursive: true, force: true });
   const sized = sizingFor(tuples);
   // MONGO_URL and REDIS_URL set: startStack starts only what has no URL, here Neo4j alone.
-  const env = { ...process.env, NEO4J_HEAP: `${sized.heapMb}m`, NEO4J_PAGECACHE_MB: String(sized.pagecacheMb),
-    MONGO_URL: 'mongodb://unused', REDIS_URL: 'redis://unused' };
-  const stack = await startStack({ dataDir, env, log: (l) => say(`  ${l}`),
-    ports: { redis: 0, mongo: 0, postgres: 0, bolt, http: bolt + 1 } });
+  const env = { ...process.env, NEO4J_HEAP: `${sized.heapMb}m`, NEO4J_PAGECACHE_MB: String(sized.pagecacheMb), MONGO_URL: 'mongodb://unused', REDIS_URL: 'redis://unused' };
+  const stack = await startStack({ dataDir, env, log: (l) => say(`  ${l}`), ports: { redis: 0, mongo: 0, postgres: 0, bolt, http: bolt + 1 } });
   const pid = stack.pids?.neo4j;
-  if (pid === undefined) { await stack.stop(); throw new Error(`a Neo4j already listens on ${bolt}: stop it first`); }
+  if (pid === undefined) {
+    await stack.stop();
+    throw new Error(`a Neo4j already listens on ${bolt}: stop it first`);
+  }
   return { stack, uri: `bolt://127.0.0.1:${bolt}`, pid, home: join(dataDir, 'neo4j') };
 }
 
@@ -55,7 +61,11 @@ export function processCpuSeconds(pid: number): number {
 /** Proportional set size of a process and everything it forked, in MiB (/proc/<pid>/smaps_rollup). */
 export function pssMiB(root: number): number {
   const pss = (pid: number): number => {
-    try { return Number(/^Pss:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'))?.[1] ?? 0); } catch { return 0; /* exited */ }
+    try {
+      return Number(/^Pss:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'))?.[1] ?? 0);
+    } catch {
+      return 0; /* exited */
+    }
   };
   return [root, ...descendants(root)].reduce((a, pid) => a + pss(pid), 0) / 1024;
 }

@@ -16,8 +16,7 @@ const label = (type: string) => {
 };
 
 /** The statements of one shape: the shared ones, then its own (which may replace a shared one). */
-export const shapeStatements = (shape: Shape) =>
-  new Map([...loadCypher('../bench/index-shapes/common.cypher'), ...loadCypher(`../bench/index-shapes/${shape}.cypher`)]);
+export const shapeStatements = (shape: Shape) => new Map([...loadCypher('../bench/index-shapes/common.cypher'), ...loadCypher(`../bench/index-shapes/${shape}.cypher`)]);
 
 export async function shapeVariant(shape: Shape, uri: string, model: Model): Promise<Variant> {
   const driver = driverFor(uri);
@@ -32,7 +31,9 @@ export async function shapeVariant(shape: Shape, uri: string, model: Model): Pro
   const flats = new FlatMaker(model);
   const read = reader(driver);
   return {
-    name: shape, driver, statements: q,
+    name: shape,
+    driver,
+    statements: q,
     async loadUnit(tuples) {
       const gen = Number((await read(q.get('meta-read')!, {})).records[0]!.get('gen'));
       await putEdges(driver, q.get('put-edges')!, tuples);
@@ -56,12 +57,11 @@ export async function shapeVariant(shape: Shape, uri: string, model: Model): Pro
     },
     list(subject, action, type) {
       const p = canParams(model, typeOf(subject), action, type);
-      const branches = ['list-direct', 'list-grants', 'list-flats', 'list-public-flats',
-        ...(Object.keys(p.relArrows).length ? ['list-rel-arrows'] : []), ...(p.public ? ['list-public-type'] : []), 'list-self'];
+      const branches = ['list-direct', 'list-grants', 'list-flats', 'list-public-flats', ...(Object.keys(p.relArrows).length ? ['list-rel-arrows'] : []),
+        ...(p.public ? ['list-public-type'] : []), 'list-self'];
       const text = q.get('list')!.replace('__BRANCHES__', branches.map((b) => q.get(b)!).join('\n  UNION\n  '))
         .replaceAll('__TYPE_LABEL__', label(type));
-      return { text, params: { ...p, subject, self: typeOf(subject) === type ? [subject] : [] },
-        answer: (records) => records.map((r) => r.get('obj') as string) };
+      return { text, params: { ...p, subject, self: typeOf(subject) === type ? [subject] : [] }, answer: (records) => records.map((r) => r.get('obj') as string) };
     },
   };
 }
@@ -83,9 +83,9 @@ async function putEdges(driver: Driver, statement: string, tuples: Tuple[]) {
       rows: list.map((t) => {
         const s = parseObject(t.subject)!;
         const o = parseObject(t.resource)!;
-        return { subject: t.subject, subjectType: s.type, subjectId: s.id, resource: t.resource, resourceType: o.type,
-          resourceId: o.id, key: tupleText(t), name: t.relation };
-      }) });
+        return { subject: t.subject, subjectType: s.type, subjectId: s.id, resource: t.resource, resourceType: o.type, resourceId: o.id, key: tupleText(t), name: t.relation };
+      }),
+    });
   }
 }
 
@@ -94,6 +94,9 @@ function flatParams(shape: Shape, changed: Flat[]) {
   if (shape === 'flat-nodes') return { flats: changed };
   const by = new Map<string, Flat[]>();
   for (const f of changed) by.set(f.obj, [...(by.get(f.obj) ?? []), f]);
-  return { objects: [...by].map(([obj, list]) => ({ obj, fresh: list.every((f) => f.fresh),
-    deps: [...new Set(list.flatMap((f) => f.deps))], flats: list.map((f) => ({ perm: f.perm, public: f.public, keys: f.keys })) })) };
+  return {
+    objects: [...by].map(([obj, list]) => ({ obj, fresh: list.every((f) => f.fresh), deps: [...new Set(list.flatMap((f) => f.deps))],
+      flats: list.map((f) => ({ perm: f.perm, public: f.public, keys: f.keys })) })
+    ),
+  };
 }

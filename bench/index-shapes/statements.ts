@@ -1,7 +1,11 @@
 // Counts and times every statement a driver runs, by name: which statements each variant of the index ran during its load.
 import type { Driver } from 'neo4j-driver';
 
-export interface StatementTally { calls: number; ms: number; cpuS: number }
+export interface StatementTally {
+  calls: number;
+  ms: number;
+  cpuS: number;
+}
 
 /**
  * Wraps `driver.executeQuery` and `session().run` (the adapters use both: writes and reads). A statement is named by
@@ -28,7 +32,11 @@ export function tallyStatements(driver: Driver, named: Map<string, string>, cpu:
   const executeQuery = driver.executeQuery.bind(driver);
   (driver as { executeQuery: unknown }).executeQuery = async (query: string, ...rest: unknown[]) => {
     const [started, cpu0] = [performance.now(), cpu()];
-    try { return await (executeQuery as (q: string, ...r: unknown[]) => Promise<unknown>)(query, ...rest); } finally { add(query, started, cpu0); }
+    try {
+      return await (executeQuery as (q: string, ...r: unknown[]) => Promise<unknown>)(query, ...rest);
+    } finally {
+      add(query, started, cpu0);
+    }
   };
   const session = driver.session.bind(driver);
   (driver as { session: unknown }).session = (...args: Parameters<Driver['session']>) => {
@@ -44,9 +52,12 @@ export function tallyStatements(driver: Driver, named: Map<string, string>, cpu:
   };
   return {
     /** Stops counting (the reads after the load are not part of it). */
-    stop() { on = false; },
+    stop() {
+      on = false;
+    },
     /** "put-edges 50× 12.3 s (Neo4j CPU 9.1 s); …", most Neo4j CPU first. */
-    summary: () => [...totals].sort((a, b) => b[1].cpuS - a[1].cpuS)
-      .map(([name, t]) => `${name} ${t.calls}× ${(t.ms / 1000).toFixed(1)} s (Neo4j CPU ${t.cpuS.toFixed(1)} s)`).join('; '),
+    summary: () =>
+      [...totals].sort((a, b) => b[1].cpuS - a[1].cpuS)
+        .map(([name, t]) => `${name} ${t.calls}× ${(t.ms / 1000).toFixed(1)} s (Neo4j CPU ${t.cpuS.toFixed(1)} s)`).join('; '),
   };
 }

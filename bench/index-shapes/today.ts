@@ -24,15 +24,16 @@ export async function todayVariant(uri: string, model: Model): Promise<Variant> 
   const projection = loadCypher('projection.cypher');
   const indexCypher = loadCypher('index.cypher');
   return {
-    name: 'today', driver, statements: new Map([...projection, ...indexCypher]),
+    name: 'today',
+    driver,
+    statements: new Map([...projection, ...indexCypher]),
     async loadUnit(tuples: Tuple[]) {
       const { gen } = await index.meta();
       await batch.apply({ tuples, grants: [], gens: [gen], model, assumeStored: true, structure: true });
     },
     can: (subject, action, object) => ({ text: indexCypher.get('check')!, params: { row: `${object}#${action}`, subject },
       answer: (records) => records[0]?.get('allowed') === true }),
-    list: (subject, action, type) => ({ text: indexCypher.get('list-objects')!,
-      params: { subject, action, type, skip: neo4j.int(0), limit: neo4j.int(100) },
+    list: (subject, action, type) => ({ text: indexCypher.get('list-objects')!, params: { subject, action, type, skip: neo4j.int(0), limit: neo4j.int(100) },
       answer: (records) => records.map((r) => r.get('obj') as string) }),
   };
 }

@@ -3,7 +3,11 @@ import type { Driver, Record as Neo4jRecord } from 'neo4j-driver';
 import type { Tuple } from '../../src/engine/ids.js';
 
 /** One read statement as it runs (labels spliced in), its parameters and how its records answer. */
-export interface Query<A> { text: string; params: Record<string, unknown>; answer(records: Neo4jRecord[]): A }
+export interface Query<A> {
+  text: string;
+  params: Record<string, unknown>;
+  answer(records: Neo4jRecord[]): A;
+}
 
 export interface Variant {
   name: string;

@@ -39,11 +39,15 @@ export const SERVER: Record<string, Flag> = {
 };
 
 export type Values = Record<string, string | boolean | string[] | undefined>;
-export interface Parsed { values: Values; positionals: string[] }
+export interface Parsed {
+  values: Values;
+  positionals: string[];
+}
 
 export function parse(spec: CommandSpec, argv: string[]): Parsed {
-  const options = Object.fromEntries(Object.entries(spec.flags).map(([k, f]) =>
-    [k, { type: f.type, ...(f.short ? { short: f.short } : {}), ...(f.multiple ? { multiple: true } : {}) }]));
+  const options = Object.fromEntries(
+    Object.entries(spec.flags).map(([k, f]) => [k, { type: f.type, ...(f.short ? { short: f.short } : {}), ...(f.multiple ? { multiple: true } : {}) }]),
+  );
   try {
     const r = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
     return { values: r.values as Values, positionals: r.positionals };

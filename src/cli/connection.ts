@@ -53,7 +53,11 @@ async function settled(res: Response, timer: NodeJS.Timeout | undefined, signal:
 const isLoopback = (host: string) => host === 'localhost' || host.endsWith('.localhost') || /^127\.\d+\.\d+\.\d+$/.test(host) || host === '[::1]';
 
 const sameServer = (a: string, b: string) => {
-  try { return new URL(a).href.replace(/\/+$/, '') === new URL(b).href.replace(/\/+$/, ''); } catch { return false; }
+  try {
+    return new URL(a).href.replace(/\/+$/, '') === new URL(b).href.replace(/\/+$/, '');
+  } catch {
+    return false;
+  }
 };
 
 export async function connect(values: Values, io: Pick<CliIo, 'env' | 'stderr'>): Promise<Connection> {
@@ -76,7 +80,11 @@ export async function connect(values: Values, io: Pick<CliIo, 'env' | 'stderr'>)
 /** `stderr` takes the warning about a token sent over plain http. */
 export function connection(rawUrl: string, token: string, timeoutMs: number, stderr: Sink): Connection {
   let base: URL;
-  try { base = new URL(rawUrl); } catch { throw usage(`--url ${JSON.stringify(rawUrl)} is not a URL`); }
+  try {
+    base = new URL(rawUrl);
+  } catch {
+    throw usage(`--url ${JSON.stringify(rawUrl)} is not a URL`);
+  }
   if (base.protocol !== 'http:' && base.protocol !== 'https:') throw usage(`--url must be http:// or https://, got ${base.protocol}`);
   // Credentials in the URL would be printed with it in every message; the token is the credential.
   if (base.username || base.password) throw usage('the server URL must not hold a user name or password: give the API token with --token, AUTHZ_TOKEN or authz login');
@@ -88,11 +96,14 @@ export function connection(rawUrl: string, token: string, timeoutMs: number, std
   const raw: Connection['raw'] = async (method, path, init = {}) => {
     let res: Response;
     const abort = new AbortController();
-    const timer = init.upload ? undefined : setTimeout(() => abort.abort(new CliError(EXIT.unavailable, `${method} ${path.split('?')[0]}: no answer within ${timeoutMs / 1000} s`)), timeoutMs);
+    const timer = init.upload ? undefined
+      : setTimeout(() => abort.abort(new CliError(EXIT.unavailable, `${method} ${path.split('?')[0]}: no answer within ${timeoutMs / 1000} s`)), timeoutMs);
     const headers = { authorization: `Bearer ${token}`, ...(init.headers ?? {}) };
     try {
       res = init.upload ? await upload(url + path, { method, headers, body: init.upload, connectMs: timeoutMs }) : await fetch(url + path, {
-        method, body: init.body, headers,
+        method,
+        body: init.body,
+        headers,
         // A redirect is not followed: it could send the request (and, to the same origin, the token) somewhere
         // else, and a 301/302 would turn a write into a GET that "succeeds".
         redirect: 'manual',
@@ -110,22 +121,33 @@ export function connection(rawUrl: string, token: string, timeoutMs: number, std
     if (res.ok) return res;
     if (res.status >= 300 && res.status < 400) {
       const to = res.headers.get('location');
-      throw usage(`${method} ${path.split('?')[0]}: the server answers ${res.status}, a redirect${to ? ` to ${to.slice(0, 200)}` : ''}; authz does not follow redirects: give the server's own URL (--url, AUTHZ_URL or authz login)`);
+      throw usage(
+        `${method} ${path.split('?')[0]}: the server answers ${res.status}, a redirect${
+          to ? ` to ${to.slice(0, 200)}` : ''
+        }; authz does not follow redirects: give the server's own URL (--url, AUTHZ_URL or authz login)`,
+      );
     }
     const text = await res.text().catch(() => '');
     let body: { code?: string; message?: string; details?: unknown } = {};
-    try { body = JSON.parse(text); } catch { /* not JSON */ }
+    try {
+      body = JSON.parse(text);
+    } catch { /* not JSON */ }
     const what = `${method} ${path.split('?')[0]}: ${res.status}${body.code ? ` ${body.code}` : ''}: ${body.message ?? (text.slice(0, 200) || res.statusText)}`;
     const exit = res.status === 401 || res.status === 403 ? EXIT.auth : res.status >= 500 ? EXIT.unavailable : EXIT.refused;
     throw new CliError(exit, what, body.details);
   };
 
   return {
-    url, raw,
+    url,
+    raw,
     async json<T>(method: string, path: string, body?: unknown) {
       const res = await raw(method, path, body === undefined ? {} : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
       const text = await res.text();
-      try { return JSON.parse(text) as T; } catch { throw new CliError(EXIT.unavailable, `${path}: the answer is not JSON: ${text.slice(0, 200)}`); }
+      try {
+        return JSON.parse(text) as T;
+      } catch {
+        throw new CliError(EXIT.unavailable, `${path}: the answer is not JSON: ${text.slice(0, 200)}`);
+      }
     },
   };
 }

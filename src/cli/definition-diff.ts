@@ -2,12 +2,19 @@
 import type { Definition } from '../engine/model.js';
 
 export interface EntryChange {
-  kind: 'relation' | 'permission'; name: string; op: 'add' | 'remove' | 'change';
-  before?: string[]; after?: string[];
+  kind: 'relation' | 'permission';
+  name: string;
+  op: 'add' | 'remove' | 'change';
+  before?: string[];
+  after?: string[];
 }
 
 /** Allowed types and permission entries are sets to the server (it compares them so), so a reorder is no change. */
-const same = (a: string[], b: string[]) => { const x = new Set(a); const y = new Set(b); return x.size === y.size && [...x].every((v) => y.has(v)); };
+const same = (a: string[], b: string[]) => {
+  const x = new Set(a);
+  const y = new Set(b);
+  return x.size === y.size && [...x].every((v) => y.has(v));
+};
 
 /** The changes from `before` (absent: a new type) to `after`, relations first, each part in name order. */
 export function definitionChanges(before: Definition | undefined, after: Definition): EntryChange[] {

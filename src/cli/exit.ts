@@ -21,7 +21,9 @@ export const EXIT = {
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
 export class CliError extends Error {
-  constructor(readonly exit: ExitCode, message: string, readonly details?: unknown) { super(message); }
+  constructor(readonly exit: ExitCode, message: string, readonly details?: unknown) {
+    super(message);
+  }
 }
 
 export const usage = (message: string) => new CliError(EXIT.usage, message);

@@ -6,11 +6,14 @@ import { output, type Output } from './output.js';
 
 export { processIo } from './process-io.js';
 
-interface CommandModule { spec: CommandSpec; run(parsed: Parsed, out: Output, io: CliIo): Promise<number> }
+interface CommandModule {
+  spec: CommandSpec;
+  run(parsed: Parsed, out: Output, io: CliIo): Promise<number>;
+}
 
 /** Commands load on use: `authz check` does not pay for the engine, `authz test` not for the HTTP client. */
 const COMMANDS: Array<{ name: string; summary: string; load: () => Promise<CommandModule> }> = [
-  { name: 'test', summary: 'Run model tests (scenario files) offline with the server\'s engine', load: () => import('./commands/test.js') },
+  { name: 'test', summary: "Run model tests (scenario files) offline with the server's engine", load: () => import('./commands/test.js') },
   { name: 'validate', summary: 'Check scenario files: format, definitions, tuples, names in assertions', load: () => import('./commands/validate.js') },
   { name: 'login', summary: 'Save a server URL and API token to a profile (file mode 0600)', load: () => import('./commands/login.js') },
   { name: 'logout', summary: 'Remove a saved profile', load: async () => (await import('./commands/login.js')).logout },
@@ -21,7 +24,7 @@ const COMMANDS: Array<{ name: string; summary: string; load: () => Promise<Comma
   { name: 'relations read', summary: 'List stored tuples, filtered, page by page', load: async () => (await import('./commands/relations.js')).read },
   { name: 'export', summary: 'Export definitions, schemas, config and every tuple as NDJSON', load: async () => (await import('./commands/state.js')).exportState },
   { name: 'import', summary: 'Import an export (NDJSON or JSON)', load: async () => (await import('./commands/state.js')).importState },
-  { name: 'push', summary: 'Push a scenario file\'s definitions (--tuples: and tuples) to a server, with a diff and --dry-run', load: () => import('./commands/push.js') },
+  { name: 'push', summary: "Push a scenario file's definitions (--tuples: and tuples) to a server, with a diff and --dry-run", load: () => import('./commands/push.js') },
   { name: 'rebuild', summary: 'Rebuild the index and wait for it, showing progress', load: () => import('./commands/rebuild.js') },
   { name: 'changes', summary: 'Read the change feed; --follow keeps reading as changes happen', load: () => import('./commands/changes.js') },
 ];
@@ -41,12 +44,18 @@ const EXIT_HELP = [
 function globalHelp(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));
   return [
-    'authz: model tests offline, and an authz-graph server from the command line.', '',
-    'Usage: authz COMMAND [flags]       authz COMMAND --help for its flags', '',
-    'Commands:', ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`), '',
+    'authz: model tests offline, and an authz-graph server from the command line.',
+    '',
+    'Usage: authz COMMAND [flags]       authz COMMAND --help for its flags',
+    '',
+    'Commands:',
+    ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
+    '',
     'Server commands read the URL and token from --url/--token, else AUTHZ_URL/AUTHZ_TOKEN, else the profile that',
-    'authz login saved. Every command takes --json for output a script can read.', '',
-    EXIT_HELP, '',
+    'authz login saved. Every command takes --json for output a script can read.',
+    '',
+    EXIT_HELP,
+    '',
   ].join('\n');
 }
 
@@ -81,7 +90,10 @@ export async function main(io: CliIo): Promise<number> {
   try {
     const mod = await command.load();
     const parsed = parse(mod.spec, argv.slice(two ? 2 : 1));
-    if (parsed.values.help) { stdout.write(helpText(mod.spec, io.env)); return EXIT.ok; }
+    if (parsed.values.help) {
+      stdout.write(helpText(mod.spec, io.env));
+      return EXIT.ok;
+    }
     return await mod.run(parsed, out, io);
   } catch (e) {
     return fail(out, e);

@@ -13,9 +13,15 @@ export interface Output {
 export function output(json: boolean, out: Sink, err: Sink): Output {
   return {
     json,
-    line: (text = '') => { if (!json) out.write(`${text}\n`); },
-    value: (v) => { if (json) out.write(`${JSON.stringify(v)}\n`); },
-    note: (text) => { err.write(`${text}\n`); },
+    line: (text = '') => {
+      if (!json) out.write(`${text}\n`);
+    },
+    value: (v) => {
+      if (json) out.write(`${JSON.stringify(v)}\n`);
+    },
+    note: (text) => {
+      err.write(`${text}\n`);
+    },
   };
 }
 
@@ -32,8 +38,7 @@ export class Progress {
   private done = 0;
   private readonly tty: boolean;
 
-  constructor(private readonly label: string, private readonly unit: string, private readonly total: number | undefined,
-    private readonly err: Sink) {
+  constructor(private readonly label: string, private readonly unit: string, private readonly total: number | undefined, private readonly err: Sink) {
     this.tty = err.isTTY === true;
   }
 
@@ -47,9 +52,13 @@ export class Progress {
     this.draw(false);
   }
 
-  finish(suffix = ''): void { this.draw(true, suffix); }
+  finish(suffix = ''): void {
+    this.draw(true, suffix);
+  }
 
-  get items(): number { return this.n; }
+  get items(): number {
+    return this.n;
+  }
 
   private draw(final: boolean, suffix = ''): void {
     const seconds = Math.max((Date.now() - this.started) / 1000, 0.001);

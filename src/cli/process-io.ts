@@ -7,9 +7,15 @@ export function processIo(): CliIo {
     env: process.env,
     cwd: process.cwd(),
     // Getters: process.stdin opens the stream on first use, and only commands that read it should.
-    get stdin() { return process.stdin; },
-    get stdout() { return process.stdout; },
-    get stderr() { return process.stderr; },
+    get stdin() {
+      return process.stdin;
+    },
+    get stdout() {
+      return process.stdout;
+    },
+    get stderr() {
+      return process.stderr;
+    },
     onInterrupt(stop) {
       process.once('SIGINT', stop);
       process.once('SIGTERM', stop);

@@ -5,8 +5,13 @@ import { dirname, join } from 'node:path';
 import { CliError, EXIT } from './exit.js';
 import type { Env, Sink } from './io.js';
 
-export interface Profile { url: string; token: string }
-interface ProfileFile { profiles: Record<string, Profile> }
+export interface Profile {
+  url: string;
+  token: string;
+}
+interface ProfileFile {
+  profiles: Record<string, Profile>;
+}
 
 /**
  * The home directory as os.homedir() finds it, but in `env` rather than the process's own: HOME (USERPROFILE on
@@ -46,7 +51,8 @@ export async function readProfile(name: string, path: string, stderr: Sink): Pro
   const mode = p && process.platform !== 'win32' ? (await stat(path)).mode : 0;
   // Whoever can change the file can point its URL at their own server, and the token would go there.
   if ((mode & 0o022) !== 0) {
-    throw new CliError(EXIT.auth, `${path} can be changed by other users (mode ${(mode & 0o777).toString(8)}), so its URL cannot be trusted with the token: run chmod 600 ${path} and check the URL in it`);
+    throw new CliError(EXIT.auth,
+      `${path} can be changed by other users (mode ${(mode & 0o777).toString(8)}), so its URL cannot be trusted with the token: run chmod 600 ${path} and check the URL in it`);
   }
   if ((mode & 0o077) !== 0) {
     stderr.write(`authz: warning: ${path} can be read by other users; run chmod 600 ${path}\n`);

@@ -86,7 +86,8 @@ export function parseSource(path: string, text: string): SourceFile {
     }
   }
   return {
-    path, value,
+    path,
+    value,
     locate(jsonPath) {
       const { d, lines } = document();
       const keys = pathKeys(jsonPath);

@@ -43,6 +43,8 @@ export function upload(url: string, init: { method: string; headers: Record<stri
       socket.once('connect', () => socket.setTimeout(0));
     });
     // A server that answers before reading everything (it refused the document) ends the upload: that is its answer.
-    pipeline(init.body, req).catch((e: unknown) => { if (!req.writableFinished) reject(e); });
+    pipeline(init.body, req).catch((e: unknown) => {
+      if (!req.writableFinished) reject(e);
+    });
   });
 }

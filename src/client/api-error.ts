@@ -2,7 +2,12 @@
 import type { ErrorCode } from '../errors.js';
 
 /** The admin surface's body; the client surface sends only `code` and `message`. */
-export interface ErrorBody { status?: number; code: ErrorCode; message: string; details?: unknown[] }
+export interface ErrorBody {
+  status?: number;
+  code: ErrorCode;
+  message: string;
+  details?: unknown[];
+}
 
 const isErrorBody = (b: unknown): b is ErrorBody =>
   typeof b === 'object' && b !== null && typeof (b as ErrorBody).code === 'string' && typeof (b as ErrorBody).message === 'string';

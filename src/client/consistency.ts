@@ -9,7 +9,9 @@ export class RevisionCarrier {
   constructor(private readonly reads: Record<string, 'query' | 'body'>) {}
 
   /** The newest revision seen, or undefined before the first write. */
-  get revision(): number | undefined { return this.newest; }
+  get revision(): number | undefined {
+    return this.newest;
+  }
 
   /** Carries `revision` from now on when it is newer (a revision another client or process wrote, for example). */
   observe(revision: number): void {
@@ -31,7 +33,10 @@ export class RevisionCarrier {
       const body = await request.clone().json().catch(() => undefined) as Record<string, unknown> | undefined;
       if (typeof body !== 'object' || body === null || Array.isArray(body) || 'consistency' in body || 'revision' in body) return undefined;
       return new Request(request.url, {
-        method: request.method, headers: request.headers, signal: request.signal, redirect: request.redirect,
+        method: request.method,
+        headers: request.headers,
+        signal: request.signal,
+        redirect: request.redirect,
         body: JSON.stringify({ ...body, consistency: 'at_least_as_fresh', revision: this.newest }),
       });
     },

@@ -1,13 +1,38 @@
 // A typed gRPC client for custom modules (contract 4.5): checks, relations, grants, definitions, views and the change feed.
 import {
-  Metadata, credentials, loadPackageDefinition, type Client, type ClientReadableStream, type GrpcObject, type ServiceClientConstructor, type ServiceError,
+  Metadata,
+  credentials,
+  loadPackageDefinition,
+  type Client,
+  type ClientReadableStream,
+  type GrpcObject,
+  type ServiceClientConstructor,
+  type ServiceError,
 } from '@grpc/grpc-js';
 import { fromNames, toNames } from '../surfaces/grpc/names.js';
 import { loadDefinition } from '../surfaces/grpc/proto.js';
 import type {
-  AccessView, CanRequest, CanResponse, Change, CheckItem, CreateRelationResponse, CreateRelationsResponse, DefinitionInput, DeleteRelationResponse,
-  EvaluateResponse, ListRequest, PermissionGrant, ReadOptions, ReadRelationsRequest, ReadRelationsResponse, Relation, RelationUpdate, ResourceDefinition,
-  WatchResponse, WriteRelationsResponse, WriteResourceDefinitionResponse,
+  AccessView,
+  CanRequest,
+  CanResponse,
+  Change,
+  CheckItem,
+  CreateRelationResponse,
+  CreateRelationsResponse,
+  DefinitionInput,
+  DeleteRelationResponse,
+  EvaluateResponse,
+  ListRequest,
+  PermissionGrant,
+  ReadOptions,
+  ReadRelationsRequest,
+  ReadRelationsResponse,
+  Relation,
+  RelationUpdate,
+  ResourceDefinition,
+  WatchResponse,
+  WriteRelationsResponse,
+  WriteResourceDefinitionResponse,
 } from './grpc-types.js';
 
 export type * from './grpc-types.js';
@@ -22,7 +47,9 @@ export interface AuthzGraphClientOptions {
 
 /** A refused call: the gRPC status code, and the service's catalog code (`RELATION_NOT_ALLOWED`, ...). */
 export class AuthzGraphError extends Error {
-  constructor(readonly grpcCode: number, readonly code: string, message: string, readonly details: unknown[]) { super(message); }
+  constructor(readonly grpcCode: number, readonly code: string, message: string, readonly details: unknown[]) {
+    super(message);
+  }
 }
 
 type Msg = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -32,7 +59,9 @@ type Stream = (req: Msg, md: Metadata) => ClientReadableStream<Msg>;
 const asError = (e: ServiceError) => {
   const raw = e.metadata?.get('error-details-bin')[0];
   let details: unknown[] = [];
-  try { details = raw ? JSON.parse(Buffer.from(raw as Buffer).toString('utf8')) as unknown[] : []; } catch { /* not ours: no details */ }
+  try {
+    details = raw ? JSON.parse(Buffer.from(raw as Buffer).toString('utf8')) as unknown[] : [];
+  } catch { /* not ours: no details */ }
   return new AuthzGraphError(e.code, String(e.metadata?.get('error-code')[0] ?? 'UNKNOWN'), e.details || e.message, details);
 };
 const definition = (d: Msg): ResourceDefinition => ({ ...d, relations: fromNames(d.relations), permissions: fromNames(d.permissions) } as ResourceDefinition);
@@ -71,16 +100,22 @@ export class AuthzGraphClient {
     }
   }
 
-  async can(req: CanRequest): Promise<boolean> { return (await this.check(req)).allowed; }
+  async can(req: CanRequest): Promise<boolean> {
+    return (await this.check(req)).allowed;
+  }
   /** `can` with the reason a deny names an unknown type or permission. */
-  check(req: CanRequest): Promise<CanResponse> { return this.call('Can', req); }
+  check(req: CanRequest): Promise<CanResponse> {
+    return this.call('Can', req);
+  }
   async checkBulk(items: CheckItem[], opts: ReadOptions = {}): Promise<boolean[]> {
     return (await this.checkBulkAnswers(items, opts)).map((r) => r.allowed);
   }
   async checkBulkAnswers(items: CheckItem[], opts: ReadOptions = {}): Promise<CanResponse[]> {
     return (await this.call<{ results: CanResponse[] }>('CheckBulk', { items, ...opts })).results;
   }
-  evaluate(req: CanRequest): Promise<EvaluateResponse> { return this.call('Evaluate', req); }
+  evaluate(req: CanRequest): Promise<EvaluateResponse> {
+    return this.call('Evaluate', req);
+  }
   async *lookupResources(req: { subject: string; permission: string; resourceType: string } & ReadOptions, signal?: AbortSignal): AsyncGenerator<string> {
     for await (const m of this.stream<{ object: string }>('LookupResources', req, signal)) yield m.object;
   }
@@ -95,21 +130,37 @@ export class AuthzGraphClient {
     return this.call('CreateRelations', { subject, relation, resources });
   }
   /** Up to 1000 creates and deletes of any tuples at one revision; nothing is written when one is refused. */
-  writeRelations(updates: RelationUpdate[]): Promise<WriteRelationsResponse> { return this.call('WriteRelations', { updates }); }
+  writeRelations(updates: RelationUpdate[]): Promise<WriteRelationsResponse> {
+    return this.call('WriteRelations', { updates });
+  }
   /** `id` as CreateRelation or ReadRelations give it. */
-  deleteRelation(id: string): Promise<DeleteRelationResponse> { return this.call('DeleteRelation', { id }); }
-  readRelations(req: ReadRelationsRequest = {}): Promise<ReadRelationsResponse> { return this.call('ReadRelations', req); }
-  grantPermission(g: PermissionGrant): Promise<{ created: boolean; revision: number }> { return this.call('GrantPermission', g); }
-  revokePermission(g: PermissionGrant): Promise<{ revision: number }> { return this.call('RevokePermission', g); }
+  deleteRelation(id: string): Promise<DeleteRelationResponse> {
+    return this.call('DeleteRelation', { id });
+  }
+  readRelations(req: ReadRelationsRequest = {}): Promise<ReadRelationsResponse> {
+    return this.call('ReadRelations', req);
+  }
+  grantPermission(g: PermissionGrant): Promise<{ created: boolean; revision: number }> {
+    return this.call('GrantPermission', g);
+  }
+  revokePermission(g: PermissionGrant): Promise<{ revision: number }> {
+    return this.call('RevokePermission', g);
+  }
 
   private async write(method: string, d: DefinitionInput): Promise<WriteResourceDefinitionResponse> {
     const r = await this.call<Msg>(method, { ...d, relations: toNames(d.relations), permissions: toNames(d.permissions) });
     return { ...r, resourceDefinition: definition(r.resourceDefinition) } as WriteResourceDefinitionResponse;
   }
-  createResourceDefinition(d: DefinitionInput) { return this.write('CreateResourceDefinition', d); }
+  createResourceDefinition(d: DefinitionInput) {
+    return this.write('CreateResourceDefinition', d);
+  }
   /** `d.name` may be the definition's name or id. */
-  updateResourceDefinition(d: DefinitionInput) { return this.write('UpdateResourceDefinition', d); }
-  async getResourceDefinition(id: string): Promise<ResourceDefinition> { return definition(await this.call('GetResourceDefinition', { id })); }
+  updateResourceDefinition(d: DefinitionInput) {
+    return this.write('UpdateResourceDefinition', d);
+  }
+  async getResourceDefinition(id: string): Promise<ResourceDefinition> {
+    return definition(await this.call('GetResourceDefinition', { id }));
+  }
   async listResourceDefinitions(req: ListRequest = {}): Promise<{ resources: ResourceDefinition[]; count: number }> {
     const r = await this.call<{ resources: Msg[]; count: number }>('ListResourceDefinitions', req);
     return { resources: r.resources.map(definition), count: r.count };
@@ -119,23 +170,38 @@ export class AuthzGraphClient {
     return { deleted: definition(r.deleted), revision: r.revision };
   }
 
-  createAccessView(v: { name: string; subject: string; permission: string; resourceType: string }): Promise<AccessView> { return this.call('CreateAccessView', v); }
-  listAccessViews(req: { skip?: number; limit?: number } = {}): Promise<{ views: AccessView[]; count: number }> { return this.call('ListAccessViews', req); }
-  readAccessView(name: string, skip = 0, limit = 100): Promise<{ view: AccessView; objects: string[] }> { return this.call('ReadAccessView', { name, skip, limit }); }
-  refreshAccessView(name: string): Promise<AccessView> { return this.call('RefreshAccessView', { name }); }
-  deleteAccessView(name: string): Promise<{ deleted: string }> { return this.call('DeleteAccessView', { name }); }
+  createAccessView(v: { name: string; subject: string; permission: string; resourceType: string }): Promise<AccessView> {
+    return this.call('CreateAccessView', v);
+  }
+  listAccessViews(req: { skip?: number; limit?: number } = {}): Promise<{ views: AccessView[]; count: number }> {
+    return this.call('ListAccessViews', req);
+  }
+  readAccessView(name: string, skip = 0, limit = 100): Promise<{ view: AccessView; objects: string[] }> {
+    return this.call('ReadAccessView', { name, skip, limit });
+  }
+  refreshAccessView(name: string): Promise<AccessView> {
+    return this.call('RefreshAccessView', { name });
+  }
+  deleteAccessView(name: string): Promise<{ deleted: string }> {
+    return this.call('DeleteAccessView', { name });
+  }
 
   /** The change feed after `afterRevision`, then live; resume with the last `nextRevision` received. */
   async *watch(afterRevision = 0, signal?: AbortSignal): AsyncGenerator<WatchResponse> {
     for await (const m of this.stream<{ changes: Msg[]; nextRevision: number }>('Watch', { afterRevision }, signal)) {
-      const changes = m.changes.map((c) => ({
-        ...c, definition: c.definition ? { ...c.definition, relations: fromNames(c.definition.relations), permissions: fromNames(c.definition.permissions) } : null,
-      }) as Change);
+      const changes = m.changes.map((c) =>
+        ({
+          ...c,
+          definition: c.definition ? { ...c.definition, relations: fromNames(c.definition.relations), permissions: fromNames(c.definition.permissions) } : null,
+        }) as Change
+      );
       yield { changes, nextRevision: m.nextRevision };
     }
   }
 
-  close(): void { this.raw.close(); }
+  close(): void {
+    this.raw.close();
+  }
 }
 
 export type { Relation };

@@ -70,7 +70,8 @@ function surfaceClient<P extends object>(surface: Surface, o: CommonOptions, cre
   const base = o.fetch ?? ((r: Request) => fetch(r));
   const basePath = new URL(o.baseUrl).pathname.replace(/\/+$/, '');
   const api = createClient<P>({
-    baseUrl: o.baseUrl, headers: o.headers,
+    baseUrl: o.baseUrl,
+    headers: o.headers,
     // Redirects are answered as they are (an AuthzApiError HTTP_3xx), not followed: fetch drops Authorization on a
     // redirect to another origin but sends every other header there, the masterkey included.
     redirect: 'manual',
@@ -87,8 +88,11 @@ function surfaceClient<P extends object>(surface: Surface, o: CommonOptions, cre
   const revisions = new RevisionCarrier(FRESH_READS[surface]);
   api.use(auth, revisions.middleware);
   return {
-    ...typedCalls(api), api,
-    get revision() { return revisions.revision; },
+    ...typedCalls(api),
+    api,
+    get revision() {
+      return revisions.revision;
+    },
     observeRevision: (r) => revisions.observe(r),
   };
 }
@@ -97,7 +101,8 @@ function surfaceClient<P extends object>(surface: Surface, o: CommonOptions, cre
 export function createAdminClient(options: AdminClientOptions): AdminClient {
   let bearer = options.apiToken;
   const c = surfaceClient<AdminPaths>('admin', options, () => ({
-    ...(bearer ? { authorization: `Bearer ${bearer}` } : {}), ...(options.masterkey ? { masterkey: options.masterkey } : {}),
+    ...(bearer ? { authorization: `Bearer ${bearer}` } : {}),
+    ...(options.masterkey ? { masterkey: options.masterkey } : {}),
   }));
   return Object.defineProperties(c, Object.getOwnPropertyDescriptors({
     async login(username: string, password: string) {
@@ -111,9 +116,15 @@ export function createAppClient(options: AppClientOptions): AppClient {
   let access = options.accessToken;
   let refresh = options.refreshToken;
   const c = surfaceClient<ClientPaths>('client', options, (): Record<string, string> => (access ? { authorization: `Bearer ${access}` } : {}));
-  const keep = (t: Tokens) => { access = t.accessToken; refresh = t.refreshToken; return t; };
+  const keep = (t: Tokens) => {
+    access = t.accessToken;
+    refresh = t.refreshToken;
+    return t;
+  };
   return Object.defineProperties(c, Object.getOwnPropertyDescriptors({
-    get accessToken() { return access; },
+    get accessToken() {
+      return access;
+    },
     register: (email: string, password: string) => c.post('/authentication/local/new', { body: { email, password } }),
     login: async (email: string, password: string) => keep(await c.post('/authentication/local', { body: { email, password } })),
     async renew() {

@@ -7,8 +7,14 @@ import type { Surface } from '../surfaces/registry.js';
  */
 const REPEATABLE_POSTS: Record<Surface, string[]> = {
   admin: [
-    '/authorization/relations', '/authorization/relations/many', '/authorization/relations/write', '/authorization/permissions/grant',
-    '/authorization/permissions/bulk', '/authorization/views', '/authorization/views/{name}/refresh', '/state/import',
+    '/authorization/relations',
+    '/authorization/relations/many',
+    '/authorization/relations/write',
+    '/authorization/permissions/grant',
+    '/authorization/permissions/bulk',
+    '/authorization/views',
+    '/authorization/views/{name}/refresh',
+    '/state/import',
   ],
   client: ['/authorization/decisions'],
 };

@@ -31,8 +31,14 @@ export function retryAfterMs(header: string | null, now = Date.now()): number | 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal.aborted) return reject(signal.reason);
-    const stop = () => { clearTimeout(timer); reject(signal.reason); };
-    const timer = setTimeout(() => { signal.removeEventListener('abort', stop); resolve(); }, ms);
+    const stop = () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', stop);
+      resolve();
+    }, ms);
     signal.addEventListener('abort', stop, { once: true });
   });
 }
@@ -63,7 +69,7 @@ export function retryingFetch(options: RetryOptions, repeatable: (request: Reque
   const o = retryOptions(options);
   return async (request) => {
     let next = request;
-    for (let attempt = 1; ; attempt++) {
+    for (let attempt = 1;; attempt++) {
       const spare = attempt < o.attempts ? next.clone() : undefined;
       const response = await base(next);
       if (response.status !== 503 || spare === undefined || !(await repeatable(spare.clone()))) return response;

@@ -9,10 +9,16 @@ type Args<I> = RequiredKeys<I> extends never ? [(I & Record<string, unknown>)?] 
 type Item<P, Path extends keyof P, M extends Method> = P[Path] extends Record<M, unknown> ? P[Path] : never;
 
 /** `url` is the path as the OpenAPI document writes it (`/authorization/resources/{id}`); `init` its params and body. */
-export type Call<P, M extends Method> = <Path extends PathsWith<P, M>, I extends MaybeOptionalInit<Item<P, Path, M>, M>>(url: Path, ...init: Args<I>)
-  => Promise<NonNullable<FetchResponse<Item<P, Path, M>[M] & Record<string | number, unknown>, I, `${string}/${string}`>['data']>>;
+export type Call<P, M extends Method> = <Path extends PathsWith<P, M>, I extends MaybeOptionalInit<Item<P, Path, M>, M>>(url: Path,
+  ...init: Args<I>) => Promise<NonNullable<FetchResponse<Item<P, Path, M>[M] & Record<string | number, unknown>, I, `${string}/${string}`>['data']>>;
 
-export interface TypedCalls<P> { get: Call<P, 'get'>; post: Call<P, 'post'>; put: Call<P, 'put'>; patch: Call<P, 'patch'>; delete: Call<P, 'delete'> }
+export interface TypedCalls<P> {
+  get: Call<P, 'get'>;
+  post: Call<P, 'post'>;
+  put: Call<P, 'put'>;
+  patch: Call<P, 'patch'>;
+  delete: Call<P, 'delete'>;
+}
 
 type Answer = { data?: unknown; error?: unknown; response: Response };
 
@@ -26,6 +32,10 @@ export function typedCalls<P extends object>(api: Client<P>): TypedCalls<P> {
   type Raw = (url: unknown, init?: unknown) => Promise<Answer>;
   const call = (m: Raw) => (url: unknown, init?: unknown) => unwrap(m(url, init));
   return {
-    get: call(api.GET as Raw), post: call(api.POST as Raw), put: call(api.PUT as Raw), patch: call(api.PATCH as Raw), delete: call(api.DELETE as Raw),
+    get: call(api.GET as Raw),
+    post: call(api.POST as Raw),
+    put: call(api.PUT as Raw),
+    patch: call(api.PATCH as Raw),
+    delete: call(api.DELETE as Raw),
   } as unknown as TypedCalls<P>;
 }

@@ -29,7 +29,9 @@ export function deadArrows(def: Definition, model: Model): DeadArrow[] {
       if (declared.some((a) => a === undefined || a.includes(target))) continue;
       const suggestion = near(target, declared.flatMap((a) => a ?? []));
       problems.push({
-        path: `permissions.${perm}`, suggestion, refused: suggestion !== undefined && isSlip(target, suggestion),
+        path: `permissions.${perm}`,
+        suggestion,
+        refused: suggestion !== undefined && isSlip(target, suggestion),
         message: `entry ${entry}: no type ${rel} allows (${allowed.join(', ')}) declares ${target}${suggestion ? ` (did you mean ${rel}->${suggestion}?)` : ''}`,
       });
     }

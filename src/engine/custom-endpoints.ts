@@ -39,31 +39,62 @@ export const definitionParts = {
 export const endpointName = z.string().max(LIMITS.name).regex(NAME_RE, 'letters, digits and _, starting with a letter');
 
 export interface EndpointDefinition {
-  name: string; description?: string; operation: Operation; schema: string;
-  inputs: Record<string, InputSpec>; filter: Record<string, unknown>; assign: Record<string, unknown>;
-  scope?: unknown; auth: 'token' | 'none'; paged?: boolean; sort?: string;
+  name: string;
+  description?: string;
+  operation: Operation;
+  schema: string;
+  inputs: Record<string, InputSpec>;
+  filter: Record<string, unknown>;
+  assign: Record<string, unknown>;
+  scope?: unknown;
+  auth: 'token' | 'none';
+  paged?: boolean;
+  sort?: string;
 }
 
 /** Where a value comes from: a caller's input, the caller's user id, or a constant of the definition. */
 export type Source = { kind: 'input'; name: string } | { kind: 'caller' } | { kind: 'value'; value: unknown };
-export interface Term { field: string; op: Op; from: Source }
-export interface Plan { filter: Term[]; assign: Array<{ field: string; from: Source }>; scope?: Source; sort?: string; paged: boolean }
+export interface Term {
+  field: string;
+  op: Op;
+  from: Source;
+}
+export interface Plan {
+  filter: Term[];
+  assign: Array<{ field: string; from: Source }>;
+  scope?: Source;
+  sort?: string;
+  paged: boolean;
+}
 /** What compile needs of the schema. */
-export interface SchemaView { name: string; fields: Fields; guarded: boolean }
+export interface SchemaView {
+  name: string;
+  fields: Fields;
+  guarded: boolean;
+}
 
 /** Fields every document has besides the schema's, usable in filters and sorts (never assigned). */
 const BUILT_IN: Record<string, FieldType> = { _id: 'ObjectId', createdAt: 'Date', updatedAt: 'Date' };
 /** Which input types a field of each type takes (ids are strings). */
 const TAKES: Record<FieldType, readonly InputType[]> = {
-  String: ['String'], Number: ['Number'], Boolean: ['Boolean'], Date: ['Date'],
-  ObjectId: ['ObjectId', 'String'], Relation: ['ObjectId', 'String'], JSON: INPUT_TYPES,
+  String: ['String'],
+  Number: ['Number'],
+  Boolean: ['Boolean'],
+  Date: ['Date'],
+  ObjectId: ['ObjectId', 'String'],
+  Relation: ['ObjectId', 'String'],
+  JSON: INPUT_TYPES,
 };
 const CALLER_FITS: ReadonlySet<FieldType> = new Set(['String', 'ObjectId', 'Relation', 'JSON']);
 const ORDERED: ReadonlySet<FieldType> = new Set(['String', 'Number', 'Date']);
 
 /** What the checks of one compilation share: the definition, its schema, the problems found and the inputs used. */
 interface Compilation {
-  def: EndpointDefinition; schema: SchemaView; problems: Problem[]; used: Set<string>; isFind: boolean;
+  def: EndpointDefinition;
+  schema: SchemaView;
+  problems: Problem[];
+  used: Set<string>;
+  isFind: boolean;
 }
 
 /**
@@ -100,14 +131,22 @@ function checkInputs({ def, problems, isFind }: Compilation): void {
 /** A reference `{input}` or `{caller: 'id'}`, checked against the field's type. */
 function reference(c: Compilation, raw: object, at: string, fieldType: FieldType | undefined, field: string | undefined): Source | null {
   const { def, problems } = c;
-  if (Array.isArray(raw)) { problems.push({ path: at, message: 'a value is {input}, {caller: "id"} or a constant (no arrays)' }); return null; }
+  if (Array.isArray(raw)) {
+    problems.push({ path: at, message: 'a value is {input}, {caller: "id"} or a constant (no arrays)' });
+    return null;
+  }
   const o = raw as Record<string, unknown>;
   const keys = Object.keys(o);
   if (keys.length === 1 && keys[0] === 'input' && typeof o.input === 'string') {
     const spec = Object.hasOwn(def.inputs, o.input) ? def.inputs[o.input] : undefined;
-    if (!spec) { problems.push({ path: at, message: `no input ${o.input}` }); return null; }
+    if (!spec) {
+      problems.push({ path: at, message: `no input ${o.input}` });
+      return null;
+    }
     c.used.add(o.input);
-    if (fieldType && !TAKES[fieldType].includes(spec.type)) problems.push({ path: at, message: `input ${o.input} is a ${spec.type}; ${field ?? at} takes ${TAKES[fieldType].join(' or ')}` });
+    if (fieldType && !TAKES[fieldType].includes(spec.type)) {
+      problems.push({ path: at, message: `input ${o.input} is a ${spec.type}; ${field ?? at} takes ${TAKES[fieldType].join(' or ')}` });
+    }
     return { kind: 'input', name: o.input };
   }
   if (keys.length === 1 && keys[0] === 'caller' && o.caller === 'id') {
@@ -122,15 +161,24 @@ function reference(c: Compilation, raw: object, at: string, fieldType: FieldType
 function source(c: Compilation, raw: unknown, at: string, fieldType: FieldType | undefined, field: string | undefined): Source | null {
   const { problems } = c;
   if (raw !== null && typeof raw === 'object') return reference(c, raw, at, fieldType, field);
-  if (typeof raw === 'string' && raw.length > 1000) { problems.push({ path: at, message: 'a constant string is at most 1000 characters' }); return null; }
+  if (typeof raw === 'string' && raw.length > 1000) {
+    problems.push({ path: at, message: 'a constant string is at most 1000 characters' });
+    return null;
+  }
   if (field === undefined || fieldType === undefined) return { kind: 'value', value: raw };
   if (Object.hasOwn(BUILT_IN, field)) {
     const ok = raw === null || (typeof raw === 'string' && (field === '_id' ? raw.length > 0 && raw.length <= 200 : !Number.isNaN(Date.parse(raw))));
-    if (!ok) { problems.push({ path: at, message: `not a value of ${field}` }); return null; }
+    if (!ok) {
+      problems.push({ path: at, message: `not a value of ${field}` });
+      return null;
+    }
     return { kind: 'value', value: typeof raw === 'string' && field !== '_id' ? new Date(raw).toISOString() : raw };
   }
   const checked = checkDocument({ [field]: { ...c.schema.fields[field]!, required: false } }, { [field]: raw }, 'patch');
-  if (checked.problems.length) { problems.push({ path: at, message: checked.problems[0]!.message }); return null; }
+  if (checked.problems.length) {
+    problems.push({ path: at, message: checked.problems[0]!.message });
+    return null;
+  }
   return { kind: 'value', value: checked.doc[field] };
 }
 
@@ -140,8 +188,14 @@ function compileFilter(c: Compilation): Term[] {
   for (const [field, raw] of Object.entries(def.filter)) {
     const at = `filter.${field}`;
     const type = typeOf(c, field, false);
-    if (!type) { problems.push({ path: at, message: `${schema.name} has no field ${field}` }); continue; }
-    if (type === 'JSON') { problems.push({ path: at, message: `${field} is JSON, which a filter cannot compare` }); continue; }
+    if (!type) {
+      problems.push({ path: at, message: `${schema.name} has no field ${field}` });
+      continue;
+    }
+    if (type === 'JSON') {
+      problems.push({ path: at, message: `${field} is JSON, which a filter cannot compare` });
+      continue;
+    }
     let op: Op = 'eq';
     let ref = raw;
     const keys = raw !== null && typeof raw === 'object' && !Array.isArray(raw) ? Object.keys(raw) : [];
@@ -165,7 +219,10 @@ function compileAssign(c: Compilation): Plan['assign'] {
   for (const [field, raw] of Object.entries(c.def.assign)) {
     const at = `assign.${field}`;
     const type = typeOf(c, field, true);
-    if (!type) { c.problems.push({ path: at, message: `${c.schema.name} has no field ${field} to assign` }); continue; }
+    if (!type) {
+      c.problems.push({ path: at, message: `${c.schema.name} has no field ${field} to assign` });
+      continue;
+    }
     const from = source(c, raw, at, type, field);
     if (from) assign.push({ field, from });
   }
@@ -179,7 +236,9 @@ function compileScope(c: Compilation): Source | undefined {
   // A scope is no field: a constant is checked as a team below, an input must be a String.
   const from = source(c, def.scope, 'scope', 'String', undefined);
   if (from?.kind === 'caller') problems.push({ path: 'scope', message: 'a scope is a team (Team:<id>), from an input or a constant' });
-  else if (from?.kind === 'value' && !(typeof from.value === 'string' && /^Team:[^\s#@]+$/.test(from.value))) problems.push({ path: 'scope', message: 'a scope is a team: Team:<id>' });
+  else if (from?.kind === 'value' && !(typeof from.value === 'string' && /^Team:[^\s#@]+$/.test(from.value))) {
+    problems.push({ path: 'scope', message: 'a scope is a team: Team:<id>' });
+  }
   return from ?? undefined;
 }
 
@@ -197,7 +256,8 @@ function checkSortAndPaging(c: Compilation): void {
 /** What each operation needs: a filter, assignments, the schema's required fields. */
 function checkOperation({ def, schema, problems }: Compilation, assign: Plan['assign']): void {
   switch (def.operation) {
-    case 'find': case 'delete':
+    case 'find':
+    case 'delete':
       if (assign.length || Object.keys(def.assign).length) problems.push({ path: 'assign', message: `a ${def.operation} assigns nothing` });
       if (def.operation === 'delete' && !Object.keys(def.filter).length) problems.push({ path: 'filter', message: 'a delete needs a filter' });
       break;
@@ -207,7 +267,9 @@ function checkOperation({ def, schema, problems }: Compilation, assign: Plan['as
         if (!spec.required || spec.default !== undefined) continue;
         const a = assign.find((x) => x.field === field);
         if (!a) problems.push({ path: `assign.${field}`, message: `${field} is required by ${schema.name}: assign it` });
-        else if (a.from.kind === 'input' && def.inputs[a.from.name]!.required !== true) problems.push({ path: `assign.${field}`, message: `${field} is required by ${schema.name}, so input ${a.from.name} must be required` });
+        else if (a.from.kind === 'input' && def.inputs[a.from.name]!.required !== true) {
+          problems.push({ path: `assign.${field}`, message: `${field} is required by ${schema.name}, so input ${a.from.name} must be required` });
+        }
       }
       break;
     case 'update':
@@ -221,6 +283,8 @@ function checkOperation({ def, schema, problems }: Compilation, assign: Plan['as
 function checkAuth({ def, schema, problems, isFind }: Compilation, filter: Term[], scope: Source | undefined): void {
   if (def.auth !== 'none') return;
   if (!isFind) problems.push({ path: 'auth', message: `only a find may run without a token; this is a ${def.operation}` });
-  else if (schema.guarded) problems.push({ path: 'auth', message: `only a find on a schema without authorization may run without a token; ${schema.name} has authorization enabled` });
-  if (filter.some((t) => t.from.kind === 'caller') || scope) problems.push({ path: 'auth', message: 'the caller\'s id and a scope need a token' });
+  else if (schema.guarded) {
+    problems.push({ path: 'auth', message: `only a find on a schema without authorization may run without a token; ${schema.name} has authorization enabled` });
+  }
+  if (filter.some((t) => t.from.kind === 'caller') || scope) problems.push({ path: 'auth', message: "the caller's id and a scope need a token" });
 }

@@ -7,7 +7,10 @@ export function near(word: string, candidates: Iterable<string>): string | undef
   for (const c of candidates) {
     if (Math.abs(c.length - word.length) >= bestD) continue;
     const d = distance(word.toLowerCase(), c.toLowerCase());
-    if (d < bestD) { best = c; bestD = d; }
+    if (d < bestD) {
+      best = c;
+      bestD = d;
+    }
   }
   return best;
 }

@@ -25,8 +25,16 @@ const JSON_VALUE: Record<InputType, z.ZodType> = {
   ObjectId: z.string().min(1).max(200),
 };
 
-export interface CallInput { query: Record<string, unknown>; body: unknown; path?: string }
-export interface ReadInputs { values: Record<string, unknown>; page: { skip: number; limit: number }; problems: Problem[] }
+export interface CallInput {
+  query: Record<string, unknown>;
+  body: unknown;
+  path?: string;
+}
+export interface ReadInputs {
+  values: Record<string, unknown>;
+  page: { skip: number; limit: number };
+  problems: Problem[];
+}
 
 /** The schemas of one call, generated from the definition's inputs: strict, so an unknown input is refused by name. */
 export function inputSchemas(def: EndpointDefinition, paged: boolean) {
@@ -55,7 +63,7 @@ export function readInputs(def: EndpointDefinition, paged: boolean, call: CallIn
     const r = schemas[where].safeParse(raw);
     if (!r.success) {
       for (const i of r.error.issues) {
-        if (i.code === 'unrecognized_keys') for (const k of i.keys) problems.push({ path: `${where}.${k}`, message: `not an input of ${def.name}` });
+        if (i.code === 'unrecognized_keys') { for (const k of i.keys) problems.push({ path: `${where}.${k}`, message: `not an input of ${def.name}` }); }
         else problems.push({ path: [where, ...i.path.map(String)].join('.'), message: i.path.length ? i.message : `must be an object of inputs (${i.message})` });
       }
       continue;

@@ -82,7 +82,10 @@ export class Evaluator {
           continue;
         }
         const key = `${step.next[0]}@${step.next[1]}`;
-        if (!seen.has(key)) { seen.add(key); stack.push(step.next); }
+        if (!seen.has(key)) {
+          seen.add(key);
+          stack.push(step.next);
+        }
       }
     }
     return false;
@@ -91,7 +94,11 @@ export class Evaluator {
   /** One chain with the fewest tuples, from the subject towards the resource; null when denied. */
   explain(subject: string, action: string, resource: string): string[] | null {
     if (subject === resource) return [];
-    interface Link { cost: number; prev: string | null; via: string | null }
+    interface Link {
+      cost: number;
+      prev: string | null;
+      via: string | null;
+    }
     const best = new Map<string, Link>([[`${action}@${resource}`, { cost: 0, prev: null, via: null }]]);
     let done = null as Link | null;
     let level: Array<[string, string]> = [[action, resource]];
@@ -137,7 +144,9 @@ export class Evaluator {
   listSubjects(action: string, resource: string, subjectType: string): { subjects: string[]; public: boolean } {
     const found = new Set<string>();
     let isPublic = false;
-    const add = (o: string) => { if (parseObject(o)?.type === subjectType) found.add(o); };
+    const add = (o: string) => {
+      if (parseObject(o)?.type === subjectType) found.add(o);
+    };
     add(resource);
     const seen = new Set([`${action}@${resource}`]);
     const stack: Array<[string, string]> = [[action, resource]];
@@ -146,7 +155,10 @@ export class Evaluator {
       for (const step of this.steps(a, o)) {
         if ('next' in step) {
           const key = `${step.next[0]}@${step.next[1]}`;
-          if (!seen.has(key)) { seen.add(key); stack.push(step.next); }
+          if (!seen.has(key)) {
+            seen.add(key);
+            stack.push(step.next);
+          }
         } else if (step.fact === 'public') {
           isPublic = true;
           for (const x of this.objects.get(subjectType) ?? []) found.add(x);

@@ -17,8 +17,15 @@ export const OBJECT_RULE = `must be Type:id (id without #, @ or whitespace; at m
 /** UTF-8 length without allocating for short strings: a UTF-16 unit is at most 3 UTF-8 bytes. */
 const withinBytes = (text: string, max: number) => text.length * 3 <= max || new TextEncoder().encode(text).length <= max;
 
-export interface ObjectRef { type: string; id: string }
-export interface Tuple { subject: string; relation: string; resource: string }
+export interface ObjectRef {
+  type: string;
+  id: string;
+}
+export interface Tuple {
+  subject: string;
+  relation: string;
+  resource: string;
+}
 
 /** `Type:id` -> parts, or null. The id is everything after the first `:`. */
 export function parseObject(text: unknown): ObjectRef | null {
@@ -42,7 +49,6 @@ export function parseTupleText(text: string): Tuple | null {
   return isWellFormed(t) ? t : null;
 }
 
-export const isWellFormed = (t: Tuple): boolean =>
-  parseObject(t.subject) !== null && parseObject(t.resource) !== null && NAME_RE.test(t.relation);
+export const isWellFormed = (t: Tuple): boolean => parseObject(t.subject) !== null && parseObject(t.resource) !== null && NAME_RE.test(t.relation);
 
 export const tupleText = (t: Tuple): string => `${t.subject}#${t.relation}@${t.resource}`;

@@ -11,10 +11,17 @@ import type { Model } from './model.js';
 export const relationKey = (object: string, relation: string) => `${object}#${relation}`;
 export const grantKey = (object: string, permission: string) => `${object}#${permission}!`;
 
-export interface KeySet { keys: string[]; public: boolean }
-export interface ObjectRow extends KeySet { refs: string[] }
+export interface KeySet {
+  keys: string[];
+  public: boolean;
+}
+export interface ObjectRow extends KeySet {
+  refs: string[];
+}
 /** A flattened set and the objects whose tuples it was computed from (a change on any of them changes it). */
-export interface FlatSet extends KeySet { deps: string[] }
+export interface FlatSet extends KeySet {
+  deps: string[];
+}
 
 /**
  * Subjects of the valid tuples `X#relation@object`, from tuples the caller has already loaded. The service
@@ -36,8 +43,14 @@ export const grantKeyOf = (model: Model, g: Tuple): string | null => (model.isVa
 /** AI(S): the keys S holds, from its valid tuples and grants. */
 export function actorKeys(model: Model, tuples: Tuple[], grants: Tuple[]): string[] {
   const keys = new Set<string>();
-  for (const t of tuples) { const k = tupleKey(model, t); if (k) keys.add(k); }
-  for (const g of grants) { const k = grantKeyOf(model, g); if (k) keys.add(k); }
+  for (const t of tuples) {
+    const k = tupleKey(model, t);
+    if (k) keys.add(k);
+  }
+  for (const g of grants) {
+    const k = grantKeyOf(model, g);
+    if (k) keys.add(k);
+  }
   return [...keys].sort();
 }
 
@@ -56,7 +69,10 @@ function expand(model: Model, view: TupleView, object: string, action: string, g
   const out: Expansion = { keys: new Set(), public: false, hops: [] };
   const type = model.get(typeOf(object));
   if (!type) return out;
-  if (type.relations.has(action)) { out.keys.add(relationKey(object, action)); return out; }
+  if (type.relations.has(action)) {
+    out.keys.add(relationKey(object, action));
+    return out;
+  }
   if (!type.permissions.has(action)) return out;
   const seen = new Set([action]);
   const todo = [action];
@@ -66,7 +82,12 @@ function expand(model: Model, view: TupleView, object: string, action: string, g
     for (const e of type.permissions.get(perm) ?? []) {
       if (e.kind === 'public') out.public = true;
       else if (e.kind === 'rel') out.keys.add(relationKey(object, e.rel));
-      else if (e.kind === 'perm') { if (!seen.has(e.perm)) { seen.add(e.perm); todo.push(e.perm); } }
+      else if (e.kind === 'perm') {
+        if (!seen.has(e.perm)) {
+          seen.add(e.perm);
+          todo.push(e.perm);
+        }
+      }
       else {
         for (const x of view.subjects(object, e.rel)) {
           const xType = model.get(typeOf(x));
@@ -101,7 +122,10 @@ export function flatSet(model: Model, view: TupleView, object: string, action: s
     isPublic ||= e.public;
     for (const [x, b] of e.hops) {
       const id = relationKey(x, b);
-      if (!seen.has(id)) { seen.add(id); todo.push([x, b]); }
+      if (!seen.has(id)) {
+        seen.add(id);
+        todo.push([x, b]);
+      }
     }
   }
   return { keys: [...keys].sort(), public: isPublic, deps: [...deps].sort() };
@@ -143,19 +167,19 @@ export function decide(actor: Iterable<string>, row: ObjectRow | null, flats: Ar
 }
 
 /** Whether `relation` on `resourceType` feeds some arrow, so its tuples shape object rows. */
-export const isArrowRelation = (model: Model, resourceType: string, relation: string) =>
-  model.get(resourceType)?.arrowRelations.has(relation) ?? false;
+export const isArrowRelation = (model: Model, resourceType: string, relation: string) => model.get(resourceType)?.arrowRelations.has(relation) ?? false;
 
 /**
  * A TupleView over tuples in memory (valid ones only), indexed by `object#relation`. With `grants` (even empty) it
  * knows grants too: those given and those added later.
  */
-export function tupleView(model: Model, tuples: Iterable<Tuple>, grants?: Iterable<Tuple>):
-  TupleView & { add(t: Tuple): void; addGrant(g: Tuple): void } {
+export function tupleView(model: Model, tuples: Iterable<Tuple>, grants?: Iterable<Tuple>): TupleView & { add(t: Tuple): void; addGrant(g: Tuple): void } {
   const by = new Map<string, string[]>();
   const seen = new Set<string>();
   const granted = grants === undefined ? null : new Set<string>();
-  const addGrant = (g: Tuple) => { if (granted && model.isValidGrant(g)) granted.add(relationKey(g.resource, g.relation)); };
+  const addGrant = (g: Tuple) => {
+    if (granted && model.isValidGrant(g)) granted.add(relationKey(g.resource, g.relation));
+  };
   const add = (t: Tuple) => {
     const text = `${t.subject}#${t.relation}@${t.resource}`;
     if (seen.has(text) || !model.isValid(t)) return;
@@ -167,7 +191,9 @@ export function tupleView(model: Model, tuples: Iterable<Tuple>, grants?: Iterab
   for (const t of tuples) add(t);
   for (const g of grants ?? []) addGrant(g);
   return {
-    add, addGrant, subjects: (object, relation) => by.get(relationKey(object, relation)) ?? [],
+    add,
+    addGrant,
+    subjects: (object, relation) => by.get(relationKey(object, relation)) ?? [],
     ...(granted ? { granted: (object: string, perm: string) => granted.has(relationKey(object, perm)) } : {}),
   };
 }
@@ -177,7 +203,10 @@ const inheritedTypes = new WeakMap<Model, Map<string, boolean>>();
 /** Whether objects of `type` can lie in a flat's closure: an arrow admits them (or `*`) and names a permission of theirs. */
 export function isInherited(model: Model, type: string): boolean {
   let known = inheritedTypes.get(model);
-  if (!known) { known = new Map(); inheritedTypes.set(model, known); }
+  if (!known) {
+    known = new Map();
+    inheritedTypes.set(model, known);
+  }
   const hit = known.get(type);
   if (hit !== undefined) return hit;
   const own = model.get(type);
@@ -200,5 +229,6 @@ export function isInherited(model: Model, type: string): boolean {
  * arrow tuples), or one that makes its subject a source of inheritance (its flats are then written). Any other tuple
  * is only an edge of the projection: checks read it where it is.
  */
-export const changesFlats = (model: Model, t: Tuple): boolean => isArrowRelation(model, typeOf(t.resource), t.relation)
+export const changesFlats = (model: Model, t: Tuple): boolean =>
+  isArrowRelation(model, typeOf(t.resource), t.relation)
   && (isFlatSource(model, t) || isInherited(model, typeOf(t.resource)));

@@ -40,7 +40,10 @@ const plans = new WeakMap<Model, Map<string, IndexPlan>>();
  */
 export function indexPlan(model: Model, subjectType: string, objectType: string, action: string): IndexPlan {
   let known = plans.get(model);
-  if (!known) { known = new Map(); plans.set(model, known); }
+  if (!known) {
+    known = new Map();
+    plans.set(model, known);
+  }
   const key = `${subjectType} ${objectType} ${action}`; // type and action names hold no space
   let plan = known.get(key);
   if (!plan) {
@@ -68,17 +71,26 @@ function computePlan(model: Model, subjectType: string, objectType: string, acti
     for (const e of type.permissions.get(perm) ?? []) {
       if (e.kind === 'public') out.public = true;
       else if (e.kind === 'rel') { if (allows(e.rel)) out.direct.add(e.rel); }
-      else if (e.kind === 'perm') { if (!seen.has(e.perm)) { seen.add(e.perm); todo.push(e.perm); } }
+      else if (e.kind === 'perm') {
+        if (!seen.has(e.perm)) {
+          seen.add(e.perm);
+          todo.push(e.perm);
+        }
+      }
       else out.arrows.set(e.rel, (out.arrows.get(e.rel) ?? new Set()).add(e.target));
     }
   }
   const slots = model.subjectSlots(subjectType);
   return {
-    public: out.public, direct: [...out.direct].sort(), grants: [...out.grants].sort(),
+    public: out.public,
+    direct: [...out.direct].sort(),
+    grants: [...out.grants].sort(),
     arrows: [...out.arrows].sort(([a], [b]) => (a < b ? -1 : 1)).flatMap(([rel, targets]) => {
       const allowed = type.relations.get(rel) ?? [];
-      const types = [...model.types.values()].filter((x) => (allowed.includes('*') || allowed.includes(x.name))
-        && [...targets].some((t) => x.permissions.has(t) || x.relations.has(t))).map((x) => x.name).sort();
+      const types = [...model.types.values()].filter((x) =>
+        (allowed.includes('*') || allowed.includes(x.name))
+        && [...targets].some((t) => x.permissions.has(t) || x.relations.has(t))
+      ).map((x) => x.name).sort();
       return types.length ? [{ rel, targets: [...targets].sort(), types }] : [];
     }),
     slots: [...slots.tuples, ...slots.grants.map((g) => `${g}!`)].sort(),

@@ -60,7 +60,10 @@ export function schemaDefinition(name: string): Definition {
 
 const own = (o: object, k: string) => Object.prototype.hasOwnProperty.call(o, k);
 
-export interface DefinitionProblem { path: string; message: string }
+export interface DefinitionProblem {
+  path: string;
+  message: string;
+}
 
 /** Every problem of one definition; `known` (type names) makes unknown subject types an error. */
 export function validateDefinition(def: Definition, known?: Set<string>): DefinitionProblem[] {
@@ -106,7 +109,10 @@ export function compile(def: Definition): CompiledType {
     permissions.set(perm, entries.map((e): Entry => {
       if (e === '*') return { kind: 'public' };
       const [rel = '', target] = e.split('->');
-      if (target !== undefined) { arrowRelations.add(rel); return { kind: 'arrow', rel, target }; }
+      if (target !== undefined) {
+        arrowRelations.add(rel);
+        return { kind: 'arrow', rel, target };
+      }
       return relations.has(e) ? { kind: 'rel', rel: e } : { kind: 'perm', perm: e };
     }));
   }
@@ -120,7 +126,9 @@ export class Model {
     this.types = new Map(BUILTINS.map((d) => [d.name, compile(d)]));
     for (const d of defs) this.types.set(d.name, compile(d));
   }
-  get(type: string): CompiledType | undefined { return this.types.get(type); }
+  get(type: string): CompiledType | undefined {
+    return this.types.get(type);
+  }
 
   /** Why a stored tuple does not count under this model, or null when it counts. */
   tupleProblem(t: Tuple): { code: 'UNKNOWN_TYPE' | 'RELATION_NOT_DEFINED' | 'RELATION_NOT_ALLOWED'; message: string } | null {
@@ -186,7 +194,10 @@ export function typesDependingOn(model: Model, type: string): Set<string> {
     for (const def of model.types.values()) {
       if (out.has(def.name)) continue;
       const inherits = [...def.arrowRelations].some((rel) => (def.relations.get(rel) ?? []).some((t) => t === '*' || out.has(t)));
-      if (inherits) { out.add(def.name); grew = true; }
+      if (inherits) {
+        out.add(def.name);
+        grew = true;
+      }
     }
   }
   return out;

@@ -56,7 +56,10 @@ export function lintScenario(sc: Scenario): LintProblem[] {
      */
     const action = (at: string, type: string, name: string, expectsSome: boolean) => {
       const severity = expectsSome ? 'error' : 'warning';
-      if (!model.get(type)) { add(severity, at, `type ${type} is not defined here${hint(type, model.types.keys())}`); return; }
+      if (!model.get(type)) {
+        add(severity, at, `type ${type} is not defined here${hint(type, model.types.keys())}`);
+        return;
+      }
       const actions = model.actionsOf(type);
       if (!actions.includes(name)) add(severity, at, `${type} has no relation or permission ${name}${hint(name, actions)}`);
     };

@@ -26,7 +26,11 @@ export interface Outcome {
   paths?: Array<{ object: string; path: string[]; because: string }>;
 }
 
-export interface ScenarioResult { passed: number; failed: number; outcomes: Outcome[] }
+export interface ScenarioResult {
+  passed: number;
+  failed: number;
+  outcomes: Outcome[];
+}
 
 export interface RunOptions {
   /** Reorders each stage's definitions and writes (the server's answers must not depend on the order). */
@@ -34,8 +38,9 @@ export interface RunOptions {
 }
 
 /** `relations.x-y` (a validateDefinition path) as a JSON path suffix: `.relations["x-y"]`. */
-const pathOf = (path: string) => path.split(/\.(.*)/s).filter(Boolean)
-  .map((k) => (/^[A-Za-z_$][\w$]*$/.test(k) ? `.${k}` : `[${JSON.stringify(k)}]`)).join('');
+const pathOf = (path: string) =>
+  path.split(/\.(.*)/s).filter(Boolean)
+    .map((k) => (/^[A-Za-z_$][\w$]*$/.test(k) ? `.${k}` : `[${JSON.stringify(k)}]`)).join('');
 const same = <T>(items: readonly T[]) => [...items];
 const bare = (o: string) => o.slice(o.indexOf(':') + 1);
 const sortedEqual = (a: string[], b: string[]) => JSON.stringify([...a].sort()) === JSON.stringify([...b].sort());
@@ -95,8 +100,8 @@ export function runScenario(sc: Scenario, opts: RunOptions = {}): ScenarioResult
 
     for (const [i, bad] of stage.invalidTuples.entries()) {
       const why = refusal(bad, model);
-      note({ ok: why !== null, kind: 'invalidTuple', at: `${stage.at}.invalidTuples[${i}]`, what: `refuse ${JSON.stringify(bad)}`,
-        expected: 'refused', actual: why === null ? 'stored' : `refused (${why})` });
+      note({ ok: why !== null, kind: 'invalidTuple', at: `${stage.at}.invalidTuples[${i}]`, what: `refuse ${JSON.stringify(bad)}`, expected: 'refused',
+        actual: why === null ? 'stored' : `refused (${why})` });
     }
 
     const ev = new Evaluator(model, tuples.values(), grants.values());
@@ -104,7 +109,10 @@ export function runScenario(sc: Scenario, opts: RunOptions = {}): ScenarioResult
       const at = `${stage.at}.checks[${i}]`;
       const what = `can(${c.subject}, ${c.action}, ${c.resource})`;
       const bad = queryProblem([c.subject, c.resource], [c.action]);
-      if (bad) { note({ ok: false, kind: 'query', at, what, message: bad }); continue; }
+      if (bad) {
+        note({ ok: false, kind: 'query', at, what, message: bad });
+        continue;
+      }
       const got = ev.can(c.subject, c.action, c.resource);
       note({ ok: got === c.expect, kind: 'check', at, what, expected: c.expect ? 'allow' : 'deny', actual: got ? 'allow' : 'deny',
         ...(got && !c.expect ? { paths: [explain(ev, c.subject, c.action, c.resource)] } : {}) });
@@ -113,21 +121,29 @@ export function runScenario(sc: Scenario, opts: RunOptions = {}): ScenarioResult
       const at = `${stage.at}.listObjects[${i}]`;
       const what = `listObjects(${q.subject}, ${q.action}, ${q.type})`;
       const bad = queryProblem([q.subject], [q.action, q.type]);
-      if (bad) { note({ ok: false, kind: 'query', at, what, message: bad }); continue; }
+      if (bad) {
+        note({ ok: false, kind: 'query', at, what, message: bad });
+        continue;
+      }
       const got = ev.listObjects(q.subject, q.action, q.type).map(bare);
       const extra = got.filter((id) => !q.expect.includes(id));
-      note({ ok: sortedEqual(got, q.expect), kind: 'listObjects', at, what, expected: [...q.expect].sort(), actual: got,
-        ...(extra.length ? { paths: extra.map((id) => explain(ev, q.subject, q.action, `${q.type}:${id}`)) } : {}) });
+      note({ ok: sortedEqual(got, q.expect), kind: 'listObjects', at, what, expected: [...q.expect].sort(), actual: got, ...(extra.length ? { paths: extra.map((id) =>
+        explain(ev, q.subject, q.action, `${q.type}:${id}`)
+      ) } : {}) });
     }
     for (const [i, q] of stage.listSubjects.entries()) {
       const at = `${stage.at}.listSubjects[${i}]`;
       const what = `listSubjects(${q.action}, ${q.resource}, ${q.subjectType})`;
       const bad = queryProblem([q.resource], [q.action, q.subjectType]);
-      if (bad) { note({ ok: false, kind: 'query', at, what, message: bad }); continue; }
+      if (bad) {
+        note({ ok: false, kind: 'query', at, what, message: bad });
+        continue;
+      }
       const got = ev.listSubjects(q.action, q.resource, q.subjectType).subjects.map(bare);
       const extra = got.filter((id) => !q.expect.includes(id));
-      note({ ok: sortedEqual(got, q.expect), kind: 'listSubjects', at, what, expected: [...q.expect].sort(), actual: got,
-        ...(extra.length ? { paths: extra.map((id) => explain(ev, `${q.subjectType}:${id}`, q.action, q.resource, `${q.subjectType}:${id}`)) } : {}) });
+      note({ ok: sortedEqual(got, q.expect), kind: 'listSubjects', at, what, expected: [...q.expect].sort(), actual: got, ...(extra.length ? { paths: extra.map((id) =>
+        explain(ev, `${q.subjectType}:${id}`, q.action, q.resource, `${q.subjectType}:${id}`)
+      ) } : {}) });
     }
   }
   const failed = outcomes.filter((o) => !o.ok).length;
@@ -145,8 +161,7 @@ export function stageModel(defs: ReadonlyMap<string, Definition>, stage: Stage):
 }
 
 /** A stage's tuple and grant writes as the server takes them: validated against the model in force, deletes of stored ones only. */
-function applyWrites(stage: Stage, model: Model, order: NonNullable<RunOptions['order']>, tuples: Map<string, Tuple>, grants: Map<string, Tuple>,
-  note: (o: Outcome) => void) {
+function applyWrites(stage: Stage, model: Model, order: NonNullable<RunOptions['order']>, tuples: Map<string, Tuple>, grants: Map<string, Tuple>, note: (o: Outcome) => void) {
   const writes = [
     ...stage.tuples.map((text, i) => ({ text, grant: false, at: `${stage.at}.tuples[${i}]` })),
     ...stage.grants.map((text, i) => ({ text, grant: true, at: `${stage.at}.grants[${i}]` })),
@@ -156,7 +171,10 @@ function applyWrites(stage: Stage, model: Model, order: NonNullable<RunOptions['
     const t = parseTupleText(w.text);
     const kind = remove ? 'delete' : 'write';
     const what = `${remove ? (w.grant ? 'revoke' : 'delete') : (w.grant ? 'grant' : 'write')} ${w.text}`;
-    if (!t) { note({ ok: false, kind, at: w.at, what, message: 'malformed tuple: expected Subject:id#relation@Resource:id' }); continue; }
+    if (!t) {
+      note({ ok: false, kind, at: w.at, what, message: 'malformed tuple: expected Subject:id#relation@Resource:id' });
+      continue;
+    }
     const into = w.grant ? grants : tuples;
     const key = tupleText(t);
     if (remove) {

@@ -2,24 +2,60 @@
 // named by its JSON path, split into stages, and written back. Pure, so the CLI, the tests and the browser share it.
 import { schemaDefinition, type Definition } from './model.js';
 
-export interface RawDefinition { name: string; schema?: boolean; relations?: Record<string, string[]>; permissions?: Record<string, string[]> }
-export interface Check { subject: string; action: string; resource: string; expect: boolean }
-export interface ListObjectsQuery { subject: string; action: string; type: string; expect: string[] }
-export interface ListSubjectsQuery { action: string; resource: string; subjectType: string; expect: string[] }
+export interface RawDefinition {
+  name: string;
+  schema?: boolean;
+  relations?: Record<string, string[]>;
+  permissions?: Record<string, string[]>;
+}
+export interface Check {
+  subject: string;
+  action: string;
+  resource: string;
+  expect: boolean;
+}
+export interface ListObjectsQuery {
+  subject: string;
+  action: string;
+  type: string;
+  expect: string[];
+}
+export interface ListSubjectsQuery {
+  action: string;
+  resource: string;
+  subjectType: string;
+  expect: string[];
+}
 export type InvalidTuple = string | { subject: unknown; relation: unknown; resource: unknown };
 export type StepOp = 'init' | 'add' | 'delete' | 'define';
 export interface Step {
   op: StepOp;
-  definitions?: RawDefinition[]; tuples?: string[]; grants?: string[]; invalidTuples?: InvalidTuple[];
-  checks?: Check[]; listObjects?: ListObjectsQuery[]; listSubjects?: ListSubjectsQuery[];
+  definitions?: RawDefinition[];
+  tuples?: string[];
+  grants?: string[];
+  invalidTuples?: InvalidTuple[];
+  checks?: Check[];
+  listObjects?: ListObjectsQuery[];
+  listSubjects?: ListSubjectsQuery[];
 }
-export interface Scenario extends Omit<Step, 'op'> { name?: string; source?: string; description?: string; steps?: Step[] }
+export interface Scenario extends Omit<Step, 'op'> {
+  name?: string;
+  source?: string;
+  description?: string;
+  steps?: Step[];
+}
 
 /** A problem in a scenario file, at a JSON path like `$.steps[1].checks[0].expect`. */
-export interface ScenarioProblem { at: string; message: string }
+export interface ScenarioProblem {
+  at: string;
+  message: string;
+}
 
 /** The scenario when its shape is right, else null; every problem either way (none when it is right). */
-export interface ParsedScenario { scenario: Scenario | null; problems: ScenarioProblem[] }
+export interface ParsedScenario {
+  scenario: Scenario | null;
+  problems: ScenarioProblem[];
+}
 
 const OPS: readonly StepOp[] = ['add', 'delete', 'define'];
 const STEP_FIELDS = ['definitions', 'tuples', 'grants', 'invalidTuples', 'checks', 'listObjects', 'listSubjects'];
@@ -79,7 +115,9 @@ function readFields(o: Record<string, unknown>, at: string, known: Set<string>, 
     extra(v);
   };
   // A malformed tuple string is read: the service refuses writing it, and running the scenario says so there.
-  const tuple = (v: unknown, path: string) => { if (typeof v !== 'string') add(path, 'must be a tuple string Type:id#relation@Type:id'); };
+  const tuple = (v: unknown, path: string) => {
+    if (typeof v !== 'string') add(path, 'must be a tuple string Type:id#relation@Type:id');
+  };
   list('definitions', (v, path) => {
     if (!isRecord(v)) return add(path, 'must be an object with a name');
     if (typeof v.name !== 'string') add(`${path}.name`, 'must be a string');
@@ -96,33 +134,49 @@ function readFields(o: Record<string, unknown>, at: string, known: Set<string>, 
   list('invalidTuples', (v, path) => {
     if (typeof v !== 'string' && !isRecord(v)) add(path, 'must be a tuple string or an object with subject, relation, resource');
   });
-  const expectIds = (r: Record<string, unknown>, path: string) => { if (!isStrings(r.expect)) add(`${path}.expect`, 'must be an array of ids'); };
-  list('checks', (v, path) => fields(v, path, ['subject', 'action', 'resource'], (r) => {
-    if (typeof r.expect !== 'boolean') add(`${path}.expect`, 'must be true or false');
-  }));
+  const expectIds = (r: Record<string, unknown>, path: string) => {
+    if (!isStrings(r.expect)) add(`${path}.expect`, 'must be an array of ids');
+  };
+  list('checks', (v, path) =>
+    fields(v, path, ['subject', 'action', 'resource'], (r) => {
+      if (typeof r.expect !== 'boolean') add(`${path}.expect`, 'must be true or false');
+    }));
   list('listObjects', (v, path) => fields(v, path, ['subject', 'action', 'type'], (r) => expectIds(r, path)));
   list('listSubjects', (v, path) => fields(v, path, ['action', 'resource', 'subjectType'], (r) => expectIds(r, path)));
 }
 
-export const expandDefinition = (d: RawDefinition): Definition =>
-  (d.schema ? schemaDefinition(d.name) : { name: d.name, relations: d.relations ?? {}, permissions: d.permissions ?? {} });
+export const expandDefinition = (
+  d: RawDefinition,
+): Definition => (d.schema ? schemaDefinition(d.name) : { name: d.name, relations: d.relations ?? {}, permissions: d.permissions ?? {} });
 
 /**
  * One mutation point of a scenario, its lists filled in: the initial content (`at` = `$`), then each step
  * (`$.steps[i]`); `at` prefixes the path of each entry, as in `$.steps[1].checks[0]`.
  */
 export interface Stage {
-  at: string; op: StepOp;
-  definitions: RawDefinition[]; tuples: string[]; grants: string[]; invalidTuples: InvalidTuple[];
-  checks: Check[]; listObjects: ListObjectsQuery[]; listSubjects: ListSubjectsQuery[];
+  at: string;
+  op: StepOp;
+  definitions: RawDefinition[];
+  tuples: string[];
+  grants: string[];
+  invalidTuples: InvalidTuple[];
+  checks: Check[];
+  listObjects: ListObjectsQuery[];
+  listSubjects: ListSubjectsQuery[];
 }
 
 /** The initial content as the first stage (`init`), then the steps; a step's definitions count only for `define`. */
 export function stagesOf(sc: Scenario): Stage[] {
   const stage = (at: string, s: Step): Stage => ({
-    at, op: s.op, definitions: s.op === 'init' || s.op === 'define' ? s.definitions ?? [] : [],
-    tuples: s.op === 'define' ? [] : s.tuples ?? [], grants: s.op === 'define' ? [] : s.grants ?? [],
-    invalidTuples: s.invalidTuples ?? [], checks: s.checks ?? [], listObjects: s.listObjects ?? [], listSubjects: s.listSubjects ?? [],
+    at,
+    op: s.op,
+    definitions: s.op === 'init' || s.op === 'define' ? s.definitions ?? [] : [],
+    tuples: s.op === 'define' ? [] : s.tuples ?? [],
+    grants: s.op === 'define' ? [] : s.grants ?? [],
+    invalidTuples: s.invalidTuples ?? [],
+    checks: s.checks ?? [],
+    listObjects: s.listObjects ?? [],
+    listSubjects: s.listSubjects ?? [],
   });
   return [stage('$', { ...sc, op: 'init' }), ...(sc.steps ?? []).map((s, i) => stage(`$.steps[${i}]`, s))];
 }

@@ -3,9 +3,18 @@ import { NAME_RE } from './ids.js';
 
 export const FIELD_TYPES = ['String', 'Number', 'Boolean', 'Date', 'ObjectId', 'JSON', 'Relation'] as const;
 export type FieldType = (typeof FIELD_TYPES)[number];
-export interface FieldSpec { type: FieldType; required: boolean; unique: boolean; default?: unknown; model?: string }
+export interface FieldSpec {
+  type: FieldType;
+  required: boolean;
+  unique: boolean;
+  default?: unknown;
+  model?: string;
+}
 export type Fields = Record<string, FieldSpec>;
-export interface Problem { path: string; message: string }
+export interface Problem {
+  path: string;
+  message: string;
+}
 
 /** Names the service keeps for itself: on every document, and as list parameters (a field of that name could not be a filter). */
 const RESERVED = new Set(['_id', 'createdAt', 'updatedAt', 'skip', 'limit', 'sort', 'populate', 'scope']);
@@ -26,12 +35,21 @@ export function parseFields(raw: unknown, knownSchemas: ReadonlySet<string>): { 
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return { fields, problems: [{ path: 'fields', message: 'must be an object' }] };
   for (const [name, value] of Object.entries(raw as Record<string, unknown>)) {
     const at = `fields.${name}`;
-    if (!usableFieldName(name)) { problems.push({ path: at, message: 'not a usable field name (letters, digits, _; not _id, createdAt, updatedAt, skip, limit, sort, populate, scope)' }); continue; }
+    if (!usableFieldName(name)) {
+      problems.push({ path: at, message: 'not a usable field name (letters, digits, _; not _id, createdAt, updatedAt, skip, limit, sort, populate, scope)' });
+      continue;
+    }
     const spec = typeof value === 'string' ? { type: value } : value;
-    if (!spec || typeof spec !== 'object' || Array.isArray(spec)) { problems.push({ path: at, message: 'must be a type name or an object' }); continue; }
+    if (!spec || typeof spec !== 'object' || Array.isArray(spec)) {
+      problems.push({ path: at, message: 'must be a type name or an object' });
+      continue;
+    }
     const { type, required = false, unique = false, default: dflt, model, ...rest } = spec as Record<string, unknown>;
     if (Object.keys(rest).length) problems.push({ path: at, message: `unknown keys: ${Object.keys(rest).join(', ')}` });
-    if (!FIELD_TYPES.includes(type as FieldType)) { problems.push({ path: `${at}.type`, message: `must be one of ${FIELD_TYPES.join(', ')}` }); continue; }
+    if (!FIELD_TYPES.includes(type as FieldType)) {
+      problems.push({ path: `${at}.type`, message: `must be one of ${FIELD_TYPES.join(', ')}` });
+      continue;
+    }
     if (typeof required !== 'boolean' || typeof unique !== 'boolean') problems.push({ path: at, message: 'required and unique are booleans' });
     if (type === 'Relation') {
       if (typeof model !== 'string' || !NAME_RE.test(model)) problems.push({ path: `${at}.model`, message: 'a Relation needs the name of a schema' });
@@ -52,13 +70,21 @@ export function parseFields(raw: unknown, knownSchemas: ReadonlySet<string>): { 
 function checkValue(f: FieldSpec, v: unknown): string | null {
   if (v === null) return f.required ? 'is required' : null;
   switch (f.type) {
-    case 'String': return typeof v === 'string' ? null : 'must be a string';
-    case 'Number': return typeof v === 'number' && Number.isFinite(v) ? null : 'must be a number';
-    case 'Boolean': return typeof v === 'boolean' ? null : 'must be a boolean';
-    case 'Date': return typeof v === 'string' && !Number.isNaN(Date.parse(v)) ? null : 'must be an ISO date string';
-    case 'ObjectId': case 'Relation': return typeof v === 'string' && v.length > 0 && v.length <= 200 ? null : 'must be an id (string)';
-    case 'JSON': return null;
-    default: return 'has a field type this service does not know';
+    case 'String':
+      return typeof v === 'string' ? null : 'must be a string';
+    case 'Number':
+      return typeof v === 'number' && Number.isFinite(v) ? null : 'must be a number';
+    case 'Boolean':
+      return typeof v === 'boolean' ? null : 'must be a boolean';
+    case 'Date':
+      return typeof v === 'string' && !Number.isNaN(Date.parse(v)) ? null : 'must be an ISO date string';
+    case 'ObjectId':
+    case 'Relation':
+      return typeof v === 'string' && v.length > 0 && v.length <= 200 ? null : 'must be an id (string)';
+    case 'JSON':
+      return null;
+    default:
+      return 'has a field type this service does not know';
   }
 }
 
@@ -72,7 +98,10 @@ export function checkDocument(fields: Fields, body: unknown, mode: 'create' | 'p
   if (!body || typeof body !== 'object' || Array.isArray(body)) return { doc, problems: [{ path: 'body', message: 'must be an object' }] };
   for (const [name, value] of Object.entries(body as Record<string, unknown>)) {
     const f = fieldOf(fields, name);
-    if (!f) { problems.push({ path: `body.${name}`, message: 'unknown field' }); continue; }
+    if (!f) {
+      problems.push({ path: `body.${name}`, message: 'unknown field' });
+      continue;
+    }
     const bad = checkValue(f, value);
     if (bad) problems.push({ path: `body.${name}`, message: bad });
     else doc[name] = f.type === 'Date' && typeof value === 'string' ? new Date(value).toISOString() : value;
@@ -93,7 +122,10 @@ export function equalityFilters(fields: Fields, query: Record<string, string>): 
   const problems: Problem[] = [];
   for (const [name, raw] of Object.entries(query)) {
     const f = fieldOf(fields, name);
-    if (!f || f.type === 'JSON') { problems.push({ path: `query.${name}`, message: 'unknown parameter (filters take schema fields)' }); continue; }
+    if (!f || f.type === 'JSON') {
+      problems.push({ path: `query.${name}`, message: 'unknown parameter (filters take schema fields)' });
+      continue;
+    }
     if (f.type === 'Number') {
       const n = Number(raw);
       if (raw.trim() === '' || !Number.isFinite(n)) problems.push({ path: `query.${name}`, message: 'must be a number' });

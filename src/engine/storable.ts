@@ -1,5 +1,8 @@
 // Input the document store cannot hold (FerretDB v1 and MongoDB refuse it): found before any write, answered with a 400.
-export interface Unstorable { path: string; message: string }
+export interface Unstorable {
+  path: string;
+  message: string;
+}
 
 /**
  * NUL characters in strings, keys that start with `$` or contain `.` (operators and paths to the
@@ -25,7 +28,9 @@ export function unstorable(value: unknown, path: string, depth = 0): Unstorable 
   }
   if (value && typeof value === 'object') {
     for (const [k, v] of Object.entries(value)) {
-      if (k.startsWith('$') || k.includes('.') || k.includes('\u0000') || LONE_SURROGATE.test(k)) return { path: `${path}.${k}`, message: 'keys may not start with $ or contain . or NUL' };
+      if (k.startsWith('$') || k.includes('.') || k.includes('\u0000') || LONE_SURROGATE.test(k)) {
+        return { path: `${path}.${k}`, message: 'keys may not start with $ or contain . or NUL' };
+      }
       // Parsed JSON holds `__proto__` as a plain key, but zod's records drop it silently and an assignment of it to an
       // object sets the prototype: refused like the store's own forbidden keys, never half-taken.
       if (k === '__proto__') return { path: `${path}.${k}`, message: 'a key may not be __proto__' };

@@ -11,7 +11,12 @@ export class Activity {
   /** Resolves at the next notification, or after `ms`, or when `signal` aborts. */
   wait(ms: number, signal?: AbortSignal): Promise<void> {
     return new Promise((resolve) => {
-      const done = () => { clearTimeout(timer); this.waiters.delete(done); signal?.removeEventListener('abort', done); resolve(); };
+      const done = () => {
+        clearTimeout(timer);
+        this.waiters.delete(done);
+        signal?.removeEventListener('abort', done);
+        resolve();
+      };
       const timer = setTimeout(done, ms);
       this.waiters.add(done);
       signal?.addEventListener('abort', done, { once: true });

@@ -8,11 +8,14 @@ import { dummyHash } from './dummy-hash.js';
 import { secretEquals, tokenMatches } from './secrets.js';
 
 /** Tokens made before digests were bcrypt hashes: they keep working until they expire or are rotated (README). */
-const matches = async (token: string, stored: string): Promise<boolean> =>
-  stored.startsWith('sha256:') ? tokenMatches(token, stored) : bcrypt.compare(token, stored);
+const matches = async (token: string, stored: string): Promise<boolean> => stored.startsWith('sha256:') ? tokenMatches(token, stored) : bcrypt.compare(token, stored);
 
 export type AdminVia = 'masterkey' | 'jwt' | 'apiToken';
-export interface AdminPrincipal { adminId: string; via: AdminVia; tokenId?: string }
+export interface AdminPrincipal {
+  adminId: string;
+  via: AdminVia;
+  tokenId?: string;
+}
 
 const ISSUER = 'authz-admin';
 const AUDIENCE = 'admin';

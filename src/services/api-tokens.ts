@@ -9,7 +9,12 @@ const DAY_MS = 86_400_000;
 export const DEFAULT_EXPIRY_DAYS = 90;
 
 const publicView = (r: ApiTokenRecord) => ({
-  id: r._id, name: r.name, tokenPrefix: r.tokenPrefix, createdAt: r.createdAt, expiresAt: r.expiresAt, lastUsedAt: r.lastUsedAt,
+  id: r._id,
+  name: r.name,
+  tokenPrefix: r.tokenPrefix,
+  createdAt: r.createdAt,
+  expiresAt: r.expiresAt,
+  lastUsedAt: r.lastUsedAt,
 });
 
 export class ApiTokens {
@@ -21,8 +26,13 @@ export class ApiTokens {
     for (;;) {
       const token = API_TOKEN_PREFIX + randomBytes(32).toString('base64url');
       const record = await this.store.insert({
-        name, tokenPrefix: token.slice(0, TOKEN_PREFIX_LENGTH), hash: tokenDigest(token), adminId: by.adminId,
-        createdAt: now, expiresAt: new Date(now.getTime() + expiresInDays * DAY_MS), lastUsedAt: null,
+        name,
+        tokenPrefix: token.slice(0, TOKEN_PREFIX_LENGTH),
+        hash: tokenDigest(token),
+        adminId: by.adminId,
+        createdAt: now,
+        expiresAt: new Date(now.getTime() + expiresInDays * DAY_MS),
+        lastUsedAt: null,
       });
       if (record) return { token, tokenPrefix: record.tokenPrefix, id: record._id, name: record.name, expiresAt: record.expiresAt };
     }

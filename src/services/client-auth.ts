@@ -11,8 +11,17 @@ import type { UserRecord, UserStore } from '../stores/ports/users.js';
 const ISSUER = 'authz-client';
 const AUDIENCE = 'client';
 
-export interface ClientPrincipal { userId: string; tokenId: string; expiresAt: Date; family: string }
-export interface TokenPair { userId: string; accessToken: string; refreshToken: string }
+export interface ClientPrincipal {
+  userId: string;
+  tokenId: string;
+  expiresAt: Date;
+  family: string;
+}
+export interface TokenPair {
+  userId: string;
+  accessToken: string;
+  refreshToken: string;
+}
 
 export const userView = (u: UserRecord) => ({ _id: u._id, email: u.email, createdAt: u.createdAt });
 const hashOf = (token: string) => createHash('sha256').update(token).digest('base64url');
@@ -25,8 +34,12 @@ export class ClientAuth {
   private readonly verified = new Map<string, ClientPrincipal>();
   private readonly key: Uint8Array;
   constructor(private readonly deps: {
-    users: UserStore; refresh: RefreshTokenStore; deny: TokenDenyList; jwtSecret: string;
-    accessTtlSeconds: number; refreshTtlSeconds: number;
+    users: UserStore;
+    refresh: RefreshTokenStore;
+    deny: TokenDenyList;
+    jwtSecret: string;
+    accessTtlSeconds: number;
+    refreshTtlSeconds: number;
   }) {
     this.key = new TextEncoder().encode(deps.jwtSecret);
   }
@@ -42,7 +55,10 @@ export class ClientAuth {
 
   async register(email: string, password: string) {
     const user = await this.deps.users.insert({
-      _id: randomUUID(), email: normalise(email), passwordHash: await bcrypt.hash(password, PASSWORD_ROUNDS), createdAt: new Date(),
+      _id: randomUUID(),
+      email: normalise(email),
+      passwordHash: await bcrypt.hash(password, PASSWORD_ROUNDS),
+      createdAt: new Date(),
     });
     if (!user) throw new AppError('ALREADY_EXISTS', 'An account with this email exists');
     return { user: userView(user) };
@@ -146,7 +162,11 @@ export class ClientAuth {
       .setIssuedAt().setExpirationTime(`${this.deps.accessTtlSeconds}s`).sign(this.key);
     const refreshToken = randomBytes(32).toString('base64url');
     await this.deps.refresh.insert({
-      _id: hashOf(refreshToken), userId, family, used: false, expiresAt: new Date(Date.now() + this.deps.refreshTtlSeconds * 1000),
+      _id: hashOf(refreshToken),
+      userId,
+      family,
+      used: false,
+      expiresAt: new Date(Date.now() + this.deps.refreshTtlSeconds * 1000),
     });
     return { userId, accessToken, refreshToken };
   }

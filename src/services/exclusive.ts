@@ -14,6 +14,10 @@ export function exclusively(lease: () => Lease, waitMs: number, what: string): E
       if (e instanceof LeaseTimeout) throw new AppError('BUSY', `${what} is running in another request; retry when it ends`);
       throw e;
     }
-    try { return await fn(() => held.held()); } finally { await held.release(); }
+    try {
+      return await fn(() => held.held());
+    } finally {
+      await held.release();
+    }
   };
 }

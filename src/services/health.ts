@@ -2,8 +2,15 @@
 import type { Logger } from '../log.js';
 
 export type CheckStatus = 'pass' | 'fail' | 'warn';
-export interface CheckResult { status: CheckStatus; durationMs: number; message?: string }
-export interface ReadyReport { status: 'ready' | 'not-ready'; checks: Record<string, CheckResult> }
+export interface CheckResult {
+  status: CheckStatus;
+  durationMs: number;
+  message?: string;
+}
+export interface ReadyReport {
+  status: 'ready' | 'not-ready';
+  checks: Record<string, CheckResult>;
+}
 export type Probe = () => Promise<string | void>;
 
 const TIMEOUT_MS = 3000;
@@ -15,13 +22,18 @@ const REUSE_MS = 1000;
  */
 const DOWN = 'down';
 
-interface Probed { result: CheckResult; reason?: string }
+interface Probed {
+  result: CheckResult;
+  reason?: string;
+}
 
 async function timed(probe: Probe): Promise<Probed> {
   const start = performance.now();
   let timer: NodeJS.Timeout | undefined;
   try {
-    const timeout = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error(`no answer within ${TIMEOUT_MS} ms`)), TIMEOUT_MS); });
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no answer within ${TIMEOUT_MS} ms`)), TIMEOUT_MS);
+    });
     await Promise.race([probe(), timeout]);
     return { result: { status: 'pass', durationMs: Math.round(performance.now() - start) } };
   } catch (e) {
@@ -39,13 +51,17 @@ export class Health {
   /** The reason each failing check last failed with, so the log says when it changes, not on every probe. */
   private readonly failing = new Map<string, string>();
 
-  constructor(private readonly probes: Record<string, Probe>, private readonly requiredModules: string[],
-    private readonly registeredModules: () => string[], private readonly log?: Logger) {}
+  constructor(private readonly probes: Record<string, Probe>, private readonly requiredModules: string[], private readonly registeredModules: () => string[],
+    private readonly log?: Logger) {}
 
-  live() { return { status: 'alive' as const, message: 'the process is up' }; }
+  live() {
+    return { status: 'alive' as const, message: 'the process is up' };
+  }
 
   /** `module:<name>` passes only while `probe` does, when the module is one of READY_REQUIRED_MODULES. */
-  probeModule(name: string, probe: Probe): void { this.moduleProbes.set(name, probe); }
+  probeModule(name: string, probe: Probe): void {
+    this.moduleProbes.set(name, probe);
+  }
 
   /** The latest report: shared by callers that ask while one runs, and reused for REUSE_MS. */
   ready(): Promise<ReadyReport> {
@@ -53,7 +69,9 @@ export class Health {
     this.running ??= this.probe().then((report) => {
       this.last = { at: performance.now(), report };
       return report;
-    }).finally(() => { this.running = null; });
+    }).finally(() => {
+      this.running = null;
+    });
     return this.running;
   }
 

@@ -5,7 +5,11 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 type CallLabel = 'surface' | 'route' | 'transport' | 'outcome';
 const CALL_LABELS: CallLabel[] = ['surface', 'route', 'transport', 'outcome'];
 
-export interface IndexProgress { latest(): Promise<number>; applied(): Promise<number>; pending(): Promise<number> }
+export interface IndexProgress {
+  latest(): Promise<number>;
+  applied(): Promise<number>;
+  pending(): Promise<number>;
+}
 
 export class Metrics {
   readonly registry = new Registry();
@@ -21,37 +25,58 @@ export class Metrics {
   constructor(progress: IndexProgress) {
     collectDefaultMetrics({ register: this.registry, prefix: 'authz_' });
     this.requests = new Histogram({
-      name: 'authz_http_request_duration_seconds', help: 'HTTP requests by surface, method, registered route and status',
-      labelNames: ['surface', 'method', 'route', 'status'], buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+      name: 'authz_http_request_duration_seconds',
+      help: 'HTTP requests by surface, method, registered route and status',
+      labelNames: ['surface', 'method', 'route', 'status'],
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
       registers: [this.registry],
     });
     this.calls = new Counter({
-      name: 'authz_calls_total', help: 'Calls of registry routes on every transport, by surface, route id, transport and outcome (ok or the error code)',
-      labelNames: CALL_LABELS, registers: [this.registry],
+      name: 'authz_calls_total',
+      help: 'Calls of registry routes on every transport, by surface, route id, transport and outcome (ok or the error code)',
+      labelNames: CALL_LABELS,
+      registers: [this.registry],
     });
     this.callTimes = new Histogram({
-      name: 'authz_call_duration_seconds', help: 'Time the pipeline took per call, by surface, route id, transport and outcome',
-      labelNames: CALL_LABELS, buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5], registers: [this.registry],
+      name: 'authz_call_duration_seconds',
+      help: 'Time the pipeline took per call, by surface, route id, transport and outcome',
+      labelNames: CALL_LABELS,
+      buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+      registers: [this.registry],
     });
     this.decisions = new Counter({
-      name: 'authz_check_decisions_total', help: 'can decisions by answer and whether the decision cache answered',
-      labelNames: ['allowed', 'cached'], registers: [this.registry],
+      name: 'authz_check_decisions_total',
+      help: 'can decisions by answer and whether the decision cache answered',
+      labelNames: ['allowed', 'cached'],
+      registers: [this.registry],
     });
     this.units = new Counter({
-      name: 'authz_index_units_total', help: 'Units of index work this process applied, by whether they held the structure lease',
-      labelNames: ['structure'], registers: [this.registry],
+      name: 'authz_index_units_total',
+      help: 'Units of index work this process applied, by whether they held the structure lease',
+      labelNames: ['structure'],
+      registers: [this.registry],
     });
     this.unitTuples = new Counter({
-      name: 'authz_index_unit_tuples_total', help: 'Tuples and grants in the units of index work this process applied',
-      labelNames: ['structure'], registers: [this.registry],
+      name: 'authz_index_unit_tuples_total',
+      help: 'Tuples and grants in the units of index work this process applied',
+      labelNames: ['structure'],
+      registers: [this.registry],
     });
     new Gauge({
-      name: 'authz_index_lag_revisions', help: 'Committed revisions the index has not applied yet (latest - applied)', registers: [this.registry],
-      async collect() { this.set(Math.max(0, (await progress.latest()) - (await progress.applied()))); },
+      name: 'authz_index_lag_revisions',
+      help: 'Committed revisions the index has not applied yet (latest - applied)',
+      registers: [this.registry],
+      async collect() {
+        this.set(Math.max(0, (await progress.latest()) - (await progress.applied())));
+      },
     });
     new Gauge({
-      name: 'authz_index_queue_depth', help: 'Change-log entries waiting to be applied', registers: [this.registry],
-      async collect() { this.set(await progress.pending()); },
+      name: 'authz_index_queue_depth',
+      help: 'Change-log entries waiting to be applied',
+      registers: [this.registry],
+      async collect() {
+        this.set(await progress.pending());
+      },
     });
   }
 
@@ -80,5 +105,7 @@ export class Metrics {
     this.unitTuples.inc({ structure: String(structure) }, tuples);
   }
 
-  async text(): Promise<string> { return this.registry.metrics(); }
+  async text(): Promise<string> {
+    return this.registry.metrics();
+  }
 }

@@ -29,15 +29,18 @@ export function effectiveRateLimits(c: RateLimitConfig): RateLimitConfig {
 /** Reads rateLimits JSON (ROUTER_RATE_LIMITS, the defaults of the router module's config); throws a readable error. */
 export function readRateLimits(json: string | undefined): Record<string, unknown> {
   let raw: unknown = {};
-  try { raw = json ? JSON.parse(json) : {}; } catch { throw new Error('invalid rate limits: not JSON'); }
+  try {
+    raw = json ? JSON.parse(json) : {};
+  } catch {
+    throw new Error('invalid rate limits: not JSON');
+  }
   const parsed = rateLimitsSchema.safeParse(raw);
   if (!parsed.success) throw new Error(`invalid rate limits: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
   return raw as Record<string, unknown>;
 }
 
 /** rateLimits JSON parsed over the defaults, with the built-in limits. */
-export const parseRateLimits = (json: string | undefined): RateLimitConfig =>
-  effectiveRateLimits(rateLimitsSchema.parse(readRateLimits(json)));
+export const parseRateLimits = (json: string | undefined): RateLimitConfig => effectiveRateLimits(rateLimitsSchema.parse(readRateLimits(json)));
 
 /**
  * The address limits count a client under. An IPv4 client seen through a dual-stack socket (`::ffff:1.2.3.4`) is that
@@ -65,12 +68,15 @@ const MAX_BLOCKED = 10_000;
 export class RateLimits {
   private readonly blocked = new Map<string, number>();
   constructor(
-    private readonly counter: RateCounter, private config: RateLimitConfig,
+    private readonly counter: RateCounter,
+    private config: RateLimitConfig,
     /** Failed admin authentications one address may make per minute (not switched off with the router's limits). */
     private readonly authFailuresPerMinute = 30,
   ) {}
 
-  update(config: RateLimitConfig): void { this.config = config; }
+  update(config: RateLimitConfig): void {
+    this.config = config;
+  }
 
   /**
    * Counts one request of `route` from `ip`; throws RATE_LIMITED (with Retry-After) past the limit.
@@ -100,7 +106,10 @@ export class RateLimits {
     const key = addr(ip);
     const until = this.blocked.get(key);
     if (until === undefined) return;
-    if (until <= Date.now()) { this.blocked.delete(key); return; }
+    if (until <= Date.now()) {
+      this.blocked.delete(key);
+      return;
+    }
     throw new RateLimited(Math.max(1, Math.ceil((until - Date.now()) / 1000)));
   }
 

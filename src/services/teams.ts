@@ -82,7 +82,10 @@ export class Teams {
     let last = '';
     for await (const batch of this.deps.store.tuplesMatching({ resource: teamObject(teamId), subjectType: 'User' }, 1000, { bySubject: true })) {
       for (const t of batch) {
-        if (t.subject !== last) { count++; last = t.subject; }
+        if (t.subject !== last) {
+          count++;
+          last = t.subject;
+        }
         if (count > skip && count <= skip + limit) {
           const id = t.subject.slice('User:'.length);
           page.set(id, [...(page.get(id) ?? []), t.relation].sort());

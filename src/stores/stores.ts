@@ -41,7 +41,15 @@ import { redisTokenDenyList } from './redis/token-deny-list.js';
 import type { Invalidation } from './ports/invalidation-bus.js';
 import type { Stores } from './ports/stores.js';
 
-export interface StoreUrls { MONGO_URL: string; MONGO_SOCKET_TIMEOUT_MS?: number; NEO4J_URI: string; NEO4J_USER: string; NEO4J_PASSWORD: string; REDIS_URL: string; REDIS_PREFIX: string }
+export interface StoreUrls {
+  MONGO_URL: string;
+  MONGO_SOCKET_TIMEOUT_MS?: number;
+  NEO4J_URI: string;
+  NEO4J_USER: string;
+  NEO4J_PASSWORD: string;
+  REDIS_URL: string;
+  REDIS_PREFIX: string;
+}
 
 export async function connectStores(urls: StoreUrls, log: Logger): Promise<Stores> {
   const { client: mongo } = await connectMongo(urls.MONGO_URL, { socketTimeoutMS: urls.MONGO_SOCKET_TIMEOUT_MS });
@@ -56,12 +64,21 @@ export async function connectStores(urls: StoreUrls, log: Logger): Promise<Store
   const tupleListing = neo4jTupleListing(neo);
   // Once, on the first start of this version over an older projection (a few thousand tuples a second).
   await tupleListing.prepare(() => log.info('filling the list fields of the projected tuples (once)')).then(
-    (n) => { if (n) log.info({ tuples: n }, 'list fields filled'); },
-    (e: Error) => log.warn({ err: e.message }, 'could not fill the list fields of older tuples; a soft reconstruct fills them'));
+    (n) => {
+      if (n) log.info({ tuples: n }, 'list fields filled');
+    },
+    (e: Error) => log.warn({ err: e.message }, 'could not fill the list fields of older tuples; a soft reconstruct fills them'),
+  );
   const redis = connectRedis(urls.REDIS_URL);
   let redisDown = false;
-  redis.on('error', (err) => { if (!redisDown) log.warn({ err: err.message }, 'redis connection error'); redisDown = true; });
-  redis.on('ready', () => { if (redisDown) log.info('redis connection restored'); redisDown = false; });
+  redis.on('error', (err) => {
+    if (!redisDown) log.warn({ err: err.message }, 'redis connection error');
+    redisDown = true;
+  });
+  redis.on('ready', () => {
+    if (redisDown) log.info('redis connection restored');
+    redisDown = false;
+  });
   const prefix = urls.REDIS_PREFIX;
   const counter = redisRevisionCounter(redis, prefix);
   let beat: Heartbeat | undefined;
@@ -108,9 +125,13 @@ export async function connectStores(urls: StoreUrls, log: Logger): Promise<Store
     /** Applies the `database` module's config (read preference, concerns) to document calls from the next on. */
     tuneDatabase: (options: Parameters<typeof tuned.set>[0]) => tuned.set(options),
     probes: (checkRedis: boolean) => ({
-      mongo: () => pingMongo(db), neo4j: () => pingNeo4j(neo), ...(checkRedis ? { redis: () => pingRedis(redis) } : {}),
+      mongo: () => pingMongo(db),
+      neo4j: () => pingNeo4j(neo),
+      ...(checkRedis ? { redis: () => pingRedis(redis) } : {}),
     }),
-    async close() { await Promise.allSettled([mongo.close(), neo.close(), closeRedis(redis)]); },
+    async close() {
+      await Promise.allSettled([mongo.close(), neo.close(), closeRedis(redis)]);
+    },
   };
 }
 

@@ -29,8 +29,18 @@ function spanned(tracer: Tracer, name: string, fn: () => unknown): unknown {
     span.end();
     throw e;
   }
-  if (!thenable(out)) { span.end(); return out; }
-  return Promise.resolve(out).then((v) => { span.end(); return v; }, (e: unknown) => { failed(span, e); span.end(); throw e; });
+  if (!thenable(out)) {
+    span.end();
+    return out;
+  }
+  return Promise.resolve(out).then((v) => {
+    span.end();
+    return v;
+  }, (e: unknown) => {
+    failed(span, e);
+    span.end();
+    throw e;
+  });
 }
 
 /** `port` with each method call spanned as `name.method`; nested plain objects (grouped ports) likewise. */

@@ -4,23 +4,22 @@ const NEO4J_CODES = new Set(['ServiceUnavailable', 'SessionExpired']);
  * The driver's errors for a server it cannot reach or that stopped answering. A pool cleared by a failed connection
  * (PoolClearedOnNetworkError, seen when a handshake timed out) fails the calls waiting on it with a name of its own.
  */
-const MONGO_NAMES = new Set(['MongoServerSelectionError', 'MongoNetworkError', 'MongoNetworkTimeoutError', 'MongoNotConnectedError',
-  'MongoTopologyClosedError', 'MongoPoolClearedError', 'PoolClearedOnNetworkError', 'MongoPoolClosedError', 'MongoWaitQueueTimeoutError',
-  'MongoServerClosedError']);
+const MONGO_NAMES = new Set(['MongoServerSelectionError', 'MongoNetworkError', 'MongoNetworkTimeoutError', 'MongoNotConnectedError', 'MongoTopologyClosedError',
+  'MongoPoolClearedError', 'PoolClearedOnNetworkError', 'MongoPoolClosedError', 'MongoWaitQueueTimeoutError', 'MongoServerClosedError']);
 /**
  * FerretDB answers with InternalError (code 1) when its PostgreSQL is down, restarting or recovering: pgx's
  * connection failures and PostgreSQL's admin-shutdown, startup and connection-failure states (SQLSTATE 57P0x, 08xxx).
  */
-const FERRET_STORAGE_DOWN = [/failed to connect to/, /dial error/, /connection refused/, /unexpected EOF/, /conn closed/,
-  /connection reset by peer/, /broken pipe/, /terminating connection/, /the database system is/, /SQLSTATE (57P0\d|08\w{3})/,
-  /failed to (receive|write|deallocate)/, /context deadline exceeded/];
-const REDIS_MESSAGES = [/Connection is closed/, /Stream isn't writeable/, /Reached the max retries per request limit/, /ECONNREFUSED/,
-  /the lease .* stayed taken/, /the lease .* was lost/, /Command timed out/];
+const FERRET_STORAGE_DOWN = [/failed to connect to/, /dial error/, /connection refused/, /unexpected EOF/, /conn closed/, /connection reset by peer/, /broken pipe/,
+  /terminating connection/, /the database system is/, /SQLSTATE (57P0\d|08\w{3})/, /failed to (receive|write|deallocate)/, /context deadline exceeded/];
+const REDIS_MESSAGES = [/Connection is closed/, /Stream isn't writeable/, /Reached the max retries per request limit/, /ECONNREFUSED/, /the lease .* stayed taken/,
+  /the lease .* was lost/, /Command timed out/];
 
 /** Node's own errors for a connection the other end closed or never answered (the Mongo driver may pass one on as it is). */
 const SOCKET_CODES = new Set(['EPIPE', 'ECONNRESET', 'ECONNREFUSED', 'ETIMEDOUT']);
-const isSocketError = (e: unknown) => Boolean(e && typeof e === 'object' && (SOCKET_CODES.has(String((e as { code?: unknown }).code))
-  || /This socket has been ended by the other party|socket hang up/.test(String((e as { message?: unknown }).message))));
+const isSocketError = (e: unknown) =>
+  Boolean(e && typeof e === 'object' && (SOCKET_CODES.has(String((e as { code?: unknown }).code))
+    || /This socket has been ended by the other party|socket hang up/.test(String((e as { message?: unknown }).message))));
 
 export function storeUnavailable(e: unknown, depth = 0): string | null {
   if (!e || typeof e !== 'object') return null;

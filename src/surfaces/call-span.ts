@@ -4,11 +4,13 @@ import { ROOT_CONTEXT, SpanKind, SpanStatusCode, context, propagation, type Trac
 import { AppError } from '../errors.js';
 import type { Route } from './registry.js';
 
-export interface SpanCaller { transport: string; headers: Record<string, string | undefined> }
+export interface SpanCaller {
+  transport: string;
+  headers: Record<string, string | undefined>;
+}
 
 /** Runs `run` in the call's span; `neutral` turns what it throws into the AppError the span records and rethrows. */
-export function inCallSpan<T extends { status?: number }>(tracer: Tracer, r: Route, caller: SpanCaller, run: () => Promise<T>,
-  neutral: (e: unknown) => AppError): Promise<T> {
+export function inCallSpan<T extends { status?: number }>(tracer: Tracer, r: Route, caller: SpanCaller, run: () => Promise<T>, neutral: (e: unknown) => AppError): Promise<T> {
   // A caller that sent no traceparent continues the active context (none, unless the transport made one).
   const parent = caller.headers.traceparent ? propagation.extract(ROOT_CONTEXT, caller.headers) : context.active();
   return tracer.startActiveSpan(r.id, {

@@ -5,16 +5,28 @@ import type { RawInput } from './pipeline.js';
 import type { Route } from './registry.js';
 
 type Where = 'params' | 'query' | 'body';
-export interface FlatArg { name: string; where: Where; required: boolean; description?: string; schema?: z.ZodType }
+export interface FlatArg {
+  name: string;
+  where: Where;
+  required: boolean;
+  description?: string;
+  schema?: z.ZodType;
+}
 /** `whole` names a location taken as one argument (its schema is not an object with named fields). */
-export interface FlatArgs { args: FlatArg[]; whole: Partial<Record<Where, string>> }
+export interface FlatArgs {
+  args: FlatArg[];
+  whole: Partial<Record<Where, string>>;
+}
 
 const IDENT = /^[_A-Za-z][_0-9A-Za-z]*$/;
 
 function objectShape(schema: z.ZodType | undefined): { shape: Record<string, z.ZodType>; optional: boolean } | null {
   let s: unknown = schema;
   let optional = false;
-  while (s instanceof z.ZodOptional || s instanceof z.ZodDefault) { optional = true; s = s.unwrap(); }
+  while (s instanceof z.ZodOptional || s instanceof z.ZodDefault) {
+    optional = true;
+    s = s.unwrap();
+  }
   return s instanceof z.ZodObject ? { shape: s.shape as Record<string, z.ZodType>, optional } : null;
 }
 
@@ -49,8 +61,7 @@ function refuseUndeclared(flat: FlatArgs, args: Record<string, unknown>, fixed: 
   if (extra.length) {
     // Names are the caller's: a few, each cut short, so a huge key does not make a huge answer or log line.
     const named = extra.slice(0, 10).map((k) => (k.length > 64 ? `${k.slice(0, 64)}…` : k));
-    throw new AppError('VALIDATION_FAILED', `Unknown arguments: ${named.join(', ')}`,
-      named.map((k) => ({ path: k, message: 'not an argument of this tool' })));
+    throw new AppError('VALIDATION_FAILED', `Unknown arguments: ${named.join(', ')}`, named.map((k) => ({ path: k, message: 'not an argument of this tool' })));
   }
 }
 
@@ -61,7 +72,10 @@ export function splitArgs(r: Route, flat: FlatArgs, given: Record<string, unknow
   const raw: RawInput = {};
   for (const where of ['params', 'query', 'body'] as const) {
     if (!r[where]) continue;
-    if (flat.whole[where]) { raw[where] = args[where]; continue; }
+    if (flat.whole[where]) {
+      raw[where] = args[where];
+      continue;
+    }
     const part: Record<string, unknown> = {};
     for (const a of flat.args) {
       if (a.where !== where || args[a.name] === undefined) continue;

@@ -2,7 +2,10 @@
 import type { Activity } from '../services/activity.js';
 import type { Caller, Pipeline } from './pipeline.js';
 
-export interface FeedPage { changes: Array<Record<string, unknown>>; next: number }
+export interface FeedPage {
+  changes: Array<Record<string, unknown>>;
+  next: number;
+}
 
 /** How long an idle follower waits before asking again without being woken (applied batches wake it sooner). */
 const IDLE_MS = 1000;

@@ -42,5 +42,4 @@ export function checkShape(value: unknown, where: string, limits: InputLimits): 
   walk(value, where, 0);
 }
 
-const tooLarge = (path: string, message: string) =>
-  new AppError('PAYLOAD_TOO_LARGE', `${path} ${message}`, [{ path, message }]);
+const tooLarge = (path: string, message: string) => new AppError('PAYLOAD_TOO_LARGE', `${path} ${message}`, [{ path, message }]);

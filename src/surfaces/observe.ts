@@ -8,15 +8,28 @@ import type { Route } from './registry.js';
  * The request a call came in with: an HTTP request (shared by the calls of one GraphQL or MCP request), a gRPC call,
  * a socket message. `logged` tells the HTTP access log that a call wrote the request's line already.
  */
-export interface CallRequest { id: string; method?: string; url?: string; logged?: boolean }
+export interface CallRequest {
+  id: string;
+  method?: string;
+  url?: string;
+  logged?: boolean;
+}
 
 /** Counts calls: `outcome` is `ok` or the catalog code of the error answered. */
-export interface CallMetrics { call(surface: string, route: string, transport: string, outcome: string, seconds: number): void }
+export interface CallMetrics {
+  call(surface: string, route: string, transport: string, outcome: string, seconds: number): void;
+}
 
 export interface ObservedCall {
   /** The route, or for a connection refused before any route (a socket upgrade) the key it is counted under. */
-  route: Pick<Route, 'surface' | 'id'>; transport: string; ip: string; headers: Record<string, string | undefined>; request?: CallRequest;
-  status: number; outcome: string; seconds: number;
+  route: Pick<Route, 'surface' | 'id'>;
+  transport: string;
+  ip: string;
+  headers: Record<string, string | undefined>;
+  request?: CallRequest;
+  status: number;
+  outcome: string;
+  seconds: number;
   /** A call a follower repeats while it waits (a feed page a second): logged at debug unless it failed. */
   quiet?: boolean;
 }
@@ -36,7 +49,11 @@ export function observeCall(log: Logger, metrics: CallMetrics | undefined, c: Ob
     // A socket's messages share its upgrade's headers: logged once per message they would let one client turn small
     // messages into lines of up to 16 KB each.
     req: { id: request?.id ?? randomUUID(), method: request?.method, url: request?.url, remoteAddress: c.ip, ...(c.transport === 'socket' ? {} : { headers: c.headers }) },
-    res: { statusCode: c.status }, route: r.id, surface: r.surface, transport: c.transport, outcome: c.outcome,
+    res: { statusCode: c.status },
+    route: r.id,
+    surface: r.surface,
+    transport: c.transport,
+    outcome: c.outcome,
     responseTime: Math.round(c.seconds * 1e6) / 1e3,
   }, messageOf(c.status));
 }

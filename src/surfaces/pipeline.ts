@@ -35,13 +35,18 @@ export interface Caller {
 }
 
 export interface RawInput {
-  params?: unknown; query?: unknown; body?: unknown;
+  params?: unknown;
+  query?: unknown;
+  body?: unknown;
   /** The unparsed body of a `http.streamBody` route (the body is then not parsed). */
   stream?: AsyncIterable<Buffer | string>;
 }
 
 export interface PipelineDeps {
-  auth: AdminAuth; clientAuth: ClientAuth; limits: RateLimits; log: Logger;
+  auth: AdminAuth;
+  clientAuth: ClientAuth;
+  limits: RateLimits;
+  log: Logger;
   /** Largest input a call may carry, counted as JSON text, where the transport did not bound it. */
   maxInputBytes: number;
   /** Strings, arrays, keys and depth of every input (a route may widen them: `Route.limits`). */
@@ -87,7 +92,9 @@ const accountOf = (body: unknown) => {
 export class Pipeline {
   constructor(readonly registry: Registry, private readonly deps: PipelineDeps) {}
 
-  get log(): Logger { return this.deps.log; }
+  get log(): Logger {
+    return this.deps.log;
+  }
 
   /** Refuses a transport that is switched off as if nothing were there (404 ROUTE_NOT_FOUND). */
   admit(transport: Transport): void {
@@ -103,7 +110,9 @@ export class Pipeline {
     try {
       this.admit(transport);
       if (surface === 'client') await this.deps.limits.consume(rateKey, ip);
-    } catch (e) { throw this.neutral(e, rateKey); }
+    } catch (e) {
+      throw this.neutral(e, rateKey);
+    }
   }
 
   /**
@@ -115,7 +124,9 @@ export class Pipeline {
       const bearer = transport && BEARER_ONLY[transport];
       if (bearer && !headers.authorization) throw new AppError('UNAUTHENTICATED', bearer);
       return await this.authenticateAdmin(bearer ? { authorization: headers.authorization } : headers, ip);
-    } catch (e) { throw this.neutral(e, 'authentication'); }
+    } catch (e) {
+      throw this.neutral(e, 'authentication');
+    }
   }
 
   /**
@@ -134,12 +145,20 @@ export class Pipeline {
   }
 
   async user(headers: Caller['headers']): Promise<ClientPrincipal> {
-    try { return await this.deps.clientAuth.authenticate(headers.authorization); } catch (e) { throw this.neutral(e, 'authentication'); }
+    try {
+      return await this.deps.clientAuth.authenticate(headers.authorization);
+    } catch (e) {
+      throw this.neutral(e, 'authentication');
+    }
   }
 
   /** Whether a user's token is still live (not logged out): long connections ask again now and then. */
   async userLive(user: ClientPrincipal): Promise<void> {
-    try { await this.deps.clientAuth.live(user); } catch (e) { throw this.neutral(e, 'authentication'); }
+    try {
+      await this.deps.clientAuth.live(user);
+    } catch (e) {
+      throw this.neutral(e, 'authentication');
+    }
   }
 
   /**
@@ -150,7 +169,11 @@ export class Pipeline {
   refusedConnection(surface: Surface, key: string, c: Pick<Caller, 'transport' | 'ip' | 'headers' | 'request'>, e: unknown, started: number): AppError {
     const err = this.neutral(e, key);
     observeCall(this.deps.log, this.deps.metrics, {
-      route: { surface, id: key }, ...c, status: err.status, outcome: err.code, seconds: (performance.now() - started) / 1e3,
+      route: { surface, id: key },
+      ...c,
+      status: err.status,
+      outcome: err.code,
+      seconds: (performance.now() - started) / 1e3,
     });
     return err;
   }

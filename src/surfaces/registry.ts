@@ -11,13 +11,20 @@ export type Method = 'get' | 'post' | 'patch' | 'put' | 'delete';
 export type AuthMode = 'none' | 'admin' | 'user';
 
 export interface Reply {
-  status?: number; body?: unknown; text?: string; headers?: Record<string, string>;
+  status?: number;
+  body?: unknown;
+  text?: string;
+  headers?: Record<string, string>;
   /** A body sent piece by piece (large exports, files); transports that cannot stream collect it, bounded. */
   stream?: AsyncIterable<string | Uint8Array>;
 }
 
 export interface HandlerInput<P, Q, B> {
-  params: P; query: Q; body: B; principal: AdminPrincipal | null; user: ClientPrincipal | null;
+  params: P;
+  query: Q;
+  body: B;
+  principal: AdminPrincipal | null;
+  user: ClientPrincipal | null;
   headers: Record<string, string | undefined>;
   /** The raw request body, when the route takes `http.streamBody` and the request came in that content type. */
   stream?: AsyncIterable<Buffer | string>;
@@ -82,8 +89,8 @@ export interface Route<P = any, Q = any, B = any> { // eslint-disable-line @type
 export type RouteSpec<P, Q, B> = Omit<Route<P, Q, B>, 'id' | 'rateKey'> & { id?: string };
 
 /** A registry entry, named by the contract's tool rule unless it names itself. */
-export const route = <P, Q, B>(r: RouteSpec<P, Q, B>): Route<P, Q, B> =>
-  ({ ...r, id: r.id ?? toolName(r.http.method, r.http.path), rateKey: `${r.http.method.toUpperCase()} ${r.http.path}` });
+export const route = <P, Q, B>(r: RouteSpec<P, Q, B>): Route<P, Q, B> => ({ ...r, id: r.id ?? toolName(r.http.method, r.http.path),
+  rateKey: `${r.http.method.toUpperCase()} ${r.http.path}` });
 
 /** Tool name per contract section 4.4: `get_authorization_permissions_can` from GET /authorization/permissions/can. */
 export function toolName(method: Method, path: string): string {
@@ -101,7 +108,10 @@ export const rateLimited = (r: Route) => r.surface === 'client' || r.login === t
 /** Every catalog code a route may answer: its own, and those that come with its input, credentials and surface. */
 export function errorsOf(r: Route): ErrorCode[] {
   const codes = new Set<ErrorCode>(r.errors ?? []);
-  if (r.params || r.query || r.body) { codes.add('VALIDATION_FAILED'); codes.add('PAYLOAD_TOO_LARGE'); }
+  if (r.params || r.query || r.body) {
+    codes.add('VALIDATION_FAILED');
+    codes.add('PAYLOAD_TOO_LARGE');
+  }
   if (r.body) codes.add('BAD_REQUEST');
   if (r.auth !== 'none') codes.add('UNAUTHENTICATED');
   // Admin credentials that fail too often from one address are refused for a while.
@@ -127,9 +137,15 @@ export class Registry {
     }
   }
 
-  all(): readonly Route[] { return this.list; }
-  of(surface: Surface): Route[] { return this.list.filter((r) => r.surface === surface); }
-  groups(): string[] { return [...new Set(this.list.map((r) => r.group))]; }
+  all(): readonly Route[] {
+    return this.list;
+  }
+  of(surface: Surface): Route[] {
+    return this.list.filter((r) => r.surface === surface);
+  }
+  groups(): string[] {
+    return [...new Set(this.list.map((r) => r.group))];
+  }
 
   /** The route, or an error naming the id: a transport asking for a route that is not registered is a bug. */
   get(surface: Surface, id: string): Route {

@@ -25,16 +25,28 @@ import { securityHeaders } from './http/security-headers.js';
 import { refuseMalformed } from './http/wire.js';
 import { mountToolServer } from './mcp/tool-server.js';
 import type { Pipeline } from './pipeline.js';
-import type { Surface } from './registry.js';
+import type { Route, Surface } from './registry.js';
 import { adminFeedSocket } from './socket/admin-feed.js';
 import type { ChatSockets } from './socket/chat-session.js';
 import { RealtimeTransport } from './socket/realtime.js';
 
 /** A listener on `host` (the address it binds): started by `listen`, stopped (connections drained, bounded) by `close`. */
-export interface Transport { name: string; host: string; start(): Promise<number>; stop(): Promise<void> }
+export interface Transport {
+  name: string;
+  host: string;
+  start(): Promise<number>;
+  stop(): Promise<void>;
+}
 
 export interface TransportDeps {
-  config: Config; log: Logger; pipeline: Pipeline; metrics: Metrics; health: Health; schemas: Schemas; watch: DecisionWatch; activity: Activity;
+  config: Config;
+  log: Logger;
+  pipeline: Pipeline;
+  metrics: Metrics;
+  health: Health;
+  schemas: Schemas;
+  watch: DecisionWatch;
+  activity: Activity;
   /** Chat rooms on the realtime socket. */
   chat?: ChatSockets;
 }
@@ -49,21 +61,22 @@ function httpTransport(name: Surface, port: number, host: string, app: Express, 
   return {
     name,
     host,
-    start: () => new Promise<number>((resolve, reject) => {
-      const lean = leanRoutes(name, http);
-      const s = createServer((req, res) => {
-        securityHeaders(req, res);
-        if (!cors(req, res) && !lean(req, res)) app(req, res);
-      });
-      s.on('clientError', refuseMalformed(name));
-      if (upgrade) s.on('upgrade', upgrade.upgrade);
-      s.once('error', reject);
-      s.listen(port, host, () => {
-        const addr = s.address();
-        resolve(typeof addr === 'object' && addr ? addr.port : port);
-      });
-      server = s;
-    }),
+    start: () =>
+      new Promise<number>((resolve, reject) => {
+        const lean = leanRoutes(name, http);
+        const s = createServer((req, res) => {
+          securityHeaders(req, res);
+          if (!cors(req, res) && !lean(req, res)) app(req, res);
+        });
+        s.on('clientError', refuseMalformed(name));
+        if (upgrade) s.on('upgrade', upgrade.upgrade);
+        s.once('error', reject);
+        s.listen(port, host, () => {
+          const addr = s.address();
+          resolve(typeof addr === 'object' && addr ? addr.port : port);
+        });
+        server = s;
+      }),
     async stop() {
       upgrade?.stop();
       const s = server;
@@ -78,18 +91,54 @@ function httpTransport(name: Surface, port: number, host: string, app: Express, 
   };
 }
 
+/** The documents the MCP tool server offers as resources: the usage guide, both OpenAPI documents, the Swagger page. */
+function toolServerDocs(routes: () => readonly Route[]) {
+  return [{
+    uri: 'service://docs/guide',
+    name: 'guide',
+    mimeType: 'text/markdown',
+    description: 'How to authenticate and call the API, and every route',
+    read: async () => usageGuide(routes()),
+  }, {
+    uri: 'service://docs/admin-api',
+    name: 'admin-api',
+    mimeType: 'application/json',
+    description: 'OpenAPI 3.1 document of the admin surface',
+    read: async () => JSON.stringify(openApiDocument('admin', routes(), VERSION)),
+  }, {
+    uri: 'service://docs/client-api',
+    name: 'client-api',
+    mimeType: 'application/json',
+    description: 'OpenAPI 3.1 document of the client surface',
+    read: async () => JSON.stringify(openApiDocument('client', routes(), VERSION)),
+  }, {
+    uri: 'service://docs/admin-api/swagger',
+    name: 'admin-api-swagger',
+    mimeType: 'text/html',
+    description: 'Swagger UI page of the admin surface (served at {admin}/docs)',
+    read: async () => swaggerPage('admin'),
+  }];
+}
+
 export function transports(d: TransportDeps): Transport[] {
   const { config, log, pipeline } = d;
   if (config.HOST) log.warn('HOST is deprecated: set ADMIN_HOST (admin HTTP, gRPC) and CLIENT_HOST (client HTTP, realtime socket)');
   const http: HttpDeps = {
-    pipeline, log, bodyLimit: config.BODY_LIMIT, trustProxy: config.TRUST_PROXY,
+    pipeline,
+    log,
+    bodyLimit: config.BODY_LIMIT,
+    trustProxy: config.TRUST_PROXY,
     observe: (surface, method, route, status, seconds) => d.metrics.request(surface, method, route, status, seconds),
   };
   const routes = () => pipeline.registry.all();
   const limits = graphqlLimitsOf(config);
   const adminGraphql = graphqlEndpoint({ surface: 'admin', pipeline, log, limits, version: async () => 'routes', build: async () => adminSchema(pipeline) });
   const clientGraphql = graphqlEndpoint({
-    surface: 'client', pipeline, log, limits, version: () => d.schemas.version(),
+    surface: 'client',
+    pipeline,
+    log,
+    limits,
+    version: () => d.schemas.version(),
     build: async () => {
       const all = await d.schemas.records();
       const { skipped } = usableSchemas(all);
@@ -98,34 +147,37 @@ export function transports(d: TransportDeps): Transport[] {
     },
   });
   const toolServer = mountToolServer({
-    pipeline, version: VERSION, configModules: MODULE_NAMES,
-    docs: [{
-      uri: 'service://docs/guide', name: 'guide', mimeType: 'text/markdown', description: 'How to authenticate and call the API, and every route',
-      read: async () => usageGuide(routes()),
-    }, {
-      uri: 'service://docs/admin-api', name: 'admin-api', mimeType: 'application/json', description: 'OpenAPI 3.1 document of the admin surface',
-      read: async () => JSON.stringify(openApiDocument('admin', routes(), VERSION)),
-    }, {
-      uri: 'service://docs/client-api', name: 'client-api', mimeType: 'application/json', description: 'OpenAPI 3.1 document of the client surface',
-      read: async () => JSON.stringify(openApiDocument('client', routes(), VERSION)),
-    }, {
-      uri: 'service://docs/admin-api/swagger', name: 'admin-api-swagger', mimeType: 'text/html',
-      description: 'Swagger UI page of the admin surface (served at {admin}/docs)', read: async () => swaggerPage('admin'),
-    }],
+    pipeline,
+    version: VERSION,
+    configModules: MODULE_NAMES,
+    docs: toolServerDocs(routes),
   });
   const sockets = { maxBuffered: bytesOf(config.SOCKET_MAX_BUFFER), heartbeatMs: config.SOCKET_HEARTBEAT_MS };
   const maxMessageBytes = bytesOf(config.BODY_LIMIT);
   const grpc = new GrpcTransport({
-    pipeline, activity: d.activity, host: config.ADMIN_HOST, port: config.GRPC_PORT, maxMessageBytes,
+    pipeline,
+    activity: d.activity,
+    host: config.ADMIN_HOST,
+    port: config.GRPC_PORT,
+    maxMessageBytes,
     ready: async () => (await d.health.ready()).status === 'ready',
   });
   const realtime = new RealtimeTransport({
-    ...sockets, pipeline, watch: d.watch, host: config.CLIENT_HOST, port: config.SOCKET_PORT, trustProxy: config.TRUST_PROXY,
-    maxMessageBytes: Math.min(maxMessageBytes, bytesOf(config.SOCKET_MAX_MESSAGE)), maxSubscriptions: config.SOCKET_MAX_SUBSCRIPTIONS, maxPerUser: config.SOCKET_MAX_PER_USER, liveCheckMs: config.SOCKET_LIVE_CHECK_MS, chat: d.chat,
+    ...sockets,
+    pipeline,
+    watch: d.watch,
+    host: config.CLIENT_HOST,
+    port: config.SOCKET_PORT,
+    trustProxy: config.TRUST_PROXY,
+    maxMessageBytes: Math.min(maxMessageBytes, bytesOf(config.SOCKET_MAX_MESSAGE)),
+    maxSubscriptions: config.SOCKET_MAX_SUBSCRIPTIONS,
+    maxPerUser: config.SOCKET_MAX_PER_USER,
+    liveCheckMs: config.SOCKET_LIVE_CHECK_MS,
+    chat: d.chat,
   });
   return [
-    httpTransport('admin', config.ADMIN_PORT, config.ADMIN_HOST, createHttpApp('admin', http, [adminGraphql, toolServer, mountSwaggerAssets]), http,
-      corsPolicy('admin', []), adminFeedSocket({ ...sockets, pipeline, activity: d.activity, trustProxy: config.TRUST_PROXY })),
+    httpTransport('admin', config.ADMIN_PORT, config.ADMIN_HOST, createHttpApp('admin', http, [adminGraphql, toolServer, mountSwaggerAssets]), http, corsPolicy('admin', []),
+      adminFeedSocket({ ...sockets, pipeline, activity: d.activity, trustProxy: config.TRUST_PROXY })),
     httpTransport('client', config.CLIENT_PORT, config.CLIENT_HOST, createHttpApp('client', http, [clientGraphql, mountSwaggerAssets]), http,
       corsPolicy('client', config.CORS_ORIGINS)),
     { name: 'socket', host: config.CLIENT_HOST, start: () => realtime.start(), stop: () => realtime.stop() },

@@ -13,17 +13,29 @@ const PURGE_EVERY_MS = 10 * 60_000;
 
 export function authenticationModule(stores: Stores, config: Config, authz: { relations: Relations; checks: Checks }) {
   const clientAuth = new ClientAuth({
-    users: stores.users, refresh: stores.refreshTokens, deny: stores.denyList, jwtSecret: config.CLIENT_JWT_SECRET,
-    accessTtlSeconds: config.CLIENT_ACCESS_TTL_SECONDS, refreshTtlSeconds: config.CLIENT_REFRESH_TTL_SECONDS,
+    users: stores.users,
+    refresh: stores.refreshTokens,
+    deny: stores.denyList,
+    jwtSecret: config.CLIENT_JWT_SECRET,
+    accessTtlSeconds: config.CLIENT_ACCESS_TTL_SECONDS,
+    refreshTtlSeconds: config.CLIENT_REFRESH_TTL_SECONDS,
   });
   const teams = new Teams({ teams: stores.teams, users: stores.users, store: stores.authz, relations: authz.relations, checks: authz.checks });
   // Each process purges now and then; the deletes are idempotent, so several processes need no lease.
   let purging: NodeJS.Timeout | undefined;
-  const purge = () => { clientAuth.purgeExpired().catch(() => undefined); }; // a store outage: the next round retries
+  const purge = () => {
+    clientAuth.purgeExpired().catch(() => undefined);
+  }; // a store outage: the next round retries
   const module: Module = {
-    name: 'authentication', routes: authenticationRoutes({ clientAuth, teams }),
-    start() { purge(); purging = setInterval(purge, PURGE_EVERY_MS).unref(); },
-    stop() { clearInterval(purging); },
+    name: 'authentication',
+    routes: authenticationRoutes({ clientAuth, teams }),
+    start() {
+      purge();
+      purging = setInterval(purge, PURGE_EVERY_MS).unref();
+    },
+    stop() {
+      clearInterval(purging);
+    },
   };
   return { module, clientAuth };
 }

@@ -27,6 +27,41 @@ import { authorizationRoutes } from '../surfaces/routes/authorization.js';
 import { clientAuthorizationRoutes } from '../surfaces/routes/client-authorization.js';
 import type { Module } from './module.js';
 
+/** The index's leases, one per partition (as many as the first process on this Redis fixed), and the applier holding them. */
+async function applierOf(stores: Stores, config: Config, log: Logger,
+  parts: Pick<ConstructorParameters<typeof Applier>[0], 'heartbeat' | 'batch' | 'models' | 'cache' | 'reindexing'>) {
+  const ttl = config.LEASE_TTL_MS;
+  const partitions = await stores.indexPartitions(config.INDEX_PARTITIONS);
+  if (partitions !== config.INDEX_PARTITIONS) {
+    log.warn({ asked: config.INDEX_PARTITIONS, inForce: partitions }, 'INDEX_PARTITIONS was fixed by the first process on this Redis; using that');
+  }
+  const leases = new IndexLeases(stores.lease('index:structure', ttl), Array.from({ length: partitions }, (_, i) => stores.lease(`index:p${i}`, ttl)));
+  return new Applier({ ...parts, log: stores.changeLog, leases, index: stores.index, graph: stores.graph, logger: log, workEpoch: stores.epoch('index-work'),
+    definitionsEpoch: stores.epoch('definitions'), concurrency: config.INDEX_CONCURRENCY, leaseTtlMs: ttl });
+}
+
+/** Hard and soft rebuilds: their state and its lease, and the run lease (twice LEASE_TTL_MS: a batch may run long). */
+function rebuildsOf(stores: Stores, ttl: number, parts: Pick<ConstructorParameters<typeof Rebuilds>[0], 'heartbeat' | 'applier' | 'batch' | 'models' | 'cache' | 'logger'>) {
+  return new Rebuilds({
+    ...parts,
+    state: stores.rebuildState,
+    stateLease: stores.lease('rebuild-state', 5000),
+    runLease: stores.lease('rebuild', ttl * 2),
+    store: stores.authz,
+    graph: stores.graph,
+    index: stores.index,
+  });
+}
+
+/** An index in an older format had its nodes dropped at start: the hard rebuild that builds the new one, unless one is under way. */
+async function rebuildMigrated(rebuilds: Rebuilds, indexer: Indexer, log: Logger) {
+  const st = await rebuilds.status();
+  const pending = (st.rebuild && !st.rebuild.soft) || (st.rebuildRequested && !st.rebuildRequested.soft);
+  log.warn(`the index is in an older format: its nodes were dropped and ${pending ? 'the hard rebuild under way builds' : 'a hard rebuild is requested to build'} `
+    + 'the new one; permissions inherited through arrows are denied until it switches');
+  if (!pending) await indexer.reconstruct(false);
+}
+
 export async function authorizationModule(stores: Stores, config: Config, log: Logger) {
   const { authz: store, index, graph, changeLog } = stores;
   // A dead process's claims (its leases, its heartbeat) lapse after LEASE_TTL_MS; its heartbeat sooner than its leases.
@@ -48,7 +83,11 @@ export async function authorizationModule(stores: Stores, config: Config, log: L
     decisions.invalidate(inv.keys, inv.structure);
     watch?.onInvalidation(inv);
     activity.notify();
-  }, () => { decisions.reset(); watch?.onReset(); void reindexing.refresh().catch(() => undefined); });
+  }, () => {
+    decisions.reset();
+    watch?.onReset();
+    void reindexing.refresh().catch(() => undefined);
+  });
   decisions.trustWhile(() => bus.trusted());
   reindexing.attach(bus);
   await bus.start();
@@ -56,27 +95,15 @@ export async function authorizationModule(stores: Stores, config: Config, log: L
   await reindexing.refresh().catch((e: Error) => log.warn({ err: e.message }, 'could not read the pending re-indexes; retrying'));
   const cache = new DecisionCache(stores.decisionStore, { decisions, bus });
   const batch = new IndexBatch(store, graph, index, stores.hints);
-  const partitions = await stores.indexPartitions(config.INDEX_PARTITIONS);
-  if (partitions !== config.INDEX_PARTITIONS) log.warn({ asked: config.INDEX_PARTITIONS, inForce: partitions }, 'INDEX_PARTITIONS was fixed by the first process on this Redis; using that');
-  const leases = new IndexLeases(stores.lease('index:structure', ttl), Array.from({ length: partitions }, (_, i) => stores.lease(`index:p${i}`, ttl)));
-  const applier = new Applier({ log: changeLog, leases, heartbeat, batch, index, graph, models, cache, logger: log, workEpoch: stores.epoch('index-work'), definitionsEpoch: stores.epoch('definitions'), reindexing, concurrency: config.INDEX_CONCURRENCY, leaseTtlMs: ttl });
-  const rebuilds = new Rebuilds({
-    state: stores.rebuildState, stateLease: stores.lease('rebuild-state', 5000), runLease: stores.lease('rebuild', ttl * 2),
-    heartbeat, applier, store, graph, index, batch, models, cache, logger: log,
-  });
+  const applier = await applierOf(stores, config, log, { heartbeat, batch, models, cache, reindexing });
+  const rebuilds = rebuildsOf(stores, config.LEASE_TTL_MS, { heartbeat, applier, batch, models, cache, logger: log });
   const definitions = new Definitions(store, models, changeLog, applier, reindexing, stores.schemas);
   await definitions.seedBuiltins();
   const relations = new Relations(store, changeLog, applier, models, stores.hints);
   const checks = new Checks(index, graph, models, cache, revisions, config.LIST_WHOLE, { reindexing, projection: new ProjectionDecisions(graph) });
   watch = new DecisionWatch(checks, revisions, log);
   const indexer = new Indexer({ log: changeLog, owner: heartbeat.owner, rebuilds, revisions, index });
-  if (migrated) {
-    const st = await rebuilds.status();
-    const pending = (st.rebuild && !st.rebuild.soft) || (st.rebuildRequested && !st.rebuildRequested.soft);
-    log.warn(`the index is in an older format: its nodes were dropped and ${pending ? 'the hard rebuild under way builds' : 'a hard rebuild is requested to build'} `
-      + 'the new one; permissions inherited through arrows are denied until it switches');
-    if (!pending) await indexer.reconstruct(false);
-  }
+  if (migrated) await rebuildMigrated(rebuilds, indexer, log);
 
   const searchCatchUp = new SearchCatchUp(stores.tupleListing, log);
 
@@ -84,12 +111,30 @@ export async function authorizationModule(stores: Stores, config: Config, log: L
     name: 'authorization',
     routes: [
       ...authorizationRoutes({
-        definitions, relations, relationList: new RelationList(stores.tupleListing, store), checks, indexer, feed: new ChangeFeed(changeLog, revisions), views: new AccessViews(stores.accessViews, checks, revisions),
+        definitions,
+        relations,
+        relationList: new RelationList(stores.tupleListing, store),
+        checks,
+        indexer,
+        feed: new ChangeFeed(changeLog, revisions),
+        views: new AccessViews(stores.accessViews, checks, revisions),
       }),
       ...clientAuthorizationRoutes({ checks, revisions }),
     ],
-    start() { applier.start(); rebuilds.start(); reindexing.start(); searchCatchUp.start(); },
-    async stop() { await watch?.stop(); reindexing.stop(); await searchCatchUp.stop(); await rebuilds.stop(); await applier.stop(); await bus.stop(); },
+    start() {
+      applier.start();
+      rebuilds.start();
+      reindexing.start();
+      searchCatchUp.start();
+    },
+    async stop() {
+      await watch?.stop();
+      reindexing.stop();
+      await searchCatchUp.stop();
+      await rebuilds.stop();
+      await applier.stop();
+      await bus.stop();
+    },
   };
   return { module, models, revisions, definitions, relations, checks, watch, activity, changeLog, applier };
 }

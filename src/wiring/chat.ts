@@ -18,8 +18,7 @@ import type { Module } from './module.js';
 /** How often registering the ChatRoom definition is tried again after it failed at start. */
 const REGISTER_RETRY_MS = 5000;
 
-export function chatModule(stores: Stores, authz: { definitions: Definitions; relations: Relations; checks: Checks; watch: DecisionWatch },
-  settings: Settings, log: Logger) {
+export function chatModule(stores: Stores, authz: { definitions: Definitions; relations: Relations; checks: Checks; watch: DecisionWatch }, settings: Settings, log: Logger) {
   const config = () => settings.get('chat');
   const events = new ChatEvents(log);
   const channel = stores.chatChannel((m) => events.receive(m));
@@ -28,8 +27,12 @@ export function chatModule(stores: Stores, authz: { definitions: Definitions; re
   const messages = new Messages({ store: stores.chat, rooms, events, maxMessageBytes: () => config().maxMessageBytes });
   let retry: NodeJS.Timeout | undefined;
   let registering = false;
-  const register = () => registerChatRoom(authz.definitions, log)
-    .then(() => true, (e: Error) => { log.warn({ err: e.message }, 'ChatRoom definition not registered yet; trying again'); return false; });
+  const register = () =>
+    registerChatRoom(authz.definitions, log)
+      .then(() => true, (e: Error) => {
+        log.warn({ err: e.message }, 'ChatRoom definition not registered yet; trying again');
+        return false;
+      });
   const module: Module = {
     name: 'chat',
     routes: chatRoutes({ rooms, messages }),
@@ -40,12 +43,19 @@ export function chatModule(stores: Stores, authz: { definitions: Definitions; re
         retry = setInterval(() => {
           if (registering) return;
           registering = true;
-          void register().then((done) => { if (done) clearInterval(retry); }).finally(() => { registering = false; });
+          void register().then((done) => {
+            if (done) clearInterval(retry);
+          }).finally(() => {
+            registering = false;
+          });
         }, REGISTER_RETRY_MS).unref();
       }
       await channel.start();
     },
-    stop: () => { clearInterval(retry); return channel.stop(); },
+    stop: () => {
+      clearInterval(retry);
+      return channel.stop();
+    },
   };
   const sockets: ChatSockets = { events, watch: authz.watch, config };
   return { module, sockets };

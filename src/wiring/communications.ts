@@ -30,7 +30,11 @@ export function communicationsModule(stores: Stores, deps: { settings: Settings;
   let queue: SendQueue | null = null;
   const events = queueMetrics(deps.metrics.registry, () => queue!.counts());
   queue = new SendQueue({
-    jobs: stores.jobQueue, stores: c, log, events, config: current,
+    jobs: stores.jobQueue,
+    stores: c,
+    log,
+    events,
+    config: current,
     provider: (channel) => (channel === 'email' ? emailProvider(current().email) : fixed[channel]),
   });
   const inbox = new Inbox(c, () => current().pushNotifications.maxTokensPerUser);

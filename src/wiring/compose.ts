@@ -20,7 +20,9 @@ export async function composeModules(stores: Stores, config: Config, registry: R
   const authz = await authorizationModule(stores, config, log);
   const { revisions, changeLog } = authz;
   const core = await coreModule(stores, config, registry, {
-    latest: () => revisions.latest(), applied: () => revisions.applied(), pending: () => changeLog.countPending(),
+    latest: () => revisions.latest(),
+    applied: () => revisions.applied(),
+    pending: () => changeLog.countPending(),
   }, log);
   authz.checks.onDecision = (allowed, cached) => core.metrics.decision(allowed, cached);
   authz.applier.onUnit = (structure, tuples) => core.metrics.indexUnit(structure, tuples);
@@ -31,7 +33,11 @@ export async function composeModules(stores: Stores, config: Config, registry: R
   const storage = storageModule(stores, config, log, { authz, settings: settings.settings, clientAuth: authentication.clientAuth });
   const chat = chatModule(stores, authz, settings.settings, log);
   const modules: Module[] = [
-    core.module, authz.module, authentication.module, database.module, settings.module,
+    core.module,
+    authz.module,
+    authentication.module,
+    database.module,
+    settings.module,
     stateModule(stores, log, { ...authz, schemas: database.schemas, settings: settings.settings, maxImportBytes: bytesOf(config.STATE_IMPORT_LIMIT) }),
     communications.module,
     chat.module,

@@ -10,7 +10,9 @@ import type { Module } from './module.js';
 
 export async function configModule(stores: Stores, config: Config, log: Logger) {
   const settings = new Settings({
-    store: stores.config, epoch: stores.epoch('config'), log,
+    store: stores.config,
+    epoch: stores.epoch('config'),
+    log,
     exclusive: exclusively(() => stores.lease('config'), 5000, 'A config change'),
     base: config.ROUTER_RATE_LIMITS ? { router: { rateLimits: readRateLimits(config.ROUTER_RATE_LIMITS) } } : {},
   });

@@ -18,8 +18,12 @@ import type { Module } from './module.js';
 export async function coreModule(stores: Stores, config: Config, registry: Registry, progress: IndexProgress, log: Logger) {
   const bootstrap = await bootstrapAdmin(stores.admins, config.ADMIN_USERNAME, config.ADMIN_PASSWORD);
   const auth = new AdminAuth({
-    admins: stores.admins, tokens: stores.apiTokens, masterKey: config.MASTER_KEY, jwtSecret: config.ADMIN_JWT_SECRET,
-    jwtTtlSeconds: config.ADMIN_JWT_TTL_SECONDS, bootstrapAdminId: () => bootstrap._id,
+    admins: stores.admins,
+    tokens: stores.apiTokens,
+    masterKey: config.MASTER_KEY,
+    jwtSecret: config.ADMIN_JWT_SECRET,
+    jwtTtlSeconds: config.ADMIN_JWT_TTL_SECONDS,
+    bootstrapAdminId: () => bootstrap._id,
   });
   const health = new Health(stores.probes(config.READY_CHECK_REDIS), config.READY_REQUIRED_MODULES, () => registry.groups(), log);
   const metrics = new Metrics(progress);

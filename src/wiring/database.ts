@@ -14,7 +14,11 @@ import type { Module } from './module.js';
 
 export function databaseModule(stores: Stores, authz: { definitions: Definitions; relations: Relations; checks: Checks }, clientAuth: ClientAuth) {
   const schemas = new Schemas({
-    schemas: stores.schemas, docs: stores.documents, definitions: authz.definitions, systemCollections: stores.systemCollections, epoch: stores.epoch('schemas'),
+    schemas: stores.schemas,
+    docs: stores.documents,
+    definitions: authz.definitions,
+    systemCollections: stores.systemCollections,
+    epoch: stores.epoch('schemas'),
   });
   const documents = new Documents({ schemas, docs: stores.documents, relations: authz.relations, checks: authz.checks });
   // Custom endpoints: definitions an operator writes, run by the Documents service (so authorized as documents are).

@@ -13,13 +13,25 @@ import { stateRoutes } from '../surfaces/routes/state.js';
 import type { Module } from './module.js';
 
 export function stateModule(stores: Stores, log: Logger, deps: {
-  definitions: Definitions; schemas: Schemas; settings: Settings; relations: Relations; models: ModelSource; revisions: Revisions;
+  definitions: Definitions;
+  schemas: Schemas;
+  settings: Settings;
+  relations: Relations;
+  models: ModelSource;
+  revisions: Revisions;
   /** STATE_IMPORT_LIMIT, in bytes. */
   maxImportBytes: number;
 }): Module {
   const state = new State({
-    store: stores.authz, definitions: deps.definitions, schemas: deps.schemas, settings: deps.settings, relations: deps.relations,
-    models: deps.models, latest: () => deps.revisions.latest(), log, maxImportBytes: deps.maxImportBytes,
+    store: stores.authz,
+    definitions: deps.definitions,
+    schemas: deps.schemas,
+    settings: deps.settings,
+    relations: deps.relations,
+    models: deps.models,
+    latest: () => deps.revisions.latest(),
+    log,
+    maxImportBytes: deps.maxImportBytes,
     exclusive: exclusively(() => stores.lease('state-import'), 10_000, 'A state import'),
   });
   return { name: 'state', routes: stateRoutes({ state, maxImportBytes: deps.maxImportBytes }) };

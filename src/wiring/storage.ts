@@ -14,14 +14,22 @@ import { storageRoutes } from '../surfaces/routes/storage.js';
 import type { Module } from './module.js';
 
 export function storageModule(stores: Stores, config: Config, log: Logger, deps: {
-  authz: { definitions: Definitions; relations: Relations; checks: Checks }; settings: Settings; clientAuth: ClientAuth;
+  authz: { definitions: Definitions; relations: Relations; checks: Checks };
+  settings: Settings;
+  clientAuth: ClientAuth;
 }) {
   const storage = () => deps.settings.get('storage');
   const files = new Files({
-    records: stores.files, ...deps.authz, providers: new Providers(storage, stores.fileStorage), signer: new UrlSigner(config.CLIENT_JWT_SECRET), config: storage, log,
+    records: stores.files,
+    ...deps.authz,
+    providers: new Providers(storage, stores.fileStorage),
+    signer: new UrlSigner(config.CLIENT_JWT_SECRET),
+    config: storage,
+    log,
   });
   const module: Module = {
-    name: 'storage', routes: storageRoutes(files, deps.clientAuth),
+    name: 'storage',
+    routes: storageRoutes(files, deps.clientAuth),
     probe: () => files.probe(),
     // A store that is down now is no reason not to start: the definition is registered again before the first upload.
     start: () => files.define().then(() => undefined, (e: Error) => log.warn({ err: e.message }, 'File definition not registered yet')),

@@ -4,7 +4,13 @@ import { instants, withStore, type Make } from './harness.js';
 
 const [t0, t1] = instants(2);
 const view = (name: string, revision = 1): Omit<AccessViewRecord, 'count'> => ({
-  _id: name, subject: 'User:a', permission: 'read', resourceType: 'Doc', revision, createdAt: t0!, refreshedAt: t1!,
+  _id: name,
+  subject: 'User:a',
+  permission: 'read',
+  resourceType: 'Doc',
+  revision,
+  createdAt: t0!,
+  refreshedAt: t1!,
 });
 const objects = (n: number, prefix = 'Doc:') => Array.from({ length: n }, (_, i) => `${prefix}${String(i).padStart(5, '0')}`);
 

@@ -4,7 +4,13 @@ import { instants, withStore, type Make } from './harness.js';
 
 const [t0, t1, t2, t3] = instants(4);
 const token = (prefix: string, adminId: string, createdAt: Date): Omit<ApiTokenRecord, '_id'> => ({
-  name: `token ${prefix}`, tokenPrefix: prefix, hash: `hash-${prefix}`, adminId, createdAt, expiresAt: t3!, lastUsedAt: null,
+  name: `token ${prefix}`,
+  tokenPrefix: prefix,
+  hash: `hash-${prefix}`,
+  adminId,
+  createdAt,
+  expiresAt: t3!,
+  lastUsedAt: null,
 });
 
 export function apiTokensContract(make: Make<ApiTokenStore>) {

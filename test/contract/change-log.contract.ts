@@ -7,8 +7,8 @@ import { withStore, type Make, type Wrap } from './harness.js';
 export type ChangeLogMade = { counter: RevisionCounter; reopen(): Promise<ChangeLog> };
 
 const add = (...tuples: string[]): Omit<ChangeEntry, 'revision' | 'at'> => ({ kind: 'tuples', op: 'add', tuples });
-const define = (type: string): Omit<ChangeEntry, 'revision' | 'at'> =>
-  ({ kind: 'definition', op: 'define', type, definition: { relations: { owner: ['User'] }, permissions: {}, version: 1 }, created: true });
+const define = (type: string): Omit<ChangeEntry, 'revision' | 'at'> => ({ kind: 'definition', op: 'define', type,
+  definition: { relations: { owner: ['User'] }, permissions: {}, version: 1 }, created: true });
 const revs = (es: ChangeEntry[]) => es.map((e) => e.revision);
 /** The frontier once the counter's set is known complete (the first ask may only rebuild it). */
 const frontierOf = async (log: ChangeLog) => (await log.frontier()) ?? log.frontier();
@@ -44,8 +44,10 @@ function commitsAndOutbox(t: Wrap<ChangeLog, ChangeLogMade>) {
     const c = await store.commit(add('User:c#viewer@Doc:1'), 'p2');
     const d = await store.commit(add('User:d#viewer@Doc:1'), 'p1');
     expect(await store.pending()).toEqual([
-      { revision: a, owner: 'p1', at: expect.any(Date) }, { revision: c, owner: 'p2', at: expect.any(Date) },
-      { revision: d, owner: 'p1', at: expect.any(Date) }]);
+      { revision: a, owner: 'p1', at: expect.any(Date) },
+      { revision: c, owner: 'p2', at: expect.any(Date) },
+      { revision: d, owner: 'p1', at: expect.any(Date) },
+    ]);
     expect((await store.pending(2)).map((p) => p.revision)).toEqual([a, c]);
     expect(await store.countPending()).toBe(3);
     expect(await store.oldestPending()).toBe(a);

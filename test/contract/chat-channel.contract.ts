@@ -4,8 +4,12 @@ import { pause, until } from './wait.js';
 
 export function chatChannelContract(make: () => Promise<{ channel(onMessage: (m: string) => void): ChatChannel; cleanup(): Promise<void> }>) {
   let h: Awaited<ReturnType<typeof make>>;
-  beforeEach(async () => { h = await make(); });
-  afterEach(async () => { await h.cleanup(); });
+  beforeEach(async () => {
+    h = await make();
+  });
+  afterEach(async () => {
+    await h.cleanup();
+  });
 
   describe('chat channel', () => {
     it('broadcasts to every started process, the sender included, until each stops', async () => {
@@ -15,7 +19,10 @@ export function chatChannelContract(make: () => Promise<{ channel(onMessage: (m:
       await a.start();
       await b.start();
       // A subscription is made in the background; a probe tells when both listen.
-      await until(async () => { await a.publish('probe'); return gotA.includes('probe') && gotB.includes('probe'); }, 5000);
+      await until(async () => {
+        await a.publish('probe');
+        return gotA.includes('probe') && gotB.includes('probe');
+      }, 5000);
       gotA.length = 0;
       gotB.length = 0;
       await a.publish('one');

@@ -6,7 +6,8 @@ import { withStore, type Make } from './harness.js';
 const T = '2026-01-01T00:00:00.000Z';
 const room = (id: string, participants = ['u1']): RoomRecord => ({ _id: id, name: `Room ${id}`, participants, createdBy: 'u1', scope: null, createdAt: T, updatedAt: T });
 /** Ids sort by creation: hex milliseconds first. */
-const message = (n: number, roomId = 'r1'): MessageRecord => ({ _id: `${(1_700_000_000_000 + n).toString(16)}-m${n}`, roomId, senderId: 'u1', message: `hello ${n}`, createdAt: T });
+const message = (n: number, roomId = 'r1'): MessageRecord => ({ _id: `${(1_700_000_000_000 + n).toString(16)}-m${n}`, roomId, senderId: 'u1', message: `hello ${n}`,
+  createdAt: T });
 
 export function chatContract(make: Make<ChatStore>) {
   const t = withStore(make);

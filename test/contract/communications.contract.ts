@@ -5,7 +5,8 @@ import { instants, withStore, type Make } from './harness.js';
 const at = instants(8);
 const device = (id: string, userId: string, i: number): DeviceTokenRecord => ({ _id: id, userId, platform: 'ios', createdAt: at[i]!, updatedAt: at[i]! });
 const note = (id: string, userId: string, i: number, read = false): NotificationRecord => ({ _id: id, userId, title: `t ${id}`, body: 'b', read, createdAt: at[i]! });
-const sent = (id: string, channel: OutboxRecord['channel'], i: number): OutboxRecord => ({ _id: id, channel, provider: 'log', to: ['a@example.com'], body: 'b', attempts: 1, sentAt: at[i]! });
+const sent = (id: string, channel: OutboxRecord['channel'], i: number): OutboxRecord => ({ _id: id, channel, provider: 'log', to: ['a@example.com'], body: 'b', attempts: 1,
+  sentAt: at[i]! });
 const send = (id: string, i: number, dead = false): PendingSendRecord => ({ _id: id, channel: 'email', request: { to: 'a@example.com' }, createdAt: at[i]!, dead });
 const ids = (xs: Array<{ _id: string }>) => xs.map((x) => x._id);
 

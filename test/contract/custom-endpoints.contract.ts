@@ -3,8 +3,17 @@ import type { EndpointRecord, EndpointStore } from '../../src/stores/ports/custo
 import { withStore, type Make } from './harness.js';
 
 const endpoint = (name: string, description = 'd'): EndpointRecord => ({
-  _id: name, name, description, operation: 'find', schema: 'Post', inputs: { title: { type: 'String', from: 'query', required: true } },
-  filter: { title: { eq: { input: 'title' } } }, assign: {}, auth: 'token', createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z',
+  _id: name,
+  name,
+  description,
+  operation: 'find',
+  schema: 'Post',
+  inputs: { title: { type: 'String', from: 'query', required: true } },
+  filter: { title: { eq: { input: 'title' } } },
+  assign: {},
+  auth: 'token',
+  createdAt: '2026-01-01T00:00:00.000Z',
+  updatedAt: '2026-01-01T00:00:00.000Z',
 });
 
 export function customEndpointsContract(make: Make<EndpointStore>) {

@@ -5,8 +5,12 @@ import type { DecisionStore } from '../../src/stores/ports/decision-cache.js';
 
 export function decisionStoreContract(make: () => Promise<{ store(): DecisionStore; cleanup(): Promise<void> }>) {
   let h: Awaited<ReturnType<typeof make>>;
-  beforeEach(async () => { h = await make(); });
-  afterEach(async () => { await h.cleanup(); });
+  beforeEach(async () => {
+    h = await make();
+  });
+  afterEach(async () => {
+    await h.cleanup();
+  });
   const id = (type: string) => `${type}:${randomUUID()}`;
 
   describe('decision cache', () => {

@@ -4,8 +4,12 @@ import type { DeletionHints } from '../../src/stores/ports/deletion-hints.js';
 
 export function deletionHintsContract(make: () => Promise<{ hints(): DeletionHints; cleanup(): Promise<void> }>) {
   let h: Awaited<ReturnType<typeof make>>;
-  beforeEach(async () => { h = await make(); });
-  afterEach(async () => { await h.cleanup(); });
+  beforeEach(async () => {
+    h = await make();
+  });
+  afterEach(async () => {
+    await h.cleanup();
+  });
 
   describe('deletion hints', () => {
     it('hints exactly the marked texts, to every process, however many are asked at once', async () => {

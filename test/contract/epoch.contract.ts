@@ -4,8 +4,12 @@ import type { Epoch } from '../../src/stores/ports/epoch.js';
 
 export function epochContract(make: () => Promise<{ epoch(name: string): Epoch; loseAll(): Promise<void>; cleanup(): Promise<void> }>) {
   let h: Awaited<ReturnType<typeof make>>;
-  beforeAll(async () => { h = await make(); });
-  afterAll(async () => { await h.cleanup(); });
+  beforeAll(async () => {
+    h = await make();
+  });
+  afterAll(async () => {
+    await h.cleanup();
+  });
 
   describe('epoch', () => {
     it('reads "0" before any bump, and a new value after each, the same from every process', async () => {
@@ -26,10 +30,16 @@ export function epochContract(make: () => Promise<{ epoch(name: string): Epoch; 
     it('never gives a value again after the store lost its data: a process that cached one sees the change', async () => {
       const e = h.epoch(randomUUID());
       const seen: string[] = [];
-      for (let i = 0; i < 3; i++) { await e.bump(); seen.push((await e.read())!); }
+      for (let i = 0; i < 3; i++) {
+        await e.bump();
+        seen.push((await e.read())!);
+      }
       await h.loseAll();
       expect(await e.read()).toBe('0');
-      for (let i = 0; i < 3; i++) { await e.bump(); seen.push((await e.read())!); }
+      for (let i = 0; i < 3; i++) {
+        await e.bump();
+        seen.push((await e.read())!);
+      }
       expect(new Set(seen).size).toBe(6);
     });
   });

@@ -4,8 +4,16 @@ import type { FileRecord, FileRecordStore } from '../../src/stores/ports/file-re
 import { withStore, type Make } from './harness.js';
 
 const file = (id: string): FileRecord => ({
-  _id: id, name: `${id}.txt`, size: 3, mimeType: 'text/plain', folder: null, isPublic: false,
-  createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z', provider: 'local', key: `k-${id}`,
+  _id: id,
+  name: `${id}.txt`,
+  size: 3,
+  mimeType: 'text/plain',
+  folder: null,
+  isPublic: false,
+  createdAt: '2026-01-01T00:00:00.000Z',
+  updatedAt: '2026-01-01T00:00:00.000Z',
+  provider: 'local',
+  key: `k-${id}`,
 });
 
 export function fileRecordsContract(make: Make<FileRecordStore>) {

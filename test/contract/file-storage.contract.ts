@@ -3,7 +3,10 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { FileMissing, type FileStorage } from '../../src/stores/ports/file-storage.js';
 
-export interface FileStorageUnderTest { store: FileStorage; cleanup(): Promise<void> }
+export interface FileStorageUnderTest {
+  store: FileStorage;
+  cleanup(): Promise<void>;
+}
 
 const key = () => `k-${randomUUID()}`;
 const body = (bytes: Buffer) => Readable.from([bytes]);
@@ -13,17 +16,22 @@ const read = async (r: Readable): Promise<Buffer> => {
   return Buffer.concat(chunks);
 };
 /** A body that sends `first` then fails, as an upload cut off midway does. */
-const failing = (first: Buffer) => Readable.from((async function* () {
-  yield first;
-  throw new Error('the client went away');
-})());
+const failing = (first: Buffer) =>
+  Readable.from((async function*() {
+    yield first;
+    throw new Error('the client went away');
+  })());
 
 export function fileStorageContract(name: string, make: () => Promise<FileStorageUnderTest>): void {
   describe(`file storage contract: ${name}`, () => {
     let store: FileStorage;
     let cleanup: () => Promise<void>;
-    beforeAll(async () => { ({ store, cleanup } = await make()); });
-    afterAll(async () => { await cleanup?.(); });
+    beforeAll(async () => {
+      ({ store, cleanup } = await make());
+    });
+    afterAll(async () => {
+      await cleanup?.();
+    });
 
     it('reads back what was written, and counts its bytes', async () => {
       const k = key();

@@ -4,7 +4,10 @@ import { randomBytes } from 'node:crypto';
 import { parseTupleText, type Tuple } from '../../src/engine/ids.js';
 import type { EdgeChange, GraphStore } from '../../src/stores/ports/graph.js';
 
-export interface GraphHarness { graph: GraphStore; cleanup(): Promise<void> }
+export interface GraphHarness {
+  graph: GraphStore;
+  cleanup(): Promise<void>;
+}
 
 /** Type names no other test uses: `A<hex>`, `B<hex>`, ... */
 export const freshTypes = () => {
@@ -17,8 +20,12 @@ const change = (text: string, present = true, grant = false): EdgeChange => ({ t
 
 export function graphContract(make: () => Promise<GraphHarness>) {
   let h: GraphHarness;
-  beforeAll(async () => { h = await make(); });
-  afterAll(async () => { await h.cleanup(); });
+  beforeAll(async () => {
+    h = await make();
+  });
+  afterAll(async () => {
+    await h.cleanup();
+  });
 
   graphMarksContract(() => h);
   describe('graph store', () => {
@@ -62,33 +69,46 @@ export function graphContract(make: () => Promise<GraphHarness>) {
       expect(await h.graph.namedAsSubject([])).toEqual(new Set());
     });
 
-    it('touchingType pages the objects of a type in key order, with the edges into them and out to other types', async () => {
-      const { A, B } = freshTypes();
-      await h.graph.sync([
-        change(`${A}:u#viewer@${B}:a`), change(`${B}:a#parent@${B}:b`), change(`${B}:b#member@${A}:g`),
-        change(`${A}:u#view@${B}:c`, true, true), change(`${A}:u#viewer@${A}:g`),
-      ]);
-      const first = await h.graph.touchingType(B, '', 2);
-      expect(first.next).toBe(`${B}:b`);
-      expect(texts(first.tuples)).toEqual([`${A}:u#viewer@${B}:a`, `${B}:a#parent@${B}:b`, `${B}:b#member@${A}:g`]);
-      expect(first.grants).toEqual([]);
-      const second = await h.graph.touchingType(B, first.next!, 2);
-      expect([texts(second.tuples), texts(second.grants), second.next]).toEqual([[], [`${A}:u#view@${B}:c`], null]);
-      expect(await h.graph.touchingType(B, `${B}:c`, 2)).toEqual({ tuples: [], grants: [], next: null });
-    });
+    walkCases(() => h);
+  });
+}
 
-    it('tuplesBetween: the tuples on paths from the subject to the resource, not those beside them', async () => {
-      const { A, B, C } = freshTypes();
-      await h.graph.sync([
-        change(`${A}:u#member@${B}:t`), change(`${B}:t#viewer@${C}:f`), change(`${C}:f#parent@${C}:d`),
-        change(`${A}:u#viewer@${C}:d`), change(`${A}:u#member@${B}:other`), change(`${A}:w#viewer@${C}:d`),
-        change(`${A}:u#view@${C}:d`, true, true),
-      ]);
-      expect(texts(await h.graph.tuplesBetween(`${A}:u`, `${C}:d`))).toEqual(
-        [`${A}:u#member@${B}:t`, `${A}:u#viewer@${C}:d`, `${B}:t#viewer@${C}:f`, `${C}:f#parent@${C}:d`].sort());
-      expect(await h.graph.tuplesBetween(`${A}:u`, `${C}:nowhere`)).toEqual([]);
-      expect(await h.graph.tuplesBetween(`${C}:d`, `${A}:u`)).toEqual([]);
-    });
+/** Reads that walk: a type's objects page by page, and the tuples on paths between two objects. */
+function walkCases(get: () => GraphHarness) {
+  it('touchingType pages the objects of a type in key order, with the edges into them and out to other types', async () => {
+    const { A, B } = freshTypes();
+    await get().graph.sync([
+      change(`${A}:u#viewer@${B}:a`),
+      change(`${B}:a#parent@${B}:b`),
+      change(`${B}:b#member@${A}:g`),
+      change(`${A}:u#view@${B}:c`, true, true),
+      change(`${A}:u#viewer@${A}:g`),
+    ]);
+    const first = await get().graph.touchingType(B, '', 2);
+    expect(first.next).toBe(`${B}:b`);
+    expect(texts(first.tuples)).toEqual([`${A}:u#viewer@${B}:a`, `${B}:a#parent@${B}:b`, `${B}:b#member@${A}:g`]);
+    expect(first.grants).toEqual([]);
+    const second = await get().graph.touchingType(B, first.next!, 2);
+    expect([texts(second.tuples), texts(second.grants), second.next]).toEqual([[], [`${A}:u#view@${B}:c`], null]);
+    expect(await get().graph.touchingType(B, `${B}:c`, 2)).toEqual({ tuples: [], grants: [], next: null });
+  });
+
+  it('tuplesBetween: the tuples on paths from the subject to the resource, not those beside them', async () => {
+    const { A, B, C } = freshTypes();
+    await get().graph.sync([
+      change(`${A}:u#member@${B}:t`),
+      change(`${B}:t#viewer@${C}:f`),
+      change(`${C}:f#parent@${C}:d`),
+      change(`${A}:u#viewer@${C}:d`),
+      change(`${A}:u#member@${B}:other`),
+      change(`${A}:w#viewer@${C}:d`),
+      change(`${A}:u#view@${C}:d`, true, true),
+    ]);
+    expect(texts(await get().graph.tuplesBetween(`${A}:u`, `${C}:d`))).toEqual(
+      [`${A}:u#member@${B}:t`, `${A}:u#viewer@${C}:d`, `${B}:t#viewer@${C}:f`, `${C}:f#parent@${C}:d`].sort(),
+    );
+    expect(await get().graph.tuplesBetween(`${A}:u`, `${C}:nowhere`)).toEqual([]);
+    expect(await get().graph.tuplesBetween(`${C}:d`, `${A}:u`)).toEqual([]);
   });
 }
 
@@ -101,7 +121,9 @@ function graphMarksContract(harness: () => GraphHarness) {
       await harness().graph.sync([change(`${A}:b#viewer@${B}:d`)], 'm2');
       const ours = (list: Array<{ key: string }>) => list.filter((e) => e.key.startsWith(`${A}:`));
       expect(ours(await harness().graph.edgesAfter(false, `${A}:`, 3, 'm1'))).toEqual([
-        { key: `${A}:a#viewer@${B}:d`, marked: true }, { key: `${A}:b#viewer@${B}:d`, marked: false }]);
+        { key: `${A}:a#viewer@${B}:d`, marked: true },
+        { key: `${A}:b#viewer@${B}:d`, marked: false },
+      ]);
       const later = async () => [await harness().graph.edgesAfter(false, `${A}:a#viewer@${B}:d`, 1, 'm2'), ours(await harness().graph.edgesAfter(true, `${A}:`, 2, 'm1'))];
       const marked = [[{ key: `${A}:b#viewer@${B}:d`, marked: true }], [{ key: `${A}:c#view@${B}:d`, marked: true }]];
       expect(await later()).toEqual(marked);

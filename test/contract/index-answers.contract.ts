@@ -15,10 +15,9 @@ const keep = (defs: Map<string, Definition>, t: Tuple, grant: boolean) => {
 };
 
 /** Conformance cases with arrows, cycles, grants and public entries, and random models. */
-const CASES = ['folders-teams-documents.json', 'cycle-three-groups.json', 'direct-grants.json', 'many-hop-folder-chain.json',
-  'delete-one-of-two-paths.json', 'ids-with-special-characters.json', 'builtin-team-owned-by-team.json',
-  'redefine-add-relation.json', 'redefine-permission-entries.json', 'redefine-public-toggle.json', 'redefine-remove-allowed-type.json',
-  'redefine-remove-relation.json', 'redefine-drop-arrow-target-permission.json'];
+const CASES = ['folders-teams-documents.json', 'cycle-three-groups.json', 'direct-grants.json', 'many-hop-folder-chain.json', 'delete-one-of-two-paths.json',
+  'ids-with-special-characters.json', 'builtin-team-owned-by-team.json', 'redefine-add-relation.json', 'redefine-permission-entries.json', 'redefine-public-toggle.json',
+  'redefine-remove-allowed-type.json', 'redefine-remove-relation.json', 'redefine-drop-arrow-target-permission.json'];
 
 function scenarios(): Array<[string, Scenario]> {
   const cases = loadCases().filter((c) => CASES.includes(c.file)).map((c) => [c.file, c.scenario] as [string, Scenario]);
@@ -44,9 +43,13 @@ async function compare(index: IndexStore, model: Model, tuples: Tuple[], grants:
   const actions = [...new Set([...model.types.keys()].flatMap((t) => model.actionsOf(t)))];
   const reads: Array<() => Promise<unknown>> = [];
   const want: unknown[] = [];
-  for (const s of objects) for (const o of objects) for (const a of actions) {
-    reads.push(async () => [s, a, o, await indexCan(index, model, s, a, o)]);
-    want.push([s, a, o, ev.can(s, a, o)]);
+  for (const s of objects) {
+    for (const o of objects) {
+      for (const a of actions) {
+        reads.push(async () => [s, a, o, await indexCan(index, model, s, a, o)]);
+        want.push([s, a, o, ev.can(s, a, o)]);
+      }
+    }
   }
   if (!checksOnly) addLists(reads, want, index, model, ev, objects, types, actions);
   // Only the differences, each beside what the evaluator says: a diff of thousands of answers takes jest minutes.
@@ -57,22 +60,29 @@ async function compare(index: IndexStore, model: Model, tuples: Tuple[], grants:
 }
 
 /** Every list of objects and of subjects among `objects`, beside the evaluator's. */
-function addLists(reads: Array<() => Promise<unknown>>, want: unknown[], index: IndexStore, model: Model, ev: Evaluator,
-  objects: string[], types: string[], actions: string[]) {
-  for (const s of objects) for (const t of types) for (const a of actions) {
-    reads.push(async () => ['objects', s, a, t, await indexListObjects(index, model, s, a, t)]);
-    want.push(['objects', s, a, t, ev.listObjects(s, a, t)]);
+function addLists(reads: Array<() => Promise<unknown>>, want: unknown[], index: IndexStore, model: Model, ev: Evaluator, objects: string[], types: string[], actions: string[]) {
+  for (const s of objects) {
+    for (const t of types) {
+      for (const a of actions) {
+        reads.push(async () => ['objects', s, a, t, await indexListObjects(index, model, s, a, t)]);
+        want.push(['objects', s, a, t, ev.listObjects(s, a, t)]);
+      }
+    }
   }
-  for (const o of objects) for (const t of types) for (const a of actions) {
-    const fromEv = ev.listSubjects(a, o, t);
-    // A public decision lists every known subject in the evaluator; the index says public and lists the holders,
-    // which must be among them.
-    const within = (list: string[]) => (list.every((x) => fromEv.subjects.includes(x)) ? 'within' : list);
-    reads.push(async () => {
-      const got = await indexListSubjects(index, model, a, o, t);
-      return ['subjects', a, o, t, { subjects: fromEv.public ? within(got.subjects) : got.subjects, public: got.public }];
-    });
-    want.push(['subjects', a, o, t, { subjects: fromEv.public ? 'within' : fromEv.subjects, public: fromEv.public }]);
+  for (const o of objects) {
+    for (const t of types) {
+      for (const a of actions) {
+        const fromEv = ev.listSubjects(a, o, t);
+        // A public decision lists every known subject in the evaluator; the index says public and lists the holders,
+        // which must be among them.
+        const within = (list: string[]) => (list.every((x) => fromEv.subjects.includes(x)) ? 'within' : list);
+        reads.push(async () => {
+          const got = await indexListSubjects(index, model, a, o, t);
+          return ['subjects', a, o, t, { subjects: fromEv.public ? within(got.subjects) : got.subjects, public: got.public }];
+        });
+        want.push(['subjects', a, o, t, { subjects: fromEv.public ? 'within' : fromEv.subjects, public: fromEv.public }]);
+      }
+    }
   }
 }
 
@@ -80,10 +90,10 @@ function addLists(reads: Array<() => Promise<unknown>>, want: unknown[], index: 
  * `only`: the scenarios to run, by name (all of them unless told). `checksOnly`: compare checks, not lists (for an
  * adapter option that changes only how checks are answered).
  */
-export function indexAnswersContract(h: () => { index: IndexStore; graph: GraphStore; wipe(): Promise<void> }, liveGen: () => Promise<number>,
-  only?: string[], checksOnly = false) {
+export function indexAnswersContract(h: () => { index: IndexStore; graph: GraphStore; wipe(): Promise<void> }, liveGen: () => Promise<number>, only?: string[],
+  checksOnly = false) {
   const index = () => h().index;
-  describe('index store: answers equal the evaluator\'s', () => {
+  describe("index store: answers equal the evaluator's", () => {
     it.each(scenarios().filter(([name]) => !only || only.includes(name)))('%s: every state, written whole and applied over the one before', async (_name, sc) => {
       let before: SnapshotRecords | undefined;
       let incremental: number | undefined;

@@ -10,7 +10,11 @@ import type { FlatRecord, IndexStore } from '../../src/stores/ports/index-store.
 
 const hashOf = (v: unknown) => createHash('sha1').update(JSON.stringify(v)).digest('base64url');
 
-export interface SnapshotRecords { tuples: Tuple[]; grants: Tuple[]; flats: FlatRecord[] }
+export interface SnapshotRecords {
+  tuples: Tuple[];
+  grants: Tuple[];
+  flats: FlatRecord[];
+}
 
 /**
  * Every tuple and grant as stored (valid or not), and the flats of every inheritance source and of every object that
@@ -21,10 +25,12 @@ export function snapshotRecords(model: Model, tuples: Tuple[], grants: Tuple[], 
   const valid = tuples.filter((t) => model.isValid(t));
   const view = tupleView(model, valid, grants.filter((g) => model.isValidGrant(g)));
   const sources = [...new Set([...valid.filter((t) => isFlatSource(model, t)).map((t) => t.subject), ...before?.flats.map((f) => f.obj) ?? []])];
-  const flats = sources.flatMap((obj) => [...model.get(typeOf(obj))?.permissions.keys() ?? []].map((perm) => {
-    const f = flatSet(model, view, obj, perm);
-    return { id: relationKey(obj, perm), obj, perm, public: f.public, keys: f.keys, deps: f.deps, hash: hashOf(f) };
-  }));
+  const flats = sources.flatMap((obj) =>
+    [...model.get(typeOf(obj))?.permissions.keys() ?? []].map((perm) => {
+      const f = flatSet(model, view, obj, perm);
+      return { id: relationKey(obj, perm), obj, perm, public: f.public, keys: f.keys, deps: f.deps, hash: hashOf(f) };
+    })
+  );
   return { tuples, grants, flats };
 }
 

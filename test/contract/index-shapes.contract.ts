@@ -8,7 +8,8 @@ import type { IndexStore } from '../../src/stores/ports/index-store.js';
 import { applyRecords, indexCan, indexListObjects, indexListSubjects, snapshotRecords } from './index-records.js';
 
 const MODEL = new Model([
-  { name: 'Document', relations: { owner: ['User', 'Team'], reader: ['User', 'Team'] }, permissions: { read: ['reader', 'owner', 'owner->read'], edit: ['owner', 'owner->member'] } },
+  { name: 'Document', relations: { owner: ['User', 'Team'], reader: ['User', 'Team'] },
+    permissions: { read: ['reader', 'owner', 'owner->read'], edit: ['owner', 'owner->member'] } },
   { name: 'Page', relations: { author: ['User'] }, permissions: { view: ['*'], write: ['author'] } },
 ]);
 const t = (subject: string, relation: string, resource: string): Tuple => ({ subject, relation, resource });
@@ -39,22 +40,40 @@ export function indexShapesContract(h: () => { index: IndexStore; graph: GraphSt
       const ev = new Evaluator(MODEL, tuples, []);
       const index = h().index;
       const checks: Array<[string, string, string]> = [
-        ['User:r0', 'read', 'Document:wide'], ['User:r9999', 'read', 'Document:wide'], ['User:joiner', 'read', 'Document:wide'],
-        ['User:joiner', 'read', 'Document:j0'], ['User:joiner', 'read', 'Document:j499'], ['User:joiner', 'edit', 'Document:j7'],
-        ['User:r5', 'read', 'Document:j5'], ['User:root', 'read', 'Document:deep'], ['User:mid', 'read', 'Document:deep'],
-        ['User:root', 'edit', 'Document:deep'], ['User:mid', 'read', 'Team:l3'], ['User:root', 'read', 'Team:l9'],
-        ['User:nobody', 'view', 'Page:p1999'], ['User:nobody', 'write', 'Page:p3'], ['User:a3', 'write', 'Page:p3'],
-        ['User:root', 'read', 'Document:wide'], ['User:mid', 'read', 'Document:wide'], ['User:a3', 'read', 'Document:wide'],
-        ['User:joiner', 'edit', 'Document:wide'], ['User:mid', 'edit', 'Document:wide'], ['User:root', 'edit', 'Document:wide'],
-        ['User:r3', 'edit', 'Document:wide'], ['User:joiner', 'edit', 'Document:j7'],
+        ['User:r0', 'read', 'Document:wide'],
+        ['User:r9999', 'read', 'Document:wide'],
+        ['User:joiner', 'read', 'Document:wide'],
+        ['User:joiner', 'read', 'Document:j0'],
+        ['User:joiner', 'read', 'Document:j499'],
+        ['User:joiner', 'edit', 'Document:j7'],
+        ['User:r5', 'read', 'Document:j5'],
+        ['User:root', 'read', 'Document:deep'],
+        ['User:mid', 'read', 'Document:deep'],
+        ['User:root', 'edit', 'Document:deep'],
+        ['User:mid', 'read', 'Team:l3'],
+        ['User:root', 'read', 'Team:l9'],
+        ['User:nobody', 'view', 'Page:p1999'],
+        ['User:nobody', 'write', 'Page:p3'],
+        ['User:a3', 'write', 'Page:p3'],
+        ['User:root', 'read', 'Document:wide'],
+        ['User:mid', 'read', 'Document:wide'],
+        ['User:a3', 'read', 'Document:wide'],
+        ['User:joiner', 'edit', 'Document:wide'],
+        ['User:mid', 'edit', 'Document:wide'],
+        ['User:root', 'edit', 'Document:wide'],
+        ['User:r3', 'edit', 'Document:wide'],
+        ['User:joiner', 'edit', 'Document:j7'],
       ];
       const got = await Promise.all(checks.map(([s, a, o]) => indexCan(index, MODEL, s, a, o)));
       expect(checks.map((c, i) => [...c, got[i]])).toEqual(checks.map(([s, a, o]) => [s, a, o, ev.can(s, a, o)]));
       expect(got.filter(Boolean).length).toBeGreaterThan(5);
       // The dense object's answers through flats and through a relation arrow, both ways.
       expect(got.slice(15)).toEqual([true, true, false, true, true, false, false, true]);
-      for (const [s, a, type] of [['User:joiner', 'read', 'Document'], ['User:root', 'read', 'Document'], ['User:nobody', 'view', 'Page'],
-        ['User:a7', 'write', 'Page'], ['User:r17', 'read', 'Document']] as const) {
+      for (const [s, a, type] of [['User:joiner', 'read', 'Document'], ['User:root', 'read', 'Document'], ['User:nobody', 'view', 'Page'], ['User:a7', 'write', 'Page'], [
+        'User:r17',
+        'read',
+        'Document',
+      ]] as const) {
         expect([s, a, type, await indexListObjects(index, MODEL, s, a, type)]).toEqual([s, a, type, ev.listObjects(s, a, type)]);
       }
       const readers = await indexListSubjects(index, MODEL, 'read', 'Document:wide', 'User');

@@ -10,7 +10,12 @@ import { indexAnswersContract } from './index-answers.contract.js';
 import { indexShapesContract } from './index-shapes.contract.js';
 
 /** The index and the projection it reads, and a way to empty the projection (flats live in their generations). */
-export interface IndexHarness { index: IndexStore; graph: GraphStore; wipe(): Promise<void>; cleanup(): Promise<void> }
+export interface IndexHarness {
+  index: IndexStore;
+  graph: GraphStore;
+  wipe(): Promise<void>;
+  cleanup(): Promise<void>;
+}
 
 let nextGen = 1_000_000 + Math.floor(Math.random() * 1_000_000) * 1000;
 /** A generation no other test uses. */
@@ -19,7 +24,8 @@ export const freshGen = () => ++nextGen;
 const MODEL = new Model([
   { name: 'Folder', relations: { viewer: ['User', 'Team'], parent: ['Folder'] }, permissions: { view: ['viewer', 'parent->view'], open: ['*'] } },
   {
-    name: 'Doc', relations: { owner: ['User'], folder: ['Folder'], team: ['Team'], reader: ['User', 'Team'] },
+    name: 'Doc',
+    relations: { owner: ['User'], folder: ['Folder'], team: ['Team'], reader: ['User', 'Team'] },
     permissions: { view: ['owner', 'reader', 'folder->view', 'team->member'], edit: ['owner'], share: ['edit'] },
   },
 ]);
@@ -41,13 +47,21 @@ export const liveGeneration = (index: () => IndexStore) => async () => {
 
 export function indexStoreContract(make: () => Promise<IndexHarness>) {
   let h: IndexHarness;
-  beforeAll(async () => { h = await make(); });
-  beforeEach(async () => { await h.wipe(); });
-  afterAll(async () => { await h.cleanup(); });
+  beforeAll(async () => {
+    h = await make();
+  });
+  beforeEach(async () => {
+    await h.wipe();
+  });
+  afterAll(async () => {
+    await h.cleanup();
+  });
   const liveGen = liveGeneration(() => h.index);
-  const store = async (tuples: string[], grants: string[] = []) => h.graph.sync([
-    ...tuples.map((t) => ({ tuple: tuple(t), grant: false, present: true })), ...grants.map((t) => ({ tuple: tuple(t), grant: true, present: true })),
-  ]);
+  const store = async (tuples: string[], grants: string[] = []) =>
+    h.graph.sync([
+      ...tuples.map((t) => ({ tuple: tuple(t), grant: false, present: true })),
+      ...grants.map((t) => ({ tuple: tuple(t), grant: true, present: true })),
+    ]);
   const can = (s: string, o: string, a = 'view') => h.index.check(s, o, plan(s, o, a));
   const ctx = { harness: () => h, liveGen, store, can };
 
@@ -117,8 +131,7 @@ function indexChecksContract({ harness, liveGen, store, can }: Ctx) {
   describe('index store: checks and records', () => {
     it('a direct tuple of a relation in the plan, a direct grant of a permission in its closure', async () => {
       await liveGen();
-      await store(['User:o#owner@Doc:d', 'Team:t#reader@Doc:d', 'User:m#member@Team:t', 'User:r#reader@Doc:e'],
-        ['User:g#edit@Doc:d', 'User:v#view@Doc:e']);
+      await store(['User:o#owner@Doc:d', 'Team:t#reader@Doc:d', 'User:m#member@Team:t', 'User:r#reader@Doc:e'], ['User:g#edit@Doc:d', 'User:v#view@Doc:e']);
       expect([await can('User:o', 'Doc:d'), await can('User:o', 'Doc:d', 'share'), await can('Team:t', 'Doc:d')]).toEqual([true, true, true]);
       // A reader's team members are not readers (reader is no arrow); a grant of edit gives share, not view.
       expect([await can('User:m', 'Doc:d'), await can('User:g', 'Doc:d'), await can('User:g', 'Doc:d', 'share')]).toEqual([false, false, true]);
@@ -126,11 +139,16 @@ function indexChecksContract({ harness, liveGen, store, can }: Ctx) {
       expect([await can('User:o', 'Doc:nowhere'), await can('User:nobody', 'Doc:d')]).toEqual([false, false]);
     });
 
-    it('an arrow to a relation of its subject, and to a permission through the subject\'s flat (a tuple, a grant, public)', async () => {
+    it("an arrow to a relation of its subject, and to a permission through the subject's flat (a tuple, a grant, public)", async () => {
       const gen = await liveGen();
       await store([
-        'Team:t#team@Doc:d', 'User:m#member@Team:t', 'User:x#owner@Team:t',
-        'Folder:f#folder@Doc:d', 'User:v#viewer@Folder:up', 'User:w#viewer@Folder:other', 'Team:t2#viewer@Folder:up',
+        'Team:t#team@Doc:d',
+        'User:m#member@Team:t',
+        'User:x#owner@Team:t',
+        'Folder:f#folder@Doc:d',
+        'User:v#viewer@Folder:up',
+        'User:w#viewer@Folder:other',
+        'Team:t2#viewer@Folder:up',
         'Folder:pub#folder@Doc:p',
       ], ['User:gv#view@Folder:f']);
       await harness().index.putFlats(gen, [
@@ -155,7 +173,7 @@ function indexChecksContract({ harness, liveGen, store, can }: Ctx) {
       expect([await can('User:x', 'Folder:never', 'open'), await can('User:x', 'Folder:never', 'view')]).toEqual([true, false]);
     });
 
-    it('records list the object\'s arrow tuples with their flats, and the subject\'s direct keys with their slots', async () => {
+    it("records list the object's arrow tuples with their flats, and the subject's direct keys with their slots", async () => {
       const gen = await liveGen();
       await store(['Folder:f#folder@Doc:d', 'Team:t#team@Doc:d', 'User:u#viewer@Folder:up', 'User:u#owner@Doc:e'], ['User:u#edit@Doc:d']);
       await harness().index.putFlats(gen, [flat('Folder:f#view', { keys: ['Folder:up#viewer', 'Folder:f#viewer'] })]);
@@ -167,9 +185,11 @@ function indexChecksContract({ harness, liveGen, store, can }: Ctx) {
         { x: 'Team:t', rel: 'team', flats: [] },
       ]);
       expect([...r.held!].sort((a, b) => a.key.localeCompare(b.key))).toEqual([
-        { key: 'Doc:d#edit!', slot: 'Doc#edit!' }, { key: 'Doc:e#owner', slot: 'Doc#owner' }, { key: 'Folder:up#viewer', slot: 'Folder#viewer' },
+        { key: 'Doc:d#edit!', slot: 'Doc#edit!' },
+        { key: 'Doc:e#owner', slot: 'Doc#owner' },
+        { key: 'Folder:up#viewer', slot: 'Folder#viewer' },
       ]);
-      expect((await harness().index.records('User:nobody', 'Doc:none', plan('User:u', 'Doc:d', 'view')))).toEqual({ gen, arrows: [], held: null });
+      expect(await harness().index.records('User:nobody', 'Doc:none', plan('User:u', 'Doc:d', 'view'))).toEqual({ gen, arrows: [], held: null });
     });
   });
 }
@@ -196,7 +216,8 @@ function indexFlatsContract({ harness, liveGen, store, can }: Ctx) {
       const other = freshGen();
       await store(['Folder:a#folder@Doc:1', 'Folder:a#folder@Doc:2', 'Folder:c#folder@Doc:3', 'Folder:b#parent@Folder:a', 'Folder:b#parent@Folder:c']);
       await harness().index.putFlats(gen, [
-        flat('Folder:a#view', { deps: ['Folder:a', 'Folder:b'] }), flat('Folder:c#view', { deps: ['Folder:c', 'Folder:b'] }),
+        flat('Folder:a#view', { deps: ['Folder:a', 'Folder:b'] }),
+        flat('Folder:c#view', { deps: ['Folder:c', 'Folder:b'] }),
       ]);
       expect(await harness().index.flattened(gen, ['Folder:a', 'Folder:b', 'Folder:c', 'Folder:z'])).toEqual(new Set(['Folder:a', 'Folder:c']));
       expect(sorted(await harness().index.flatsDependingOn(gen, ['Folder:b']))).toEqual(['Folder:a', 'Folder:c']);
@@ -219,8 +240,15 @@ function indexListsContract({ harness, liveGen, store }: Ctx) {
       const { index } = harness();
       const gen = await liveGen();
       await store([
-        'User:u#owner@Doc:b', 'Folder:f#folder@Doc:a', 'Folder:f#folder@Doc:b', 'User:u#viewer@Folder:f', 'Folder:p#folder@Doc:c',
-        'Team:t#team@Doc:e', 'User:u#member@Team:t', 'Folder:n#folder@Doc:d', 'User:u#owner@Folder:x',
+        'User:u#owner@Doc:b',
+        'Folder:f#folder@Doc:a',
+        'Folder:f#folder@Doc:b',
+        'User:u#viewer@Folder:f',
+        'Folder:p#folder@Doc:c',
+        'Team:t#team@Doc:e',
+        'User:u#member@Team:t',
+        'Folder:n#folder@Doc:d',
+        'User:u#owner@Folder:x',
       ], ['User:u#view@Doc:g']);
       await index.putFlats(gen, [flat('Folder:f#view', { keys: ['Folder:f#viewer'] }), flat('Folder:p#view', { public: true }), flat('Folder:n#view')]);
       const p = plan('User:u', 'Doc:a', 'view');
@@ -238,8 +266,8 @@ function indexListsContract({ harness, liveGen, store }: Ctx) {
     it('listSubjects: subjects of one type with the action, in id order; the count says whether a flat makes it public', async () => {
       const { index } = harness();
       const gen = await liveGen();
-      await store(['Folder:f#folder@Doc:d', ...['User:c', 'User:a', 'Team:t'].map((s) => `${s}#viewer@Folder:f`),
-        'User:b#owner@Doc:d', 'User:a#owner@Doc:d', 'Folder:p#folder@Doc:q']);
+      await store(['Folder:f#folder@Doc:d', ...['User:c', 'User:a', 'Team:t'].map((s) => `${s}#viewer@Folder:f`), 'User:b#owner@Doc:d', 'User:a#owner@Doc:d',
+        'Folder:p#folder@Doc:q']);
       await index.putFlats(gen, [flat('Folder:f#view', { keys: ['Folder:f#viewer'] }), flat('Folder:p#view', { public: true })]);
       const users = plan('User:a', 'Doc:d', 'view');
       expect(await index.listSubjects('Doc:d', 'User', users, 0, 10)).toEqual(['User:a', 'User:b', 'User:c']);
@@ -260,10 +288,11 @@ function indexListsContract({ harness, liveGen, store }: Ctx) {
       expect(await index.countNamed('Folder', v, 'Folder:bb')).toEqual({ count: 4, below: 2, has: false });
     });
 
-    it('holds, listHeld and listHolders read a relation\'s tuples, by type, paged and counted', async () => {
+    it("holds, listHeld and listHolders read a relation's tuples, by type, paged and counted", async () => {
       const { index } = harness();
       await store([
-        ...['Doc:c', 'Doc:a', 'Docs:x'].map((o) => `User:u#reader@${o}`), 'User:u#owner@Doc:b',
+        ...['Doc:c', 'Doc:a', 'Docs:x'].map((o) => `User:u#reader@${o}`),
+        'User:u#owner@Doc:b',
         ...['User:z', 'User:y', 'Team:t'].map((s) => `${s}#reader@Doc:a`),
       ], ['User:u#reader@Doc:b']);
       expect(await index.listHeld('User:u', 'Doc', 'reader', 0, 10)).toEqual(['Doc:a', 'Doc:c']);

@@ -23,14 +23,20 @@ export interface BusHarness {
 function watched(h: BusHarness) {
   const got: Invalidation[] = [];
   const resets = { n: 0 };
-  const bus = h.member((inv) => got.push(inv), () => { resets.n++; });
+  const bus = h.member((inv) => got.push(inv), () => {
+    resets.n++;
+  });
   return { bus, got, resets };
 }
 
 export function busContract(make: () => Promise<BusHarness>) {
   let h: BusHarness;
-  beforeEach(async () => { h = await make(); });
-  afterEach(async () => { await h.cleanup(); });
+  beforeEach(async () => {
+    h = await make();
+  });
+  afterEach(async () => {
+    await h.cleanup();
+  });
 
   describe('invalidation bus', () => {
     it('trusts local state only while started', async () => {

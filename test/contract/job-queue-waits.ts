@@ -9,6 +9,8 @@ export async function until(holds: () => boolean | Promise<boolean>, what: strin
 /** A promise and the function that settles it, for a job that must wait on the test. */
 export function gate(): { opened: Promise<void>; open(): void } {
   let open!: () => void;
-  const opened = new Promise<void>((r) => { open = r; });
+  const opened = new Promise<void>((r) => {
+    open = r;
+  });
   return { opened, open };
 }

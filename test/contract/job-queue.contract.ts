@@ -3,7 +3,10 @@ import { randomUUID } from 'node:crypto';
 import type { Job, JobOptions, JobQueue, OpenJobQueue, WorkerEvents } from '../../src/stores/ports/job-queue.js';
 import { gate, until } from './job-queue-waits.js';
 
-export interface JobQueueUnderTest { open: OpenJobQueue; cleanup(): Promise<void> }
+export interface JobQueueUnderTest {
+  open: OpenJobQueue;
+  cleanup(): Promise<void>;
+}
 
 type Data = Record<string, unknown>;
 const OPTS: JobOptions = { attempts: 1, backoffMs: 10, keepCompleted: 100, keepFailed: 100 };
@@ -16,7 +19,8 @@ function recorder(): { seen: string[]; events: WorkerEvents<Data> } {
     events: {
       completed: (j) => seen.push(`completed ${j.id} ${j.attemptsMade}`),
       failed: (j, e) => seen.push(`failed ${j.id} ${j.attemptsMade} ${e.message}`),
-      error: () => undefined, ready: () => undefined,
+      error: () => undefined,
+      ready: () => undefined,
     },
   };
 }
@@ -39,21 +43,38 @@ export function jobQueueContract(name: string, make: () => Promise<JobQueueUnder
     let handles: JobQueue<Data>[] = [];
     let queueName = '';
     /** A handle on this test's queue (each test has a queue of its own). */
-    const open = () => { const q = opener.open<Data>(queueName); handles.push(q); return q; };
+    const open = () => {
+      const q = opener.open<Data>(queueName);
+      handles.push(q);
+      return q;
+    };
     const stateOf = async (q: JobQueue<Data>, id: string) => (await q.get(id))?.state ?? null;
 
-    beforeAll(async () => { opener = await make(); });
-    afterAll(async () => { await opener?.cleanup(); });
-    beforeEach(() => { queueName = `contract-${randomUUID()}`; handles = []; });
-    afterEach(async () => { await Promise.all(handles.map((h) => h.close(200))); });
+    beforeAll(async () => {
+      opener = await make();
+    });
+    afterAll(async () => {
+      await opener?.cleanup();
+    });
+    beforeEach(() => {
+      queueName = `contract-${randomUUID()}`;
+      handles = [];
+    });
+    afterEach(async () => {
+      await Promise.all(handles.map((h) => h.close(200)));
+    });
     describe('running jobs', () => runningCases({ open, stateOf }));
     describe('concurrency', () => concurrencyCases({ open, stateOf }));
     describe('retries and failures', () => failureCases({ open, stateOf }));
+    describe('finished jobs kept', () => keptCases({ open, stateOf }));
     describe('sharing and closing', () => closingCases({ open, stateOf }));
   });
 }
 
-interface QueueCases { open(): JobQueue<Data>; stateOf(q: JobQueue<Data>, id: string): Promise<string | null> }
+interface QueueCases {
+  open(): JobQueue<Data>;
+  stateOf(q: JobQueue<Data>, id: string): Promise<string | null>;
+}
 
 /** Running: once, by id, in order. */
 function runningCases({ open, stateOf }: QueueCases): void {
@@ -62,10 +83,13 @@ function runningCases({ open, stateOf }: QueueCases): void {
     const runs: Job<Data>[] = [];
     const { seen, events } = recorder();
     await q.add('email', { to: ['a@example.com'], n: 1, nested: { ok: true }, at: new Date(0) }, 'job-1', OPTS);
-    q.work(async (j) => { runs.push(j); }, { concurrency: 1, events });
+    q.work(async (j) => {
+      runs.push(j);
+    }, { concurrency: 1, events });
     await until(async () => (await stateOf(q, 'job-1')) === 'completed', 'job-1 completed');
     expect(runs).toHaveLength(1);
-    expect(runs[0]).toMatchObject({ id: 'job-1', name: 'email', attemptsMade: 0, attempts: 1, data: { to: ['a@example.com'], n: 1, nested: { ok: true }, at: '1970-01-01T00:00:00.000Z' } });
+    expect(runs[0]).toMatchObject({ id: 'job-1', name: 'email', attemptsMade: 0, attempts: 1,
+      data: { to: ['a@example.com'], n: 1, nested: { ok: true }, at: '1970-01-01T00:00:00.000Z' } });
     expect(seen).toEqual(['completed job-1 1']);
     const done = await q.get('job-1');
     expect(done).toMatchObject({ state: 'completed', attemptsMade: 1, failedReason: '' });
@@ -83,7 +107,9 @@ function runningCases({ open, stateOf }: QueueCases): void {
     await q.add('email', { v: 2 }, 'same', OPTS);
     expect(await q.counts()).toMatchObject({ waiting: 1 });
     const runs: Data[] = [];
-    q.work(async (j) => { runs.push(j.data); }, { concurrency: 1, events: recorder().events });
+    q.work(async (j) => {
+      runs.push(j.data);
+    }, { concurrency: 1, events: recorder().events });
     await until(async () => (await stateOf(q, 'same')) === 'completed', 'the job completed');
     await q.add('email', { v: 3 }, 'same', OPTS);
     expect(await q.counts()).toMatchObject({ waiting: 0, completed: 1 });
@@ -95,7 +121,9 @@ function runningCases({ open, stateOf }: QueueCases): void {
     const ids = ['a', 'b', 'c', 'd', 'e'];
     for (const id of ids) await q.add('n', {}, id, OPTS);
     const order: string[] = [];
-    q.work(async (j) => { order.push(j.id); }, { concurrency: 1, events: recorder().events });
+    q.work(async (j) => {
+      order.push(j.id);
+    }, { concurrency: 1, events: recorder().events });
     await until(async () => (await q.counts()).completed === ids.length, 'every job completed');
     expect(order).toEqual(ids);
   });
@@ -164,7 +192,9 @@ function failureCases({ open, stateOf }: QueueCases): void {
   it('fails a job for good once it used its attempts: kept with its reason, listed, counted', async () => {
     const q = open();
     const { seen, events } = recorder();
-    q.work(async () => { throw new Error('nope'); }, { concurrency: 1, events });
+    q.work(async () => {
+      throw new Error('nope');
+    }, { concurrency: 1, events });
     await q.add('sms', { to: ['+1'] }, 'doomed', { ...OPTS, attempts: 2 });
     await until(async () => (await stateOf(q, 'doomed')) === 'failed', 'the job failed');
     expect(seen).toEqual(['failed doomed 1 nope', 'failed doomed 2 nope']);
@@ -179,7 +209,9 @@ function failureCases({ open, stateOf }: QueueCases): void {
 
   it('lists failed jobs newest first, from skip, limit of them, with the count of all', async () => {
     const q = open();
-    q.work(async () => { throw new Error('no'); }, { concurrency: 1, events: recorder().events });
+    q.work(async () => {
+      throw new Error('no');
+    }, { concurrency: 1, events: recorder().events });
     for (const id of ['f1', 'f2', 'f3']) {
       await q.add('n', {}, id, OPTS);
       await until(async () => (await stateOf(q, id)) === 'failed', `${id} failed`);
@@ -193,7 +225,10 @@ function failureCases({ open, stateOf }: QueueCases): void {
     const q = open();
     let healthy = false;
     const made: number[] = [];
-    q.work(async (j) => { made.push(j.attemptsMade); if (!healthy) throw new Error('down'); }, { concurrency: 1, events: recorder().events });
+    q.work(async (j) => {
+      made.push(j.attemptsMade);
+      if (!healthy) throw new Error('down');
+    }, { concurrency: 1, events: recorder().events });
     await q.add('n', {}, 'again', { ...OPTS, attempts: 2 });
     await q.add('n', {}, 'fine', OPTS);
     await until(async () => (await q.counts()).failed === 2, 'both jobs failed');
@@ -207,11 +242,17 @@ function failureCases({ open, stateOf }: QueueCases): void {
     await expect(q.retry('fine')).rejects.toThrow();
     await expect(q.retry('never-added')).rejects.toThrow();
   });
+}
 
+/** What is kept of finished jobs. */
+function keptCases({ open, stateOf }: QueueCases): void {
   it('keeps only the newest completed and failed jobs; a dropped id may be added again', async () => {
     const q = open();
     const runs: string[] = [];
-    q.work(async (j) => { runs.push(j.id); if (j.data.fail) throw new Error('x'); }, { concurrency: 1, events: recorder().events });
+    q.work(async (j) => {
+      runs.push(j.id);
+      if (j.data.fail) throw new Error('x');
+    }, { concurrency: 1, events: recorder().events });
     const keep = { ...OPTS, keepCompleted: 2, keepFailed: 1 };
     for (const [id, fail] of [['c1', false], ['c2', false], ['c3', false], ['d1', true], ['d2', true]] as const) {
       await q.add('n', { fail }, id, keep);
@@ -232,7 +273,9 @@ function closingCases({ open, stateOf }: QueueCases): void {
   it('shares its jobs between handles: one adds, another runs, a third reads', async () => {
     const [producer, worker, reader] = [open(), open(), open()];
     const runs: string[] = [];
-    worker.work(async (j) => { runs.push(j.id); }, { concurrency: 1, events: recorder().events });
+    worker.work(async (j) => {
+      runs.push(j.id);
+    }, { concurrency: 1, events: recorder().events });
     await producer.add('n', { from: 'producer' }, 'shared', OPTS);
     await until(async () => (await stateOf(reader, 'shared')) === 'completed', 'the job completed');
     expect(runs).toEqual(['shared']);
@@ -243,7 +286,10 @@ function closingCases({ open, stateOf }: QueueCases): void {
     const [q, other] = [open(), open()];
     const release = gate();
     let started = false;
-    q.work(async () => { started = true; await release.opened; }, { concurrency: 1, events: recorder().events });
+    q.work(async () => {
+      started = true;
+      await release.opened;
+    }, { concurrency: 1, events: recorder().events });
     await q.add('n', {}, 'running', OPTS);
     await until(() => started, 'the job started');
     await expect(q.probe()).resolves.toBeUndefined();
@@ -261,7 +307,10 @@ function closingCases({ open, stateOf }: QueueCases): void {
     const [q, other] = [open(), open()];
     const release = gate();
     let started = false;
-    q.work(async () => { started = true; await release.opened; }, { concurrency: 1, events: recorder().events });
+    q.work(async () => {
+      started = true;
+      await release.opened;
+    }, { concurrency: 1, events: recorder().events });
     await q.add('n', {}, 'hung', OPTS);
     await until(() => started, 'the job started');
     await q.close(100);

@@ -21,8 +21,12 @@ export const kill = (x: Lease | Heartbeat) => {
 
 export function leaseContract(make: () => Promise<LeaseHarness>) {
   let h: LeaseHarness;
-  beforeAll(async () => { h = await make(); });
-  afterAll(async () => { await h.cleanup(); });
+  beforeAll(async () => {
+    h = await make();
+  });
+  afterAll(async () => {
+    await h.cleanup();
+  });
   const name = () => `contract-${randomUUID()}`;
 
   describe('lease', () => {
@@ -45,7 +49,7 @@ export function leaseContract(make: () => Promise<LeaseHarness>) {
       await b.release();
     });
 
-    it('frees itself once a holder that died stops renewing; the old holder learns it lost it and cannot free the new one\'s', async () => {
+    it("frees itself once a holder that died stops renewing; the old holder learns it lost it and cannot free the new one's", async () => {
       const n = name();
       const a = h.lease(n, 200);
       const b = h.lease(n, 200);
@@ -82,23 +86,26 @@ export function leaseContract(make: () => Promise<LeaseHarness>) {
     });
   });
 
-  describe('heartbeat', () => {
-    it('says which owners are alive: started ones, until they stop or die', async () => {
-      const [one, two, never] = [randomUUID(), randomUUID(), randomUUID()];
-      const a = h.heartbeat(one, 300);
-      const b = h.heartbeat(two, 300);
-      expect(a.owner).toBe(one);
-      expect(await a.alive([])).toEqual(new Set());
-      a.start();
-      b.start();
-      expect(await a.alive([one, two, never])).toEqual(new Set([one, two]));
-      await pause(600);
-      expect(await b.alive([one, two])).toEqual(new Set([one, two]));
-      await a.stop();
-      expect(await b.alive([one, two])).toEqual(new Set([two]));
-      kill(b);
-      expect(await until(async () => (await a.alive([two])).size === 0, 5000)).toBe(true);
-      await b.stop();
-    });
+  describe('heartbeat', () => heartbeatCases(() => h));
+}
+
+/** Which owners are alive. */
+function heartbeatCases(get: () => LeaseHarness) {
+  it('says which owners are alive: started ones, until they stop or die', async () => {
+    const [one, two, never] = [randomUUID(), randomUUID(), randomUUID()];
+    const a = get().heartbeat(one, 300);
+    const b = get().heartbeat(two, 300);
+    expect(a.owner).toBe(one);
+    expect(await a.alive([])).toEqual(new Set());
+    a.start();
+    b.start();
+    expect(await a.alive([one, two, never])).toEqual(new Set([one, two]));
+    await pause(600);
+    expect(await b.alive([one, two])).toEqual(new Set([one, two]));
+    await a.stop();
+    expect(await b.alive([one, two])).toEqual(new Set([two]));
+    kill(b);
+    expect(await until(async () => (await a.alive([two])).size === 0, 5000)).toBe(true);
+    await b.stop();
   });
 }

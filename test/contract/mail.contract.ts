@@ -2,7 +2,12 @@
 import type { Mailer, OpenMailer, SmtpSettings } from '../../src/stores/ports/mail.js';
 
 /** A message as the server received it: its envelope, its Subject header, and its content (body parts, as sent). */
-export interface ReceivedMail { from: string; to: string[]; subject: string; content: string }
+export interface ReceivedMail {
+  from: string;
+  to: string[];
+  subject: string;
+  content: string;
+}
 
 export interface MailServerUnderTest {
   /** Settings that reach the server (with its credentials, when it was made to want some). */
@@ -22,11 +27,24 @@ export function mailContract(name: string, make: (auth?: { user: string; pass: s
   describe(`mail contract: ${name}`, () => {
     let server: MailServerUnderTest;
     let mailers: Mailer[] = [];
-    const open = (settings: SmtpSettings) => { const m = server.open(settings); mailers.push(m); return m; };
-    beforeAll(async () => { server = await make(); });
-    afterAll(async () => { await server?.cleanup(); });
-    beforeEach(() => { server.refuse(() => null); });
-    afterEach(() => { for (const m of mailers) m.close(); mailers = []; });
+    const open = (settings: SmtpSettings) => {
+      const m = server.open(settings);
+      mailers.push(m);
+      return m;
+    };
+    beforeAll(async () => {
+      server = await make();
+    });
+    afterAll(async () => {
+      await server?.cleanup();
+    });
+    beforeEach(() => {
+      server.refuse(() => null);
+    });
+    afterEach(() => {
+      for (const m of mailers) m.close();
+      mailers = [];
+    });
 
     it('delivers a message to its recipients, with its sender, subject and text', async () => {
       const before = server.received().length;
@@ -95,8 +113,13 @@ function mailCredentialsContract(name: string, make: (auth?: { user: string; pas
   describe(`mail contract: ${name}, a server that wants credentials`, () => {
     let server: MailServerUnderTest;
     const mailers: Mailer[] = [];
-    beforeAll(async () => { server = await make(AUTH); });
-    afterAll(async () => { for (const m of mailers) m.close(); await server?.cleanup(); });
+    beforeAll(async () => {
+      server = await make(AUTH);
+    });
+    afterAll(async () => {
+      for (const m of mailers) m.close();
+      await server?.cleanup();
+    });
 
     it('sends with the right credentials, and rejects the wrong ones or none', async () => {
       const send = (settings: SmtpSettings) => {

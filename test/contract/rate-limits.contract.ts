@@ -6,8 +6,12 @@ import { pause } from './wait.js';
 
 export function rateCounterContract(make: () => Promise<{ counter(): RateCounter; cleanup(): Promise<void> }>) {
   let h: Awaited<ReturnType<typeof make>>;
-  beforeEach(async () => { h = await make(); });
-  afterEach(async () => { await h.cleanup(); });
+  beforeEach(async () => {
+    h = await make();
+  });
+  afterEach(async () => {
+    await h.cleanup();
+  });
 
   describe('rate counter', () => {
     it('grants max points per window across processes, then answers how long until points are free', async () => {

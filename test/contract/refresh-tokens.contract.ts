@@ -40,7 +40,7 @@ export function refreshTokensContract(make: Make<RefreshTokenStore>) {
       expect(await store.use('h1')).toBeNull();
     }));
 
-    it("revokes a family: its live tokens go, its used ones still tell a reuse, other families stay", t(async ({ store }) => {
+    it('revokes a family: its live tokens go, its used ones still tell a reuse, other families stay', t(async ({ store }) => {
       await store.insert(token('a1'));
       await store.insert(token('a2'));
       await store.insert(token('b1', 'f2'));

@@ -3,8 +3,12 @@ import type { PendingReindex, ReindexState } from '../../src/stores/ports/reinde
 
 export function reindexStateContract(make: () => Promise<{ state(): ReindexState; cleanup(): Promise<void> }>) {
   let h: Awaited<ReturnType<typeof make>>;
-  beforeEach(async () => { h = await make(); });
-  afterEach(async () => { await h.cleanup(); });
+  beforeEach(async () => {
+    h = await make();
+  });
+  afterEach(async () => {
+    await h.cleanup();
+  });
   const byRevision = (list: PendingReindex[]) => [...list].sort((x, y) => x.revision - y.revision);
 
   describe('re-index state', () => {

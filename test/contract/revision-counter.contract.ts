@@ -12,8 +12,12 @@ export interface RevisionCounterHarness {
 
 export function revisionCounterContract(make: () => Promise<RevisionCounterHarness>) {
   let h: RevisionCounterHarness;
-  beforeEach(async () => { h = await make(); });
-  afterEach(async () => { await h.cleanup(); });
+  beforeEach(async () => {
+    h = await make();
+  });
+  afterEach(async () => {
+    await h.cleanup();
+  });
 
   describe('revision counter', () => {
     it('hands out increasing revisions to every process; take marks them pending, next does not', async () => {

@@ -7,8 +7,13 @@ export type SchemasMade = { createCollection(name: string): Promise<void> };
 
 const [t0, t1] = instants(2);
 const schema = (id: string, name: string, collectionName = `c_${name}`): SchemaRecord => ({
-  _id: id, name, collectionName, fields: { title: { type: 'String', required: true, unique: false } },
-  serviceOptions: { authorization: { enabled: true } }, createdAt: t0!, updatedAt: t0!,
+  _id: id,
+  name,
+  collectionName,
+  fields: { title: { type: 'String', required: true, unique: false } },
+  serviceOptions: { authorization: { enabled: true } },
+  createdAt: t0!,
+  updatedAt: t0!,
 });
 
 export function schemasContract(make: Make<SchemaStore, SchemasMade>) {

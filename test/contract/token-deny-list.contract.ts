@@ -5,8 +5,12 @@ import { until } from './wait.js';
 
 export function denyListContract(make: () => Promise<{ list(): TokenDenyList; cleanup(): Promise<void> }>) {
   let h: Awaited<ReturnType<typeof make>>;
-  beforeEach(async () => { h = await make(); });
-  afterEach(async () => { await h.cleanup(); });
+  beforeEach(async () => {
+    h = await make();
+  });
+  afterEach(async () => {
+    await h.cleanup();
+  });
 
   describe('token deny list', () => {
     it('denies an id until its time, seen by every process; any one of several ids denied is enough', async () => {

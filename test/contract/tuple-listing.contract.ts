@@ -6,17 +6,28 @@ import type { GraphStore } from '../../src/stores/ports/graph.js';
 import type { TupleListing, TupleListQuery } from '../../src/stores/ports/tuple-listing.js';
 import { freshTypes, t } from './graph.contract.js';
 
-export interface ListingHarness { graph: GraphStore; listing(limits: { cap: number; budget: number }): TupleListing; cleanup(): Promise<void> }
+export interface ListingHarness {
+  graph: GraphStore;
+  listing(limits: { cap: number; budget: number }): TupleListing;
+  cleanup(): Promise<void>;
+}
 
 const LIMITS = { cap: 5, budget: 8 };
 const q = (over: Partial<TupleListQuery>): TupleListQuery => ({ descending: false, skip: 0, limit: 100, ...over });
 
+const writeTo = (h: ListingHarness, texts: string[]) => h.graph.sync(texts.map((x) => ({ tuple: t(x), grant: false, present: true })));
+
 export function tupleListingContract(make: () => Promise<ListingHarness>) {
   let h: ListingHarness;
   let listing: TupleListing;
-  beforeAll(async () => { h = await make(); listing = h.listing(LIMITS); });
-  afterAll(async () => { await h.cleanup(); });
-  const write = (texts: string[]) => h.graph.sync(texts.map((x) => ({ tuple: t(x), grant: false, present: true })));
+  beforeAll(async () => {
+    h = await make();
+    listing = h.listing(LIMITS);
+  });
+  afterAll(async () => {
+    await h.cleanup();
+  });
+  const write = (texts: string[]) => writeTo(h, texts);
 
   describe('tuple listing', () => {
     it('pages by subject type or resource type in key order, either way, with exact counts', async () => {
@@ -46,7 +57,10 @@ export function tupleListingContract(make: () => Promise<ListingHarness>) {
       const word = `w${randomBytes(4).toString('hex')}`;
       await write([`${A}:${word}1#viewer@${B}:d`, `${A}:X${word.toUpperCase()}#viewer@${C}:d`, `${A}:plain#viewer@${B}:d`, `${B}:${word}#viewer@${C}:d`]);
       expect(await listing.list(q({ search: word.toUpperCase() }))).toEqual({
-        keys: [`${A}:X${word.toUpperCase()}#viewer@${C}:d`, `${A}:${word}1#viewer@${B}:d`, `${B}:${word}#viewer@${C}:d`].sort(), count: 3, exact: true });
+        keys: [`${A}:X${word.toUpperCase()}#viewer@${C}:d`, `${A}:${word}1#viewer@${B}:d`, `${B}:${word}#viewer@${C}:d`].sort(),
+        count: 3,
+        exact: true,
+      });
       expect(await listing.list(q({ search: word, subjectType: A, descending: true, limit: 1 })))
         .toEqual({ keys: [[`${A}:X${word.toUpperCase()}#viewer@${C}:d`, `${A}:${word}1#viewer@${B}:d`].sort().at(-1)], count: 2, exact: true });
       expect(await listing.list(q({ search: word, resourceType: B }))).toEqual({ keys: [`${A}:${word}1#viewer@${B}:d`], count: 1, exact: true });
@@ -66,33 +80,40 @@ export function tupleListingContract(make: () => Promise<ListingHarness>) {
       expect(await listing.list(q({ search: word, subjectType: A2 }))).toEqual({ keys: few, count: 2, exact: true });
     });
 
-    it('a write leaves its search text to the catch-up, which takes at most its limit; a search catches up first', async () => {
-      while (await listing.catchUp(1000) > 0);
-      const { A, B } = freshTypes();
-      const word = `w${randomBytes(4).toString('hex')}`;
-      const keys = ['a', 'b', 'c'].map((u) => `${A}:${word}${u}#viewer@${B}:d`);
-      await write(keys);
-      expect(await listing.catchUp(2)).toBe(2);
-      expect(await listing.catchUp(10)).toBe(1);
-      expect(await listing.catchUp(10)).toBe(0);
-      // Written again: still searchable. Deleted and written again: a new edge, whose text is caught up again.
-      await write(keys);
-      expect(await listing.catchUp(10)).toBe(0);
-      await h.graph.sync([{ tuple: t(keys[0]!), grant: false, present: false }]);
-      await write([keys[0]!]);
-      expect(await listing.catchUp(10)).toBe(1);
-      const fresh = `${A}:${word}d#viewer@${B}:d`;
-      await write([fresh]);
-      // Not caught up by hand: the search does it.
-      expect(await listing.list(q({ search: word }))).toEqual({ keys: [...keys, fresh], count: 4, exact: true });
-      expect(await listing.catchUp(10)).toBe(0);
-    });
+    catchUpCase(() => ({ h, listing }));
 
     it('prepare fills nothing on tuples this version projected, and starts no fill once marked', async () => {
       await listing.prepare();
       let started = false;
-      expect(await listing.prepare(() => { started = true; })).toBe(0);
+      expect(await listing.prepare(() => {
+        started = true;
+      })).toBe(0);
       expect(started).toBe(false);
     });
+  });
+}
+
+/** The search text a write leaves to the catch-up (Neo4j: searchPending), counted on both adapters. */
+function catchUpCase(get: () => { h: ListingHarness; listing: TupleListing }) {
+  it('a write leaves its search text to the catch-up, which takes at most its limit; a search catches up first', async () => {
+    while (await get().listing.catchUp(1000) > 0);
+    const { A, B } = freshTypes();
+    const word = `w${randomBytes(4).toString('hex')}`;
+    const keys = ['a', 'b', 'c'].map((u) => `${A}:${word}${u}#viewer@${B}:d`);
+    await writeTo(get().h, keys);
+    expect(await get().listing.catchUp(2)).toBe(2);
+    expect(await get().listing.catchUp(10)).toBe(1);
+    expect(await get().listing.catchUp(10)).toBe(0);
+    // Written again: still searchable. Deleted and written again: a new edge, whose text is caught up again.
+    await writeTo(get().h, keys);
+    expect(await get().listing.catchUp(10)).toBe(0);
+    await get().h.graph.sync([{ tuple: t(keys[0]!), grant: false, present: false }]);
+    await writeTo(get().h, [keys[0]!]);
+    expect(await get().listing.catchUp(10)).toBe(1);
+    const fresh = `${A}:${word}d#viewer@${B}:d`;
+    await writeTo(get().h, [fresh]);
+    // Not caught up by hand: the search does it.
+    expect(await get().listing.list(q({ search: word }))).toEqual({ keys: [...keys, fresh], count: 4, exact: true });
+    expect(await get().listing.catchUp(10)).toBe(0);
   });
 }

@@ -23,8 +23,8 @@ function writesAndLookups(t: Wrap<TupleReads & TupleWrites>) {
   it('inserts new tuples with their parts and revision, and finds them by text and by id', t(async ({ store }) => {
     const { records, created } = await store.insertTuples([tup('User:a#viewer@Doc:1'), tup('Team:t#owner@Doc:2')], 7);
     expect([...created].sort()).toEqual(['Team:t#owner@Doc:2', 'User:a#viewer@Doc:1']);
-    expect(records[1]).toMatchObject({ subject: 'Team:t', relation: 'owner', resource: 'Doc:2', computedTuple: 'Team:t#owner@Doc:2',
-      subjectType: 'Team', subjectId: 't', resourceType: 'Doc', resourceId: '2', revision: 7 });
+    expect(records[1]).toMatchObject({ subject: 'Team:t', relation: 'owner', resource: 'Doc:2', computedTuple: 'Team:t#owner@Doc:2', subjectType: 'Team', subjectId: 't',
+      resourceType: 'Doc', resourceId: '2', revision: 7 });
     expect(records[1]!.createdAt).toBeInstanceOf(Date);
     expect(await store.findTuple(records[0]!._id)).toEqual(records[0]);
     expect(await store.findTuple('no-such-id')).toBeNull();
@@ -56,8 +56,8 @@ function writesAndLookups(t: Wrap<TupleReads & TupleWrites>) {
 /** Streams, scans and counts. */
 function streams(t: Wrap<TupleReads & TupleWrites>) {
   it('streams the tuples on a resource or from a subject, filtered, in batches, in subject order when asked', t(async ({ store }) => {
-    await store.insertTuples(['User:c#viewer@Doc:1', 'User:a#viewer@Doc:1', 'Team:t#editor@Doc:1', 'User:b#editor@Doc:1',
-      'User:a#viewer@Doc:2', 'Doc:1#parent@Folder:f'].map(tup), 1);
+    await store.insertTuples(['User:c#viewer@Doc:1', 'User:a#viewer@Doc:1', 'Team:t#editor@Doc:1', 'User:b#editor@Doc:1', 'User:a#viewer@Doc:2', 'Doc:1#parent@Folder:f'].map(tup),
+      1);
     const onDoc1 = await collect(store.tuplesMatching({ resource: 'Doc:1' }, 2, { bySubject: true }));
     expect(onDoc1.map((b) => b.length)).toEqual([2, 2]);
     expect(onDoc1.flat().map((r) => r.subject)).toEqual(['Team:t', 'User:a', 'User:b', 'User:c']);

@@ -6,8 +6,12 @@ import bcrypt from 'bcrypt';
 import { startService, type TestService } from '../support/service.js';
 
 let svc: TestService;
-beforeAll(async () => { svc = await startService(); }, 120_000);
-afterAll(async () => { await svc?.stop(); });
+beforeAll(async () => {
+  svc = await startService();
+}, 120_000);
+afterAll(async () => {
+  await svc?.stop();
+});
 
 it('stores API tokens as SHA-256 digests, accepts them, and still accepts a token stored with bcrypt before', async () => {
   const jwt = (await svc.http('POST', '/login', { body: { username: 'admin', password: 'test-admin-password' }, headers: {} })).body.token as string;
@@ -25,6 +29,8 @@ it('stores API tokens as SHA-256 digests, accepts them, and still accepts a toke
     await tokens.insertOne({ ...stored!, _id: legacy.slice(0, 12), tokenPrefix: legacy.slice(0, 12), hash: await bcrypt.hash(legacy, 4) });
     expect((await svc.http('GET', '/authorization/resources', { headers: { authorization: `Bearer ${legacy}` } })).status).toBe(200);
     expect((await svc.http('GET', '/authorization/resources', { headers: { authorization: `Bearer ${legacy.slice(0, -1)}c` } })).status).toBe(401);
-  } finally { await mongo.close(); }
+  } finally {
+    await mongo.close();
+  }
   expect((await svc.http('GET', '/authorization/resources', { headers: { authorization: `Bearer ${token.slice(0, -2)}zz` } })).status).toBe(401);
 });

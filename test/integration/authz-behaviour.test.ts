@@ -21,14 +21,16 @@ beforeAll(async () => {
   await write('Team:t', 'viewer', 'Folder:root');
   await write('User:m', 'member', 'Team:t');
 });
-afterAll(async () => { await svc?.stop(); });
+afterAll(async () => {
+  await svc?.stop();
+});
 
 describe('writes and revisions', () => {
   it('a write returns its record and revision (body and X-Authz-Revision); a repeat is idempotent', async () => {
     const first = await svc.http('POST', '/authorization/relations', { body: { subject: 'User:x', relation: 'viewer', resource: 'Folder:leaf' } });
     expect(first.status).toBe(201);
-    expect(first.body).toMatchObject({ subject: 'User:x', relation: 'viewer', resource: 'Folder:leaf', computedTuple: 'User:x#viewer@Folder:leaf',
-      subjectType: 'User', subjectId: 'x', resourceType: 'Folder', resourceId: 'leaf', revision: expect.any(Number) });
+    expect(first.body).toMatchObject({ subject: 'User:x', relation: 'viewer', resource: 'Folder:leaf', computedTuple: 'User:x#viewer@Folder:leaf', subjectType: 'User',
+      subjectId: 'x', resourceType: 'Folder', resourceId: 'leaf', revision: expect.any(Number) });
     expect(first.headers.get('x-authz-revision')).toBe(String(first.body.revision));
     const again = await svc.http('POST', '/authorization/relations', { body: { subject: 'User:x', relation: 'viewer', resource: 'Folder:leaf' } });
     expect(again.status).toBe(200);
@@ -66,7 +68,8 @@ describe('writes and revisions', () => {
     try {
       const w = await svc.http('POST', '/authorization/relations/many', { body: { subject: 'User:held', relation: 'viewer', resources: ['Folder:held'] } });
       expect(w.status).toBe(200);
-      const r = await svc.http('GET', `/authorization/permissions/can?subject=User:m&permission=view&resource=Folder:leaf&consistency=at_least_as_fresh&revision=${w.body.revision}`);
+      const r = await svc.http('GET',
+        `/authorization/permissions/can?subject=User:m&permission=view&resource=Folder:leaf&consistency=at_least_as_fresh&revision=${w.body.revision}`);
       expect([r.status, r.body.code]).toEqual([503, 'INDEX_BEHIND']);
     } finally {
       await release();
@@ -77,8 +80,12 @@ describe('writes and revisions', () => {
 describe('decisions', () => {
   it('many checks at once (grouped into shared index queries) each get their own answer', async () => {
     const probes: Array<[string, string, boolean]> = [
-      ['User:m', 'Folder:leaf', true], ['User:m', 'Folder:root', true], ['User:zz', 'Folder:leaf', false],
-      ['Team:t', 'Folder:mid', true], ['User:m', 'Folder:nowhere', false], ['Folder:root', 'Folder:leaf', false],
+      ['User:m', 'Folder:leaf', true],
+      ['User:m', 'Folder:root', true],
+      ['User:zz', 'Folder:leaf', false],
+      ['Team:t', 'Folder:mid', true],
+      ['User:m', 'Folder:nowhere', false],
+      ['Folder:root', 'Folder:leaf', false],
     ];
     const asked = Array.from({ length: 240 }, (_, i) => probes[(i * 7) % probes.length]!);
     // fully_consistent skips the decision cache, so every one of them reaches the index.
@@ -130,7 +137,7 @@ describe('decisions', () => {
     expect(subjects.body).toEqual({ subjects: ['User:m'], public: false, count: 1 });
   });
 
-  it('a relation\'s lists read its tuples, of the subject types it admits', async () => {
+  it("a relation's lists read its tuples, of the subject types it admits", async () => {
     const holders = await svc.http('GET', '/authorization/permissions/subjects?permission=parent&resource=Folder:leaf&subjectType=Folder');
     expect(holders.body).toEqual({ subjects: ['Folder:leaf', 'Folder:mid'], public: false, count: 2 });
     const viewers = await svc.http('GET', '/authorization/permissions/subjects?permission=viewer&resource=Folder:root&subjectType=Team');
@@ -142,8 +149,12 @@ describe('decisions', () => {
 
 describe('reconstruct', () => {
   const probes: Array<[string, string, string, boolean]> = [
-    ['User:m', 'view', 'Folder:leaf', true], ['User:m', 'view', 'Folder:mid', true], ['User:bulk', 'view', 'Folder:f1', true],
-    ['User:bulk', 'view', 'Folder:leaf', false], ['Team:t', 'view', 'Folder:leaf', true], ['User:zz', 'view', 'Folder:root', false],
+    ['User:m', 'view', 'Folder:leaf', true],
+    ['User:m', 'view', 'Folder:mid', true],
+    ['User:bulk', 'view', 'Folder:f1', true],
+    ['User:bulk', 'view', 'Folder:leaf', false],
+    ['Team:t', 'view', 'Folder:leaf', true],
+    ['User:zz', 'view', 'Folder:root', false],
   ];
   async function checkerDuring(action: () => Promise<void>) {
     let wrong = 0;

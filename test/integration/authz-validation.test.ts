@@ -8,7 +8,9 @@ beforeAll(async () => {
   expect((await svc.http('POST', '/authorization/resources', { body: doc })).status).toBe(200);
   expect((await svc.http('POST', '/authorization/relations', { body: { subject: 'User:u', relation: 'owner', resource: 'Doc:d' } })).status).toBe(201);
 });
-afterAll(async () => { await svc?.stop(); });
+afterAll(async () => {
+  await svc?.stop();
+});
 
 async function snapshot() {
   const [defs, rels, doc] = await Promise.all([

@@ -8,14 +8,21 @@ import { startService, type TestService } from '../support/service.js';
 /** This machine's first non-loopback IPv4 address, if it has one. */
 const outside = Object.values(networkInterfaces()).flat().find((a) => a && a.family === 'IPv4' && !a.internal)?.address;
 
-const reachable = (host: string, port: number) => new Promise<boolean>((resolve) => {
-  const s = new Socket();
-  s.setTimeout(2000);
-  s.once('connect', () => { s.destroy(); resolve(true); });
-  s.once('error', () => resolve(false));
-  s.once('timeout', () => { s.destroy(); resolve(false); });
-  s.connect(port, host);
-});
+const reachable = (host: string, port: number) =>
+  new Promise<boolean>((resolve) => {
+    const s = new Socket();
+    s.setTimeout(2000);
+    s.once('connect', () => {
+      s.destroy();
+      resolve(true);
+    });
+    s.once('error', () => resolve(false));
+    s.once('timeout', () => {
+      s.destroy();
+      resolve(false);
+    });
+    s.connect(port, host);
+  });
 
 const hosts = (svc: TestService) => Object.fromEntries(svc.listeners.map((l) => [l.name, l.host]));
 const ports = (svc: TestService) => Object.fromEntries(svc.listeners.map((l) => [l.name, l.port]));
@@ -34,7 +41,11 @@ let first = true;
 async function withService(env: Record<string, string>, body: (svc: TestService) => Promise<void>) {
   const svc = await startService(env, { wipe: first });
   first = false;
-  try { await body(svc); } finally { await svc.stop(); }
+  try {
+    await body(svc);
+  } finally {
+    await svc.stop();
+  }
 }
 
 it('binds everything to loopback by default', async () => {

@@ -10,10 +10,12 @@ beforeAll(async () => {
   svc = await startService();
   expect((await svc.http('POST', '/authorization/resources', { body: folder })).status).toBe(200);
 }, 120_000);
-afterAll(async () => { await svc?.stop(); });
+afterAll(async () => {
+  await svc?.stop();
+});
 
 describe('bounded growth', () => {
-  it('sets an object\'s cache epoch with an expiry, and a write still invalidates a cached decision', async () => {
+  it("sets an object's cache epoch with an expiry, and a write still invalidates a cached decision", async () => {
     const can = async () => (await svc.http('GET', '/authorization/permissions/can?subject=User:ann&permission=view&resource=Folder:f1')).body.allowed;
     expect(await can()).toBe(false);
     expect(await can()).toBe(false); // cached
@@ -27,7 +29,9 @@ describe('bounded growth', () => {
       const ttl = await redis.ttl(keys[0]!);
       expect(ttl).toBeGreaterThan(300);
       expect(ttl).toBeLessThanOrEqual(3600);
-    } finally { redis.disconnect(); }
+    } finally {
+      redis.disconnect();
+    }
     // Delete and grant again: each write moves the epoch to a token it never had, so no old decision comes back.
     expect((await svc.http('DELETE', `/authorization/relations/${created.body._id as string}`)).status).toBe(200);
     expect(await can()).toBe(false);
@@ -53,7 +57,9 @@ describe('bounded growth', () => {
         { _id: 'f-recent', revokedAt: new Date() },
       ]);
       const second = await startService({
-        MASTER_KEY: svc.config.MASTER_KEY, ADMIN_JWT_SECRET: svc.config.ADMIN_JWT_SECRET, CLIENT_JWT_SECRET: svc.config.CLIENT_JWT_SECRET,
+        MASTER_KEY: svc.config.MASTER_KEY,
+        ADMIN_JWT_SECRET: svc.config.ADMIN_JWT_SECRET,
+        CLIENT_JWT_SECRET: svc.config.CLIENT_JWT_SECRET,
       }, { wipe: false });
       try {
         const deadline = Date.now() + 10_000;
@@ -63,7 +69,11 @@ describe('bounded growth', () => {
         // The login's own token is live: it renews.
         const renewed = await second.http('POST', `${second.client}/authentication/renew`, { body: { refreshToken: login.body.refreshToken }, headers: {} });
         expect(renewed.status).toBe(200);
-      } finally { await second.stop(); }
-    } finally { await mongo.close(); }
+      } finally {
+        await second.stop();
+      }
+    } finally {
+      await mongo.close();
+    }
   });
 });

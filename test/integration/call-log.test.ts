@@ -19,9 +19,18 @@ beforeAll(async () => {
   apiToken = (await svc.http('POST', '/api-tokens', { body: { name: 'call-log' } })).body.token;
   await svc.http('POST', '/authorization/resources', { body: { name: 'Doc', relations: { viewer: ['User'] }, permissions: { read: ['viewer'] } } });
 }, 120_000);
-afterAll(async () => { await svc?.stop(); });
+afterAll(async () => {
+  await svc?.stop();
+});
 
-interface Line { route?: string; transport?: string; outcome?: string; res?: { statusCode: number }; req?: { id: string; url?: string }; responseTime?: number }
+interface Line {
+  route?: string;
+  transport?: string;
+  outcome?: string;
+  res?: { statusCode: number };
+  req?: { id: string; url?: string };
+  responseTime?: number;
+}
 const parsed = () => lines.map((l) => JSON.parse(l) as Line);
 const callLines = (route: string, transport: string) => parsed().filter((l) => l.route === route && l.transport === transport);
 
@@ -51,7 +60,7 @@ async function once(surface: string, route: string, transport: string, outcome: 
 
 const check = { subject: 'User:log', permission: 'read', resource: 'Doc:log' };
 
-it('REST: one line with the request\'s url and status, one count; a refused call counts under its error code', async () => {
+it("REST: one line with the request's url and status, one count; a refused call counts under its error code", async () => {
   const ok = await once('admin', CAN, 'rest', 'ok', () => svc.http('GET', `/authorization/permissions/can?subject=User:log&permission=read&resource=Doc:log`));
   expect(ok).toMatchObject({ res: { statusCode: 200 }, req: { url: '/authorization/permissions/can?subject=User:log&permission=read&resource=Doc:log' } });
   const bad = await once('admin', CAN, 'rest', 'VALIDATION_FAILED', () => svc.http('GET', '/authorization/permissions/can?subject=nobody&permission=read&resource=Doc:log'));
@@ -81,7 +90,8 @@ it('MCP: a tool call is one line', async () => {
 it('gRPC: a call is one line', async () => {
   const pkg = loadPackageDefinition(loadDefinition()) as unknown as { authzgraph: { v1: GrpcObject } };
   const Ctor = pkg.authzgraph.v1.AuthzGraph as ServiceClientConstructor;
-  const client = new Ctor(svc.grpc, credentials.createInsecure()) as GrpcClient & Record<string, (req: unknown, md: Metadata, cb: (e: ServiceError | null, r: unknown) => void) => void>;
+  const client = new Ctor(svc.grpc, credentials.createInsecure()) as GrpcClient & Record<string,
+    (req: unknown, md: Metadata, cb: (e: ServiceError | null, r: unknown) => void) => void>;
   const md = new Metadata();
   md.set('masterkey', svc.config.MASTER_KEY);
   try {
@@ -92,7 +102,8 @@ it('gRPC: a call is one line', async () => {
 });
 
 it('the socket: a subscription is one call of the decisions route, one line', async () => {
-  const auth = (path: string) => fetch(svc.client + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'log@example.com', password: 'correct horse' }) });
+  const auth = (path: string) =>
+    fetch(svc.client + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'log@example.com', password: 'correct horse' }) });
   await auth('/authentication/local/new');
   const token = ((await (await auth('/authentication/local')).json()) as { accessToken: string }).accessToken;
   const socket = await openSocket(svc.socket, token);

@@ -25,7 +25,10 @@ beforeAll(async () => {
   await mongo.connect();
   redis = new Redis(process.env.REDIS_URL!);
 });
-afterAll(async () => { await mongo?.close(); redis?.disconnect(); });
+afterAll(async () => {
+  await mongo?.close();
+  redis?.disconnect();
+});
 
 /** A feed over a log of these entries, on its own Redis prefix, with every revision up to the highest settled. */
 async function feedOver(entries: Array<ReturnType<typeof entry>>) {
@@ -39,7 +42,6 @@ async function feedOver(entries: Array<ReturnType<typeof entry>>) {
   await revisions.settled();
   return { feed: new ChangeFeed(log, revisions), db };
 }
-
 
 const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
 const sealedBlocks = async (db = mongo.db()) =>

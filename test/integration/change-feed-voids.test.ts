@@ -28,7 +28,11 @@ beforeAll(async () => {
   await Promise.all([mongo.connect(), other.connect()]);
   redis = new Redis(process.env.REDIS_URL!);
 });
-afterAll(async () => { await mongo?.close(); await other?.close(); redis?.disconnect(); });
+afterAll(async () => {
+  await mongo?.close();
+  await other?.close();
+  redis?.disconnect();
+});
 
 /** A log of these entries and a feed over it, on a Redis prefix of its own; `client` stands for another process. */
 async function feedOver(entries: Array<ReturnType<typeof entry>>, prefix = `test-voids-${randomUUID()}`, client = mongo, drop = true) {
@@ -42,7 +46,6 @@ async function feedOver(entries: Array<ReturnType<typeof entry>>, prefix = `test
   await revisions.settled();
   return { feed: new ChangeFeed(log, revisions), log, db, prefix };
 }
-
 
 const sealedBlocks = async () =>
   (await mongo.db().collection<{ _id: number }>(COLLECTIONS.changeBlocks).find({}, { projection: { _id: 1 } }).toArray()).map((d) => d._id).sort((a, b) => a - b);
@@ -92,7 +95,8 @@ describe('voids over final gaps', () => {
     // process's, lagging) hands it out; it shares the database.
     const writer = await feedOver([], `test-voids-${randomUUID()}`, other, false);
     await counterAt(writer.prefix, 97);
-    const [fromA, fromB, acknowledged] = await Promise.all([readAllRevisions(a.feed, 150), readAllRevisions(b.feed, 70), writer.log.commit(write('inflight'), 'test', { pending: false })]);
+    const [fromA, fromB, acknowledged] = await Promise.all([readAllRevisions(a.feed, 150), readAllRevisions(b.feed, 70),
+      writer.log.commit(write('inflight'), 'test', { pending: false })]);
     for (const seen of [fromA, fromB]) {
       expect(new Set(seen).size).toBe(seen.length);
       expect(seen.filter((r) => r !== 97)).toEqual(stored);

@@ -19,8 +19,12 @@ async function readAll(after: number, limit: number) {
   return { changes: out, next: after };
 }
 
-beforeAll(async () => { svc = await startService(); });
-afterAll(async () => { await svc?.stop(); });
+beforeAll(async () => {
+  svc = await startService();
+});
+afterAll(async () => {
+  await svc?.stop();
+});
 
 describe('change feed', () => {
   it('lists tuple, grant and definition changes in revision order, paged with nothing skipped or repeated', async () => {
@@ -44,9 +48,14 @@ describe('change feed', () => {
     const summary = whole.changes.map((c) => `${c.kind} ${c.op} ${c.tuple ?? c.definition?.name}`)
       .filter((s) => s !== 'definition create ChatRoom' && s !== 'definition create File');
     expect(summary).toEqual([
-      'definition create Doc', 'relation create User:a#viewer@Doc:1',
-      'relation create Team:t#viewer@Doc:2', 'relation create Team:t#viewer@Doc:3', 'relation create Team:t#viewer@Doc:4',
-      'grant create User:g#read@Doc:9', 'relation delete User:a#viewer@Doc:1', 'definition update Doc',
+      'definition create Doc',
+      'relation create User:a#viewer@Doc:1',
+      'relation create Team:t#viewer@Doc:2',
+      'relation create Team:t#viewer@Doc:3',
+      'relation create Team:t#viewer@Doc:4',
+      'grant create User:g#read@Doc:9',
+      'relation delete User:a#viewer@Doc:1',
+      'definition update Doc',
     ]);
     const revisions = whole.changes.map((c) => c.revision);
     expect([...revisions].sort((x, y) => x - y)).toEqual(revisions);
@@ -85,7 +94,8 @@ describe('change feed', () => {
 describe('bulk checks and access-list views', () => {
   it('answers many checks in order, and refuses more than the cap', async () => {
     const r = await svc.http('POST', '/authorization/permissions/bulk', { body: { consistency: 'fully_consistent', items: [
-      { subject: 'Team:t', permission: 'read', resource: 'Doc:2' }, { subject: 'User:nobody', permission: 'read', resource: 'Doc:2' },
+      { subject: 'Team:t', permission: 'read', resource: 'Doc:2' },
+      { subject: 'User:nobody', permission: 'read', resource: 'Doc:2' },
       { subject: 'User:after-restart', permission: 'read', resource: 'Doc:5' },
     ] } });
     expect(r.status).toBe(200);
@@ -128,7 +138,10 @@ describe('bulk checks and access-list views', () => {
     expect(seen).toEqual([...ids].sort());
     expect((await svc.http('GET', '/authorization/views/wide?skip=2300&limit=10')).body.objects).toEqual([]);
     // A refresh replaces the list whole: one object fewer, and the pages follow.
-    expect((await svc.http('POST', '/authorization/relations/write', { body: { updates: [{ operation: 'delete', subject: 'User:wide', relation: 'viewer', resource: ids[0] }] } })).status).toBe(200);
+    expect(
+      (await svc.http('POST', '/authorization/relations/write', { body: { updates: [{ operation: 'delete', subject: 'User:wide', relation: 'viewer', resource: ids[0] }] } }))
+        .status,
+    ).toBe(200);
     expect((await svc.http('POST', '/authorization/views/wide/refresh')).body.count).toBe(2299);
     expect((await svc.http('GET', '/authorization/views/wide?skip=998&limit=3')).body.objects).toEqual([...ids].sort().slice(999, 1002));
     // Refreshes at once: whichever publishes last, its chunks stay whole.

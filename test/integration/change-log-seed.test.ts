@@ -14,18 +14,25 @@ const finds: Document[] = [];
 
 beforeAll(async () => {
   mongo = new MongoClient(await ownDatabase('change_log_seed'), { monitorCommands: true });
-  mongo.on('commandStarted', (e: CommandStartedEvent) => { if (e.commandName === 'find' && e.command.find === COLLECTIONS.changes) finds.push(e.command.filter as Document); });
+  mongo.on('commandStarted', (e: CommandStartedEvent) => {
+    if (e.commandName === 'find' && e.command.find === COLLECTIONS.changes) finds.push(e.command.filter as Document);
+  });
   await mongo.connect();
   redis = new Redis(process.env.REDIS_URL!);
 });
-afterAll(async () => { await mongo?.close(); redis?.disconnect(); });
+afterAll(async () => {
+  await mongo?.close();
+  redis?.disconnect();
+});
 
 /** A log of these revisions, and a counter on a Redis prefix of its own (a fresh or wiped Redis). */
 async function logOf(revisions: number[]) {
   const db = mongo.db();
   await db.dropDatabase();
   const at = new Date();
-  if (revisions.length) await db.collection<{ _id: number }>(COLLECTIONS.changes).insertMany(revisions.map((r) => ({ _id: r, revision: r, kind: 'tuples', op: 'add', tuples: [], at })));
+  if (revisions.length) {
+    await db.collection<{ _id: number }>(COLLECTIONS.changes).insertMany(revisions.map((r) => ({ _id: r, revision: r, kind: 'tuples', op: 'add', tuples: [], at })));
+  }
   finds.length = 0;
   return mongoChangeLog(db, redisRevisionCounter(redis, `test-seed-${randomUUID()}`));
 }

@@ -10,10 +10,13 @@ let svc: TestService;
 beforeAll(async () => {
   svc = await startService({ ROUTER_RATE_LIMITS: JSON.stringify({ enabled: false }), READY_REQUIRED_MODULES: 'chat' });
 });
-afterAll(async () => { await svc?.stop(); });
+afterAll(async () => {
+  await svc?.stop();
+});
 
 async function login(email: string): Promise<{ userId: string; token: string }> {
-  const call = (path: string) => fetch(svc.client + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: 'correct horse' }) });
+  const call = (path: string) =>
+    fetch(svc.client + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: 'correct horse' }) });
   await call('/authentication/local/new');
   const body = await (await call('/authentication/local')).json() as { userId: string; accessToken: string };
   return { userId: body.userId, token: body.accessToken };
@@ -41,10 +44,16 @@ const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 describe('chat over HTTP: without a token', () => {
   it('answers 401 on every chat route without a token', async () => {
     for (const [method, path, body] of [
-      ['POST', '/chat/rooms', { name: 'x', participants: [] }], ['GET', '/chat/rooms'], ['GET', '/chat/rooms/r'],
-      ['POST', '/chat/rooms/r/participants', { participants: ['u'] }], ['DELETE', '/chat/rooms/r/participants/u'], ['DELETE', '/chat/rooms/r'],
-      ['POST', '/chat/messages', { roomId: 'r', message: 'hi' }], ['GET', '/chat/messages?roomId=r'],
-      ['PATCH', '/chat/messages/m', { message: 'x' }], ['DELETE', '/chat/messages/m'],
+      ['POST', '/chat/rooms', { name: 'x', participants: [] }],
+      ['GET', '/chat/rooms'],
+      ['GET', '/chat/rooms/r'],
+      ['POST', '/chat/rooms/r/participants', { participants: ['u'] }],
+      ['DELETE', '/chat/rooms/r/participants/u'],
+      ['DELETE', '/chat/rooms/r'],
+      ['POST', '/chat/messages', { roomId: 'r', message: 'hi' }],
+      ['GET', '/chat/messages?roomId=r'],
+      ['PATCH', '/chat/messages/m', { message: 'x' }],
+      ['DELETE', '/chat/messages/m'],
     ] as const) {
       const r = await as(null, method, path, body);
       expect({ route: `${method} ${path}`, status: r.status }).toEqual({ route: `${method} ${path}`, status: 401 });
@@ -135,15 +144,20 @@ describe('chat over HTTP: freshness and team rooms', () => {
     const release = await holdIndexLeases(svc);
     let released = false;
     try {
-      const w = await svc.http('POST', '/authorization/relations/many', { body: { subject: `User:${guest.userId}`, relation: 'member', resources: [`ChatRoom:${created.body._id}`] } });
+      const w = await svc.http('POST', '/authorization/relations/many', {
+        body: { subject: `User:${guest.userId}`, relation: 'member', resources: [`ChatRoom:${created.body._id}`] },
+      });
       expect(w.status).toBe(200);
       const fresh = as(guest.token, 'GET', `/chat/rooms?consistency=at_least_as_fresh&revision=${w.body.revision}`);
       // Without the revision the read does not wait, and the index does not have the membership yet.
       expect((await as(guest.token, 'GET', '/chat/rooms')).body).toEqual({ rooms: [], count: 0 });
-      await release(); released = true;
+      await release();
+      released = true;
       const r = await fresh;
       expect([r.status, r.body.count, r.body.rooms[0]?._id]).toEqual([200, 1, created.body._id]);
-    } finally { if (!released) await release(); }
+    } finally {
+      if (!released) await release();
+    }
   });
 
   it('makes a team-scoped room readable by the team, and /ready requires the chat module', async () => {
@@ -215,12 +229,23 @@ describe('chat on the realtime socket: relaying and refusals', () => {
     const u = await login('hostile@chat.example');
     const s = await connect(u.token);
     const frames: unknown[] = [
-      { type: 'join' }, { type: 'join', room: 123 }, { type: 'join', room: 'x'.repeat(10_000) }, { type: 'join', room: 'a\u0000b' },
-      { type: 'join', room: '__proto__' }, { type: 'join', room: { $ne: null } }, { type: 'join', room: 'r', extra: 1 },
-      { type: 'send', room: 'r' }, { type: 'send', room: 'r', message: { $gt: '' } }, { type: 'send', room: 'no-such-room', message: 'hi' },
-      { type: 'send', room: 'r', message: 'x'.repeat(100_000) }, { type: 'send', room: 'r', message: '\u0000' },
-      { type: 'typing', room: 'not-joined' }, { type: 'read', room: 'not-joined' }, { type: 'read', room: 'r', messageId: 'x'.repeat(500) },
-      { type: 'leave', room: 'not-joined' }, { type: 'leave', room: 'constructor' },
+      { type: 'join' },
+      { type: 'join', room: 123 },
+      { type: 'join', room: 'x'.repeat(10_000) },
+      { type: 'join', room: 'a\u0000b' },
+      { type: 'join', room: '__proto__' },
+      { type: 'join', room: { $ne: null } },
+      { type: 'join', room: 'r', extra: 1 },
+      { type: 'send', room: 'r' },
+      { type: 'send', room: 'r', message: { $gt: '' } },
+      { type: 'send', room: 'no-such-room', message: 'hi' },
+      { type: 'send', room: 'r', message: 'x'.repeat(100_000) },
+      { type: 'send', room: 'r', message: '\u0000' },
+      { type: 'typing', room: 'not-joined' },
+      { type: 'read', room: 'not-joined' },
+      { type: 'read', room: 'r', messageId: 'x'.repeat(500) },
+      { type: 'leave', room: 'not-joined' },
+      { type: 'leave', room: 'constructor' },
     ];
     for (const f of frames) {
       s.send(f);
@@ -270,7 +295,8 @@ describe('chat on the realtime socket: bounds and leaving', () => {
     await pause(300);
     expect(g.got.filter((m) => m.type === 'message')).toEqual([]);
     expect(await g.join(roomId)).toMatchObject({ type: 'error', code: 'FORBIDDEN' });
-    o.ws.close(); g.ws.close();
+    o.ws.close();
+    g.ws.close();
   });
 
   it('sends `left` within a second to a user removed from the team that holds the room', async () => {
@@ -294,7 +320,8 @@ describe('chat on the realtime socket: bounds and leaving', () => {
     await l.next((x) => x.type === 'message' && x.message.message === 'after');
     await pause(300);
     expect(m.got.filter((x) => x.type === 'message')).toEqual([]);
-    m.ws.close(); l.ws.close();
+    m.ws.close();
+    l.ws.close();
   });
 });
 
@@ -318,7 +345,7 @@ describe('chat participants named as tuples name them', () => {
 });
 
 describe('chat with a team as participant', () => {
-  it('lets the team\'s members in, and sends `left` to one removed from the team', async () => {
+  it("lets the team's members in, and sends `left` to one removed from the team", async () => {
     const host = await login('pod-host@chat.example');
     const mate = await login('pod-mate@chat.example');
     await svc.http('POST', '/authorization/relations', { body: { subject: `User:${mate.userId}`, relation: 'member', resource: 'Team:pod' } });
@@ -363,7 +390,10 @@ describe('chat across processes', () => {
 
       await as(host.token, 'DELETE', `/chat/rooms/${roomId}/participants/${guest.userId}`);
       expect(await g.next((m) => m.type === 'left', 1000)).toEqual({ type: 'left', room: roomId, reason: 'access revoked' });
-      g.ws.close(); h.ws.close();
-    } finally { await other.stop(); }
+      g.ws.close();
+      h.ws.close();
+    } finally {
+      await other.stop();
+    }
   });
 });

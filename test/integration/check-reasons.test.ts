@@ -19,7 +19,8 @@ beforeAll(async () => {
   apiToken = (await svc.http('POST', '/api-tokens', { body: { name: 'reasons' } })).body.token;
   const document = { name: 'Document', relations: { viewer: ['User'] }, permissions: { view: ['viewer'] } };
   expect((await svc.http('POST', '/authorization/resources', { body: document })).status).toBe(200);
-  const call = (path: string) => fetch(svc.client + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'typo@example.com', password: 'correct horse' }) });
+  const call = (path: string) =>
+    fetch(svc.client + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'typo@example.com', password: 'correct horse' }) });
   await call('/authentication/local/new');
   const login = await (await call('/authentication/local')).json() as { accessToken: string; userId: string };
   userToken = login.accessToken;
@@ -27,13 +28,17 @@ beforeAll(async () => {
   const grant = { subject: `User:${userId}`, relation: 'viewer', resource: 'Document:roadmap' };
   expect((await svc.http('POST', '/authorization/relations', { body: grant })).status).toBe(201);
 }, 180_000);
-afterAll(async () => { await svc?.stop(); });
+afterAll(async () => {
+  await svc?.stop();
+});
 
 const can = async (permission: string, resource: string, subject = 'User:alice') =>
   (await svc.http('GET', `/authorization/permissions/can?subject=${subject}&permission=${permission}&resource=${resource}`)).body;
-const asUser = (path: string, init: RequestInit = {}) => fetch(svc.client + path, {
-  ...init, headers: { authorization: `Bearer ${userToken}`, 'content-type': 'application/json' },
-}).then(async (r) => ({ status: r.status, body: await r.json() as any })); // eslint-disable-line @typescript-eslint/no-explicit-any
+const asUser = (path: string, init: RequestInit = {}) =>
+  fetch(svc.client + path, {
+    ...init,
+    headers: { authorization: `Bearer ${userToken}`, 'content-type': 'application/json' },
+  }).then(async (r) => ({ status: r.status, body: await r.json() as any })); // eslint-disable-line @typescript-eslint/no-explicit-any
 const graphql = async (base: string, query: string, headers: Record<string, string>) => {
   const r = await fetch(`${base}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ query }) });
   return await r.json() as { data?: Record<string, unknown>; errors?: unknown[] };
@@ -55,7 +60,8 @@ describe('admin checks', () => {
     expect(await can('read', 'Later:x')).toEqual({ allowed: false });
     // Later is defined: these go through the decision cache (the second and third are hits).
     for (let i = 0; i < 3; i++) {
-      expect(await can('raed', 'Later:x')).toEqual({ allowed: false, reason: { code: 'UNKNOWN_PERMISSION', message: 'Later has no relation or permission raed (did you mean read?)', didYouMean: 'read' } });
+      expect(await can('raed', 'Later:x')).toEqual({ allowed: false,
+        reason: { code: 'UNKNOWN_PERMISSION', message: 'Later has no relation or permission raed (did you mean read?)', didYouMean: 'read' } });
     }
   });
 
@@ -74,8 +80,12 @@ describe('admin checks', () => {
     const gql = await graphql(svc.admin, '{ get_authorization_permissions_can(subject: "User:alice", permission: "veiw", resource: "Document:roadmap") }', svc.asAdmin);
     expect(gql.data).toEqual({ get_authorization_permissions_can: { allowed: false, reason: VEIW } });
     const client = new Client({ name: 'reasons-test', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${svc.admin}/mcp?modules=authorization`), { requestInit: { headers: { authorization: `Bearer ${apiToken}` } } }));
-    const tool = await client.callTool({ name: 'get_authorization_permissions_can', arguments: { subject: 'User:alice', permission: 'view', resource: 'Documnet:roadmap' } }) as { content: Array<{ text: string }> };
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${svc.admin}/mcp?modules=authorization`), { requestInit: { headers: { authorization: `Bearer ${apiToken}` } } }),
+    );
+    const tool = await client.callTool({ name: 'get_authorization_permissions_can', arguments: { subject: 'User:alice', permission: 'view', resource: 'Documnet:roadmap' } }) as {
+      content: Array<{ text: string }>;
+    };
     await client.close();
     expect(JSON.parse(tool.content[0]!.text)).toEqual({ allowed: false, reason: NC_TYPE });
   });
@@ -91,7 +101,9 @@ describe('admin checks', () => {
       expect(bulk.map((r) => r.reason?.code)).toEqual(['UNKNOWN_PERMISSION', 'UNKNOWN_TYPE']);
       expect(bulk[1]!.reason).toMatchObject(NC_TYPE);
       expect(await grpc.evaluate(typo)).toMatchObject({ allowed: false, reason: VEIW.message, reasonCode: 'UNKNOWN_PERMISSION', didYouMean: 'view' });
-    } finally { grpc.close(); }
+    } finally {
+      grpc.close();
+    }
   });
 
   it('authz check prints the reason and exits 7 (0 when a deny was expected); a plain deny still exits 1', async () => {
@@ -113,15 +125,21 @@ describe('client checks', () => {
     expect((await asUser('/authorization/check?action=view&resource=Document:roadmap')).body).toEqual({ allowed: true });
     // A scope the caller may not use is still a 403, which names the typo as well.
     expect(await asUser('/authorization/check?action=veiw&resource=Document:roadmap&scope=Team:t')).toEqual({ status: 403, body: {
-      code: 'FORBIDDEN', message: `You need veiw on the scope Team:t; and UNKNOWN_PERMISSION: ${VEIW.message}` } });
+      code: 'FORBIDDEN',
+      message: `You need veiw on the scope Team:t; and UNKNOWN_PERMISSION: ${VEIW.message}`,
+    } });
     expect((await asUser('/authorization/check?action=view&resource=Documnet:roadmap&scope=Team:t')).body.message)
       .toBe(`You need view on the scope Team:t; and UNKNOWN_TYPE: ${NC_TYPE.message}`);
     expect((await asUser('/authorization/check?action=view&resource=Document:roadmap&scope=Team:t')).body.message).toBe('You need view on the scope Team:t');
     const decisions = await asUser('/authorization/decisions', { method: 'POST', body: JSON.stringify({ items: [
-      { action: 'veiw', resource: 'Document:roadmap' }, { action: 'view', resource: 'Documnet:roadmap' }, { action: 'view', resource: 'Document:roadmap' },
+      { action: 'veiw', resource: 'Document:roadmap' },
+      { action: 'view', resource: 'Documnet:roadmap' },
+      { action: 'view', resource: 'Document:roadmap' },
     ] }) });
     expect(decisions.body.items.map((i: { allowed: boolean; reason?: unknown }) => [i.allowed, i.reason])).toEqual([[false, VEIW], [false, NC_TYPE], [true, undefined]]);
-    const gql = await graphql(svc.client, '{ authorizationDecision(action: "veiw", resource: "Document:roadmap") { allowed reason { code message didYouMean } } }', { authorization: `Bearer ${userToken}` });
+    const gql = await graphql(svc.client, '{ authorizationDecision(action: "veiw", resource: "Document:roadmap") { allowed reason { code message didYouMean } } }', {
+      authorization: `Bearer ${userToken}`,
+    });
     expect(gql.data).toEqual({ authorizationDecision: { allowed: false, reason: VEIW } });
   });
 
@@ -134,7 +152,9 @@ describe('client checks', () => {
         { action: 'veiw', resource: 'Document:roadmap', allowed: false, reason: VEIW, revision: expect.any(Number) },
         { action: 'view', resource: 'Document:roadmap', allowed: true, revision: expect.any(Number) },
       ]);
-    } finally { s.ws.close(); }
+    } finally {
+      s.ws.close();
+    }
   });
 });
 
@@ -143,7 +163,8 @@ describe('typos refused when written', () => {
     const folder = { name: 'Folder', relations: { parent: ['Folder', 'Document'] }, permissions: { view: ['parent->veiw'] } };
     const r = await svc.http('POST', '/authorization/resources', { body: folder });
     expect(r.status).toBe(422);
-    expect(r.body).toMatchObject({ code: 'INVALID_DEFINITION', message: 'entry parent->veiw: no type parent allows (Folder, Document) declares veiw (did you mean parent->view?)' });
+    expect(r.body).toMatchObject({ code: 'INVALID_DEFINITION',
+      message: 'entry parent->veiw: no type parent allows (Folder, Document) declares veiw (did you mean parent->view?)' });
     expect((await svc.http('GET', '/authorization/resources/Folder')).status).toBe(404);
     const imported = await svc.http('POST', '/state/import', { body: { version: 1, resources: [folder] } });
     expect(imported.status).toBe(422);

@@ -14,7 +14,9 @@ let env: Record<string, string>;
 const work = mkdtempSync(join(tmpdir(), 'authz-push-'));
 const EXAMPLE = 'examples/docs.yaml';
 /** The example as data, to write changed copies of it. */
-const example = () => parse(readFileSync(join(ROOT, EXAMPLE), 'utf8')) as { definitions: Array<{ name: string; relations: Record<string, string[]>; permissions: Record<string, string[]> }>; tuples: string[] };
+const example = () =>
+  parse(readFileSync(join(ROOT, EXAMPLE), 'utf8')) as { definitions: Array<{ name: string; relations: Record<string, string[]>; permissions: Record<string, string[]> }>;
+    tuples: string[] };
 const write = (name: string, value: unknown) => {
   const file = join(work, name);
   writeFileSync(file, `${JSON.stringify(value, null, 2)}\n`);
@@ -28,7 +30,9 @@ beforeAll(async () => {
   expect(created.status).toBe(201);
   env = { AUTHZ_URL: svc.admin, AUTHZ_TOKEN: created.body.token as string, XDG_CONFIG_HOME: work };
 }, 120_000);
-afterAll(async () => { await svc?.stop(); });
+afterAll(async () => {
+  await svc?.stop();
+});
 
 it('a dry run shows the diff and changes nothing; a push writes it; the same push again is all unchanged', async () => {
   const dry = await authz(['push', EXAMPLE, '--tuples', '--dry-run'], { env });
@@ -57,12 +61,15 @@ it('a dry run shows the diff and changes nothing; a push writes it; the same pus
   const revision = Number(/^Pushed \(revision (\d+)\): definitions 2 created, 0 changed, 0 unchanged; tuples 6 created, 0 stored already$/m.exec(pushed.stdout)?.[1]);
   expect(revision).toBeGreaterThan(0);
   expect((await definition('Document')).body.relations).toEqual(example().definitions[1]!.relations);
-  const can = await svc.http('GET', `/authorization/permissions/can?subject=User:carol&permission=read&resource=Document:roadmap&consistency=at_least_as_fresh&revision=${revision}`);
+  const can = await svc.http('GET',
+    `/authorization/permissions/can?subject=User:carol&permission=read&resource=Document:roadmap&consistency=at_least_as_fresh&revision=${revision}`);
   expect(can.body.allowed).toBe(true);
 
   const again = await authz(['push', EXAMPLE, '--tuples'], { env });
   expect(again.code).toBe(0);
-  expect(again.stdout).toBe(`unchanged: Folder, Document\ntuples: 0 to create, 6 stored already\nNothing to push (revision ${revision}): definitions 0 created, 0 changed, 2 unchanged; tuples 0 created, 6 stored already\n`);
+  expect(again.stdout).toBe(
+    `unchanged: Folder, Document\ntuples: 0 to create, 6 stored already\nNothing to push (revision ${revision}): definitions 0 created, 0 changed, 2 unchanged; tuples 0 created, 6 stored already\n`,
+  );
   const json = JSON.parse((await authz(['push', EXAMPLE, '--json'], { env })).stdout);
   expect(json.definitions).toEqual([{ name: 'Folder', status: 'unchanged', changes: [] }, { name: 'Document', status: 'unchanged', changes: [] }]);
   expect(json.revision).toBe(revision);
@@ -150,7 +157,10 @@ it('a definition differing only in the order of its allowed types and entries is
   const model = example();
   expect((await authz(['push', write('ordered.json', model)], { env })).code).toBe(0);
   const reverse = (m: Record<string, string[]>) => Object.fromEntries(Object.entries(m).reverse().map(([k, v]) => [k, [...v].reverse()]));
-  for (const d of model.definitions) { d.relations = reverse(d.relations); d.permissions = reverse(d.permissions); }
+  for (const d of model.definitions) {
+    d.relations = reverse(d.relations);
+    d.permissions = reverse(d.permissions);
+  }
   const r = await authz(['push', write('reordered.json', model)], { env });
   expect(r.code).toBe(0);
   expect(r.stdout).not.toMatch(/: changed$/m);

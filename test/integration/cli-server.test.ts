@@ -30,7 +30,9 @@ beforeAll(async () => {
   expect(created.status).toBe(201);
   token = created.body.token;
 });
-afterAll(async () => { await svc?.stop(); });
+afterAll(async () => {
+  await svc?.stop();
+});
 
 describe('login', () => {
   it('tries the token, saves URL and token in a 0600 profile, and later commands use it', async () => {
@@ -246,8 +248,12 @@ describe('partial failures and redirects', () => {
     writeFileSync(file, [...good, 'User:p#viewer@Nope:1', 'User:q#viewer@Doc:partial'].join('\n'));
     const r = await authz(['relations', 'write', '--file', file, '--json'], { env: env() });
     expect(r.code).toBe(4);
-    const { error } = JSON.parse(r.stderr.trim().split('\n').at(-1)!) as { error: { message: string; details: { applied: { created: number; revision: number; tuples: number }; notApplied: number } } };
-    expect(error.message).toMatch(/^POST \/authorization\/relations\/write: 422 UNKNOWN_TYPE: [^\n]+\nthe 1,000 tuples before this batch \(batches 1-1\) were written \(revision \d+\); tuples 1,001-1,002 were not$/);
+    const { error } = JSON.parse(r.stderr.trim().split('\n').at(-1)!) as {
+      error: { message: string; details: { applied: { created: number; revision: number; tuples: number }; notApplied: number } };
+    };
+    expect(error.message).toMatch(
+      /^POST \/authorization\/relations\/write: 422 UNKNOWN_TYPE: [^\n]+\nthe 1,000 tuples before this batch \(batches 1-1\) were written \(revision \d+\); tuples 1,001-1,002 were not$/,
+    );
     expect(error.details).toMatchObject({ applied: { created: 1000, tuples: 1000 }, notApplied: 2 });
     const read = await authz(['relations', 'read', '--search', '@Doc:partial', '--limit', '1', '--revision', String(error.details.applied.revision)], { env: env() });
     expect(read.stderr).toBe('tuples 1-1 of 1,000; more: --skip 1\n');
@@ -265,7 +271,9 @@ describe('partial failures and redirects', () => {
       const url = `http://127.0.0.1:${(redirector.address() as AddressInfo).port}`;
       const r = await authz(['relations', 'write', 'User:moved#viewer@Doc:redirected', '--url', url], { env: env() });
       expect(r.code).toBe(2);
-      expect(r.stderr).toBe(`authz: POST /authorization/relations/write: the server answers 302, a redirect to ${svc.admin}/authorization/relations/write; authz does not follow redirects: give the server's own URL (--url, AUTHZ_URL or authz login)\n`);
+      expect(r.stderr).toBe(
+        `authz: POST /authorization/relations/write: the server answers 302, a redirect to ${svc.admin}/authorization/relations/write; authz does not follow redirects: give the server's own URL (--url, AUTHZ_URL or authz login)\n`,
+      );
       expect(seen).toEqual(['POST /authorization/relations/write']);
       expect((await svc.http('GET', '/authorization/relations?search=User:moved&consistency=fully_consistent')).body.count).toBe(0);
     } finally {

@@ -4,8 +4,12 @@ import { startService, type TestService } from '../support/service.js';
 let svc: TestService;
 // Many accounts from one address: registration's default limit (20/min per IP) is raised here.
 const LIMITS = JSON.stringify({ routes: { 'POST /authentication/local/new': { windowMs: 60_000, max: 1000 } } });
-beforeAll(async () => { svc = await startService({ ROUTER_RATE_LIMITS: LIMITS }); }, 120_000);
-afterAll(async () => { await svc?.stop(); });
+beforeAll(async () => {
+  svc = await startService({ ROUTER_RATE_LIMITS: LIMITS });
+}, 120_000);
+afterAll(async () => {
+  await svc?.stop();
+});
 
 const client = (method: string, path: string, o: { body?: unknown; token?: string; headers?: Record<string, string> } = {}) =>
   svc.http(method, `${svc.client}${path}`, { body: o.body, headers: o.headers ?? (o.token ? { authorization: `Bearer ${o.token}` } : {}) });
@@ -182,8 +186,7 @@ describe('teams, invitations and client checks', () => {
 
   it('many users register, log in and join at once without a 5xx', async () => {
     const emails = Array.from({ length: 12 }, (_, i) => `crowd${i}@example.com`);
-    const invites = await Promise.all(emails.map((email) =>
-      client('POST', `/authentication/teams/${team}/invite`, { token: alice.accessToken, body: { email } })));
+    const invites = await Promise.all(emails.map((email) => client('POST', `/authentication/teams/${team}/invite`, { token: alice.accessToken, body: { email } })));
     const results = await Promise.all(emails.map(async (email, i) => {
       const a = await account(email);
       return client('POST', '/authentication/teams/join', { token: a.accessToken, body: { invitationToken: invites[i]!.body.invitationToken } });

@@ -8,10 +8,13 @@ beforeAll(async () => {
   svc = await startService({ ROUTER_RATE_LIMITS: JSON.stringify({ enabled: false }) });
   expect((await svc.http('POST', '/authorization/resources', { body: { name: 'Doc', relations: { owner: ['User'] }, permissions: { read: ['owner'] } } })).status).toBe(200);
 });
-afterAll(async () => { await svc?.stop(); });
+afterAll(async () => {
+  await svc?.stop();
+});
 
 async function login(email: string): Promise<{ userId: string; token: string }> {
-  const call = (path: string) => fetch(svc.client + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: 'correct horse' }) });
+  const call = (path: string) =>
+    fetch(svc.client + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: 'correct horse' }) });
   await call('/authentication/local/new');
   const body = await (await call('/authentication/local')).json() as { userId: string; accessToken: string };
   return { userId: body.userId, token: body.accessToken };
@@ -25,9 +28,12 @@ async function whileHeld(userId: string, resource: string, reads: (revision: num
     const w = await svc.http('POST', '/authorization/relations/many', { body: { subject: `User:${userId}`, relation: 'owner', resources: [resource] } });
     expect(w.status).toBe(200);
     const after = await reads(Number(w.body.revision));
-    await release(); released = true;
+    await release();
+    released = true;
     await after();
-  } finally { if (!released) await release(); }
+  } finally {
+    if (!released) await release();
+  }
 }
 
 it('check, decisions and role wait for the revision they name; without it they answer from the index as it is', async () => {

@@ -10,7 +10,8 @@ import { startService, type TestService } from '../support/service.js';
 let svc: TestService;
 let dir: string;
 const LIMITS = JSON.stringify({ routes: {
-  'POST /authentication/local/new': { windowMs: 60_000, max: 1000 }, 'GET /authentication/teams': { windowMs: 60_000, max: 3 },
+  'POST /authentication/local/new': { windowMs: 60_000, max: 1000 },
+  'GET /authentication/teams': { windowMs: 60_000, max: 3 },
 } });
 type Account = { id: string; token: string; gql: GraphQLClient };
 let alice: Account;
@@ -51,7 +52,8 @@ afterAll(async () => {
 describe("client GraphQL fields from the registry: one per route, and what each module's fields do", () => {
   it('has a field for every client route that answers JSON, named by its id; only the byte routes are left out', async () => {
     const intro = await alice.gql.request<{ __schema: { queryType: { fields: Array<{ name: string }> }; mutationType: { fields: Array<{ name: string }> } } }>(
-      gql`{ __schema { queryType { fields { name } } mutationType { fields { name } } } }`);
+      gql`{ __schema { queryType { fields { name } } mutationType { fields { name } } } }`,
+    );
     const queries = new Set(intro.__schema.queryType.fields.map((f) => f.name));
     const mutations = new Set(intro.__schema.mutationType.fields.map((f) => f.name));
     const client = svc.app.registry.of('client');
@@ -67,7 +69,9 @@ describe("client GraphQL fields from the registry: one per route, and what each 
 
   it('creates a chat room, lists it, and sends and reads a message, with the authorization of REST', async () => {
     const made = await alice.gql.request<{ post_chat_rooms: { _id: string; participants: string[] } }>(
-      gql`mutation ($p: JSON) { post_chat_rooms(name: "planning", participants: $p) }`, { p: [bob.id] });
+      gql`mutation ($p: JSON) { post_chat_rooms(name: "planning", participants: $p) }`,
+      { p: [bob.id] },
+    );
     const room = made.post_chat_rooms._id;
     expect(made.post_chat_rooms.participants).toContain(bob.id);
     const listed = await alice.gql.request<{ get_chat_rooms: { count: number; rooms: Array<{ _id: string; name: string }> } }>(gql`{ get_chat_rooms(limit: 10) }`);
@@ -75,7 +79,9 @@ describe("client GraphQL fields from the registry: one per route, and what each 
     expect(listed.get_chat_rooms).toEqual((await rest('GET', '/chat/rooms?limit=10', alice.token)).body);
     await alice.gql.request(gql`mutation ($room: JSON) { post_chat_messages(roomId: $room, message: "hello") }`, { room });
     const read = await bob.gql.request<{ get_chat_messages: { messages: Array<{ message: string; senderId: string }> } }>(
-      gql`query ($room: JSON) { get_chat_messages(roomId: $room) }`, { room });
+      gql`query ($room: JSON) { get_chat_messages(roomId: $room) }`,
+      { room },
+    );
     expect(read.get_chat_messages.messages.map((m) => [m.message, m.senderId])).toEqual([['hello', alice.id]]);
     // Bob is a participant, not the owner: he cannot delete the room, by GraphQL as by REST.
     expect((await failure(bob.gql.request(gql`mutation ($room: JSON) { delete_chat_rooms_roomid(roomId: $room) }`, { room }))).codes).toEqual(['FORBIDDEN']);
@@ -85,7 +91,9 @@ describe("client GraphQL fields from the registry: one per route, and what each 
   it('uploads a file, reads and renames its record, and REST serves the bytes it was given', async () => {
     const content = Buffer.from('graphql upload, small');
     const up = await alice.gql.request<{ post_storage_upload: { _id: string; size: number; name: string } }>(
-      gql`mutation ($data: JSON) { post_storage_upload(name: "note.txt", data: $data, mimeType: "text/plain") }`, { data: content.toString('base64') });
+      gql`mutation ($data: JSON) { post_storage_upload(name: "note.txt", data: $data, mimeType: "text/plain") }`,
+      { data: content.toString('base64') },
+    );
     const id = up.post_storage_upload._id;
     expect(up.post_storage_upload).toMatchObject({ name: 'note.txt', size: content.length });
     const record = await alice.gql.request<{ get_storage_file_id: unknown }>(gql`query ($id: JSON) { get_storage_file_id(id: $id) }`, { id });
@@ -93,14 +101,18 @@ describe("client GraphQL fields from the registry: one per route, and what each 
     const files = await alice.gql.request<{ get_storage_files: { count: number } }>(gql`{ get_storage_files }`);
     expect(files.get_storage_files.count).toBe(1);
     const renamed = await alice.gql.request<{ patch_storage_upload_id: { name: string; size: number } }>(
-      gql`mutation ($id: JSON) { patch_storage_upload_id(id: $id, name: "renamed.txt") }`, { id });
+      gql`mutation ($id: JSON) { patch_storage_upload_id(id: $id, name: "renamed.txt") }`,
+      { id },
+    );
     expect(renamed.patch_storage_upload_id).toMatchObject({ name: 'renamed.txt', size: content.length });
     const bytes = await fetch(`${svc.client}/storage/file/data/${id}`, { headers: { authorization: `Bearer ${alice.token}` } });
     expect(Buffer.from(await bytes.arrayBuffer())).toEqual(content);
     // Not Bob's to read.
     expect((await failure(bob.gql.request(gql`query ($id: JSON) { get_storage_file_id(id: $id) }`, { id }))).codes).toEqual(['NOT_FOUND']);
   });
+});
 
+describe('client GraphQL fields from the registry: notifications and custom endpoints', () => {
   it('lists notifications and marks them read', async () => {
     expect((await svc.http('POST', '/communications/push', { body: { userId: alice.id, title: 'Hi', body: 'from GraphQL test' } })).status).toBe(201);
     const unread = async () => JSON.stringify((await alice.gql.request<{ get_notifications: { unread: number } }>(gql`{ get_notifications }`)).get_notifications.unread);
@@ -115,7 +127,11 @@ describe("client GraphQL fields from the registry: one per route, and what each 
   it('calls a custom endpoint', async () => {
     expect((await svc.http('POST', '/database/schemas', { body: { name: 'Ticket', fields: { title: 'String', status: 'String' } } })).status).toBe(201);
     expect((await svc.http('POST', '/database/customEndpoints', { body: {
-      name: 'openTickets', operation: 'find', schema: 'Ticket', inputs: { status: { type: 'String', required: true, from: 'query' } }, filter: { status: { input: 'status' } },
+      name: 'openTickets',
+      operation: 'find',
+      schema: 'Ticket',
+      inputs: { status: { type: 'String', required: true, from: 'query' } },
+      filter: { status: { input: 'status' } },
     } })).status).toBe(201);
     for (const [title, status] of [['one', 'open'], ['two', 'closed']]) {
       await alice.gql.request(gql`mutation ($body: JSON) { post_database_schema(schema: "Ticket", body: $body) }`, { body: { title, status } });
@@ -133,7 +149,8 @@ describe('client GraphQL fields from the registry: refusals and limits', () => {
     const count = async () => (await rest('GET', '/chat/rooms', bob.token)).body.count as number;
     const before = await count();
     const create = gql`mutation ($name: JSON, $participants: JSON) { post_chat_rooms(name: $name, participants: $participants) }`;
-    for (const vars of <Array<Record<string, unknown>>>[{ name: '' }, { name: 'x', participants: 'not a list' }, { name: { $ne: null } }, { name: 'x'.repeat(201) }, { name: 'x', participants: ['a\u0000b'] }]) {
+    for (const vars of <Array<Record<string, unknown>>> [{ name: '' }, { name: 'x', participants: 'not a list' }, { name: { $ne: null } }, { name: 'x'.repeat(201) }, { name: 'x',
+      participants: ['a\u0000b'] }]) {
       const r = await failure(bob.gql.request(create, vars));
       expect(r.codes).toEqual(['VALIDATION_FAILED']);
       expect(r.statuses).toEqual([400]);
@@ -147,7 +164,7 @@ describe('client GraphQL fields from the registry: refusals and limits', () => {
     // An upload is read as REST reads its JSON body: without a name, with bad base64 or an unknown argument, no file.
     const files = async () => (await rest('GET', '/storage/files', bob.token)).body.count as number;
     const upload = gql`mutation ($name: JSON, $data: JSON) { post_storage_upload(name: $name, data: $data) }`;
-    for (const vars of <Array<Record<string, unknown>>>[{ data: 'aGk=' }, { name: 'x', data: 'not base64!' }, { name: { a: 1 }, data: 'aGk=' }]) {
+    for (const vars of <Array<Record<string, unknown>>> [{ data: 'aGk=' }, { name: 'x', data: 'not base64!' }, { name: { a: 1 }, data: 'aGk=' }]) {
       expect((await failure(bob.gql.request(upload, vars))).statuses[0]).toBe(400);
     }
     expect((await failure(bob.gql.request(gql`mutation { post_storage_upload(name: "x", data: "aGk=", owner: "me") }`))).codes).toEqual(['VALIDATION_FAILED']);
@@ -159,7 +176,8 @@ describe('client GraphQL fields from the registry: refusals and limits', () => {
     const files = async () => (await rest('GET', '/storage/files', carol.token)).body.count as number;
     const aliases = Array.from({ length: 3 }, (_, i) => `u${i}: post_storage_upload(name: "f${i}.bin", data: $d)`).join(' ');
     const res = await fetch(`${svc.client}/graphql`, {
-      method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${carol.token}` },
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${carol.token}` },
       body: JSON.stringify({ query: `mutation ($d: JSON) { ${aliases} }`, variables: { d: Buffer.from('the same bytes thrice').toString('base64') } }),
     });
     const body = await res.json() as { data?: unknown; errors: Array<{ message: string; extensions: { code: string; status: number } }> };

@@ -43,7 +43,8 @@ beforeAll(async () => {
   smtp = await startSmtp();
   // A database of its own on the shared MongoDB: another file wiping the shared one does not empty the outbox read here.
   const MONGO_URL = await ownDatabase('authz_communications_faults');
-  svc = await startService({ MONGO_URL, REDIS_URL: `redis://127.0.0.1:${PORTS.redis}`, REDIS_PREFIX: tag, READY_REQUIRED_MODULES: 'communications' }, { wipe: false, logLines: [] });
+  svc = await startService({ MONGO_URL, REDIS_URL: `redis://127.0.0.1:${PORTS.redis}`, REDIS_PREFIX: tag, READY_REQUIRED_MODULES: 'communications' }, { wipe: false,
+    logLines: [] });
   const r = await svc.http('PATCH', '/config/communications', { body: {
     email: { provider: 'smtp', smtp: { host: '127.0.0.1', port: smtp.port, timeoutMs: 5000 } },
     orchestration: { attempts: 10, backoff: { delayMs: 200 }, concurrency: 5 },
@@ -56,14 +57,22 @@ afterAll(async () => {
   for (const s of stacks.reverse()) await s.stop();
 }, 60_000);
 
-interface Outcome { key: string; status: number; ms: number; at: number; code?: string }
+interface Outcome {
+  key: string;
+  status: number;
+  ms: number;
+  at: number;
+  code?: string;
+}
 
 /** One send with a hard client timeout, so a hang shows as status 0 instead of stalling the test. */
 async function send(key: string): Promise<Outcome> {
   const at = Date.now();
   try {
     const res = await fetch(`${svc.admin}/communications/email`, {
-      method: 'POST', headers: { 'content-type': 'application/json', ...svc.asAdmin }, signal: AbortSignal.timeout(30_000),
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...svc.asAdmin },
+      signal: AbortSignal.timeout(30_000),
       body: JSON.stringify({ to: 'ops@example.com', subject: `msg ${key}`, text: `body of ${key}`, idempotencyKey: key }),
     });
     const reply = await res.json().catch(() => ({})) as { code?: string };
@@ -84,13 +93,19 @@ function senders() {
       for (;;) {
         const o = await send(key);
         outcomes.push(o);
-        if (o.status === 200 || o.status === 201) { acknowledged.add(key); break; }
+        if (o.status === 200 || o.status === 201) {
+          acknowledged.add(key);
+          break;
+        }
         await pause(100);
       }
     }
   };
   const run = Promise.all(Array.from({ length: SENDERS }, (_, w) => one(w)));
-  return { outcomes, acknowledged, async end() { stop = true; await run; } };
+  return { outcomes, acknowledged, async end() {
+    stop = true;
+    await run;
+  } };
 }
 
 it('loses no message and sends none twice when Redis is killed and restarted during sends', async () => {
@@ -145,7 +160,7 @@ it('loses no message and sends none twice when Redis is killed and restarted dur
   expect(counts.size).toBe(subjects.length);
   // The outbox holds each one once too.
   const ids: string[] = [];
-  for (let skip = 0; ; skip += 1000) {
+  for (let skip = 0;; skip += 1000) {
     const page = await svc.http('GET', `/communications/outbox?channel=email&limit=1000&skip=${skip}`);
     expect(page.status).toBe(200);
     ids.push(...(page.body.messages as Array<{ _id: string }>).map((m) => m._id).filter((id) => id.includes(tag)));

@@ -29,9 +29,12 @@ beforeAll(async () => {
   const MONGO_URL = await ownDatabase('authz_communications_lost');
   svc = await startService({ MONGO_URL, READY_REQUIRED_MODULES: 'communications', REDIS_PREFIX: `comm-test-${process.pid}` }, { wipe: false });
 }, 120_000);
-afterAll(async () => { await svc?.stop(); await smtp?.close(); });
+afterAll(async () => {
+  await svc?.stop();
+  await smtp?.close();
+});
 
-it('queues again from MongoDB the acknowledged sends the queue\'s Redis lost, and delivers each once', async () => {
+it("queues again from MongoDB the acknowledged sends the queue's Redis lost, and delivers each once", async () => {
   // Redis writes its AOF once a second: a crash can lose the last jobs it acknowledged. Here the queue loses them all.
   let hold = true;
   smtp.refuse = (rcpt) => (rcpt.startsWith('lost-') && hold ? { code: 451, message: 'try again later' } : null);
@@ -59,7 +62,7 @@ it('queues again from MongoDB the acknowledged sends the queue\'s Redis lost, an
   redis.disconnect();
   hold = false;
   // The sweep looks for sends undelivered 15 s after they were acknowledged.
-  const delivered = await until('the lost sends\' delivery', async () => {
+  const delivered = await until("the lost sends' delivery", async () => {
     const r = await svc.http('GET', '/communications/outbox?channel=email&limit=1000');
     const found = (r.body.messages as Array<{ _id: string; provider: string }>).filter((m) => jobs.includes(m._id));
     return found.length === jobs.length && found;

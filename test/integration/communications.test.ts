@@ -10,7 +10,10 @@ import { startSmtp, type TestSmtp } from '../support/smtp.js';
 let svc: TestService;
 let smtp: TestSmtp;
 const SMTP_AUTH = { user: 'mailer', pass: 'smtp-secret-pass' };
-interface User { id: string; accessToken: string }
+interface User {
+  id: string;
+  accessToken: string;
+}
 let alice: User;
 let bob: User;
 /** The service's log lines (debug level): the SMTP password must be in none of them. */
@@ -39,26 +42,31 @@ async function until<T>(what: string, probe: () => Promise<T | null | undefined 
     await pause(100);
   }
 }
-const outboxHas = (jobId: string) => until(`delivery of ${jobId}`, async () => {
-  const r = await svc.http('GET', '/communications/outbox?limit=1000');
-  return (r.body.messages as Array<{ _id: string; to: string[] } & Record<string, unknown>>).find((m) => m._id === jobId);
-});
+const outboxHas = (jobId: string) =>
+  until(`delivery of ${jobId}`, async () => {
+    const r = await svc.http('GET', '/communications/outbox?limit=1000');
+    return (r.body.messages as Array<{ _id: string; to: string[] } & Record<string, unknown>>).find((m) => m._id === jobId);
+  });
 
 beforeAll(async () => {
   smtp = await startSmtp(SMTP_AUTH);
   // A Redis prefix and a MongoDB database of its own: no other service on the shared servers runs this file's jobs, and
   // another file's wipe does not empty its outbox.
   const own: Record<string, string> = process.env.TEST_STORES === 'memory' ? {} : { MONGO_URL: await ownDatabase('authz_communications') };
-  svc = await startService({ ...own, READY_REQUIRED_MODULES: 'communications', REDIS_PREFIX: `comm-test-${process.pid}`, LOG_LEVEL: 'debug' }, { wipe: false, logLines, realIo: true });
+  svc = await startService({ ...own, READY_REQUIRED_MODULES: 'communications', REDIS_PREFIX: `comm-test-${process.pid}`, LOG_LEVEL: 'debug' }, { wipe: false, logLines,
+    realIo: true });
   alice = await signUp('alice@example.com');
   bob = await signUp('bob@example.com');
 }, 120_000);
-afterAll(async () => { await svc?.stop(); await smtp?.close(); });
+afterAll(async () => {
+  await svc?.stop();
+  await smtp?.close();
+});
 
 describe('every route wants its credentials', () => {
   it('answers 401 without a token on the client routes', async () => {
-    for (const [m, p, body] of [['POST', '/token', { token: 't', platform: 'ios' }], ['DELETE', '/token', { token: 't' }],
-      ['GET', '/notifications', undefined], ['PATCH', '/notifications', { all: true }]] as const) {
+    for (const [m, p, body] of [['POST', '/token', { token: 't', platform: 'ios' }], ['DELETE', '/token', { token: 't' }], ['GET', '/notifications', undefined], ['PATCH',
+      '/notifications', { all: true }]] as const) {
       const r = await client(m, p, { body });
       expect([m, p, r.status, r.body.code]).toEqual([m, p, 401, 'UNAUTHENTICATED']);
       const bad = await client(m, p, { body, headers: { authorization: 'Bearer not-a-token' } });
@@ -67,10 +75,9 @@ describe('every route wants its credentials', () => {
   });
 
   it('answers 401 without admin credentials on the send, outbox and dead-letter routes', async () => {
-    for (const [m, p, body] of [['POST', '/communications/email', { to: 'a@example.com', subject: 's', text: 't' }],
-      ['POST', '/communications/push', { userId: 'u', title: 't', body: 'b' }], ['POST', '/communications/sms', { to: '+14155550123', body: 'b' }],
-      ['GET', '/communications/outbox', undefined], ['GET', '/communications/dead-letters', undefined],
-      ['POST', '/communications/dead-letters/replay', { all: true }]] as const) {
+    for (const [m, p, body] of [['POST', '/communications/email', { to: 'a@example.com', subject: 's', text: 't' }], ['POST', '/communications/push', { userId: 'u', title: 't',
+      body: 'b' }], ['POST', '/communications/sms', { to: '+14155550123', body: 'b' }], ['GET', '/communications/outbox', undefined], ['GET', '/communications/dead-letters',
+      undefined], ['POST', '/communications/dead-letters/replay', { all: true }]] as const) {
       const r = await svc.http(m, p, { body, headers: {} });
       expect([m, p, r.status]).toEqual([m, p, 401]);
       // A client token is not an admin credential.
@@ -104,7 +111,7 @@ describe('device tokens and notifications', () => {
     expect([...sent.to].sort()).toEqual(['device-a2', 'device-a3']);
   });
 
-  it('stores a push as the user\'s notification, unread first, readable and markable only by that user', async () => {
+  it("stores a push as the user's notification, unread first, readable and markable only by that user", async () => {
     expect((await svc.http('POST', '/communications/push', { body: { userId: 'nobody', title: 't', body: 'b' } })).status).toBe(404);
     const ids: string[] = [];
     for (let i = 0; i < 3; i++) {
@@ -116,7 +123,8 @@ describe('device tokens and notifications', () => {
     const list = await client('GET', '/notifications', { headers: bearer(bob) });
     expect(list.status).toBe(200);
     expect(list.body).toMatchObject({ count: 3, unread: 3 });
-    expect(list.body.notifications[0]).toEqual({ _id: expect.any(String), title: expect.any(String), body: expect.any(String), data: expect.any(Object), read: false, createdAt: expect.any(String) });
+    expect(list.body.notifications[0]).toEqual({ _id: expect.any(String), title: expect.any(String), body: expect.any(String), data: expect.any(Object), read: false,
+      createdAt: expect.any(String) });
     // Alice sees only her own (the one push of the previous test), and cannot mark Bob's.
     const hers = await client('GET', '/notifications', { headers: bearer(alice) });
     expect(hers.body.count).toBe(1);

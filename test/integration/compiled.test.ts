@@ -18,7 +18,9 @@ beforeAll(async () => {
   svc = await childService({}, [MAIN]);
   await svc.start();
 }, 180_000);
-afterAll(async () => { await svc?.kill('SIGTERM'); });
+afterAll(async () => {
+  await svc?.kill('SIGTERM');
+});
 
 it('serves from dist/: ready, and its queries (read from cypher/) answer', async () => {
   expect((await svc.http('GET', '/ready')).status).toBe(200);

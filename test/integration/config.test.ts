@@ -8,14 +8,20 @@ beforeAll(async () => {
   a = await startService();
   b = await startService({ MASTER_KEY: a.config.MASTER_KEY, CLIENT_JWT_SECRET: a.config.CLIENT_JWT_SECRET }, { wipe: false });
 }, 120_000);
-afterAll(async () => { await b?.stop(); await a?.stop(); });
+afterAll(async () => {
+  await b?.stop();
+  await a?.stop();
+});
 
 const ROUTE = 'GET /authentication/user';
 const burst = (svc: TestService, n: number) => Promise.all(Array.from({ length: n }, () => fetch(`${svc.client}/authentication/user`)));
 
 async function eventually<T>(read: () => Promise<T>, ok: (v: T) => boolean): Promise<T> {
   let v = await read();
-  for (let i = 0; i < 50 && !ok(v); i++) { await new Promise((r) => setTimeout(r, 100)); v = await read(); }
+  for (let i = 0; i < 50 && !ok(v); i++) {
+    await new Promise((r) => setTimeout(r, 100));
+    v = await read();
+  }
   return v;
 }
 
@@ -72,9 +78,11 @@ it('refuses a bad PATCH whole, with details, and changes nothing', async () => {
 
 it('concurrent PATCHes of one module from two processes all land', async () => {
   const routes = Array.from({ length: 8 }, (_, i) => `GET /database/Thing${i}`);
-  const answers = await Promise.all(routes.map((route, i) => (i % 2 ? a : b).http('PATCH', '/config/router', {
-    body: { rateLimits: { routes: { [route]: { windowMs: 60_000, max: 100 + i } } } },
-  })));
+  const answers = await Promise.all(routes.map((route, i) =>
+    (i % 2 ? a : b).http('PATCH', '/config/router', {
+      body: { rateLimits: { routes: { [route]: { windowMs: 60_000, max: 100 + i } } } },
+    })
+  ));
   expect(answers.map((r) => r.status)).toEqual(routes.map(() => 200));
   const after = (await a.http('GET', '/config/router')).body.rateLimits.routes;
   routes.forEach((route, i) => expect(after[route]).toEqual({ windowMs: 60_000, max: 100 + i }));

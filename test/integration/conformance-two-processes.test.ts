@@ -13,7 +13,10 @@ beforeAll(async () => {
   let turn = 0;
   both = { ...a, http: (method, path, opts) => (turn++ % 2 === 0 ? a : b).http(method, path, opts) };
 }, 60_000);
-afterAll(async () => { await b?.stop(); await a?.stop(); });
+afterAll(async () => {
+  await b?.stop();
+  await a?.stop();
+});
 
 const AT_ONCE = 8;
 const cases = loadCases().map((c, i) => ({ ...c, i }));

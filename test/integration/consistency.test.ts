@@ -11,10 +11,15 @@ beforeAll(async () => {
   redis = new Redis(svc.config.REDIS_URL);
   pendingKey = `${svc.config.REDIS_PREFIX}:pending-revisions`;
   expect((await svc.http('POST', '/authorization/resources', { body: {
-    name: 'Sheet', relations: { viewer: ['User'] }, permissions: { view: ['viewer'] },
+    name: 'Sheet',
+    relations: { viewer: ['User'] },
+    permissions: { view: ['viewer'] },
   } })).status).toBe(200);
 });
-afterAll(async () => { redis?.disconnect(); await svc?.stop(); });
+afterAll(async () => {
+  redis?.disconnect();
+  await svc?.stop();
+});
 
 /**
  * A fully consistent check. 503 INDEX_BEHIND (the index took longer than the 5 s wait: a cold Neo4j on a machine
@@ -44,7 +49,11 @@ it('batches from several writers at once are all seen by the fully consistent re
 /** Holds the index applier (its lease taken) while `during` runs, so an acknowledged batch stays pending. */
 async function heldApplier<T>(during: () => Promise<T>): Promise<T> {
   const giveBack = await holdIndexLeases(svc, 'all', 10_000);
-  try { return await during(); } finally { await giveBack(); }
+  try {
+    return await during();
+  } finally {
+    await giveBack();
+  }
 }
 
 /** A fully consistent read that must still be waiting after 400 ms, and must answer true once the applier runs again. */
@@ -54,7 +63,10 @@ async function waitsThenSees(subject: string, resource: string, damage: () => Pr
   const { read } = await heldApplier(async () => {
     await many(subject, [resource]);
     await damage();
-    const r = can(subject, resource).then((a) => { answered = true; return a; });
+    const r = can(subject, resource).then((a) => {
+      answered = true;
+      return a;
+    });
     await new Promise((res) => setTimeout(res, 400));
     expect(answered).toBe(false);
     return { read: r };
@@ -113,7 +125,10 @@ it('readers waiting on a held index all answer once it catches up, and a read wi
     const waiting = Array.from({ length: 20 }, () => read(`&consistency=at_least_as_fresh&revision=${revision}`));
     const now = await read('');
     expect([now.status, now.body.allowed]).toEqual([200, false]);
-    await release(); released = true;
+    await release();
+    released = true;
     for (const r of await Promise.all(waiting)) expect([r.status, r.body.allowed]).toEqual([200, true]);
-  } finally { if (!released) await release(); }
+  } finally {
+    if (!released) await release();
+  }
 });

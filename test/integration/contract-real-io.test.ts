@@ -30,7 +30,8 @@ fileStorageContract('S3 (gofakes3)', async () => {
 
 jobQueueContract('BullMQ', async () => ({
   // A prefix of its own on the test Redis: nothing of the service's queues is seen or touched.
-  open: bullmqJobQueues(process.env.REDIS_URL!, `contract-${randomUUID()}`), cleanup: async () => undefined,
+  open: bullmqJobQueues(process.env.REDIS_URL!, `contract-${randomUUID()}`),
+  cleanup: async () => undefined,
 }));
 
 /** The envelope, the Subject header and the body (every part, as sent) of a message the SMTP server received. */
@@ -41,17 +42,25 @@ function parsed(r: Received): ReceivedMail {
   return { from: r.from, to: r.to, subject, content: r.raw.slice(split + 4) };
 }
 
-const closedPort = () => new Promise<number>((ok, fail) => {
-  const s = createServer().listen(0, '127.0.0.1', () => { const { port } = s.address() as { port: number }; s.close(() => ok(port)); }).on('error', fail);
-});
+const closedPort = () =>
+  new Promise<number>((ok, fail) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => ok(port));
+    }).on('error', fail);
+  });
 
 mailContract('SMTP (nodemailer)', async (auth) => {
   const smtp = await startSmtp(auth);
   const settings = { host: '127.0.0.1', port: smtp.port, secure: false, timeoutMs: 5000, ...(auth ? { auth } : {}) };
   return {
-    settings, unreachable: { ...settings, port: await closedPort() }, open: smtpMailer,
+    settings,
+    unreachable: { ...settings, port: await closedPort() },
+    open: smtpMailer,
     received: () => smtp.received.map(parsed),
-    refuse: (decide) => { smtp.refuse = decide; },
+    refuse: (decide) => {
+      smtp.refuse = decide;
+    },
     cleanup: () => smtp.close(),
   };
 });

@@ -43,7 +43,7 @@ let redis: Redis;
 /** Deletes every key under the prefix (the store "loses its data", or a harness cleans up after itself). */
 async function dropPrefix(prefix: string): Promise<void> {
   const keys: string[] = [];
-  for (let cursor = '0'; ;) {
+  for (let cursor = '0';;) {
     const [next, found] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
     keys.push(...found);
     cursor = next;
@@ -75,22 +75,28 @@ beforeAll(async () => {
   await warmNeo4j(driver, [...splicedStatements(), ...putEdgesStatements()]);
   await driver.close();
 });
-afterAll(async () => { await redis.quit(); });
+afterAll(async () => {
+  await redis.quit();
+});
 
 // A check on an object with many tuples into it asks from the subject's side (DENSE_OBJECT): here every check does,
 // over the cases with arrows, teams, grants and public entries. Lists do not depend on it: checks only.
-describe('real adapters: Neo4j, every check asked from the subject\'s side', () => {
+describe("real adapters: Neo4j, every check asked from the subject's side", () => {
   let h: Awaited<ReturnType<typeof denseHarness>>;
   const denseHarness = async () => {
     const driver = await connectIndex();
     const wipe = wipeProjection(driver);
     return { index: neo4jIndexStore(driver, { denseObject: -1 }), graph: neo4jGraphStore(driver), wipe, cleanup: () => driver.close() };
   };
-  beforeAll(async () => { h = await denseHarness(); });
-  afterAll(async () => { await h.cleanup(); });
+  beforeAll(async () => {
+    h = await denseHarness();
+  });
+  afterAll(async () => {
+    await h.cleanup();
+  });
   const liveGen = liveGeneration(() => h.index);
-  indexAnswersContract(() => h, liveGen, ['folders-teams-documents.json', 'direct-grants.json', 'redefine-public-toggle.json',
-    'builtin-team-owned-by-team.json', 'cycle-three-groups.json', 'random 7'], true);
+  indexAnswersContract(() => h, liveGen, ['folders-teams-documents.json', 'direct-grants.json', 'redefine-public-toggle.json', 'builtin-team-owned-by-team.json',
+    'cycle-three-groups.json', 'random 7'], true);
   indexShapesContract(() => h, liveGen);
 });
 
@@ -111,7 +117,7 @@ describe('real adapters: Neo4j', () => {
 });
 
 describe('real adapters: Neo4j index format', () => {
-  it('migrate drops an older format\'s nodes and says so at every start until a hard rebuild switches generation', async () => {
+  it("migrate drops an older format's nodes and says so at every start until a hard rebuild switches generation", async () => {
     const driver = await connectIndex();
     try {
       const index = neo4jIndexStore(driver);
@@ -126,7 +132,9 @@ describe('real adapters: Neo4j index format', () => {
       expect(await index.migrate()).toBe(true);
       await index.switchGeneration(meta.gen);
       expect(await index.migrate()).toBe(false);
-    } finally { await driver.close(); }
+    } finally {
+      await driver.close();
+    }
   });
 });
 
@@ -165,11 +173,17 @@ describe('real adapters: Redis', () => {
       },
       loseAll,
       async cleanup() {
-        for (const [m, conn] of members) { await m.stop(); conn.disconnect(); }
+        for (const [m, conn] of members) {
+          await m.stop();
+          conn.disconnect();
+        }
         await cleanup();
       },
     };
   });
+});
+
+describe('real adapters: Redis, caches and counters', () => {
   decisionStoreContract(async () => {
     const { prefix, cleanup } = fresh();
     return { store: () => redisDecisionStore(redis, prefix), cleanup };
@@ -198,8 +212,15 @@ describe('real adapters: Redis', () => {
     const { prefix, cleanup } = fresh();
     const channels: Array<{ stop(): Promise<void> }> = [];
     return {
-      channel(onMessage) { const c = redisChatChannel(redis, prefix, onMessage); channels.push(c); return c; },
-      async cleanup() { await Promise.all(channels.map((c) => c.stop())); await cleanup(); },
+      channel(onMessage) {
+        const c = redisChatChannel(redis, prefix, onMessage);
+        channels.push(c);
+        return c;
+      },
+      async cleanup() {
+        await Promise.all(channels.map((c) => c.stop()));
+        await cleanup();
+      },
     };
   });
 });

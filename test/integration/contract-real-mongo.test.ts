@@ -49,7 +49,10 @@ beforeAll(async () => {
   ({ client, db } = await connectMongo(await ownDatabase('contract_real_mongo')));
   redis = new Redis(process.env.REDIS_URL!);
 });
-afterAll(async () => { await client?.close(); redis?.disconnect(); });
+afterAll(async () => {
+  await client?.close();
+  redis?.disconnect();
+});
 
 /** Empties these collections (their indexes kept), so a test starts from an empty store. */
 const empty = (collections: string[]) => Promise.all(collections.map((c) => db.collection(c).deleteMany({})));
@@ -68,7 +71,9 @@ changeLogContract(async () => {
   await empty([C.changes, C.changeBlocks, C.pending, C.revisionMark]);
   const counter = redisRevisionCounter(redis, `contract-${randomUUID()}`);
   return {
-    store: mongoChangeLog(db, counter), counter, cleanup: async () => undefined,
+    store: mongoChangeLog(db, counter),
+    counter,
+    cleanup: async () => undefined,
     reopen: async () => mongoChangeLog(db, redisRevisionCounter(redis, `contract-${randomUUID()}`)),
   };
 });

@@ -5,7 +5,8 @@ import { disagreements, readMongo, waitIdle } from '../support/converge.js';
 import { wipe } from '../support/service.js';
 
 const folderDef = {
-  name: 'Folder', relations: { parent: ['Folder'], viewer: ['User', 'Team'] },
+  name: 'Folder',
+  relations: { parent: ['Folder'], viewer: ['User', 'Team'] },
   permissions: { view: ['viewer', 'viewer->read', 'parent->view'] },
 };
 const TEAMS = ['Team:a', 'Team:b', 'Team:c'];
@@ -21,7 +22,9 @@ beforeAll(async () => {
   await svc.start();
   expect((await svc.http('POST', '/authorization/resources', folderDef)).status).toBe(200);
 }, 120_000);
-afterAll(async () => { await svc?.kill('SIGTERM'); });
+afterAll(async () => {
+  await svc?.kill('SIGTERM');
+});
 
 describe('kill -9 during a write stream', () => {
   it.each([1, 2, 3])('round %i: every acknowledged write survives and the index converges after a restart', async (round) => {
@@ -37,7 +40,7 @@ describe('kill -9 during a write stream', () => {
             const subject = `User:r${round}w${w}u${i}`;
             const resources = r.shuffle(FOLDERS).slice(0, 4);
             const res = await svc.http('POST', '/authorization/relations/many', { subject, relation: 'viewer', resources });
-            if (res.status === 200) for (const f of resources) acknowledged.set(`${subject}#viewer@${f}`, true);
+            if (res.status === 200) { for (const f of resources) acknowledged.set(`${subject}#viewer@${f}`, true); }
           } else if (i % 7 === 6 && mine.length) {
             const gone = mine.shift()!;
             // Until its answer arrives, a delete cut off by the kill may or may not have happened.
@@ -47,7 +50,7 @@ describe('kill -9 during a write stream', () => {
             const body = i % 3 === 0
               ? { subject: r.pick(FOLDERS.slice(0, 4)), relation: 'parent', resource: r.pick(FOLDERS.slice(4)) }
               : i % 3 === 1 ? { subject: r.pick(TEAMS), relation: 'viewer', resource: r.pick(FOLDERS) }
-                : { subject: `User:r${round}w${w}m${i}`, relation: 'member', resource: r.pick(TEAMS) };
+              : { subject: `User:r${round}w${w}m${i}`, relation: 'member', resource: r.pick(TEAMS) };
             const res = await svc.http('POST', '/authorization/relations', body);
             if (res.status === 201 && body.subject.startsWith('User:')) {
               mine.push({ id: res.body._id, text: res.body.computedTuple });
@@ -105,7 +108,10 @@ describe('kill -9 during a stream of /relations/write', () => {
         try {
           const res = await svc.http('POST', '/authorization/relations/write', { updates });
           if (res.status === 200) {
-            for (const t of creates) { acknowledged.set(text(t), true); mine.push(t); }
+            for (const t of creates) {
+              acknowledged.set(text(t), true);
+              mine.push(t);
+            }
             for (const t of deletes) acknowledged.set(text(t), false);
           }
         } catch {
@@ -135,8 +141,8 @@ describe('kill -9 during a stream of /relations/write', () => {
 describe('SIGTERM in the middle of a rebuild', () => {
   it('exits within seconds, and the interrupted rebuild restarts by itself at the next start', async () => {
     for (let i = 0; i < 60; i++) {
-      const res = await svc.http('POST', '/authorization/relations/many',
-        { subject: `User:load${i}`, relation: 'viewer', resources: Array.from({ length: 50 }, (_, j) => `Folder:g${(i * 7 + j) % 400}`) });
+      const res = await svc.http('POST', '/authorization/relations/many', { subject: `User:load${i}`, relation: 'viewer', resources: Array.from({ length: 50 }, (_, j) =>
+        `Folder:g${(i * 7 + j) % 400}`) });
       expect(res.status).toBe(200);
     }
     await waitIdle(svc.http, 120_000);
@@ -156,7 +162,9 @@ describe('SIGTERM in the middle of a rebuild', () => {
     expect(after.building).toBeNull();
     const state = await readMongo(process.env.MONGO_URL!);
     const problems = await disagreements(svc.http, state, {
-      subjects: ['User:load3', 'User:load41', ...TEAMS], resources: Array.from({ length: 12 }, (_, j) => `Folder:g${j * 31}`), types: [],
+      subjects: ['User:load3', 'User:load41', ...TEAMS],
+      resources: Array.from({ length: 12 }, (_, j) => `Folder:g${j * 31}`),
+      types: [],
     });
     expect(problems).toEqual([]);
   }, 300_000);

@@ -8,7 +8,9 @@ beforeAll(async () => {
   svc = await startService();
   expect((await svc.http('POST', '/database/schemas', { body: { name: 'Notice', fields: { title: 'String', n: 'Number' } } })).status).toBe(201);
 }, 120_000);
-afterAll(async () => { await svc?.stop(); });
+afterAll(async () => {
+  await svc?.stop();
+});
 
 const define = (body: unknown) => svc.http('POST', '/database/customEndpoints', { body });
 
@@ -18,7 +20,9 @@ it('at most 1,000 definitions are stored', async () => {
   try {
     const have = (await svc.http('GET', '/database/customEndpoints')).body.count as number;
     const now = new Date().toISOString();
-    const filler = Array.from({ length: 1000 - have }, (_, i) => ({ _id: `filler${i}`, name: `filler${i}`, operation: 'find', schema: 'Notice', inputs: {}, filter: {}, assign: {}, auth: 'token', createdAt: now, updatedAt: now }));
+    const filler = Array.from({ length: 1000 - have },
+      (_, i) => ({ _id: `filler${i}`, name: `filler${i}`, operation: 'find', schema: 'Notice', inputs: {}, filter: {}, assign: {}, auth: 'token', createdAt: now,
+        updatedAt: now }));
     await mongo.db().collection('custom_endpoints').insertMany(filler as never[]);
     const r = await define({ name: 'oneTooMany', operation: 'find', schema: 'Notice' });
     expect([r.status, r.body.code]).toEqual([400, 'VALIDATION_FAILED']);

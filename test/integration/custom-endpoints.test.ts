@@ -6,11 +6,18 @@ import { startService, type TestService } from '../support/service.js';
 let svc: TestService;
 const MANY = { windowMs: 1000, max: 100_000 };
 const LIMITS = JSON.stringify({ routes: {
-  'POST /authentication/local/new': { windowMs: 60_000, max: 1000 }, 'GET /database/function/:name': MANY, 'POST /database/function/:name': MANY,
-  'GET /database/function/:name/:value': MANY, 'POST /database/function/:name/:value': MANY,
+  'POST /authentication/local/new': { windowMs: 60_000, max: 1000 },
+  'GET /database/function/:name': MANY,
+  'POST /database/function/:name': MANY,
+  'GET /database/function/:name/:value': MANY,
+  'POST /database/function/:name/:value': MANY,
 } });
-beforeAll(async () => { svc = await startService({ ROUTER_RATE_LIMITS: LIMITS }); }, 120_000);
-afterAll(async () => { await svc?.stop(); });
+beforeAll(async () => {
+  svc = await startService({ ROUTER_RATE_LIMITS: LIMITS });
+}, 120_000);
+afterAll(async () => {
+  await svc?.stop();
+});
 
 const client = (method: string, path: string, token?: string, body?: unknown) =>
   svc.http(method, `${svc.client}${path}`, { body, headers: token ? { authorization: `Bearer ${token}` } : {} });
@@ -24,7 +31,9 @@ async function account(email: string) {
 const titles = (r: { body: { documents: Array<{ title: string }> } }) => r.body.documents.map((d) => d.title).sort();
 
 type Who = { id: string; token: string };
-let alice: Who; let bob: Who; let carol: Who;
+let alice: Who;
+let bob: Who;
+let carol: Who;
 let t1: string;
 
 beforeAll(async () => {
@@ -44,8 +53,13 @@ beforeAll(async () => {
 describe('definitions (admin)', () => {
   it('creates, lists, gets, patches and deletes, on REST and admin GraphQL, with MCP tools from the registry', async () => {
     const made = await define({
-      name: 'openTasks', operation: 'find', schema: 'Task', description: 'tasks by status',
-      inputs: { status: { type: 'String', required: true, from: 'query' } }, filter: { status: { input: 'status' } }, sort: '-priority',
+      name: 'openTasks',
+      operation: 'find',
+      schema: 'Task',
+      description: 'tasks by status',
+      inputs: { status: { type: 'String', required: true, from: 'query' } },
+      filter: { status: { input: 'status' } },
+      sort: '-priority',
     });
     expect(made.status).toBe(201);
     expect(made.body).toMatchObject({ name: 'openTasks', operation: 'find', schema: 'Task', auth: 'token', sort: '-priority', filter: { status: { input: 'status' } } });
@@ -65,12 +79,16 @@ describe('definitions (admin)', () => {
     expect((await svc.http('DELETE', '/database/customEndpoints/scratch')).body.deleted.name).toBe('scratch');
     expect((await svc.http('DELETE', '/database/customEndpoints/scratch')).status).toBe(404);
     const ids = svc.app.registry.of('admin').map((r) => r.id);
-    expect(ids).toEqual(expect.arrayContaining(['post_database_customendpoints', 'get_database_customendpoints', 'get_database_customendpoints_name',
-      'patch_database_customendpoints_name', 'delete_database_customendpoints_name']));
+    expect(ids).toEqual(
+      expect.arrayContaining(['post_database_customendpoints', 'get_database_customendpoints', 'get_database_customendpoints_name', 'patch_database_customendpoints_name',
+        'delete_database_customendpoints_name']),
+    );
     expect((await client('GET', '/database/customEndpoints', alice.token)).status).toBe(404);
     // Admin GraphQL has the same routes as fields.
     const gql = async (query: string) => (await svc.http('POST', '/graphql', { body: { query } })).body;
-    expect((await gql('mutation { post_database_customendpoints(name: "viaGraphql", operation: "find", schema: "Notice") }')).data.post_database_customendpoints.name).toBe('viaGraphql');
+    expect((await gql('mutation { post_database_customendpoints(name: "viaGraphql", operation: "find", schema: "Notice") }')).data.post_database_customendpoints.name).toBe(
+      'viaGraphql',
+    );
     expect((await gql('query { get_database_customendpoints_name(name: "viaGraphql") }')).data.get_database_customendpoints_name.schema).toBe('Notice');
     const refused = await gql('mutation { post_database_customendpoints(name: "viaGraphql2", operation: "find", schema: "Nothing") }');
     expect(refused.errors[0].extensions.code).toBe('VALIDATION_FAILED');
@@ -88,7 +106,8 @@ describe('definitions (admin)', () => {
       [{ name: 'a7', operation: 'update', schema: 'Task', assign: { title: 'x' } }, 'filter'],
       [{ name: 'a8', operation: 'find', schema: 'Task', auth: 'none' }, 'auth'],
       [{ name: 'a9', operation: 'create', schema: 'Notice', auth: 'none', assign: { title: 'x' } }, 'auth'],
-      [{ name: 'b1', operation: 'update', schema: 'Task', inputs: { id: { type: 'ObjectId', from: 'query' } }, filter: { _id: { input: 'id' } }, assign: { title: 'x' } }, 'filter._id'],
+      [{ name: 'b1', operation: 'update', schema: 'Task', inputs: { id: { type: 'ObjectId', from: 'query' } }, filter: { _id: { input: 'id' } }, assign: { title: 'x' } },
+        'filter._id'],
       [{ name: 'b2', operation: 'find', schema: 'Task', filter: { toString: 'x' } }, 'filter.toString'],
       [{ name: 'b3', operation: 'find', schema: 'Task', filter: { status: { $ne: 'x' } } }, 'filter.status'],
       [{ name: 'b6', operation: 'find', schema: 'Task', filter: { status: { like: 'x' } } }, 'filter.status'],
@@ -111,20 +130,27 @@ describe('definitions (admin)', () => {
 describe('calls (client): finds and tokens', () => {
   beforeAll(async () => {
     for (const body of [
-      { name: 'tasksByStatus', operation: 'find', schema: 'Task', inputs: { status: { type: 'String', required: true, from: 'query' } }, filter: { status: { input: 'status' } }, sort: '-priority' },
+      { name: 'tasksByStatus', operation: 'find', schema: 'Task', inputs: { status: { type: 'String', required: true, from: 'query' } }, filter: { status: { input: 'status' } },
+        sort: '-priority' },
       { name: 'myTasks', operation: 'find', schema: 'Task', filter: { owner: { caller: 'id' } }, paged: false },
       {
-        name: 'newTask', operation: 'create', schema: 'Task',
+        name: 'newTask',
+        operation: 'create',
+        schema: 'Task',
         inputs: { title: { type: 'String', required: true, from: 'body' }, priority: { type: 'Number', from: 'body' }, due: { type: 'Date', from: 'body' } },
         assign: { title: { input: 'title' }, priority: { input: 'priority' }, due: { input: 'due' }, status: 'open', owner: { caller: 'id' } },
       },
       {
-        name: 'renameTask', operation: 'update', schema: 'Task',
+        name: 'renameTask',
+        operation: 'update',
+        schema: 'Task',
         inputs: { id: { type: 'ObjectId', required: true, from: 'path' }, title: { type: 'String', required: true, from: 'body' } },
-        filter: { _id: { input: 'id' } }, assign: { title: { input: 'title' } },
+        filter: { _id: { input: 'id' } },
+        assign: { title: { input: 'title' } },
       },
       { name: 'dropTask', operation: 'delete', schema: 'Task', inputs: { id: { type: 'ObjectId', required: true, from: 'query' } }, filter: { _id: { input: 'id' } } },
-      { name: 'notices', operation: 'find', schema: 'Notice', auth: 'none', inputs: { min: { type: 'Number', from: 'query' } }, filter: { n: { gte: { input: 'min' } } }, sort: 'n' },
+      { name: 'notices', operation: 'find', schema: 'Notice', auth: 'none', inputs: { min: { type: 'Number', from: 'query' } }, filter: { n: { gte: { input: 'min' } } },
+        sort: 'n' },
     ]) expect([body.name, (await define(body)).status]).toEqual([body.name, 201]);
   });
 
@@ -140,8 +166,8 @@ describe('calls (client): finds and tokens', () => {
   });
 
   it('needs a token unless the definition is an open find on a schema without authorization', async () => {
-    for (const [method, path] of [['GET', '/database/function/tasksByStatus?status=open'], ['GET', '/database/function/myTasks'], ['POST', '/database/function/newTask'],
-      ['POST', `/database/function/renameTask/${t1}`], ['POST', `/database/function/dropTask?id=${t1}`]] as const) {
+    for (const [method, path] of [['GET', '/database/function/tasksByStatus?status=open'], ['GET', '/database/function/myTasks'], ['POST', '/database/function/newTask'], ['POST',
+      `/database/function/renameTask/${t1}`], ['POST', `/database/function/dropTask?id=${t1}`]] as const) {
       const r = await client(method, path, undefined, method === 'POST' ? { title: 'x' } : undefined);
       expect([path, r.status, r.body.code]).toEqual([path, 401, 'UNAUTHENTICATED']);
     }
@@ -194,8 +220,10 @@ describe('calls (client): creates, updates and deletes', () => {
     expect([asCarol.status, asCarol.body.code]).toEqual([404, 'NOT_FOUND']);
     expect((await client('GET', `/database/Task/${t1}`, alice.token)).body.title).toBe('one');
     // All or nothing: bob may edit his own open task but only read alice's, so neither changes.
-    expect((await define({ name: 'closeAll', operation: 'update', schema: 'Task', inputs: { status: { type: 'String', required: true, from: 'query' } },
-      filter: { status: { input: 'status' } }, assign: { status: 'closed' } })).status).toBe(201);
+    expect(
+      (await define({ name: 'closeAll', operation: 'update', schema: 'Task', inputs: { status: { type: 'String', required: true, from: 'query' } },
+        filter: { status: { input: 'status' } }, assign: { status: 'closed' } })).status,
+    ).toBe(201);
     expect((await client('POST', '/database/function/closeAll?status=open', bob.token, {})).status).toBe(403);
     expect(titles(await client('GET', '/database/function/tasksByStatus?status=open', bob.token))).toEqual(['bobs', 'one']);
     const ok = await client('POST', `/database/function/renameTask/${t1}`, alice.token, { title: 'one renamed' });
@@ -233,8 +261,11 @@ describe('calls (client): operators, scopes and unique fields', () => {
 
   it('a create for a scope makes the team owner, and needs edit on the team', async () => {
     const team = (await client('POST', '/authentication/teams', alice.token, { name: 'Crew' })).body._id as string;
-    expect((await define({ name: 'teamTask', operation: 'create', schema: 'Task', inputs: { title: { type: 'String', required: true, from: 'body' },
-      team: { type: 'String', required: true, from: 'query' } }, assign: { title: { input: 'title' } }, scope: { input: 'team' } })).status).toBe(201);
+    expect(
+      (await define({ name: 'teamTask', operation: 'create', schema: 'Task',
+        inputs: { title: { type: 'String', required: true, from: 'body' }, team: { type: 'String', required: true, from: 'query' } }, assign: { title: { input: 'title' } },
+        scope: { input: 'team' } })).status,
+    ).toBe(201);
     const made = await client('POST', `/database/function/teamTask?team=Team:${team}`, alice.token, { title: 'for the crew' });
     expect(made.status).toBe(201);
     const tuples = await svc.http('GET', `/authorization/relations?search=Task:${made.body._id}`);
@@ -252,8 +283,11 @@ describe('calls (client): operators, scopes and unique fields', () => {
   it('an update giving a unique field to several documents is refused before any changes', async () => {
     expect((await svc.http('POST', '/database/schemas', { body: { name: 'Badge', fields: { code: { type: 'String', unique: true }, group: 'String' } } })).status).toBe(201);
     for (const code of ['a', 'b']) expect((await client('POST', '/database/Badge', alice.token, { code, group: 'g' })).status).toBe(201);
-    expect((await define({ name: 'recode', operation: 'update', schema: 'Badge', inputs: { group: { type: 'String', required: true, from: 'query' },
-      code: { type: 'String', required: true, from: 'body' } }, filter: { group: { input: 'group' } }, assign: { code: { input: 'code' } } })).status).toBe(201);
+    expect(
+      (await define({ name: 'recode', operation: 'update', schema: 'Badge',
+        inputs: { group: { type: 'String', required: true, from: 'query' }, code: { type: 'String', required: true, from: 'body' } }, filter: { group: { input: 'group' } },
+        assign: { code: { input: 'code' } } })).status,
+    ).toBe(201);
     const r = await client('POST', '/database/function/recode?group=g', alice.token, { code: 'z' });
     expect([r.status, r.body.code]).toEqual([409, 'ALREADY_EXISTS']);
     expect((await client('GET', '/database/Badge?sort=code', alice.token)).body.documents.map((d: { code: string }) => d.code)).toEqual(['a', 'b']);
@@ -263,7 +297,9 @@ describe('calls (client): operators, scopes and unique fields', () => {
 describe('calls (client): stale definitions and generated inputs', () => {
   it('a definition its schema no longer fits answers 422 at call time, never 5xx', async () => {
     expect((await svc.http('POST', '/database/schemas', { body: { name: 'Memo', fields: { topic: 'String' } } })).status).toBe(201);
-    expect((await define({ name: 'memos', operation: 'find', schema: 'Memo', inputs: { t: { type: 'String', from: 'query' } }, filter: { topic: { input: 't' } } })).status).toBe(201);
+    expect((await define({ name: 'memos', operation: 'find', schema: 'Memo', inputs: { t: { type: 'String', from: 'query' } }, filter: { topic: { input: 't' } } })).status).toBe(
+      201,
+    );
     expect((await client('GET', '/database/function/memos?t=a', alice.token)).status).toBe(200);
     const changed = await svc.http('POST', '/database/schemas/import', { body: { schemas: [{ name: 'Memo', fields: { subject: 'String' } }] } });
     expect(changed.status).toBe(200);
@@ -280,17 +316,26 @@ describe('calls (client): stale definitions and generated inputs', () => {
     const key = fc.constantFrom('status', 'min', 'id', 'title', 'priority', 'due', 'team', 'limit', 'skip', 'x', '__proto__', 'constructor', 'toString');
     const text = fc.oneof(fc.string({ maxLength: 30 }), fc.constantFrom('$ne', '{"$gt":""}', '-1', '1e400', 'NaN', 'true', '2030-01-01', 'Team:t', 'Team:', '', '\u00e9\u4e2d'));
     const call = fc.record({
-      name: fc.constantFrom(...names), post: fc.boolean(), token: fc.constantFrom('alice', 'carol', 'none', 'bad'),
-      value: fc.option(text, { nil: undefined }), query: fc.dictionary(key, text, { maxKeys: 4 }),
-      body: fc.dictionary(key, fc.oneof(text, fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.array(fc.integer(), { maxLength: 2 }), fc.dictionary(fc.string({ maxLength: 5 }), fc.integer(), { maxKeys: 2 })), { maxKeys: 4 }),
+      name: fc.constantFrom(...names),
+      post: fc.boolean(),
+      token: fc.constantFrom('alice', 'carol', 'none', 'bad'),
+      value: fc.option(text, { nil: undefined }),
+      query: fc.dictionary(key, text, { maxKeys: 4 }),
+      body: fc.dictionary(key,
+        fc.oneof(text, fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.array(fc.integer(), { maxLength: 2 }),
+          fc.dictionary(fc.string({ maxLength: 5 }), fc.integer(), { maxKeys: 2 })), { maxKeys: 4 }),
     });
     const tokens: Record<string, string | undefined> = { alice: alice.token, carol: carol.token, none: undefined, bad: 'x.y.z' };
     const seen = new Map<number, number>();
     for (const c of fc.sample(call, { numRuns: 300, seed: 20 })) {
-      const path = `/database/function/${c.name}${c.value === undefined ? '' : `/${encodeURIComponent(c.value)}`}?${new URLSearchParams(c.query as Record<string, string>).toString()}`;
+      const path = `/database/function/${c.name}${c.value === undefined ? '' : `/${encodeURIComponent(c.value)}`}?${
+        new URLSearchParams(c.query as Record<string, string>).toString()
+      }`;
       const r = await client(c.post ? 'POST' : 'GET', path, tokens[c.token], c.post ? c.body : undefined);
       seen.set(r.status, (seen.get(r.status) ?? 0) + 1);
-      if (r.status >= 500 || (r.status >= 400 && typeof r.body?.code !== 'string')) throw new Error(`${c.post ? 'POST' : 'GET'} ${path} ${JSON.stringify(c.body)} -> ${r.status} ${r.text}`);
+      if (r.status >= 500 || (r.status >= 400 && typeof r.body?.code !== 'string')) {
+        throw new Error(`${c.post ? 'POST' : 'GET'} ${path} ${JSON.stringify(c.body)} -> ${r.status} ${r.text}`);
+      }
     }
     // The corpus reaches the endpoints themselves, not only the refusals in front of them.
     expect([...seen.keys()].filter((s) => s < 300).length).toBeGreaterThan(0);

@@ -3,8 +3,12 @@
 import { startService, type TestService } from '../support/service.js';
 
 let svc: TestService;
-beforeAll(async () => { svc = await startService(); }, 120_000);
-afterAll(async () => { await svc?.stop(); });
+beforeAll(async () => {
+  svc = await startService();
+}, 120_000);
+afterAll(async () => {
+  await svc?.stop();
+});
 
 it('PATCH /config/database is validated and applied: the service keeps working with the new options', async () => {
   const bad = await svc.http('PATCH', '/config/database', { body: { readPreference: 'fastest' } });

@@ -5,8 +5,12 @@ import { startService, type TestService } from '../support/service.js';
 
 let svc: TestService;
 const LIMITS = JSON.stringify({ routes: { 'POST /authentication/local/new': { windowMs: 60_000, max: 1000 } } });
-beforeAll(async () => { svc = await startService({ ROUTER_RATE_LIMITS: LIMITS }); }, 120_000);
-afterAll(async () => { await svc?.stop(); });
+beforeAll(async () => {
+  svc = await startService({ ROUTER_RATE_LIMITS: LIMITS });
+}, 120_000);
+afterAll(async () => {
+  await svc?.stop();
+});
 
 const client = (method: string, path: string, token: string, body?: unknown, raw?: string) =>
   svc.http(method, `${svc.client}${path}`, { body, raw, headers: { authorization: `Bearer ${token}` } });
@@ -50,8 +54,8 @@ describe('fields named like members of every object', () => {
   });
 
   it('refuses them as filters, sort keys and populate fields', async () => {
-    for (const query of ['constructor=x', 'toString=1', 'hasOwnProperty=true', '__proto__=1', 'sort=constructor', 'sort=-toString',
-      'sort=__proto__', 'populate=constructor', 'populate=__proto__']) {
+    for (const query of ['constructor=x', 'toString=1', 'hasOwnProperty=true', '__proto__=1', 'sort=constructor', 'sort=-toString', 'sort=__proto__', 'populate=constructor',
+      'populate=__proto__']) {
       const r = await client('GET', `/database/Doc?${query}`, ann.token);
       expect([query, r.status, r.body.code]).toEqual([query, 400, 'VALIDATION_FAILED']);
     }

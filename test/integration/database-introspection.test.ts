@@ -6,15 +6,19 @@ import { clientAccount } from '../support/client-account.js';
 import { startService, type TestService } from '../support/service.js';
 
 let svc: TestService;
-beforeAll(async () => { svc = await startService(); }, 120_000);
-afterAll(async () => { await svc?.stop(); });
+beforeAll(async () => {
+  svc = await startService();
+}, 120_000);
+afterAll(async () => {
+  await svc?.stop();
+});
 
 const client = (method: string, path: string, token?: string, body?: unknown) =>
   svc.http(method, `${svc.client}${path}`, { body, headers: token ? { authorization: `Bearer ${token}` } : {} });
 
 const account = (email: string) => clientAccount(svc, email);
 
-it('refuses to finalize a collection as a module\'s type (File), with 409 naming the module, and changes nothing', async () => {
+it("refuses to finalize a collection as a module's type (File), with 409 naming the module, and changes nothing", async () => {
   const before = (await svc.http('GET', '/database/schemas')).body.count as number;
   const mongo = new MongoClient(process.env.MONGO_URL!);
   await mongo.connect();

@@ -7,8 +7,12 @@ import { startService, type TestService } from '../support/service.js';
 let svc: TestService;
 // Many accounts from one address: registration's default limit (20/min per IP) is raised here.
 const LIMITS = JSON.stringify({ routes: { 'POST /authentication/local/new': { windowMs: 60_000, max: 1000 } } });
-beforeAll(async () => { svc = await startService({ ROUTER_RATE_LIMITS: LIMITS }); }, 120_000);
-afterAll(async () => { await svc?.stop(); });
+beforeAll(async () => {
+  svc = await startService({ ROUTER_RATE_LIMITS: LIMITS });
+}, 120_000);
+afterAll(async () => {
+  await svc?.stop();
+});
 
 const client = (method: string, path: string, token?: string, body?: unknown) =>
   svc.http(method, `${svc.client}${path}`, { body, headers: token ? { authorization: `Bearer ${token}` } : {} });
@@ -20,12 +24,14 @@ const ids = (r: { body: { documents: Array<{ _id: string }> } }) => r.body.docum
 describe('schemas (admin)', () => {
   it('creates authorization-enabled schemas, which register their resource definition', async () => {
     const project = await svc.http('POST', '/database/schemas', { body: {
-      name: 'Project', fields: { title: { type: 'String', required: true }, budget: 'Number', done: { type: 'Boolean', default: false } },
+      name: 'Project',
+      fields: { title: { type: 'String', required: true }, budget: 'Number', done: { type: 'Boolean', default: false } },
       serviceOptions: { authorization: { enabled: true } },
     } });
     expect(project.status).toBe(201);
     const note = await svc.http('POST', '/database/schemas', { body: {
-      name: 'Note', fields: { text: 'String', project: { type: 'Relation', model: 'Project' }, code: { type: 'String', unique: true } },
+      name: 'Note',
+      fields: { text: 'String', project: { type: 'Relation', model: 'Project' }, code: { type: 'String', unique: true } },
       serviceOptions: { authorization: { enabled: true } },
     } });
     expect(note.status).toBe(201);
@@ -56,7 +62,7 @@ describe('schemas (admin)', () => {
     expect((await svc.http('GET', '/database/schemas')).body.count).toBe(2);
   });
 
-  it('refuses a schema named like a module\'s type (File, StoragePublic, ChatRoom) on create and import, with 409 naming the module', async () => {
+  it("refuses a schema named like a module's type (File, StoragePublic, ChatRoom) on create and import, with 409 naming the module", async () => {
     for (const [name, module] of [['File', 'storage'], ['StoragePublic', 'storage'], ['ChatRoom', 'chat']]) {
       const created = await svc.http('POST', '/database/schemas', { body: { name, fields: { n: 'Number' }, serviceOptions: { authorization: { enabled: true } } } });
       expect([name, created.status, created.body.code, created.body.message]).toEqual([name, 409, 'ALREADY_EXISTS', expect.stringContaining(`${module} module`)]);
@@ -100,7 +106,8 @@ describe('documents (client): ownership, reads and refusals', () => {
     teamDoc = scoped.body._id;
     const roles = await svc.http('GET', '/authorization/relations?resourceType=Project&limit=100');
     expect(roles.body.relations.map((r: { computedTuple: string }) => r.computedTuple).sort()).toEqual([
-      `Team:${team}#owner@Project:${teamDoc}`, `User:${alice.id}#owner@Project:${aliceDoc}`,
+      `Team:${team}#owner@Project:${teamDoc}`,
+      `User:${alice.id}#owner@Project:${aliceDoc}`,
     ].sort());
     // bob is a member, not an owner: members cannot edit the team, so they cannot create in its name.
     expect((await client('POST', `/database/Project?scope=Team:${team}`, bob.token, { title: 'Nope' })).status).toBe(403);
@@ -186,8 +193,8 @@ describe('documents (client): permissions, scopes and operators', () => {
       expect([method, path, r.status]).toEqual([method, path, 400]);
       expect(r.body.code).toBe('VALIDATION_FAILED');
     }
-    for (const path of ['/database/Project?title[$ne]=x', '/database/Project?scope[$ne]=x', '/authorization/check?action=read&resource[$ne]=x',
-      '/authentication/teams?skip[$gt]=0', `/database/Project/${aliceDoc}?populate[$ne]=x`]) {
+    for (const path of ['/database/Project?title[$ne]=x', '/database/Project?scope[$ne]=x', '/authorization/check?action=read&resource[$ne]=x', '/authentication/teams?skip[$gt]=0',
+      `/database/Project/${aliceDoc}?populate[$ne]=x`]) {
       const r = await client('GET', path, alice.token);
       expect([path, r.status]).toEqual([path, 400]);
     }
@@ -197,7 +204,7 @@ describe('documents (client): permissions, scopes and operators', () => {
 });
 
 describe('documents (client): pages, populate and deletes', () => {
-  it('never shows a user another user\'s documents, on any page', async () => {
+  it("never shows a user another user's documents, on any page", async () => {
     const [erin, fred] = await Promise.all([account('erin@db.example'), account('fred@db.example')]);
     // Interleaved creation, so each user's documents are spread over the id range of the other's.
     for (let i = 0; i < 24; i++) {
@@ -232,7 +239,8 @@ describe('documents (client): pages, populate and deletes', () => {
     const doc = (await client('POST', '/database/Project', carol.token, { title: 'Short-lived' })).body._id;
     // A grant on the document, and a tuple whose subject is the document.
     expect((await svc.http('POST', '/authorization/resources', { body: { name: 'Binder', relations: { holds: ['Project'] }, permissions: {} } })).status).toBe(200);
-    expect((await svc.http('POST', '/authorization/permissions/grant', { body: { subject: `User:${bob.id}`, permission: 'read', resource: `Project:${doc}` } })).status).toBeLessThan(300);
+    expect((await svc.http('POST', '/authorization/permissions/grant', { body: { subject: `User:${bob.id}`, permission: 'read', resource: `Project:${doc}` } })).status)
+      .toBeLessThan(300);
     expect((await svc.http('POST', '/authorization/relations', { body: { subject: `Project:${doc}`, relation: 'holds', resource: 'Binder:b1' } })).status).toBe(201);
     expect((await client('GET', `/database/Project/${doc}`, bob.token)).status).toBe(200);
     expect((await client('DELETE', `/database/Project/${doc}`, carol.token)).body).toMatchObject({ tuples: 3 });
@@ -254,7 +262,8 @@ describe('documents (client): large deletes, consistency and concurrency', () =>
       expect(w.status).toBe(200);
       revision = w.body.revision;
     }
-    const can = async (subject: string) => (await svc.http('GET', `/authorization/permissions/can?subject=${subject}&permission=read&resource=Project:${doc}&consistency=fully_consistent`)).body.allowed;
+    const can = async (subject: string) =>
+      (await svc.http('GET', `/authorization/permissions/can?subject=${subject}&permission=read&resource=Project:${doc}&consistency=fully_consistent`)).body.allowed;
     // Indexing 2,500 tuples can outlast a fully consistent read's 5 s wait on a loaded machine (seen with two workers
     // on two cores): the index is let catch up first, since this test is about the delete, not the wait.
     await waitIdle(svc.http);
@@ -264,7 +273,9 @@ describe('documents (client): large deletes, consistency and concurrency', () =>
     await waitIdle(svc.http);
     expect([await can(readers[0]!), await can(readers[2499]!), await can(`User:${carol.id}`)]).toEqual([false, false, false]);
     // A page of at most 1,000 per revision: 2,500 readers in 3, then the owner (not one revision per tuple).
-    const next = await svc.http('POST', '/authorization/relations/write', { body: { updates: [{ operation: 'create', subject: 'User:x', relation: 'reader', resource: 'Project:after-crowd' }] } });
+    const next = await svc.http('POST', '/authorization/relations/write', {
+      body: { updates: [{ operation: 'create', subject: 'User:x', relation: 'reader', resource: 'Project:after-crowd' }] },
+    });
     expect(next.status).toBe(200);
     expect(next.body.revision - revision).toBeLessThanOrEqual(6);
   }, 120_000);
@@ -276,7 +287,8 @@ describe('documents (client): large deletes, consistency and concurrency', () =>
     for (const revision of [1, 2]) made.push((await client('POST', '/database/Release', dana.token, { title: `r${revision}`, revision })).body._id as string);
     expect(ids(await client('GET', '/database/Release?revision=2', dana.token))).toEqual([made[1]]);
     // Elsewhere they are the read's freshness, checked as on the admin reads.
-    const latest = (await svc.http('POST', '/authorization/relations', { body: { subject: `User:${dana.id}`, relation: 'reader', resource: 'Project:fresh-list' } })).body.revision as number;
+    const latest = (await svc.http('POST', '/authorization/relations', { body: { subject: `User:${dana.id}`, relation: 'reader', resource: 'Project:fresh-list' } })).body
+      .revision as number;
     expect((await client('GET', `/database/Project?consistency=at_least_as_fresh&revision=${latest}`, dana.token)).status).toBe(200);
     const bad = await client('GET', '/database/Project?consistency=eventually&revision=-1', dana.token);
     expect(bad.status).toBe(400);

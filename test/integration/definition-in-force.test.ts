@@ -47,16 +47,25 @@ async function newAnswers(svc: TestService, extra = '') {
   };
 }
 const expected = {
-  editorViews: true, folderViewerViews: true, oldViewerViews: false, bulkViews: false, outsiderViews: false,
-  editorObjects: ['Doc:x'], folderViewerObjects: ['Doc:x'], viewers: ['User:e', 'User:fv'],
+  editorViews: true,
+  folderViewerViews: true,
+  oldViewerViews: false,
+  bulkViews: false,
+  outsiderViews: false,
+  editorObjects: ['Doc:x'],
+  folderViewerObjects: ['Doc:x'],
+  viewers: ['User:e', 'User:fv'],
 };
 
 it('checks and lists follow a redefinition before its re-index runs, in the process that made it and in another', async () => {
   await ok(a, 'POST', '/authorization/resources', { name: 'Folder', relations: { viewer: ['User'] }, permissions: { view: ['viewer'] } });
   await ok(a, 'POST', '/authorization/resources', {
-    name: 'Doc', relations: { viewer: ['User'], editor: ['User'], parent: ['Folder'] }, permissions: { view: ['viewer'] },
+    name: 'Doc',
+    relations: { viewer: ['User'], editor: ['User'], parent: ['Folder'] },
+    permissions: { view: ['viewer'] },
   });
-  let latest = (await ok(a, 'POST', '/authorization/relations/many', { subject: 'User:bulk', relation: 'viewer', resources: Array.from({ length: 500 }, (_, i) => `Doc:d${i}`) })).revision as number;
+  let latest = (await ok(a, 'POST', '/authorization/relations/many', { subject: 'User:bulk', relation: 'viewer', resources: Array.from({ length: 500 }, (_, i) => `Doc:d${i}`) }))
+    .revision as number;
   for (const t of ['User:v#viewer@Doc:x', 'User:e#editor@Doc:x', 'Folder:f#parent@Doc:x', 'User:fv#viewer@Folder:f']) {
     const [sr, resource] = t.split('@') as [string, string];
     const [subject, relation] = sr.split('#') as [string, string];
@@ -71,7 +80,9 @@ it('checks and lists follow a redefinition before its re-index runs, in the proc
   giveBack = await holdIndexLeases(a, 'structure');
   const started = Date.now();
   const redefined = await ok(a, 'PATCH', '/authorization/resources/Doc', {
-    relations: { viewer: ['User'], editor: ['User'], parent: ['Folder'] }, permissions: { view: ['editor', 'parent->view'] }, version: 1,
+    relations: { viewer: ['User'], editor: ['User'], parent: ['Folder'] },
+    permissions: { view: ['editor', 'parent->view'] },
+    version: 1,
   });
   expect(redefined.status).toBe('processed');
   expect(Date.now() - started).toBeLessThan(10_000); // answered without the lease

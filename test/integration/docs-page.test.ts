@@ -11,23 +11,32 @@ beforeAll(async () => {
   svc = await startService();
   browser = await launchChromium();
 }, 120_000);
-afterAll(async () => { await browser?.close(); await svc?.stop(); });
+afterAll(async () => {
+  await browser?.close();
+  await svc?.stop();
+});
 
 it.each(['admin', 'client'] as const)('renders the %s API under its CSP', async (surface) => {
   const origin = surface === 'admin' ? svc.admin : svc.client;
   const page = await browser!.newPage();
   const violations: string[] = [];
   const elsewhere: string[] = [];
-  page.on('console', (m) => { if (/Content Security Policy|Refused to/i.test(m.text())) violations.push(m.text()); });
+  page.on('console', (m) => {
+    if (/Content Security Policy|Refused to/i.test(m.text())) violations.push(m.text());
+  });
   page.on('pageerror', (e) => violations.push(`page error: ${e.message}`));
-  page.on('request', (r) => { if (!r.url().startsWith(origin) && !r.url().startsWith('data:')) elsewhere.push(r.url()); });
+  page.on('request', (r) => {
+    if (!r.url().startsWith(origin) && !r.url().startsWith('data:')) elsewhere.push(r.url());
+  });
   await page.addInitScript(() => {
     document.addEventListener('securitypolicyviolation', (e) => console.error(`Refused to load: CSP ${e.violatedDirective} ${e.blockedURI}`));
   });
   const res = await page.goto(`${origin}/docs`);
   expect(res!.headers()['content-security-policy']).toContain("default-src 'none'");
   const operations = page.locator('.opblock');
-  await operations.first().waitFor({ timeout: 30_000 }).catch((e: Error) => { throw new Error(`${e.message}\n${violations.join('\n')}`); });
+  await operations.first().waitFor({ timeout: 30_000 }).catch((e: Error) => {
+    throw new Error(`${e.message}\n${violations.join('\n')}`);
+  });
   const documented = await (await fetch(`${origin}/openapi.json`)).json() as { paths: Record<string, Record<string, unknown>> };
   const expected = Object.values(documented.paths).reduce((n, ops) => n + Object.keys(ops).length, 0);
   expect(await operations.count()).toBe(expected);

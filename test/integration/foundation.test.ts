@@ -4,8 +4,12 @@ import { SignJWT } from 'jose';
 import { startService, type TestService } from '../support/service.js';
 
 let svc: TestService;
-beforeAll(async () => { svc = await startService({ READY_CHECK_REDIS: '1' }); });
-afterAll(async () => { await svc?.stop(); });
+beforeAll(async () => {
+  svc = await startService({ READY_CHECK_REDIS: '1' });
+});
+afterAll(async () => {
+  await svc?.stop();
+});
 
 const login = async () => {
   const r = await svc.http('POST', '/login', { body: { username: 'admin', password: 'test-admin-password' }, headers: {} });
@@ -104,8 +108,8 @@ describe('credential mix-ups on an admin route', () => {
   let mine: { token: string; id: string };
   beforeAll(async () => {
     // A second admin, made by the bootstrap path of another service instance on the same database.
-    const second = await startService({ ADMIN_USERNAME: 'second', ADMIN_PASSWORD: 'second-password',
-      MASTER_KEY: svc.config.MASTER_KEY, ADMIN_JWT_SECRET: svc.config.ADMIN_JWT_SECRET }, { wipe: false });
+    const second = await startService({ ADMIN_USERNAME: 'second', ADMIN_PASSWORD: 'second-password', MASTER_KEY: svc.config.MASTER_KEY,
+      ADMIN_JWT_SECRET: svc.config.ADMIN_JWT_SECRET }, { wipe: false });
     const r = await second.http('POST', '/login', { body: { username: 'second', password: 'second-password' }, headers: {} });
     const made = await second.http('POST', '/api-tokens', { body: { name: 'theirs' }, headers: { authorization: `Bearer ${r.body.token}` } });
     other = { token: made.body.token, id: made.body.id };

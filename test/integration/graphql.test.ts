@@ -5,8 +5,12 @@ import { startService, type TestService } from '../support/service.js';
 
 let svc: TestService;
 const LIMITS = JSON.stringify({ routes: { 'POST /authentication/local/new': { windowMs: 60_000, max: 1000 } } });
-beforeAll(async () => { svc = await startService({ ROUTER_RATE_LIMITS: LIMITS }); }, 120_000);
-afterAll(async () => { await svc?.stop(); });
+beforeAll(async () => {
+  svc = await startService({ ROUTER_RATE_LIMITS: LIMITS });
+}, 120_000);
+afterAll(async () => {
+  await svc?.stop();
+});
 
 const rest = (method: string, path: string, token?: string, body?: unknown) =>
   svc.http(method, `${svc.client}${path}`, { body, headers: token ? { authorization: `Bearer ${token}` } : {} });
@@ -14,7 +18,8 @@ const rest = (method: string, path: string, token?: string, body?: unknown) =>
 async function account(email: string) {
   expect((await rest('POST', '/authentication/local/new', undefined, { email, password: 'correct horse' })).status).toBe(201);
   const r = await rest('POST', '/authentication/local', undefined, { email, password: 'correct horse' });
-  return { id: r.body.userId as string, token: r.body.accessToken as string, gql: new GraphQLClient(`${svc.client}/graphql`, { headers: { authorization: `Bearer ${r.body.accessToken}` } }) };
+  return { id: r.body.userId as string, token: r.body.accessToken as string,
+    gql: new GraphQLClient(`${svc.client}/graphql`, { headers: { authorization: `Bearer ${r.body.accessToken}` } }) };
 }
 
 /** The GraphQL errors of a failed request, and its HTTP status. */
@@ -39,7 +44,9 @@ let bob: Awaited<ReturnType<typeof account>>;
 describe('client GraphQL: documents with the authorization of REST', () => {
   beforeAll(async () => {
     expect((await svc.http('POST', '/database/schemas', { body: {
-      name: 'Report', fields: { title: { type: 'String', required: true }, pages: 'Number', meta: 'JSON' }, serviceOptions: { authorization: { enabled: true } },
+      name: 'Report',
+      fields: { title: { type: 'String', required: true }, pages: 'Number', meta: 'JSON' },
+      serviceOptions: { authorization: { enabled: true } },
     } })).status).toBe(201);
     alice = await account('alice@gql.io');
     bob = await account('bob@gql.io');
@@ -71,9 +78,14 @@ describe('client GraphQL: documents with the authorization of REST', () => {
     expect((await alice.gql.request<{ authorizationCheck: boolean }>(check, { resource: `Report:${id}` })).authorizationCheck).toBe(true);
     expect((await bob.gql.request<{ authorizationCheck: boolean }>(check, { resource: `Report:${id}` })).authorizationCheck).toBe(false);
     // The check takes consistency and revision as over REST: a revision not reached yet is INDEX_BEHIND, a bad one a 400.
-    const fresh = gql`query ($resource: String!, $consistency: String, $revision: Int) { authorizationCheck(action: "delete", resource: $resource, consistency: $consistency, revision: $revision) }`;
-    const { revision } = (await svc.http('POST', '/authorization/relations', { body: { subject: 'User:someone', relation: 'owner', resource: 'Report:other' } })).body as { revision: number };
-    expect((await alice.gql.request<{ authorizationCheck: boolean }>(fresh, { resource: `Report:${id}`, consistency: 'at_least_as_fresh', revision })).authorizationCheck).toBe(true);
+    const fresh =
+      gql`query ($resource: String!, $consistency: String, $revision: Int) { authorizationCheck(action: "delete", resource: $resource, consistency: $consistency, revision: $revision) }`;
+    const { revision } = (await svc.http('POST', '/authorization/relations', { body: { subject: 'User:someone', relation: 'owner', resource: 'Report:other' } })).body as {
+      revision: number;
+    };
+    expect((await alice.gql.request<{ authorizationCheck: boolean }>(fresh, { resource: `Report:${id}`, consistency: 'at_least_as_fresh', revision })).authorizationCheck).toBe(
+      true,
+    );
     expect((await failure(alice.gql.request(fresh, { resource: `Report:${id}`, consistency: 'eventually', revision }))).codes).toEqual(['VALIDATION_FAILED']);
 
     const del = gql`mutation ($id: ID!) { deleteReport(id: $id) { tuples deleted } }`;
@@ -150,7 +162,9 @@ describe('admin GraphQL', () => {
   it('has a field per admin route, named like the MCP tools, with flat arguments', async () => {
     await admin().request(gql`mutation { post_authorization_resources(name: "Ledger", relations: {auditor: ["User"]}, permissions: {read: ["auditor"]}) }`);
     const wrote = await admin().request<{ post_authorization_relations: { revision: number } }>(
-      gql`mutation ($s: JSON, $r: JSON) { post_authorization_relations(subject: $s, relation: "auditor", resource: $r) }`, { s: 'User:ann', r: 'Ledger:l1' });
+      gql`mutation ($s: JSON, $r: JSON) { post_authorization_relations(subject: $s, relation: "auditor", resource: $r) }`,
+      { s: 'User:ann', r: 'Ledger:l1' },
+    );
     expect(wrote.post_authorization_relations.revision).toBeGreaterThan(0);
     const can = gql`query ($s: JSON) { get_authorization_permissions_can(subject: $s, permission: "read", resource: "Ledger:l1") }`;
     expect((await admin().request<{ get_authorization_permissions_can: { allowed: boolean } }>(can, { s: 'User:ann' })).get_authorization_permissions_can.allowed).toBe(true);
@@ -163,7 +177,9 @@ describe('admin GraphQL', () => {
     const undefinedRelation = await failure(admin().request(gql`mutation { post_authorization_relations(subject: "User:ann", relation: "owner", resource: "Ledger:l2") }`));
     expect(undefinedRelation.codes).toEqual(['RELATION_NOT_DEFINED']);
     expect(undefinedRelation.errors[0]!.extensions.status).toBe(422);
-    const shape = await failure(admin().request(gql`mutation ($s: JSON) { post_authorization_relations(subject: $s, relation: "auditor", resource: "Ledger:l2") }`, { s: { $ne: 1 } }));
+    const shape = await failure(
+      admin().request(gql`mutation ($s: JSON) { post_authorization_relations(subject: $s, relation: "auditor", resource: "Ledger:l2") }`, { s: { $ne: 1 } }),
+    );
     expect(shape.codes).toEqual(['VALIDATION_FAILED']);
     expect(shape.errors[0]!.extensions.details).toEqual(expect.arrayContaining([expect.objectContaining({ path: expect.stringMatching(/^body\.subject/) })]));
     const limit = await failure(admin().request(gql`query { get_database_schemas(limit: 0) }`));
@@ -184,13 +200,16 @@ describe('admin GraphQL', () => {
 describe('client GraphQL rate limit', () => {
   it('answers 429 with Retry-After after a burst, held in Redis across processes', async () => {
     const strict = await startService({
-      ROUTER_RATE_LIMITS: JSON.stringify({ routes: { 'POST /graphql': { windowMs: 60_000, max: 5 } } }), CLIENT_JWT_SECRET: svc.config.CLIENT_JWT_SECRET,
+      ROUTER_RATE_LIMITS: JSON.stringify({ routes: { 'POST /graphql': { windowMs: 60_000, max: 5 } } }),
+      CLIENT_JWT_SECRET: svc.config.CLIENT_JWT_SECRET,
     }, { wipe: false });
     try {
-      const answers = await Promise.all(Array.from({ length: 12 }, () => fetch(`${strict.client}/graphql`, {
-        method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${alice.token}` },
-        body: JSON.stringify({ query: '{ authorizationCheck(action: "read", resource: "Report:x") }' }),
-      })));
+      const answers = await Promise.all(Array.from({ length: 12 }, () =>
+        fetch(`${strict.client}/graphql`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${alice.token}` },
+          body: JSON.stringify({ query: '{ authorizationCheck(action: "read", resource: "Report:x") }' }),
+        })));
       const limited = answers.filter((a) => a.status === 429);
       expect(limited.length).toBeGreaterThanOrEqual(7);
       expect(Number(limited[0]!.headers.get('retry-after'))).toBeGreaterThan(0);
@@ -202,13 +221,16 @@ describe('client GraphQL rate limit', () => {
 
   it('charges each field the limit of the route it mirrors: aliases do not multiply a request', async () => {
     const strict = await startService({
-      ROUTER_RATE_LIMITS: JSON.stringify({ routes: { 'GET /authorization/check': { windowMs: 60_000, max: 5 } } }), CLIENT_JWT_SECRET: svc.config.CLIENT_JWT_SECRET,
+      ROUTER_RATE_LIMITS: JSON.stringify({ routes: { 'GET /authorization/check': { windowMs: 60_000, max: 5 } } }),
+      CLIENT_JWT_SECRET: svc.config.CLIENT_JWT_SECRET,
     }, { wipe: false });
     try {
       const fields = Array.from({ length: 4 }, (_, i) => `c${i}: authorizationCheck(action: "read", resource: "Report:x${i}")`).join(' ');
       const ask = async () => {
         const r = await fetch(`${strict.client}/graphql`, {
-          method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${alice.token}` }, body: JSON.stringify({ query: `{ ${fields} }` }),
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${alice.token}` },
+          body: JSON.stringify({ query: `{ ${fields} }` }),
         });
         return await r.json() as { data: Record<string, boolean> | null; errors?: Array<{ extensions: { code: string } }> };
       };

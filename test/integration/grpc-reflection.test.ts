@@ -9,13 +9,18 @@ import { startService, type TestService } from '../support/service.js';
 let svc: TestService;
 let bin: string;
 
-interface Run { code: number; stdout: string; stderr: string }
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
 /** grpcurl against the service, asynchronously: the service runs in this process and must keep answering. */
-const run = (args: string[]) => new Promise<Run>((resolve) => {
-  execFile(bin, ['-plaintext', ...args], { timeout: 30_000 }, (err, stdout, stderr) => {
-    resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr });
+const run = (args: string[]) =>
+  new Promise<Run>((resolve) => {
+    execFile(bin, ['-plaintext', ...args], { timeout: 30_000 }, (err, stdout, stderr) => {
+      resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr });
+    });
   });
-});
 const called = new Set<string>();
 /** One call through reflection alone (no .proto given), with the masterkey; the reply as JSON documents. */
 async function call(method: string, body: unknown, extra: string[] = []): Promise<Record<string, any>[]> { // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -30,7 +35,9 @@ beforeAll(async () => {
   bin = grpcurl();
   svc = await startService();
 }, 600_000);
-afterAll(async () => { await svc?.stop(); });
+afterAll(async () => {
+  await svc?.stop();
+});
 
 describe('gRPC reflection through grpcurl', () => {
   it('names map entries as protoc does', () => {
@@ -75,11 +82,15 @@ describe('gRPC reflection through grpcurl', () => {
     await eventually(() => call('ReadRelations', { resource_type: 'Shelf', ...fresh }).then(([r]) => String(r!.count), () => null), '4', 60_000);
 
     expect((await call('Can', { subject: 'User:ann', permission: 'view', resource: 'Shelf:1', ...fresh }))[0]).toEqual({ allowed: true });
-    const [bulk] = await call('CheckBulk', { items: [{ subject: 'User:bob', permission: 'view', resource: 'Shelf:2' }, { subject: 'User:ann', permission: 'view', resource: 'Shelf:2' }], ...fresh });
+    const [bulk] = await call('CheckBulk', {
+      items: [{ subject: 'User:bob', permission: 'view', resource: 'Shelf:2' }, { subject: 'User:ann', permission: 'view', resource: 'Shelf:2' }],
+      ...fresh,
+    });
     expect(bulk!.results).toEqual([{ allowed: true }, {}]); // proto JSON leaves false out
     expect((await call('Evaluate', { subject: 'User:ann', permission: 'view', resource: 'Shelf:1' }))[0]!.paths).toEqual(['User:ann#viewer@Shelf:1']);
     expect((await call('LookupResources', { subject: 'User:bob', permission: 'view', resource_type: 'Shelf', ...fresh })).map((m) => m.object)).toEqual(['Shelf:2', 'Shelf:3']);
-    expect((await call('LookupSubjects', { permission: 'view', resource: 'Shelf:1', subject_type: 'User', ...fresh })).map((m) => m.subject).sort()).toEqual(['User:ann', 'User:cy']);
+    expect((await call('LookupSubjects', { permission: 'view', resource: 'Shelf:1', subject_type: 'User', ...fresh })).map((m) => m.subject).sort()).toEqual(['User:ann',
+      'User:cy']);
 
     expect((await call('GrantPermission', { subject: 'User:dee', permission: 'view', resource: 'Shelf:9' }))[0]!.created).toBe(true);
     expect((await call('RevokePermission', { subject: 'User:dee', permission: 'view', resource: 'Shelf:9' }))[0]!.revision).toMatch(/^\d+$/);
@@ -97,7 +108,9 @@ describe('gRPC reflection through grpcurl', () => {
     expect(watch.stderr).toContain('DeadlineExceeded');
     expect(watch.stdout).toContain('"tuple": "User:bob#viewer@Shelf:2"');
 
-    await call('DeleteRelation', { id: 'no-such-id' }).then(() => { throw new Error('not refused'); }, (e: Error) => expect(e.message).toMatch(/NotFound|InvalidArgument/));
+    await call('DeleteRelation', { id: 'no-such-id' }).then(() => {
+      throw new Error('not refused');
+    }, (e: Error) => expect(e.message).toMatch(/NotFound|InvalidArgument/));
     expect((await call('DeleteResourceDefinition', { id: 'Shelf' }))[0]!.deleted.name).toBe('Shelf');
     expect([...called].sort()).toEqual(Object.keys(GRPC_METHODS).sort());
   });

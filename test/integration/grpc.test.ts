@@ -10,13 +10,23 @@ import { startService, type TestService } from '../support/service.js';
 let svc: TestService;
 let client: AuthzGraphClient;
 const folder = { name: 'Folder', relations: { parent: ['Folder'], viewer: ['User', 'Team'] }, permissions: { view: ['viewer', 'viewer->read', 'parent->view'] } };
-const refused = async (p: Promise<unknown>) => { try { await p; } catch (e) { return e as AuthzGraphError; } throw new Error('the call was not refused'); };
+const refused = async (p: Promise<unknown>) => {
+  try {
+    await p;
+  } catch (e) {
+    return e as AuthzGraphError;
+  }
+  throw new Error('the call was not refused');
+};
 
 beforeAll(async () => {
   svc = await startService();
   client = new AuthzGraphClient({ address: svc.grpc, masterkey: svc.config.MASTER_KEY });
 });
-afterAll(async () => { client?.close(); await svc?.stop(); });
+afterAll(async () => {
+  client?.close();
+  await svc?.stop();
+});
 
 describe('gRPC: reads, writes and errors', () => {
   it('defines types, writes and reads relations and grants, and decides', async () => {
@@ -89,7 +99,9 @@ describe('gRPC: reads, writes and errors', () => {
   });
 
   it('a refused stream ends with its status, and input the status header cannot carry still gets its catalog code', async () => {
-    const lookup = (async () => { for await (const _ of client.lookupResources({ subject: 'not an object', permission: 'view', resourceType: 'Folder' })) { /* none */ } })();
+    const lookup = (async () => {
+      for await (const _ of client.lookupResources({ subject: 'not an object', permission: 'view', resourceType: 'Folder' })) { /* none */ }
+    })();
     expect(await refused(lookup)).toMatchObject({ grpcCode: 3, code: 'VALIDATION_FAILED' });
     const odd = await refused(client.createResourceDefinition({ name: 'Odd', relations: { 'a.é': ['User'] } }));
     expect(odd).toMatchObject({ grpcCode: 3, code: 'VALIDATION_FAILED' });
@@ -106,15 +118,18 @@ describe('gRPC: credentials, health, reflection and agreement with REST', () => 
     for (const options of [{}, { masterkey: 'wrong-wrong-wrong-wrong' }, { token: 'cdt_not-a-token' }]) {
       const c = new AuthzGraphClient({ address: svc.grpc, ...options });
       try {
-        expect((await refused(c.can({ subject: 'User:m', permission: 'view', resource: 'Folder:leaf' })))).toMatchObject({ grpcCode: 16, code: 'UNAUTHENTICATED' });
-      } finally { c.close(); }
+        expect(await refused(c.can({ subject: 'User:m', permission: 'view', resource: 'Folder:leaf' }))).toMatchObject({ grpcCode: 16, code: 'UNAUTHENTICATED' });
+      } finally {
+        c.close();
+      }
     }
   });
 
   it('answers the standard health service and server reflection', async () => {
     const Health = makeGenericClientConstructor(healthService as never, 'Health');
     const health = new Health(svc.grpc, credentials.createInsecure()) as unknown as {
-      check(req: { service: string }, cb: (e: Error | null, r?: { status: string | number }) => void): void; close(): void;
+      check(req: { service: string }, cb: (e: Error | null, r?: { status: string | number }) => void): void;
+      close(): void;
     };
     const status = await new Promise<string>((resolve, reject) => health.check({ service: 'authzgraph.v1.AuthzGraph' }, (e, r) => (e ? reject(e) : resolve(String(r?.status)))));
     health.close();
@@ -146,7 +161,10 @@ describe('gRPC: credentials, health, reflection and agreement with REST', () => 
       }
       for (const c of scenario.checks ?? []) {
         const q = { subject: px.object(c.subject), permission: c.action, resource: px.object(c.resource) };
-        const rest = await svc.http('GET', `/authorization/permissions/can?subject=${encodeURIComponent(q.subject)}&permission=${encodeURIComponent(q.permission)}&resource=${encodeURIComponent(q.resource)}&consistency=fully_consistent`);
+        const rest = await svc.http('GET',
+          `/authorization/permissions/can?subject=${encodeURIComponent(q.subject)}&permission=${encodeURIComponent(q.permission)}&resource=${
+            encodeURIComponent(q.resource)
+          }&consistency=fully_consistent`);
         if (rest.status !== 200) continue; // a check the route refuses as malformed is refused by both (compared below)
         const viaGrpc = await client.can({ ...q, consistency: 'FULLY_CONSISTENT' });
         expect(`${scenario.name} ${q.subject} ${q.permission} ${q.resource}: ${viaGrpc}`).toBe(`${scenario.name} ${q.subject} ${q.permission} ${q.resource}: ${rest.body.allowed}`);

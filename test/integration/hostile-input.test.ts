@@ -46,15 +46,24 @@ beforeAll(async () => {
   fx = await hostileFixture();
   before = await fx.fingerprint();
 }, 120_000);
-afterAll(async () => { Error.stackTraceLimit = jestStackLimit; await fx?.svc.stop(); });
+afterAll(async () => {
+  Error.stackTraceLimit = jestStackLimit;
+  await fx?.svc.stop();
+});
 
 /** Cases for one route and transport, reproducible from the seed, the route and the transport. */
 const sample = <T>(arb: fc.Arbitrary<T>, key: string, n = RUNS) => fc.sample(arb, { numRuns: n, seed: SEED ^ hash(key) });
-function hash(s: string): number { let h = 0; for (const c of s) h = (Math.imul(h, 31) + c.charCodeAt(0)) | 0; return h; }
+function hash(s: string): number {
+  let h = 0;
+  for (const c of s) h = (Math.imul(h, 31) + c.charCodeAt(0)) | 0;
+  return h;
+}
 
 async function pool<T>(items: T[], fn: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: PARALLEL }, async () => { while (next < items.length) await fn(items[next++]!); }));
+  await Promise.all(Array.from({ length: PARALLEL }, async () => {
+    while (next < items.length) await fn(items[next++]!);
+  }));
 }
 
 /** Credentials to send: the route's own (admin masterkey or the user's token), or a kind of missing or wrong ones. */
@@ -64,12 +73,18 @@ function headersFor(r: { surface: string; auth: string }, as: As): Record<string
   const user = { authorization: `Bearer ${fx.user.token}` };
   const admin = { masterkey: fx.svc.config.MASTER_KEY };
   switch (as) {
-    case 'ok': return r.auth === 'user' ? user : r.surface === 'admin' ? admin : {};
-    case 'none': return {};
-    case 'bad-masterkey': return { masterkey: `${fx.svc.config.MASTER_KEY.slice(0, -1)}x` };
-    case 'garbage-bearer': return { authorization: 'Bearer eyJhbGciOiJub25lIn0.eyJzdWIiOiJhZG1pbiJ9.' };
-    case 'other-surface': return r.surface === 'admin' ? user : admin;
-    case 'malformed': return { authorization: 'Basic Og==, Bearer' };
+    case 'ok':
+      return r.auth === 'user' ? user : r.surface === 'admin' ? admin : {};
+    case 'none':
+      return {};
+    case 'bad-masterkey':
+      return { masterkey: `${fx.svc.config.MASTER_KEY.slice(0, -1)}x` };
+    case 'garbage-bearer':
+      return { authorization: 'Bearer eyJhbGciOiJub25lIn0.eyJzdWIiOiJhZG1pbiJ9.' };
+    case 'other-surface':
+      return r.surface === 'admin' ? user : admin;
+    case 'malformed':
+      return { authorization: 'Basic Og==, Bearer' };
   }
 }
 const asLabel = (r: { auth: string; surface: string }, as: As) => (as === 'ok' ? (r.auth === 'none' ? 'no credentials needed' : r.auth === 'user' ? 'user' : 'admin') : as);
@@ -82,7 +97,11 @@ function judged(v: Verdict, auth: string, as: As): Verdict {
 const mayWait = (text: string) => /at_least_as_fresh|fully_consistent|revision/i.test(text);
 const failIfProblems = (transport: string) => {
   const mine = tally.problems.filter((p) => p.transport === transport);
-  if (mine.length) process.stderr.write(`${transport} problems:\n${mine.slice(0, 40).map((p) => `  ${p.route} as ${p.as} -> ${p.status} in ${p.ms} ms: ${p.answer}\n    input: ${p.input}`).join('\n')}\n`);
+  if (mine.length) {
+    process.stderr.write(
+      `${transport} problems:\n${mine.slice(0, 40).map((p) => `  ${p.route} as ${p.as} -> ${p.status} in ${p.ms} ms: ${p.answer}\n    input: ${p.input}`).join('\n')}\n`,
+    );
+  }
   return mine.map((p) => `${p.route} (${p.as}): ${p.answer.slice(0, 160)}`);
 };
 
@@ -108,7 +127,8 @@ describe('hostile input: REST, GraphQL and MCP', () => {
   it('GraphQL: every route of both surfaces as its field, and the typed client fields', async () => {
     const post = async (surface: 'admin' | 'client', route: string, body: unknown, as: As, writes: boolean, headers: Record<string, string>) => {
       const text = JSON.stringify(body);
-      const a = await send(surface === 'admin' ? fx.svc.admin : fx.svc.client, { method: 'POST', path: '/graphql', body: Buffer.from(text), contentType: 'application/json' }, headers, GIVE_UP_MS);
+      const a = await send(surface === 'admin' ? fx.svc.admin : fx.svc.client, { method: 'POST', path: '/graphql', body: Buffer.from(text), contentType: 'application/json' },
+        headers, GIVE_UP_MS);
       const call: Call = { transport: 'graphql', route: `${surface} ${route}`, as, input: () => shown(body), writes };
       const v = a.status === 0 ? { status: 0, problem: a.text } : graphqlVerdict(surface, a.status, a.text, a.retryAfter);
       tally.add(call, judged(v, 'needed', as === 'ok' ? 'ok' : 'none'), a.ms, a.text, mayWait(text));
@@ -171,7 +191,10 @@ describe('hostile input: gRPC and the socket', () => {
           const bytes = grpcBytes(fx.svc.app.registry, method, c);
           const a = await client.call(method, bytes, md, watch ? 1000 : GIVE_UP_MS);
           const call: Call = {
-            transport: 'grpc', route: `${method} (${bound[method]!.route})`, as: 'admin', input: () => shown(c.bytes ? `bytes ${bytes.toString('hex')}` : c.req),
+            transport: 'grpc',
+            route: `${method} (${bound[method]!.route})`,
+            as: 'admin',
+            input: () => shown(c.bytes ? `bytes ${bytes.toString('hex')}` : c.req),
             writes: mutating(fx.svc.app.registry.get('admin', bound[method]!.route)),
           };
           // A Watch past the head follows silently: its deadline passing is the documented behaviour, not a failure.
@@ -179,7 +202,9 @@ describe('hostile input: gRPC and the socket', () => {
           tally.add(call, v, watch && a.code === 4 ? 0 : a.ms, a.details, mayWait(c.bytes ? grpcDecoded(method, bytes) : JSON.stringify(c.req)));
         });
       }
-    } finally { client.close(); }
+    } finally {
+      client.close();
+    }
     expect(failIfProblems('grpc')).toEqual([]);
   }, TEST_MS);
 
@@ -190,17 +215,19 @@ describe('hostile input: gRPC and the socket', () => {
     for (const f of sample(socketFrames(decisions, fx.known), 'socket', RUNS * 5)) {
       if (!ws.open) ws = await OneAtATime.open(fx.svc.socket, headers);
       const a = await ws.send(f, GIVE_UP_MS);
-      const call: Call = { transport: 'socket', route: 'realtime (post_authorization_decisions)', as: 'user', input: () => shown(f.kind === 'text' ? f.data : `${f.kind} frame of ${f.data.length} bytes`) };
+      const call: Call = { transport: 'socket', route: 'realtime (post_authorization_decisions)', as: 'user', input: () =>
+        shown(f.kind === 'text' ? f.data : `${f.kind} frame of ${f.data.length} bytes`) };
       // Frames the protocol itself refuses close the socket: 1007 text that is not UTF-8, 1009 too large.
       const expectedClose = f.kind === 'bad-utf8' ? 1007 : f.kind === 'oversized' ? 1009 : null;
       const v: Verdict = a.message ? socketVerdict(a.message)
         : a.closed !== undefined ? (a.closed === expectedClose ? { status: 400 } : { status: 500, problem: `closed with ${a.closed}` })
-          : { status: 0, problem: 'no answer' };
+        : { status: 0, problem: 'no answer' };
       tally.add(call, v, a.ms, JSON.stringify(a.message ?? { closed: a.closed }));
     }
     ws.close();
     const feed = fx.svc.admin.replace('http', 'ws');
-    const afters = sample(fc.oneof(fc.constantFrom('0', '-1', '1e3', '%00', 'x', '9'.repeat(20), '', '1&after=2'), fc.string({ maxLength: 10 }).map(encodeURIComponent)), 'feed', RUNS);
+    const afters = sample(fc.oneof(fc.constantFrom('0', '-1', '1e3', '%00', 'x', '9'.repeat(20), '', '1&after=2'), fc.string({ maxLength: 10 }).map(encodeURIComponent)), 'feed',
+      RUNS);
     for (const [i, after] of afters.entries()) {
       const as: As = i % 3 === 2 ? 'none' : 'ok';
       const started = performance.now();
@@ -208,13 +235,22 @@ describe('hostile input: gRPC and the socket', () => {
         const s = new WebSocket(`${feed}/authorization/changes?after=${after}`, { headers: headersFor({ surface: 'admin', auth: 'admin' }, as) });
         s.once('unexpected-response', (_req, res) => {
           let text = '';
-          res.on('data', (d: Buffer) => { text += d.toString(); });
-          res.on('end', () => { resolve({ status: res.statusCode ?? 0, text }); s.terminate(); });
+          res.on('data', (d: Buffer) => {
+            text += d.toString();
+          });
+          res.on('end', () => {
+            resolve({ status: res.statusCode ?? 0, text });
+            s.terminate();
+          });
         });
-        s.once('open', () => { resolve({ status: 101, text: '' }); s.close(); });
+        s.once('open', () => {
+          resolve({ status: 101, text: '' });
+          s.close();
+        });
         s.once('error', (e) => resolve({ status: 0, text: e.message }));
       });
-      const call: Call = { transport: 'socket', route: 'admin feed (get_authorization_changes)', as: asLabel({ surface: 'admin', auth: 'admin' }, as), input: shown(`after=${after}`) };
+      const call: Call = { transport: 'socket', route: 'admin feed (get_authorization_changes)', as: asLabel({ surface: 'admin', auth: 'admin' }, as),
+        input: shown(`after=${after}`) };
       const v = answer.status === 101 ? { status: 200 } : httpVerdict('admin', answer.status, answer.text, null);
       tally.add(call, judged(v, 'admin', as), Math.round(performance.now() - started), answer.text);
     }
@@ -231,7 +267,8 @@ describe('hostile input: without credentials, and the verdict', () => {
       const hasField = r.surface === 'admin' || clientGraphqlRoutes([r]).length > 0;
       const graph = hasField ? adminGqlRequest(r, sample(adminGqlCases(r, fx.known), `graphql unauth ${r.id}`, 1)[0]!) : null;
       const body = graph?.body ?? { query: '{ me }' };
-      const a = await send(r.surface === 'admin' ? fx.svc.admin : fx.svc.client, { method: 'POST', path: '/graphql', body: Buffer.from(JSON.stringify(body)), contentType: 'application/json' }, headersFor(r, as), GIVE_UP_MS);
+      const a = await send(r.surface === 'admin' ? fx.svc.admin : fx.svc.client, { method: 'POST', path: '/graphql', body: Buffer.from(JSON.stringify(body)),
+        contentType: 'application/json' }, headersFor(r, as), GIVE_UP_MS);
       const v = graphqlVerdict(r.surface, a.status, a.text, a.retryAfter);
       tally.add({ transport: 'graphql', route: `${r.surface} ${r.id}`, as, input: shown(body) }, judged(v, 'needed', as), a.ms, a.text);
     }
@@ -254,19 +291,34 @@ describe('hostile input: without credentials, and the verdict', () => {
         const a = await client.call(method, bytes, md, GIVE_UP_MS);
         tally.add({ transport: 'grpc', route: method, as, input: shown(c.req) }, judged(grpcVerdict(a.code, a.catalog, a.details), 'admin', as), a.ms, a.details);
       }
-    } finally { client.close(); }
+    } finally {
+      client.close();
+    }
     for (const as of WRONG) {
       const started = performance.now();
       const status = await new Promise<{ status: number; text: string }>((resolve) => {
         const s = new WebSocket(fx.svc.socket, { headers: headersFor({ surface: 'client', auth: 'user' }, as) });
-        s.once('unexpected-response', (_req, res) => { let text = ''; res.on('data', (d: Buffer) => { text += d.toString(); }); res.on('end', () => resolve({ status: res.statusCode ?? 0, text })); });
-        s.once('open', () => { resolve({ status: 101, text: '' }); s.close(); });
+        s.once('unexpected-response', (_req, res) => {
+          let text = '';
+          res.on('data', (d: Buffer) => {
+            text += d.toString();
+          });
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+        });
+        s.once('open', () => {
+          resolve({ status: 101, text: '' });
+          s.close();
+        });
         s.once('error', (e) => resolve({ status: 0, text: e.message }));
       });
       const v = status.status === 101 ? { status: 200 } : httpVerdict('client', status.status, status.text, null);
       tally.add({ transport: 'socket', route: 'realtime upgrade', as, input: as }, judged(v, 'user', as), Math.round(performance.now() - started), status.text);
     }
-    expect(tally.problems.filter((p) => p.as !== 'admin' && p.as !== 'user' && p.as !== 'ok' && p.as !== 'no credentials needed').map((p) => `${p.transport} ${p.route} (${p.as}): ${p.answer.slice(0, 160)}`)).toEqual([]);
+    expect(
+      tally.problems.filter((p) => p.as !== 'admin' && p.as !== 'user' && p.as !== 'ok' && p.as !== 'no credentials needed').map((p) =>
+        `${p.transport} ${p.route} (${p.as}): ${p.answer.slice(0, 160)}`
+      ),
+    ).toEqual([]);
   }, TEST_MS);
 
   it('changed nothing, and reports the figures', async () => {

@@ -13,7 +13,9 @@ beforeAll(async () => {
   userToken = login.body.accessToken;
   refreshToken = login.body.refreshToken;
 }, 120_000);
-afterAll(async () => { await svc?.stop(); });
+afterAll(async () => {
+  await svc?.stop();
+});
 
 const base = (surface: 'admin' | 'client') => (surface === 'admin' ? svc.admin : svc.client);
 
@@ -69,10 +71,12 @@ it('the realtime port answers plain HTTP with the same headers', async () => {
 
 describe('answers that carry tokens or secrets are never cached', () => {
   it('admin login and API token creation', async () => {
-    const login = await fetch(`${svc.admin}/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: 'test-admin-password' }) });
+    const login = await fetch(`${svc.admin}/login`, { method: 'POST', headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'admin', password: 'test-admin-password' }) });
     const { token } = await login.json() as { token: string };
     expect([login.status, login.headers.get('cache-control')]).toEqual([200, 'no-store']);
-    const created = await fetch(`${svc.admin}/api-tokens`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify({ name: 'ci' }) });
+    const created = await fetch(`${svc.admin}/api-tokens`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({ name: 'ci' }) });
     await created.arrayBuffer();
     expect([created.status, created.headers.get('cache-control')]).toEqual([201, 'no-store']);
   });
@@ -91,9 +95,11 @@ describe('answers that carry tokens or secrets are never cached', () => {
 });
 
 describe('CORS', () => {
-  const preflight = (url: string, origin: string) => fetch(url, {
-    method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type, authorization' },
-  });
+  const preflight = (url: string, origin: string) =>
+    fetch(url, {
+      method: 'OPTIONS',
+      headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type, authorization' },
+    });
   const allowHeaders = (res: Response) => [...res.headers.keys()].filter((k) => k.startsWith('access-control-'));
 
   it('the admin surface allows no origin: preflights are refused and no answer carries Access-Control-Allow-*', async () => {
@@ -106,7 +112,8 @@ describe('CORS', () => {
       const get = await fetch(`${svc.admin}/authorization/resources`, { headers: { ...svc.asAdmin, origin } });
       await get.arrayBuffer();
       expect([get.status, allowHeaders(get)]).toEqual([200, []]);
-      const login = await fetch(`${svc.admin}/login`, { method: 'POST', headers: { origin, 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: 'test-admin-password' }) });
+      const login = await fetch(`${svc.admin}/login`, { method: 'POST', headers: { origin, 'content-type': 'application/json' },
+        body: JSON.stringify({ username: 'admin', password: 'test-admin-password' }) });
       await login.arrayBuffer();
       expect([login.status, allowHeaders(login)]).toEqual([200, []]);
     }

@@ -17,7 +17,11 @@ let driver: Driver;
 /** The plans Neo4j made while the store was empty, as after a start or just before a load: every estimate is 0. */
 let emptyStorePlans: Record<string, string[]>;
 
-interface Plan { operatorType: string; arguments: Record<string, unknown>; children: Plan[] }
+interface Plan {
+  operatorType: string;
+  arguments: Record<string, unknown>;
+  children: Plan[];
+}
 const operators = (p: Plan): string[] => [`${p.operatorType} ${String(p.arguments.Details ?? '')}`, ...p.children.flatMap(operators)];
 
 beforeAll(async () => {
@@ -33,7 +37,10 @@ beforeAll(async () => {
   ];
   expect((await svc.http('POST', '/authorization/relations/write', { body: { updates } })).status).toBe(200);
 }, 120_000);
-afterAll(async () => { await driver?.close(); await svc?.stop(); });
+afterAll(async () => {
+  await driver?.close();
+  await svc?.stop();
+});
 
 const explain = async (statement: string, p: Record<string, unknown>) =>
   operators((await driver.executeQuery(`EXPLAIN ${statement}`, { ...p, skip: neo4j.int(0), limit: neo4j.int(25), pivot: '' })).summary.plan as unknown as Plan);
@@ -65,9 +72,10 @@ it.each(['list-objects', 'count-objects'])('plans %s without a scan of every nod
 });
 
 it('plans a check and a list of subjects from the two seeks and their edges', async () => {
-  const check = await explain(loadCypher('index.cypher').get('check-many')!, { checks: [{ subject: 'User:u1', object: 'Document:d1', ...params('User:u1', 'Document') }], dense: 500 });
-  const subjects = await explain(loadCypher('index.cypher').get('subjects-of')!.replace('__TAIL__', 'RETURN id'),
-    { object: 'Document:d1', subjectType: 'User', ...params('User:u1', 'Document') });
+  const check = await explain(loadCypher('index.cypher').get('check-many')!, { checks: [{ subject: 'User:u1', object: 'Document:d1', ...params('User:u1', 'Document') }],
+    dense: 500 });
+  const subjects = await explain(loadCypher('index.cypher').get('subjects-of')!.replace('__TAIL__', 'RETURN id'), { object: 'Document:d1', subjectType: 'User',
+    ...params('User:u1', 'Document') });
   for (const ops of [check, subjects]) {
     expect(ops.filter((o) => /LabelScan|AllNodesScan|RelationshipTypeScan/.test(o))).toEqual([]);
     expect(ops.some((o) => o.startsWith('NodeUniqueIndexSeek') && o.includes('Object'))).toBe(true);

@@ -5,14 +5,22 @@ import { InvalidationBus } from '../../src/stores/redis/invalidation-bus.js';
 
 let redis: Redis;
 const buses: InvalidationBus[] = [];
-beforeAll(() => { redis = new Redis(process.env.REDIS_URL!); });
-afterAll(async () => { await Promise.all(buses.map((b) => b.stop())); redis.disconnect(); });
+beforeAll(() => {
+  redis = new Redis(process.env.REDIS_URL!);
+});
+afterAll(async () => {
+  await Promise.all(buses.map((b) => b.stop()));
+  redis.disconnect();
+});
 
 /** Polls `done` every 20 ms, two seconds at most. */
 const until = async (done: () => boolean | Promise<boolean>) => {
   for (let i = 0; i < 100 && !(await done()); i++) await new Promise((r) => setTimeout(r, 20));
 };
-const redisNow = async () => { const [s, us] = await redis.time(); return Number(s) * 1000 + Math.floor(Number(us) / 1000); };
+const redisNow = async () => {
+  const [s, us] = await redis.time();
+  return Number(s) * 1000 + Math.floor(Number(us) / 1000);
+};
 
 /** A member set that has existed for long: no lost set's members can still trust anything. */
 const established = (prefix: string) => redis.zadd(`${prefix}:bus:members`, 9e15, 'born:0');
@@ -20,7 +28,9 @@ const established = (prefix: string) => redis.zadd(`${prefix}:bus:members`, 9e15
 async function member(prefix: string) {
   const seen: Invalidation[] = [];
   let resets = 0;
-  const bus = new InvalidationBus(redis, prefix, (inv) => seen.push(inv), () => { resets++; });
+  const bus = new InvalidationBus(redis, prefix, (inv) => seen.push(inv), () => {
+    resets++;
+  });
   buses.push(bus);
   await bus.start();
   return { bus, seen, resets: () => resets };
@@ -76,7 +86,7 @@ it('a member set lost with Redis data: the publisher waits a whole lease, and me
   expect(b.resets()).toBeGreaterThan(before);
 });
 
-it('a writer that rejoined a lost member set before its first write still waits out the lost members\' leases', async () => {
+it("a writer that rejoined a lost member set before its first write still waits out the lost members' leases", async () => {
   await established('test:bus5');
   const [a, b] = [await member('test:bus5'), await member('test:bus5')];
   const before = b.resets();

@@ -8,14 +8,18 @@ let svc: TestService;
 const lines: string[] = [];
 let userToken: string;
 beforeAll(async () => {
-  svc = await startService({ ROUTER_RATE_LIMITS: JSON.stringify({ routes: { 'GET /authorization/check': { windowMs: 60_000, max: 12 } } }), LOG_LEVEL: 'info' }, { logLines: lines });
+  svc = await startService({ ROUTER_RATE_LIMITS: JSON.stringify({ routes: { 'GET /authorization/check': { windowMs: 60_000, max: 12 } } }), LOG_LEVEL: 'info' }, {
+    logLines: lines,
+  });
   expect((await svc.http('POST', '/authorization/resources', { body: { name: 'Doc', relations: { viewer: ['User'] }, permissions: { read: ['viewer'] } } })).status).toBe(200);
   expect((await svc.http('POST', '/authorization/relations', { body: { subject: 'User:ann', relation: 'viewer', resource: 'Doc:d1' } })).status).toBe(201);
   expect((await svc.http('POST', `${svc.client}/authentication/local/new`, { body: { email: 'cat@example.com', password: 'password123' }, headers: {} })).status).toBe(201);
   const login = await svc.http('POST', `${svc.client}/authentication/local`, { body: { email: 'cat@example.com', password: 'password123' }, headers: {} });
   userToken = login.body.accessToken;
 }, 120_000);
-afterAll(async () => { await svc?.stop(); });
+afterAll(async () => {
+  await svc?.stop();
+});
 
 async function get(url: string, headers: Record<string, string>) {
   const res = await fetch(url, { headers });
@@ -51,7 +55,9 @@ it('answers client checks as Express would, rate limits included, and logs and c
   for (const query of ['action=read&resource=Doc:d1', 'action=read', 'action=read&resource=Doc:d1&scope=Team:nope']) {
     pairs.push([await get(`${svc.client}/authorization/check?${query}`, auth), await get(`${svc.client}/authorization/check/?${query}`, auth)] as const);
   }
-  pairs.push([await get(`${svc.client}/authorization/check?action=read&resource=Doc:d1`, {}), await get(`${svc.client}/authorization/check/?action=read&resource=Doc:d1`, {})] as const);
+  pairs.push(
+    [await get(`${svc.client}/authorization/check?action=read&resource=Doc:d1`, {}), await get(`${svc.client}/authorization/check/?action=read&resource=Doc:d1`, {})] as const,
+  );
   for (const [lean, viaExpress] of pairs) expect(lean).toEqual(viaExpress);
   // Both paths count against the one limit of the route (12 a minute): 8 used, so 4 more, then 429 with Retry-After.
   const more = await Promise.all(Array.from({ length: 6 }, () => get(`${svc.client}/authorization/check?action=read&resource=Doc:d1`, auth)));
@@ -77,7 +83,8 @@ it('below info, logs only failed requests, through the lean table and Express al
   // A revision the index will not reach within FRESHNESS_WAIT_MS (its leases held): 503 INDEX_BEHIND, once through each path.
   const release = await holdIndexLeases(svc, 'all', 40_000);
   try {
-    const w = await fetch(`${svc.admin}/authorization/relations/many`, { method: 'POST', headers: { ...svc.asAdmin, 'content-type': 'application/json' }, body: JSON.stringify({ subject: 'User:held', relation: 'member', resources: ['Team:t'] }) });
+    const w = await fetch(`${svc.admin}/authorization/relations/many`, { method: 'POST', headers: { ...svc.asAdmin, 'content-type': 'application/json' },
+      body: JSON.stringify({ subject: 'User:held', relation: 'member', resources: ['Team:t'] }) });
     expect(w.status).toBe(200);
     const { revision } = await w.json() as { revision: number };
     for (const path of ['/authorization/permissions/can', '/authorization/permissions/can/']) {

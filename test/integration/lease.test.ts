@@ -3,8 +3,12 @@ import { Redis } from 'ioredis';
 import { Lease } from '../../src/stores/redis/lease.js';
 
 let redis: Redis;
-beforeAll(() => { redis = new Redis(process.env.REDIS_URL!); });
-afterAll(() => { redis.disconnect(); });
+beforeAll(() => {
+  redis = new Redis(process.env.REDIS_URL!);
+});
+afterAll(() => {
+  redis.disconnect();
+});
 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

@@ -13,7 +13,9 @@ beforeAll(async () => {
   svc = await startService({ ROUTER_RATE_LIMITS: LIMITS, ADMIN_AUTH_FAILURES_PER_MINUTE: '5', GRAPHQL_MAX_ALIASES: '10' });
   expect((await svc.http('POST', '/authorization/resources', { body: folder })).status).toBe(200);
 }, 120_000);
-afterAll(async () => { await svc?.stop(); });
+afterAll(async () => {
+  await svc?.stop();
+});
 
 const client = (method: string, path: string, token?: string, body?: unknown) =>
   svc.http(method, `${svc.client}${path}`, { body, headers: token ? { authorization: `Bearer ${token}` } : {} });
@@ -23,8 +25,7 @@ async function userToken(email: string): Promise<string> {
   return (await client('POST', '/authentication/local', undefined, { email, password: 'correct horse' })).body.accessToken as string;
 }
 
-const gql = (base: string, headers: Record<string, string>, query: string) =>
-  svc.http('POST', `${base}/graphql`, { body: { query }, headers });
+const gql = (base: string, headers: Record<string, string>, query: string) => svc.http('POST', `${base}/graphql`, { body: { query }, headers });
 
 describe('ids and input shape', () => {
   const long = `Folder:${'x'.repeat(1025)}`;
@@ -78,7 +79,9 @@ describe('ids and input shape', () => {
     try {
       const refused = await grpc.can({ subject: 'User:u', permission: 'view', resource: long }).then(() => null, (e: unknown) => e as AuthzGraphError);
       expect(refused?.code).toBe('VALIDATION_FAILED');
-    } finally { grpc.close(); }
+    } finally {
+      grpc.close();
+    }
   });
 });
 
@@ -101,7 +104,10 @@ describe('bodies and socket messages', () => {
     const ws = new WebSocket(svc.socket, { headers: { authorization: `Bearer ${token}` } });
     const got: Array<Record<string, unknown>> = [];
     ws.on('message', (d) => got.push(JSON.parse(String(d)) as Record<string, unknown>));
-    await new Promise((res, rej) => { ws.once('open', res); ws.once('error', rej); });
+    await new Promise((res, rej) => {
+      ws.once('open', res);
+      ws.once('error', rej);
+    });
     for (let i = 0; i < 5; i++) ws.send(JSON.stringify({ type: 'ping' }));
     const deadline = Date.now() + 5000;
     while (got.length < 5 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
@@ -128,7 +134,7 @@ function raw(base: string, bytes: Buffer): Promise<{ status: number; headers: st
 }
 
 describe('requests HTTP itself refuses', () => {
-  it('answers headers past 16 KB with 431 and bytes that are not HTTP with 400, each with the surface\'s error body', async () => {
+  it("answers headers past 16 KB with 431 and bytes that are not HTTP with 400, each with the surface's error body", async () => {
     const long = await raw(svc.admin, Buffer.from(`GET /live?pad=${'z'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\n\r\n`));
     expect(long.status).toBe(431);
     expect(JSON.parse(long.body)).toMatchObject({ code: 'HEADERS_TOO_LARGE', status: 431 });
@@ -141,7 +147,7 @@ describe('requests HTTP itself refuses', () => {
     expect(onSocket.status).toBe(400);
   });
 
-  it('gives Apollo\'s own refusals (a query that is not a string, a batch) the catalog status', async () => {
+  it("gives Apollo's own refusals (a query that is not a string, a batch) the catalog status", async () => {
     const notString = await svc.http('POST', `${svc.admin}/graphql`, { body: { query: { $ne: null } } });
     expect(notString.status).toBe(400);
     expect(notString.body.errors[0].extensions).toMatchObject({ code: 'BAD_REQUEST', status: 400 });
@@ -155,7 +161,10 @@ describe('what a caller can make the service hold', () => {
   it('closes a socket whose message passes SOCKET_MAX_MESSAGE (1009) before it is parsed or queued', async () => {
     const token = await userToken('bigframe@example.com');
     const ws = new WebSocket(svc.socket, { headers: { authorization: `Bearer ${token}` } });
-    await new Promise((res, rej) => { ws.once('open', res); ws.once('error', rej); });
+    await new Promise((res, rej) => {
+      ws.once('open', res);
+      ws.once('error', rej);
+    });
     const closed = new Promise<number>((res) => ws.once('close', (code) => res(code)));
     ws.send(JSON.stringify({ type: 'subscribe', topic: 'decisions', id: 'x', items: ['a'.repeat(200_000)] }));
     expect(await closed).toBe(1009);
@@ -228,7 +237,9 @@ describe('admin authentication', () => {
     try {
       const refused = await grpc.listResourceDefinitions({}).then(() => null, (e: unknown) => e as AuthzGraphError);
       expect(refused?.code).toBe('RATE_LIMITED');
-    } finally { grpc.close(); }
+    } finally {
+      grpc.close();
+    }
     // The client surface's users are not locked out by an admin guesser.
     expect((await client('POST', '/authentication/local/new', undefined, { email: 'after@example.com', password: 'correct horse' })).status).toBe(201);
     await svc.stop();

@@ -17,7 +17,8 @@ const LONG_DOC = `Doc:${LONG_ID.split('').reverse().join('')}`;
 
 /** After SpiceDB's extended-ids test: long, base64-like and path-like ids through a relation and an arrow. */
 const extendedIds: Scenario = {
-  name: 'extended object ids', source: 'hand-written after SpiceDB extended ids',
+  name: 'extended object ids',
+  source: 'hand-written after SpiceDB extended ids',
   definitions: [
     { name: 'Person', relations: {}, permissions: {} },
     { name: 'Folder', relations: { viewer: ['Person'] }, permissions: { view: ['viewer'] } },
@@ -38,8 +39,12 @@ const extendedIds: Scenario = {
 };
 
 let svc: TestService;
-beforeAll(async () => { svc = await startService(); }, 180_000);
-afterAll(async () => { await svc?.stop(); });
+beforeAll(async () => {
+  svc = await startService();
+}, 180_000);
+afterAll(async () => {
+  await svc?.stop();
+});
 
 it('the ids are as long as SpiceDB allows', () => {
   expect(LONG_ID).toHaveLength(1024);
@@ -75,7 +80,8 @@ it('a tuple of two longest objects and the longest names is written, read, check
   expect((await svc.http('GET', `/authorization/relations/${created.body._id}`)).body).toMatchObject(tuple);
   const listed = await svc.http('GET', `/authorization/relations?resourceType=${LONG_TYPE}&limit=10`);
   expect(listed.body.relations.map((r: { resource: string }) => r.resource)).toEqual([resource]);
-  const can = (s: string) => svc.http('GET', `/authorization/permissions/can?subject=${encodeURIComponent(s)}&permission=see&resource=${encodeURIComponent(resource)}&consistency=fully_consistent`);
+  const can = (s: string) =>
+    svc.http('GET', `/authorization/permissions/can?subject=${encodeURIComponent(s)}&permission=see&resource=${encodeURIComponent(resource)}&consistency=fully_consistent`);
   expect((await can(subject)).body).toEqual({ allowed: true });
   const objects = await svc.http('GET', `/authorization/permissions/objects?subject=${encodeURIComponent(subject)}&permission=see&resourceType=${LONG_TYPE}`);
   // Self-access lists the subject too: it is of the same type.
@@ -86,7 +92,9 @@ it('a tuple of two longest objects and the longest names is written, read, check
   const grpc = new AuthzGraphClient({ address: svc.grpc, masterkey: svc.config.MASTER_KEY });
   try {
     expect(await grpc.can({ subject, permission: 'see', resource })).toBe(true);
-  } finally { grpc.close(); }
+  } finally {
+    grpc.close();
+  }
 
   const exported = await svc.http('GET', '/state/export?tuples=true');
   expect(exported.status).toBe(200);
@@ -96,7 +104,12 @@ it('a tuple of two longest objects and the longest names is written, read, check
   const imported = await svc.http('POST', '/state/import', { body: exported.body });
   expect(imported.status).toBe(200);
   expect(imported.body.relations).toMatchObject({ created: 1 });
-  expect((await svc.http('GET', `/authorization/permissions/can?subject=${encodeURIComponent(subject)}&permission=see&resource=${encodeURIComponent(resource)}&consistency=at_least_as_fresh&revision=${imported.body.revision}`)).body).toEqual({ allowed: true });
+  expect(
+    (await svc.http('GET',
+      `/authorization/permissions/can?subject=${encodeURIComponent(subject)}&permission=see&resource=${
+        encodeURIComponent(resource)
+      }&consistency=at_least_as_fresh&revision=${imported.body.revision}`)).body,
+  ).toEqual({ allowed: true });
 });
 
 it('one byte more is refused with 400, and nothing is stored', async () => {

@@ -12,7 +12,9 @@ beforeAll(async () => {
   expect(made.status).toBe(201);
   apiToken = made.body.token;
 }, 120_000);
-afterAll(async () => { await svc?.stop(); });
+afterAll(async () => {
+  await svc?.stop();
+});
 
 async function connect(query = '', headers: Record<string, string> = { authorization: `Bearer ${apiToken}` }) {
   const client = new Client({ name: 'test-agent', version: '1.0.0' });
@@ -27,8 +29,10 @@ it('loads core and list_modules by default, named by the contract, without the e
   const names = tools.map((t) => t.name).sort();
   // Every tool's arguments are shown closed, as the server refuses undeclared ones.
   expect(tools.filter((t) => t.name !== 'list_modules' && t.inputSchema.additionalProperties !== false).map((t) => t.name)).toEqual([]);
-  expect(names).toEqual(expect.arrayContaining(['get_live', 'get_ready', 'post_apitokens', 'get_apitokens', 'delete_apitokens_id',
-    'get_config', 'get_config_core', 'patch_config_core', 'get_state_export', 'post_state_import', 'list_modules']));
+  expect(names).toEqual(
+    expect.arrayContaining(['get_live', 'get_ready', 'post_apitokens', 'get_apitokens', 'delete_apitokens_id', 'get_config', 'get_config_core', 'patch_config_core',
+      'get_state_export', 'post_state_import', 'list_modules']),
+  );
   expect(names).not.toContain('post_login');
   expect(names.some((n) => n.startsWith('post_authorization'))).toBe(false);
   const modules = text(await client.callTool({ name: 'list_modules', arguments: {} }));
@@ -38,11 +42,12 @@ it('loads core and list_modules by default, named by the contract, without the e
   await client.close();
 });
 
-it('expands the communications alias to the sending tools and keeps the communications module\'s own config tools', async () => {
+it("expands the communications alias to the sending tools and keeps the communications module's own config tools", async () => {
   const client = await connect('?modules=communications');
   const names = (await client.listTools()).tools.map((t) => t.name);
-  expect(names).toEqual(expect.arrayContaining(['get_config_communications', 'patch_config_communications', 'post_communications_email',
-    'post_communications_push', 'post_communications_sms']));
+  expect(names).toEqual(
+    expect.arrayContaining(['get_config_communications', 'patch_config_communications', 'post_communications_email', 'post_communications_push', 'post_communications_sms']),
+  );
   expect(text(await client.callTool({ name: 'get_config_communications', arguments: {} }))).toHaveProperty('email');
   await client.close();
 });
@@ -50,22 +55,24 @@ it('expands the communications alias to the sending tools and keeps the communic
 it('loads the modules asked for, with every example name of the contract and none of the excluded routes', async () => {
   const client = await connect('?modules=core,authorization,database,router');
   const names = new Set((await client.listTools()).tools.map((t) => t.name));
-  for (const n of ['get_database_schemas', 'post_database_schemas', 'patch_config_database', 'get_config_database', 'patch_config_router', 'get_ready', 'get_live', 'post_apitokens', 'get_apitokens',
-    'delete_apitokens_id', 'post_authorization_relations_many', 'post_authorization_indexer_reconstruct', 'get_database_schemas_export',
+  for (const n of ['get_database_schemas', 'post_database_schemas', 'patch_config_database', 'get_config_database', 'patch_config_router', 'get_ready', 'get_live',
+    'post_apitokens', 'get_apitokens', 'delete_apitokens_id', 'post_authorization_relations_many', 'post_authorization_indexer_reconstruct', 'get_database_schemas_export',
     'get_authorization_resources', 'post_authorization_resources', 'post_authorization_relations', 'get_authorization_permissions_can']) {
     expect([n, names.has(n)]).toEqual([n, true]);
   }
-  for (const n of ['post_database_schemas_import', 'get_database_introspection', 'post_database_introspection',
-    'get_database_introspection_schemas', 'post_database_introspection_schemas_finalize', 'post_login', 'get_config_module']) {
+  for (const n of ['post_database_schemas_import', 'get_database_introspection', 'post_database_introspection', 'get_database_introspection_schemas',
+    'post_database_introspection_schemas_finalize', 'post_login', 'get_config_module']) {
     expect([n, names.has(n)]).toEqual([n, false]);
   }
   await client.close();
 });
 
-it('lets an agent define a schema, give a team 100 documents and check a member\'s access', async () => {
+it("lets an agent define a schema, give a team 100 documents and check a member's access", async () => {
   const client = await connect('?modules=core,authorization,database');
   const schema = await client.callTool({ name: 'post_database_schemas', arguments: {
-    name: 'Report', fields: { title: 'String' }, serviceOptions: { authorization: { enabled: true } },
+    name: 'Report',
+    fields: { title: 'String' },
+    serviceOptions: { authorization: { enabled: true } },
   } });
   expect(schema.isError).toBeFalsy();
   const resources = Array.from({ length: 100 }, (_, i) => `Report:r${i}`);
@@ -73,9 +80,14 @@ it('lets an agent define a schema, give a team 100 documents and check a member\
   expect(many.created).toBe(100);
   const member = text(await client.callTool({ name: 'post_authorization_relations', arguments: { subject: 'User:ann', relation: 'member', resource: 'Team:t1' } }));
   const revision = Math.max(many.revision, member.revision);
-  const can = (subject: string, resource: string) => client.callTool({ name: 'get_authorization_permissions_can', arguments: {
-    subject, permission: 'read', resource, consistency: 'at_least_as_fresh', revision,
-  } });
+  const can = (subject: string, resource: string) =>
+    client.callTool({ name: 'get_authorization_permissions_can', arguments: {
+      subject,
+      permission: 'read',
+      resource,
+      consistency: 'at_least_as_fresh',
+      revision,
+    } });
   expect(text(await can('User:ann', 'Report:r99')).allowed).toBe(true);
   expect(text(await can('User:bob', 'Report:r99')).allowed).toBe(false);
   const edit = text(await client.callTool({ name: 'get_authorization_permissions_can', arguments: { subject: 'User:ann', permission: 'edit', resource: 'Report:r0' } }));
@@ -123,9 +135,12 @@ it('answers bad arguments with the REST error body, and stores nothing', async (
 
 it('speaks protocol 2025-06-18 when a client asks for it', async () => {
   const r = await fetch(`${svc.admin}/mcp`, {
-    method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${apiToken}` },
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${apiToken}` },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: {
-      protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' },
+      protocolVersion: '2025-06-18',
+      capabilities: {},
+      clientInfo: { name: 'raw', version: '1' },
     } }),
   });
   expect(r.status).toBe(200);
@@ -144,14 +159,19 @@ it('serves the documentation as resources', async () => {
 });
 
 it('needs an admin JWT or API token: nothing without, and not a masterkey or a client token', async () => {
-  const post = (headers: Record<string, string>) => fetch(`${svc.admin}/mcp`, {
-    method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
-  });
+  const post = (headers: Record<string, string>) =>
+    fetch(`${svc.admin}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
   await svc.http('POST', `${svc.client}/authentication/local/new`, { body: { email: 'app@mcp.io', password: 'correct horse' }, headers: {} });
   const user = await svc.http('POST', `${svc.client}/authentication/local`, { body: { email: 'app@mcp.io', password: 'correct horse' }, headers: {} });
   const refused: Array<Record<string, string>> = [
-    {}, { masterkey: svc.config.MASTER_KEY }, { authorization: 'Bearer cdt_notatoken' }, { authorization: `Bearer ${user.body.accessToken}` },
+    {},
+    { masterkey: svc.config.MASTER_KEY },
+    { authorization: 'Bearer cdt_notatoken' },
+    { authorization: `Bearer ${user.body.accessToken}` },
   ];
   for (const headers of refused) {
     const r = await post(headers);
@@ -163,10 +183,13 @@ it('needs an admin JWT or API token: nothing without, and not a masterkey or a c
   const viaJwt = await connect('', { authorization: `Bearer ${login.body.token}` });
   expect((await viaJwt.listTools()).tools.length).toBeGreaterThan(5);
   await viaJwt.close();
-  const unknown = await post({ authorization: `Bearer ${apiToken}` }).then(() => fetch(`${svc.admin}/mcp?modules=nothing`, {
-    method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${apiToken}` },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
-  }));
+  const unknown = await post({ authorization: `Bearer ${apiToken}` }).then(() =>
+    fetch(`${svc.admin}/mcp?modules=nothing`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${apiToken}` },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    })
+  );
   expect(unknown.status).toBe(400);
 });
 

@@ -6,8 +6,12 @@ import { openSocket } from '../support/socket-client.js';
 
 let svc: TestService;
 const lines: string[] = [];
-beforeAll(async () => { svc = await startService({ LOG_LEVEL: 'info' }, { logLines: lines }); }, 120_000);
-afterAll(async () => { await svc?.stop(); });
+beforeAll(async () => {
+  svc = await startService({ LOG_LEVEL: 'info' }, { logLines: lines });
+}, 120_000);
+afterAll(async () => {
+  await svc?.stop();
+});
 
 it('counts requests per route, decisions with cache hits, and shows index lag and queue depth', async () => {
   await svc.http('POST', '/authorization/resources', { body: { name: 'Safe', relations: { holder: ['User'] }, permissions: { open: ['holder'] } } });
@@ -15,8 +19,9 @@ it('counts requests per route, decisions with cache hits, and shows index lag an
   // Settled first: the definitions the chat and storage modules register at start move the index structure on when
   // applied, which would make a cached decision stale between the checks below.
   await svc.http('GET', '/authorization/permissions/can?subject=User:m&permission=open&resource=Safe:other&consistency=fully_consistent');
-  const counted = async (cached: boolean) => Number(new RegExp(`authz_check_decisions_total\\{allowed="true",cached="${cached}"\\} (\\d+)`)
-    .exec((await svc.http('GET', '/metrics')).text)?.[1] ?? 0);
+  const counted = async (cached: boolean) =>
+    Number(new RegExp(`authz_check_decisions_total\\{allowed="true",cached="${cached}"\\} (\\d+)`)
+      .exec((await svc.http('GET', '/metrics')).text)?.[1] ?? 0);
   const before = { miss: await counted(false), hit: await counted(true) };
   for (let i = 0; i < 3; i++) expect((await svc.http('GET', '/authorization/permissions/can?subject=User:m&permission=open&resource=Safe:s')).body.allowed).toBe(true);
   expect({ miss: await counted(false) - before.miss, hit: await counted(true) - before.hit }).toEqual({ miss: 1, hit: 2 });
@@ -31,7 +36,9 @@ it('counts requests per route, decisions with cache hits, and shows index lag an
 });
 
 it('logs each request once with its route and status, and never a credential', async () => {
-  await svc.http('GET', '/authorization/permissions/can?subject=User:m&permission=open&resource=Safe:s', { headers: { masterkey: svc.config.MASTER_KEY, authorization: 'Bearer cdt_secretvalue' } });
+  await svc.http('GET', '/authorization/permissions/can?subject=User:m&permission=open&resource=Safe:s', {
+    headers: { masterkey: svc.config.MASTER_KEY, authorization: 'Bearer cdt_secretvalue' },
+  });
   const access = lines.map((l) => JSON.parse(l) as { req?: { url?: string; headers?: Record<string, string> }; res?: { statusCode: number } })
     .filter((l) => l.req?.url?.startsWith('/authorization/permissions/can'));
   expect(access.length).toBeGreaterThanOrEqual(4);
@@ -43,12 +50,20 @@ it('logs each request once with its route and status, and never a credential', a
 });
 
 it('logs and counts a socket upgrade refused before any route, on both surfaces', async () => {
-  const refused = (url: string, headers: Record<string, string> = {}) => new Promise<number>((resolve, reject) => {
-    const ws = new WebSocket(url, { headers });
-    ws.once('unexpected-response', (_req, res) => { resolve(res.statusCode ?? 0); res.resume(); ws.terminate(); });
-    ws.once('open', () => { ws.close(); reject(new Error(`${url} was not refused`)); });
-    ws.once('error', () => undefined);
-  });
+  const refused = (url: string, headers: Record<string, string> = {}) =>
+    new Promise<number>((resolve, reject) => {
+      const ws = new WebSocket(url, { headers });
+      ws.once('unexpected-response', (_req, res) => {
+        resolve(res.statusCode ?? 0);
+        res.resume();
+        ws.terminate();
+      });
+      ws.once('open', () => {
+        ws.close();
+        reject(new Error(`${url} was not refused`));
+      });
+      ws.once('error', () => undefined);
+    });
   expect(await refused(svc.socket, { authorization: 'Bearer not-a-token' })).toBe(401);
   expect(await refused(`${svc.admin.replace('http', 'ws')}/nowhere`, { masterkey: svc.config.MASTER_KEY })).toBe(404);
   const logged = lines.map((l) => JSON.parse(l) as { transport?: string; route?: string; outcome?: string; res?: { statusCode: number } })
@@ -61,7 +76,8 @@ it('logs and counts a socket upgrade refused before any route, on both surfaces'
 });
 
 it('logs and counts a socket message refused before any route', async () => {
-  const call = (path: string) => fetch(svc.client + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'm@example.com', password: 'correct horse' }) });
+  const call = (path: string) =>
+    fetch(svc.client + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'm@example.com', password: 'correct horse' }) });
   await call('/authentication/local/new');
   const { accessToken } = await (await call('/authentication/local')).json() as { accessToken: string };
   const s = await openSocket(svc.socket, accessToken);

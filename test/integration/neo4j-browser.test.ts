@@ -15,14 +15,19 @@ let browser: Browser | undefined;
 beforeAll(async () => {
   svc = await startService();
   expect((await svc.http('POST', '/authorization/resources', { body: {
-    name: 'Document', relations: { owner: ['User', 'Team'], viewer: ['User'] }, permissions: { read: ['viewer', 'owner', 'owner->read'] },
+    name: 'Document',
+    relations: { owner: ['User', 'Team'], viewer: ['User'] },
+    permissions: { read: ['viewer', 'owner', 'owner->read'] },
   } })).status).toBe(200);
   for (const [subject, relation, resource] of [['User:alice', 'member', 'Team:t'], ['Team:t', 'owner', 'Document:d1'], ['User:bob', 'viewer', 'Document:d1']]) {
     expect((await svc.http('POST', '/authorization/relations', { body: { subject, relation, resource } })).status).toBe(201);
   }
   browser = await launchChromium();
 }, 120_000);
-afterAll(async () => { await browser?.close(); await svc?.stop(); });
+afterAll(async () => {
+  await browser?.close();
+  await svc?.stop();
+});
 
 it('draws the tuples from a user to a document, objects by key and edges by relation, and saves a screenshot', async () => {
   const bolt = new URL(process.env.NEO4J_URI!);

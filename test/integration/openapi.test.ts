@@ -4,8 +4,12 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { startService, type TestService } from '../support/service.js';
 
 let svc: TestService;
-beforeAll(async () => { svc = await startService(); }, 120_000);
-afterAll(async () => { await svc?.stop(); });
+beforeAll(async () => {
+  svc = await startService();
+}, 120_000);
+afterAll(async () => {
+  await svc?.stop();
+});
 
 const METHODS = ['get', 'post', 'patch', 'put', 'delete'];
 
@@ -35,13 +39,15 @@ describe.each(['admin', 'client'] as const)('%s surface', (surface) => {
         const res = await fetch(url, { method: method.toUpperCase(), headers: { 'content-type': 'application/json' }, body: method === 'get' ? undefined : '{}' });
         const body = await res.text();
         let code: unknown = null;
-        try { code = (JSON.parse(body) as { code?: unknown }).code; } catch { /* not JSON: a page */ }
+        try {
+          code = (JSON.parse(body) as { code?: unknown }).code;
+        } catch { /* not JSON: a page */ }
         expect([method, path, res.status === 404 && code === 'ROUTE_NOT_FOUND']).toEqual([method, path, false]);
       }
     }
   });
 
-  it('documents each operation\'s reply body and every error it answers, with admin credentials or none', async () => {
+  it("documents each operation's reply body and every error it answers, with admin credentials or none", async () => {
     type Op = { responses: Record<string, { content?: Record<string, { schema?: { properties?: { code?: { enum?: string[] } } } }> }> };
     const doc = await (await fetch(`${base()}/openapi.json`)).json() as { paths: Record<string, Record<string, Op>> };
     const credentials = surface === 'admin' ? [{}, svc.asAdmin] : [{}];
@@ -53,7 +59,9 @@ describe.each(['admin', 'client'] as const)('%s surface', (surface) => {
         expect([method, path, Object.keys(success?.content ?? {}).length > 0]).toEqual([method, path, true]);
         for (const headers of credentials) {
           const res = await fetch(base() + path.replace(/\{[^}]+\}/g, 'x'), {
-            method: method.toUpperCase(), headers: { 'content-type': 'application/json', ...headers }, body: method === 'get' ? undefined : '{}',
+            method: method.toUpperCase(),
+            headers: { 'content-type': 'application/json', ...headers },
+            body: method === 'get' ? undefined : '{}',
           });
           const text = await res.text();
           // A reply outside its registered output is a 500 here (CHECK_REPLIES), so none may be.

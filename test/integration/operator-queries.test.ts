@@ -9,12 +9,19 @@ const q = loadCypher('operators.cypher');
 beforeAll(async () => {
   svc = await startService();
   driver = neo4j.driver(process.env.NEO4J_URI!);
-  expect((await svc.http('POST', '/database/schemas', { body: { name: 'Document', fields: { title: 'String' }, serviceOptions: { authorization: { enabled: true } } } })).status).toBe(201);
+  expect((await svc.http('POST', '/database/schemas', { body: { name: 'Document', fields: { title: 'String' }, serviceOptions: { authorization: { enabled: true } } } })).status)
+    .toBe(201);
   for (const [subject, relation, resource] of [
-    ['User:alice', 'member', 'Team:t'], ['Team:t', 'owner', 'Document:d1'], ['User:bob', 'reader', 'Document:d2'], ['User:alice', 'owner', 'Document:d3'],
+    ['User:alice', 'member', 'Team:t'],
+    ['Team:t', 'owner', 'Document:d1'],
+    ['User:bob', 'reader', 'Document:d2'],
+    ['User:alice', 'owner', 'Document:d3'],
   ]) expect((await svc.http('POST', '/authorization/relations', { body: { subject, relation, resource } })).status).toBe(201);
 }, 120_000);
-afterAll(async () => { await driver?.close(); await svc?.stop(); });
+afterAll(async () => {
+  await driver?.close();
+  await svc?.stop();
+});
 
 const run = async (name: string, params: Record<string, unknown>) => (await driver.executeQuery(q.get(name)!, params)).records;
 

@@ -7,7 +7,8 @@ import { disagreements, readMongo, waitIdle } from '../support/converge.js';
 import { wipe } from '../support/service.js';
 
 const folderDef = {
-  name: 'Folder', relations: { parent: ['Folder'], viewer: ['User', 'Team'], editor: ['User'] },
+  name: 'Folder',
+  relations: { parent: ['Folder'], viewer: ['User', 'Team'], editor: ['User'] },
   permissions: { view: ['viewer', 'editor', 'viewer->read', 'parent->view'], edit: ['editor', 'parent->edit'] },
 };
 const TEAMS = ['Team:a', 'Team:b', 'Team:c', 'Team:d'];
@@ -20,7 +21,9 @@ beforeAll(async () => {
   for (const p of procs) await p.start();
   expect((await procs[0]!.http('POST', '/authorization/resources', folderDef)).status).toBe(200);
 }, 180_000);
-afterAll(async () => { await Promise.all(procs.map((p) => p.kill('SIGTERM'))); });
+afterAll(async () => {
+  await Promise.all(procs.map((p) => p.kill('SIGTERM')));
+});
 
 /** This process's count of units applied without the structure lease, from /metrics. */
 async function plainUnits(p: ChildService): Promise<number> {
@@ -44,7 +47,7 @@ it('every process applies units; after a kill -9 of one, the others recover its 
           const subject = `User:p${w}u${i}`;
           const resources = r.shuffle(FOLDERS).slice(0, 12);
           const res = await p.http('POST', '/authorization/relations/many', { subject, relation: 'viewer', resources });
-          if (res.status === 200) for (const f of resources) acknowledged.set(`${subject}#viewer@${f}`, true);
+          if (res.status === 200) { for (const f of resources) acknowledged.set(`${subject}#viewer@${f}`, true); }
         } else if (i % 9 === 8 && mine.length) {
           const gone = mine.shift()!;
           acknowledged.delete(gone.text); // cut off by the kill, it may or may not have happened
@@ -53,7 +56,7 @@ it('every process applies units; after a kill -9 of one, the others recover its 
           const body = i % 3 === 0
             ? { subject: r.pick(FOLDERS.slice(0, 12)), relation: 'parent', resource: r.pick(FOLDERS.slice(12)) }
             : i % 3 === 1 ? { subject: r.pick(TEAMS), relation: 'viewer', resource: r.pick(FOLDERS) }
-              : { subject: `User:p${w}m${i}`, relation: r.pick(['member', 'owner']), resource: r.pick(TEAMS) };
+            : { subject: `User:p${w}m${i}`, relation: r.pick(['member', 'owner']), resource: r.pick(TEAMS) };
           const res = await p.http('POST', '/authorization/relations', body);
           if (res.status === 201 && body.subject.startsWith('User:')) {
             mine.push({ id: res.body._id, text: res.body.computedTuple });
@@ -126,7 +129,8 @@ it('a unit on one partition is applied while another partition is held, and the 
 it('applies a later batch on a free partition while an earlier batch waits for its held lease, in one process (INDEX_CONCURRENCY)', async () => {
   const p = procs[0]!;
   const redis = new Redis(process.env.REDIS_URL!);
-  const can = async (subject: string, resource: string) => (await p.http('GET', `/authorization/permissions/can?subject=${subject}&permission=edit&resource=${resource}`)).body.allowed as boolean;
+  const can = async (subject: string, resource: string) =>
+    (await p.http('GET', `/authorization/permissions/can?subject=${subject}&permission=edit&resource=${resource}`)).body.allowed as boolean;
   try {
     const held = 'Folder:held2';
     // `editor` feeds no arrow, so neither batch takes the structure lease. The waiting batch holds its subject's partition

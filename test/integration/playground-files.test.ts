@@ -16,7 +16,10 @@ beforeAll(async () => {
   svc = await startService();
   browser = await launchChromium();
 }, 120_000);
-afterAll(async () => { await browser?.close(); await svc?.stop(); });
+afterAll(async () => {
+  await browser?.close();
+  await svc?.stop();
+});
 
 /** The served playground, with page errors collected. */
 async function open() {
@@ -28,10 +31,9 @@ async function open() {
   return { page, errors };
 }
 
-const openFile = (page: Page, sc: Scenario) =>
-  page.setInputFiles('#open', { name: 'large.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(sc)) });
+const openFile = (page: Page, sc: Scenario) => page.setInputFiles('#open', { name: 'large.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(sc)) });
 
-it('opens the README\'s YAML example, every assertion decided', async () => {
+it("opens the README's YAML example, every assertion decided", async () => {
   const { page, errors } = await open();
   await page.setInputFiles('#open', join(ROOT, 'examples', 'docs.yaml'));
   await eventually(() => page.locator('#summary').textContent(), '8 passed, 0 failed', 30_000);
@@ -68,13 +70,16 @@ it('draws at most its bound of verdicts and gutter marks, failures first, and co
   await page.close();
 }, 120_000);
 
-it('works out slow verdicts off the page\'s thread: the page says so, stays editable, and an edit replaces them', async () => {
+it("works out slow verdicts off the page's thread: the page says so, stays editable, and an edit replaces them", async () => {
   // One list over a parent chain of 2,000 documents takes the engine seconds: typing must not wait for it.
   const tuples = [...Array.from({ length: 1999 }, (_, i) => `Doc:d${i}#parent@Doc:d${i + 1}`), 'User:a#viewer@Doc:d0'];
   const { page, errors } = await open();
   await openFile(page, {
-    name: 'slow', definitions, tuples,
-    listObjects: [{ subject: 'User:a', action: 'read', type: 'Doc', expect: [] }], checks: [{ subject: 'User:a', action: 'read', resource: 'Doc:d1', expect: true }],
+    name: 'slow',
+    definitions,
+    tuples,
+    listObjects: [{ subject: 'User:a', action: 'read', type: 'Doc', expect: [] }],
+    checks: [{ subject: 'User:a', action: 'read', resource: 'Doc:d1', expect: true }],
   });
   // Read while the engine works: on the page's thread, nothing could be read until it was done.
   await eventually(() => page.locator('#summary').textContent(), 'evaluating…', 30_000);
@@ -89,15 +94,20 @@ it('works out slow verdicts off the page\'s thread: the page says so, stays edit
   await page.close();
 }, 120_000);
 
-it('shows a hostile file\'s names and ids as text: in the status, the verdicts, the gutter and the path graph', async () => {
+it("shows a hostile file's names and ids as text: in the status, the verdicts, the gutter and the path graph", async () => {
   const { page, errors } = await open();
   const dialogs: string[] = [];
-  page.on('dialog', (d) => { dialogs.push(d.message()); void d.dismiss(); });
+  page.on('dialog', (d) => {
+    dialogs.push(d.message());
+    void d.dismiss();
+  });
   // Ids may hold anything but #, @ and whitespace: markup included.
   const [who, what] = ['User:<svg/onload=alert(1)>', 'Doc:<img/src=x/onerror=alert(2)>'];
   const file = '<img src=x onerror=alert(3)>.json';
   await page.setInputFiles('#open', { name: file, mimeType: 'application/json', buffer: Buffer.from(JSON.stringify({
-    name: '<script>alert(4)</script>', definitions, tuples: [`${who}#viewer@${what}`],
+    name: '<script>alert(4)</script>',
+    definitions,
+    tuples: [`${who}#viewer@${what}`],
     checks: [{ subject: who, action: 'read', resource: what, expect: false }, { subject: '<b>x</b>', action: 'read', resource: what, expect: true }],
   })) });
   await eventually(() => page.locator('#summary').textContent(), '0 passed, 2 failed', 30_000);

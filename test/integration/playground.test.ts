@@ -26,28 +26,36 @@ beforeAll(async () => {
   svc = await startService();
   browser = await launchChromium();
 }, 120_000);
-afterAll(async () => { await browser?.close(); await svc?.stop(); });
+afterAll(async () => {
+  await browser?.close();
+  await svc?.stop();
+});
 
 /** A page on the playground that records CSP violations, page errors and requests to anywhere but the service. */
 async function open(url: string) {
   const page = await browser!.newPage({ viewport: { width: 1400, height: 900 }, acceptDownloads: true });
   const violations: string[] = [];
   const elsewhere: string[] = [];
-  page.on('console', (m) => { if (/Content Security Policy|Refused to/i.test(m.text())) violations.push(m.text()); });
+  page.on('console', (m) => {
+    if (/Content Security Policy|Refused to/i.test(m.text())) violations.push(m.text());
+  });
   page.on('pageerror', (e) => violations.push(`page error: ${e.message}`));
-  page.on('request', (r) => { if (!r.url().startsWith(svc.admin) && !/^(data|blob|file):/.test(r.url())) elsewhere.push(r.url()); });
+  page.on('request', (r) => {
+    if (!r.url().startsWith(svc.admin) && !/^(data|blob|file):/.test(r.url())) elsewhere.push(r.url());
+  });
   await page.addInitScript(() => {
     document.addEventListener('securitypolicyviolation', (e) => console.error(`Refused to load: CSP ${e.violatedDirective} ${e.blockedURI}`));
   });
   const res = await page.goto(url);
-  await page.locator('#results li').first().waitFor({ timeout: 30_000 }).catch((e: Error) => { throw new Error(`${e.message}\n${violations.join('\n')}`); });
+  await page.locator('#results li').first().waitFor({ timeout: 30_000 }).catch((e: Error) => {
+    throw new Error(`${e.message}\n${violations.join('\n')}`);
+  });
   return { page, res, violations, elsewhere };
 }
 
 const summary = (page: Page) => page.locator('#summary').textContent();
 const status = (page: Page) => page.locator('#status').textContent();
 const row = (page: Page, at: string) => page.locator(`#results li[data-at="${at}"]`);
-
 
 it('serves the page under its CSP, its script and stylesheet, and names a file it does not have', async () => {
   const res = await fetch(`${svc.admin}/playground`);
@@ -211,7 +219,9 @@ it('prints the keystroke-to-verdict time on a model of 20 types and 1,000 tuples
       const w = window as unknown as { verdictMs: Promise<number> };
       w.verdictMs = new Promise<number>((resolve, reject) => {
         let start = 0;
-        document.addEventListener('keydown', () => { start = performance.now(); }, { once: true, capture: true });
+        document.addEventListener('keydown', () => {
+          start = performance.now();
+        }, { once: true, capture: true });
         const results = document.getElementById('results')!;
         const seen = new MutationObserver(() => {
           if (!start || !results.querySelector(`li[data-at="$.checks[0]"].${want}`)) return;
@@ -229,7 +239,10 @@ it('prints the keystroke-to-verdict time on a model of 20 types and 1,000 tuples
   const figures: Record<string, number[]> = {};
   for (const editor of ['tuples', 'assertions'] as const) {
     // The caret after "User:probe", on the first line: an x makes it another subject, a backspace makes it the probe again.
-    await page.locator(`#${editor}`).evaluate((ta: HTMLTextAreaElement) => { ta.focus(); ta.setSelectionRange(10, 10); });
+    await page.locator(`#${editor}`).evaluate((ta: HTMLTextAreaElement) => {
+      ta.focus();
+      ta.setSelectionRange(10, 10);
+    });
     figures[editor] = [];
     for (let round = 0; round < 10; round++) {
       figures[editor].push(await keystroke('x', 'fail'));

@@ -14,7 +14,10 @@ beforeAll(async () => {
   const { CLIENT_JWT_SECRET, ADMIN_JWT_SECRET, MASTER_KEY } = a.config;
   b = await startService({ ROUTER_RATE_LIMITS: LIMITS, CLIENT_JWT_SECRET, ADMIN_JWT_SECRET, MASTER_KEY }, { wipe: false });
 }, 120_000);
-afterAll(async () => { await b?.stop(); await a?.stop(); });
+afterAll(async () => {
+  await b?.stop();
+  await a?.stop();
+});
 
 const on = (svc: TestService, method: string, path: string, o: { body?: unknown; token?: string } = {}) =>
   svc.http(method, `${svc.client}${path}`, { body: o.body, headers: o.token ? { authorization: `Bearer ${o.token}` } : {} });

@@ -7,13 +7,19 @@ let a: TestService;
 beforeAll(async () => {
   a = await startService();
   expect((await a.http('POST', '/authorization/resources', { body: {
-    name: 'Folder', relations: { parent: ['Folder'], viewer: ['User'] }, permissions: { view: ['viewer', 'parent->view'] },
+    name: 'Folder',
+    relations: { parent: ['Folder'], viewer: ['User'] },
+    permissions: { view: ['viewer', 'parent->view'] },
   } })).status).toBe(200);
   expect((await a.http('POST', '/authorization/resources', { body: {
-    name: 'Doc', relations: { folder: ['Folder'], owner: ['User', 'Team'] }, permissions: { view: ['owner', 'owner->read', 'folder->view'] },
+    name: 'Doc',
+    relations: { folder: ['Folder'], owner: ['User', 'Team'] },
+    permissions: { view: ['owner', 'owner->read', 'folder->view'] },
   } })).status).toBe(200);
 }, 120_000);
-afterAll(async () => { await a?.stop(); });
+afterAll(async () => {
+  await a?.stop();
+});
 
 async function write(svc: TestService, subject: string, relation: string, resource: string) {
   const r = await svc.http('POST', '/authorization/relations', { body: { subject, relation, resource } });

@@ -12,7 +12,10 @@ beforeAll(async () => {
   // Same stores and secrets, its own caches: another process of the same deployment.
   b = await startService({ ...shared, MASTER_KEY: a.config.MASTER_KEY }, { wipe: false });
 }, 120_000);
-afterAll(async () => { await b?.stop(); await a?.stop(); });
+afterAll(async () => {
+  await b?.stop();
+  await a?.stop();
+});
 
 async function write(svc: TestService, subject: string, relation: string, resource: string) {
   const r = await svc.http('POST', '/authorization/relations', { body: { subject, relation, resource } });
@@ -30,10 +33,14 @@ describe('object lists', () => {
   beforeAll(async () => {
     // Team is built in (member, owner, ...).
     expect((await a.http('POST', '/authorization/resources', { body: {
-      name: 'Folder', relations: { parent: ['Folder'], viewer: ['User'] }, permissions: { view: ['viewer', 'parent->view'] },
+      name: 'Folder',
+      relations: { parent: ['Folder'], viewer: ['User'] },
+      permissions: { view: ['viewer', 'parent->view'] },
     } })).status).toBe(200);
     expect((await a.http('POST', '/authorization/resources', { body: {
-      name: 'Doc', relations: { folder: ['Folder'], owner: ['User', 'Team'] }, permissions: { view: ['owner', 'owner->read', 'folder->view'] },
+      name: 'Doc',
+      relations: { folder: ['Folder'], owner: ['User', 'Team'] },
+      permissions: { view: ['owner', 'owner->read', 'folder->view'] },
     } })).status).toBe(200);
   });
 
@@ -76,7 +83,9 @@ describe('object lists', () => {
 describe('decisions held in each process', () => {
   beforeAll(async () => {
     expect((await a.http('POST', '/authorization/resources', { body: {
-      name: 'Doc', relations: { folder: ['Folder'], owner: ['User', 'Team'] }, permissions: { view: ['owner', 'owner->read', 'folder->view'] },
+      name: 'Doc',
+      relations: { folder: ['Folder'], owner: ['User', 'Team'] },
+      permissions: { view: ['owner', 'owner->read', 'folder->view'] },
     } })).status).toBe(200);
   });
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -166,7 +175,9 @@ describe('schemas', () => {
     await b.http('POST', `${b.client}/database/Memo`, { body: { text: 'second' }, headers: asW });
     expect((await a.http('GET', `${a.client}/database/Memo`, { headers: asW })).body.count).toBe(2);
 
-    const imported = await b.http('POST', '/database/schemas/import', { body: { schemas: [{ name: 'Memo', fields: { text: 'String' }, serviceOptions: { authorization: { enabled: true } } }] } });
+    const imported = await b.http('POST', '/database/schemas/import', {
+      body: { schemas: [{ name: 'Memo', fields: { text: 'String' }, serviceOptions: { authorization: { enabled: true } } }] },
+    });
     expect(imported.status).toBe(200);
     expect(imported.body.updated).toEqual(['Memo']);
     // Guarded now: nobody owns the two memos, so the list in the first process is empty.

@@ -37,7 +37,13 @@ const DATA = new Set(['json']);
 /** Never run, marked or not: they install, start servers on fixed ports or run the suite, in this very clone. */
 const UNSAFE = /\b(?:npm (?:ci|i|install|start|test)\b|npm run (?:serve|test|bench|soak)|docker(?:-compose| compose)|\.ci\/run)/;
 
-interface Block { index: number; line: number; lang: string; code: string; notRun: string | null }
+interface Block {
+  index: number;
+  line: number;
+  lang: string;
+  code: string;
+  notRun: string | null;
+}
 
 /** The fenced blocks of the README, each with the `not run` mark before it, if any. */
 function readmeBlocks(): Block[] {
@@ -63,9 +69,10 @@ const scripts = join(ROOT, 'test-artifacts', 'readme-blocks');
 const curlLog = join(work, 'curl.log');
 const ran: number[] = [];
 
-const free = (port: number) => new Promise<boolean>((ok) => {
-  const s = createServer().once('error', () => ok(false)).listen(port, '127.0.0.1', () => s.close(() => ok(true)));
-});
+const free = (port: number) =>
+  new Promise<boolean>((ok) => {
+    const s = createServer().once('error', () => ok(false)).listen(port, '127.0.0.1', () => s.close(() => ok(true)));
+  });
 
 /**
  * Top-level folders other tests make while a block runs (another jest worker's build, screenshots, stores' data): no
@@ -81,15 +88,23 @@ async function untracked(): Promise<Set<string>> {
   return new Set([...r.stdout.split('\0').filter(Boolean), ...readdirSync(ROOT)]);
 }
 
-interface Ran { code: number | null; stdout: string; stderr: string }
+interface Ran {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
 /** A child process, asynchronously: the service runs in this process and must keep answering. */
 function run(cmd: string, args: string[], env: Record<string, string>, cwd = ROOT): Promise<Ran> {
   return new Promise((resolve, reject) => {
     const child = spawn(cmd, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], timeout: BLOCK_MS, killSignal: 'SIGKILL' });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (d: Buffer) => { stdout += d; });
-    child.stderr.on('data', (d: Buffer) => { stderr += d; });
+    child.stdout.on('data', (d: Buffer) => {
+      stdout += d;
+    });
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d;
+    });
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });

@@ -6,11 +6,15 @@ let svc: TestService;
 const lines: string[] = [];
 beforeAll(async () => {
   svc = await startService({
-    READY_CHECK_REDIS: '1', REDIS_URL: 'redis://127.0.0.1:1', TRUST_PROXY: 'true',
+    READY_CHECK_REDIS: '1',
+    REDIS_URL: 'redis://127.0.0.1:1',
+    TRUST_PROXY: 'true',
     ROUTER_RATE_LIMITS: JSON.stringify({ routes: { 'GET /ready': { windowMs: 60_000, max: 5 } } }),
   }, { logLines: lines });
 }, 120_000);
-afterAll(async () => { await svc?.stop(); });
+afterAll(async () => {
+  await svc?.stop();
+});
 
 const ready = (from: string, path = '/ready') => svc.http('GET', path, { headers: { 'x-forwarded-for': from } });
 
@@ -19,7 +23,8 @@ it('names the store that is down, without its error, and logs why', async () => 
   expect(r.status).toBe(503);
   expect(r.body).toEqual({
     status: 'not-ready',
-    checks: { mongo: { status: 'pass', durationMs: expect.any(Number) }, neo4j: { status: 'pass', durationMs: expect.any(Number) }, redis: { status: 'fail', durationMs: expect.any(Number), message: 'down' } },
+    checks: { mongo: { status: 'pass', durationMs: expect.any(Number) }, neo4j: { status: 'pass', durationMs: expect.any(Number) },
+      redis: { status: 'fail', durationMs: expect.any(Number), message: 'down' } },
   });
   expect((await ready('10.0.0.1', '/ready?legacy=true')).text).toBe('not ready');
   const logged = lines.map((l) => JSON.parse(l) as { check?: string; reason?: string; msg: string }).filter((l) => l.msg === 'readiness check fails');

@@ -3,8 +3,12 @@
 import { startService, type TestService } from '../support/service.js';
 
 let svc: TestService;
-beforeAll(async () => { svc = await startService({ READY_CHECK_REDIS: '1' }); });
-afterAll(async () => { await svc?.stop(); });
+beforeAll(async () => {
+  svc = await startService({ READY_CHECK_REDIS: '1' });
+});
+afterAll(async () => {
+  await svc?.stop();
+});
 
 it('GET /ready reports mongo, neo4j and redis, each with a duration', async () => {
   const r = await svc.http('GET', '/ready', { headers: {} });
@@ -15,8 +19,7 @@ it('GET /ready reports mongo, neo4j and redis, each with a duration', async () =
   }
 });
 it('GET /ready is 503 when a required module is missing or Redis is down', async () => {
-  const other = await startService({ READY_REQUIRED_MODULES: 'core,nosuchmodule', READY_CHECK_REDIS: '1',
-    REDIS_URL: 'redis://127.0.0.1:1' }, { wipe: false });
+  const other = await startService({ READY_REQUIRED_MODULES: 'core,nosuchmodule', READY_CHECK_REDIS: '1', REDIS_URL: 'redis://127.0.0.1:1' }, { wipe: false });
   try {
     const r = await other.http('GET', '/ready', { headers: {} });
     expect(r.status).toBe(503);

@@ -18,7 +18,10 @@ beforeAll(async () => {
   svc = await startService({ ROUTER_RATE_LIMITS: JSON.stringify({ enabled: false }), SOCKET_LIVE_CHECK_MS: '500' });
   await svc.http('POST', '/authorization/resources', { body: doc });
   browser = await launchChromium();
-  app = createServer((_req, res) => { res.setHeader('content-type', 'text/html'); res.end('<!doctype html><title>app</title>'); });
+  app = createServer((_req, res) => {
+    res.setHeader('content-type', 'text/html');
+    res.end('<!doctype html><title>app</title>');
+  });
   await new Promise<void>((resolve) => app.listen(0, '127.0.0.1', resolve));
   appUrl = `http://127.0.0.1:${(app.address() as AddressInfo).port}/`;
 }, 120_000);
@@ -29,7 +32,8 @@ afterAll(async () => {
 });
 
 async function login(email: string): Promise<{ userId: string; token: string }> {
-  const call = (path: string) => fetch(svc.client + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: 'correct horse' }) });
+  const call = (path: string) =>
+    fetch(svc.client + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: 'correct horse' }) });
   await call('/authentication/local/new');
   const body = await (await call('/authentication/local')).json() as { userId: string; accessToken: string };
   return { userId: body.userId, token: body.accessToken };
@@ -40,13 +44,23 @@ const upgrade = (protocols: string[], headers: Record<string, string> = {}, url 
   new Promise<{ status: number; code?: string } | { protocol: string; echoed: string | undefined }>((resolve, reject) => {
     const ws = new WebSocket(url, protocols, { headers });
     let echoed: string | undefined;
-    ws.once('upgrade', (res) => { echoed = res.headers['sec-websocket-protocol']; });
+    ws.once('upgrade', (res) => {
+      echoed = res.headers['sec-websocket-protocol'];
+    });
     ws.once('unexpected-response', (_req, res) => {
       let body = '';
-      res.on('data', (c: Buffer) => { body += c.toString(); });
-      res.on('end', () => { resolve({ status: res.statusCode ?? 0, code: (JSON.parse(body) as { code: string }).code }); ws.terminate(); });
+      res.on('data', (c: Buffer) => {
+        body += c.toString();
+      });
+      res.on('end', () => {
+        resolve({ status: res.statusCode ?? 0, code: (JSON.parse(body) as { code: string }).code });
+        ws.terminate();
+      });
     });
-    ws.once('open', () => { resolve({ protocol: ws.protocol, echoed }); ws.close(); });
+    ws.once('open', () => {
+      resolve({ protocol: ws.protocol, echoed });
+      ws.close();
+    });
     ws.once('error', (e) => reject(e));
   });
 
@@ -56,12 +70,17 @@ describe('realtime socket from a browser', () => {
     await svc.http('POST', '/authorization/relations', { body: { subject: `User:${userId}`, relation: 'owner', resource: 'Doc:web' } });
     const page = await browser.newPage();
     await page.goto(appUrl);
-    const seen = await page.evaluate(async ({ url, token: t }) => new Promise<unknown>((resolve) => {
-      const ws = new WebSocket(url, ['authz', `authz.bearer.${t}`]);
-      ws.onopen = () => ws.send(JSON.stringify({ type: 'subscribe', topic: 'decisions', id: 'b', items: [{ action: 'read', resource: 'Doc:web' }, { action: 'read', resource: 'Doc:other' }] }));
-      ws.onmessage = (e) => { resolve({ protocol: ws.protocol, message: JSON.parse(String(e.data)) }); ws.close(); };
-      ws.onclose = (e) => resolve({ closed: e.code });
-    }), { url: svc.socket, token });
+    const seen = await page.evaluate(async ({ url, token: t }) =>
+      new Promise<unknown>((resolve) => {
+        const ws = new WebSocket(url, ['authz', `authz.bearer.${t}`]);
+        ws.onopen = () =>
+          ws.send(JSON.stringify({ type: 'subscribe', topic: 'decisions', id: 'b', items: [{ action: 'read', resource: 'Doc:web' }, { action: 'read', resource: 'Doc:other' }] }));
+        ws.onmessage = (e) => {
+          resolve({ protocol: ws.protocol, message: JSON.parse(String(e.data)) });
+          ws.close();
+        };
+        ws.onclose = (e) => resolve({ closed: e.code });
+      }), { url: svc.socket, token });
     await page.close();
     expect(seen).toEqual({
       protocol: 'authz',
@@ -101,7 +120,10 @@ describe('realtime socket from a browser', () => {
     expect(created.status).toBe(201);
     const ws = new WebSocket(url, ['authz', `authz.bearer.${created.body.token as string}`]);
     const first = new Promise<{ type: string }>((resolve) => ws.once('message', (data) => resolve(JSON.parse(String(data)) as { type: string })));
-    await new Promise((resolve, reject) => { ws.once('open', resolve); ws.once('error', reject); });
+    await new Promise((resolve, reject) => {
+      ws.once('open', resolve);
+      ws.once('error', reject);
+    });
     expect(ws.protocol).toBe('authz');
     expect(await first).toMatchObject({ type: 'changes' });
     ws.close();
@@ -112,7 +134,10 @@ describe('realtime socket from a browser', () => {
   it('closes a browser socket of a token that logged out, as it does the header form', async () => {
     const { token } = await login('leaving-browser@example.com');
     const ws = new WebSocket(svc.socket, ['authz', `authz.bearer.${token}`]);
-    await new Promise((resolve, reject) => { ws.once('open', resolve); ws.once('error', reject); });
+    await new Promise((resolve, reject) => {
+      ws.once('open', resolve);
+      ws.once('error', reject);
+    });
     const closed = new Promise<number>((resolve) => ws.once('close', (code) => resolve(code)));
     expect((await fetch(`${svc.client}/authentication/logout`, { method: 'POST', headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
     expect(await closed).toBe(4001);

@@ -12,10 +12,13 @@ beforeAll(async () => {
   svc = await startService({ ROUTER_RATE_LIMITS: JSON.stringify({ enabled: false }), SOCKET_MAX_PER_USER: '3', SOCKET_LIVE_CHECK_MS: '500' });
   await svc.http('POST', '/authorization/resources', { body: doc });
 });
-afterAll(async () => { await svc?.stop(); });
+afterAll(async () => {
+  await svc?.stop();
+});
 
 async function login(email: string): Promise<{ userId: string; token: string }> {
-  const call = (path: string) => fetch(svc.client + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: 'correct horse' }) });
+  const call = (path: string) =>
+    fetch(svc.client + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: 'correct horse' }) });
   await call('/authentication/local/new');
   const body = await (await call('/authentication/local')).json() as { userId: string; accessToken: string };
   return { userId: body.userId, token: body.accessToken };
@@ -25,12 +28,19 @@ async function login(email: string): Promise<{ userId: string; token: string }> 
 const connect = (token: string) => openSocket(svc.socket, token);
 
 /** The HTTP status an upgrade is refused with. */
-const refusedWith = (headers: Record<string, string>, url = svc.socket) => new Promise<number>((resolve, reject) => {
-  const ws = new WebSocket(url, { headers });
-  ws.once('unexpected-response', (_req, res) => { resolve(res.statusCode ?? 0); ws.terminate(); });
-  ws.once('open', () => { ws.close(); reject(new Error('the upgrade was accepted')); });
-  ws.once('error', () => undefined);
-});
+const refusedWith = (headers: Record<string, string>, url = svc.socket) =>
+  new Promise<number>((resolve, reject) => {
+    const ws = new WebSocket(url, { headers });
+    ws.once('unexpected-response', (_req, res) => {
+      resolve(res.statusCode ?? 0);
+      ws.terminate();
+    });
+    ws.once('open', () => {
+      ws.close();
+      reject(new Error('the upgrade was accepted'));
+    });
+    ws.once('error', () => undefined);
+  });
 
 describe('realtime socket: upgrades, caps and pushes', () => {
   it('refuses an upgrade without a token, with a garbage one, or off its path', async () => {
@@ -101,7 +111,10 @@ describe('realtime socket: subscriptions and freshness', () => {
       s.send({ type: 'subscribe', topic: 'decisions', id: `s${i}`, items: Array.from({ length: 100 }, (_, j) => ({ action: 'read', resource: `Doc:n${i}-${j}` })) });
       const m = await s.next((x) => x.type === 'subscribed' || x.type === 'error', 30_000);
       if (m.type === 'subscribed') accepted += m.items.length;
-      else { expect(m).toMatchObject({ code: 'SUBSCRIPTION_LIMIT' }); refused++; }
+      else {
+        expect(m).toMatchObject({ code: 'SUBSCRIPTION_LIMIT' });
+        refused++;
+      }
     }
     expect(accepted).toBe(cap);
     expect(refused).toBe(100 - cap / 100);
@@ -154,9 +167,13 @@ describe('realtime socket: subscriptions and freshness', () => {
       await s.next((m) => m.type === 'pong');
       expect(await s.next((m) => m.id === 'now')).toMatchObject({ type: 'subscribed', items: [{ allowed: false }] });
       expect(s.got.some((m) => m.id === 'fresh')).toBe(false);
-      await release(); released = true;
+      await release();
+      released = true;
       expect(await s.next((m) => m.id === 'fresh')).toMatchObject({ type: 'subscribed', items: [{ allowed: true }] });
-    } finally { if (!released) await release(); s.ws.close(); }
+    } finally {
+      if (!released) await release();
+      s.ws.close();
+    }
   });
 });
 
@@ -205,7 +222,10 @@ describe('decision watch across processes', () => {
       const ws = new WebSocket(other.socket, { headers: { authorization: `Bearer ${token}` } });
       const got: Array<Record<string, unknown>> = [];
       ws.on('message', (d) => got.push(JSON.parse(String(d))));
-      await new Promise((resolve, reject) => { ws.once('open', resolve); ws.once('error', reject); });
+      await new Promise((resolve, reject) => {
+        ws.once('open', resolve);
+        ws.once('error', reject);
+      });
       ws.send(JSON.stringify({ type: 'subscribe', topic: 'decisions', id: 'x', items: [{ action: 'read', resource: 'Doc:across' }] }));
       for (let i = 0; i < 100 && !got.some((m) => m.type === 'subscribed'); i++) await new Promise((r) => setTimeout(r, 20));
       // The write goes through the first process; the second hears of it on the bus.
@@ -213,7 +233,9 @@ describe('decision watch across processes', () => {
       for (let i = 0; i < 50 && !got.some((m) => m.type === 'decision'); i++) await new Promise((r) => setTimeout(r, 20));
       expect(got.find((m) => m.type === 'decision')).toMatchObject({ id: 'x', resource: 'Doc:across', allowed: true });
       ws.close();
-    } finally { await other.stop(); }
+    } finally {
+      await other.stop();
+    }
   });
 });
 
@@ -234,11 +256,13 @@ describe('admin feed socket', () => {
     expect(await refusedWith({}, url)).toBe(401);
     const ws = new WebSocket(url, { headers: { masterkey: svc.config.MASTER_KEY } });
     const tuples: string[] = [];
-    const done = new Promise<void>((resolve) => ws.on('message', (data) => {
-      const m = JSON.parse(String(data)) as { type: string; changes: Array<{ tuple?: string }> };
-      tuples.push(...m.changes.map((c) => c.tuple ?? ''));
-      if (tuples.includes('User:feed#owner@Doc:feed')) resolve();
-    }));
+    const done = new Promise<void>((resolve) =>
+      ws.on('message', (data) => {
+        const m = JSON.parse(String(data)) as { type: string; changes: Array<{ tuple?: string }> };
+        tuples.push(...m.changes.map((c) => c.tuple ?? ''));
+        if (tuples.includes('User:feed#owner@Doc:feed')) resolve();
+      })
+    );
     await new Promise((r) => ws.once('open', r));
     await svc.http('POST', '/authorization/relations', { body: { subject: 'User:feed', relation: 'owner', resource: 'Doc:feed' } });
     await done;

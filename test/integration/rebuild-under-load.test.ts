@@ -6,7 +6,8 @@ import { disagreements, readMongo, waitIdle } from '../support/converge.js';
 import { wipe } from '../support/service.js';
 
 const folderDef = {
-  name: 'Folder', relations: { parent: ['Folder'], viewer: ['User', 'Team'] },
+  name: 'Folder',
+  relations: { parent: ['Folder'], viewer: ['User', 'Team'] },
   permissions: { view: ['viewer', 'viewer->read', 'parent->view'] },
 };
 /** The seeded folders g0..g399: g(i) is the parent of g(i+1) within chains of 8; USERS users view 50 of them each. */
@@ -32,7 +33,9 @@ let phase: 'before' | 'during' | 'after' = 'before';
 /** Loops over the probes until `until` settles; every answer that differs from the evaluator's is returned. */
 async function checkLoop(until: Promise<unknown>): Promise<{ wrong: string[]; total: number; byPhase: Record<string, number> }> {
   let done = false;
-  void until.finally(() => { done = true; });
+  void until.finally(() => {
+    done = true;
+  });
   const wrong: string[] = [];
   const byPhase: Record<string, number> = { before: 0, during: 0, after: 0 };
   while (!done) {
@@ -69,12 +72,18 @@ beforeAll(async () => {
   const subjects = ['User:u0', 'User:u7', 'User:u23', 'User:m1', 'User:m6', 'Team:t2', 'User:nobody'];
   const folders = Array.from({ length: SEEDED }, (_, i) => `Folder:g${i}`);
   // Six folders each subject may view and six it may not, spread over the seeded ones.
-  probes = subjects.flatMap((s) => [true, false].flatMap((want) => folders.filter((o, i) => i % 7 === 3 && ev.can(s, 'view', o) === want).slice(0, 6)
-    .map((o): [string, string, boolean] => [s, o, want])));
+  probes = subjects.flatMap((s) =>
+    [true, false].flatMap((want) =>
+      folders.filter((o, i) => i % 7 === 3 && ev.can(s, 'view', o) === want).slice(0, 6)
+        .map((o): [string, string, boolean] => [s, o, want])
+    )
+  );
   expect(probes.filter((p) => p[2]).length).toBeGreaterThan(10);
   expect(probes.filter((p) => !p[2]).length).toBeGreaterThan(10);
 }, 240_000);
-afterAll(async () => { await svc?.kill('SIGTERM'); });
+afterAll(async () => {
+  await svc?.kill('SIGTERM');
+});
 
 describe('a hard rebuild under a write stream and a check loop', () => {
   it('answers every probe and every streamed write correctly before, during and after the switch', async () => {
@@ -94,9 +103,13 @@ describe('a hard rebuild under a write stream and a check loop', () => {
       for (let i = 0; !stop; i++) {
         const [folder, viewer, seeded] = [`Folder:s${w}x${i}`, `User:v${w}x${i}`, `Folder:g${(w * 101 + i * 13) % SEEDED}`];
         const link = { subject: folder, relation: 'parent', resource: seeded };
-        const res = await svc.http('POST', '/authorization/relations/write',
-          { updates: [{ operation: 'create', subject: viewer, relation: 'viewer', resource: folder }, { operation: 'create', ...link }] });
-        if (res.status !== 200) { streamWrong.push(`write ${folder}: ${res.status}`); continue; }
+        const res = await svc.http('POST', '/authorization/relations/write', {
+          updates: [{ operation: 'create', subject: viewer, relation: 'viewer', resource: folder }, { operation: 'create', ...link }],
+        });
+        if (res.status !== 200) {
+          streamWrong.push(`write ${folder}: ${res.status}`);
+          continue;
+        }
         streamed++;
         live.push([viewer, seeded, link]);
         if ((await can(viewer, seeded)) !== true) streamWrong.push(`can(${viewer}, view, ${seeded}) after ${folder} became its parent`);
@@ -144,7 +157,9 @@ describe('a hard rebuild under a write stream and a check loop', () => {
     const viewerOf = (folder: string) => state.tuples.find((t) => t.resource === folder && t.relation === 'viewer')!.subject;
     const asked = [...unlinked.slice(-40), ...links.slice(0, 8).map((t): [string, string] => [viewerOf(t.subject), t.resource])];
     const problems = await disagreements(svc.http, state, {
-      subjects: [...new Set(asked.map((a) => a[0]))], resources: [...new Set(asked.map((a) => a[1]))], types: [],
+      subjects: [...new Set(asked.map((a) => a[0]))],
+      resources: [...new Set(asked.map((a) => a[1]))],
+      types: [],
     });
     expect(problems.slice(0, 10)).toEqual([]);
   }, 300_000);
@@ -173,6 +188,7 @@ describe('SIGKILL in the middle of a hard rebuild', () => {
     const after = await status();
     expect([after.generation > before, after.building]).toEqual([true, null]);
     const state = await readMongo(process.env.MONGO_URL!);
-    expect(await disagreements(svc.http, state, { subjects: ['User:u0', 'User:u23', 'User:m6', 'Team:t1'], resources: probes.slice(0, 12).map((p) => p[1]), types: ['Folder'] })).toEqual([]);
+    expect(await disagreements(svc.http, state, { subjects: ['User:u0', 'User:u23', 'User:m6', 'Team:t1'], resources: probes.slice(0, 12).map((p) => p[1]), types: ['Folder'] }))
+      .toEqual([]);
   }, 300_000);
 });

@@ -37,9 +37,18 @@ beforeAll(async () => {
   await many('User:u8', 'reader', range(100, (i) => `Object:o${i}`));
   await waitIdle(svc.http, 300_000);
 }, 600_000);
-afterAll(async () => { await svc?.stop(); });
+afterAll(async () => {
+  await svc?.stop();
+});
 
-interface Query { subjectType?: string; resourceType?: string; search?: string; sort?: string; skip?: number; limit?: number }
+interface Query {
+  subjectType?: string;
+  resourceType?: string;
+  search?: string;
+  sort?: string;
+  skip?: number;
+  limit?: number;
+}
 const typeOf = (object: string) => object.slice(0, object.indexOf(':'));
 const parts = (key: string) => ({ subject: key.slice(0, key.indexOf('#')), resource: key.slice(key.indexOf('@') + 1) });
 
@@ -47,8 +56,10 @@ const parts = (key: string) => ({ subject: key.slice(0, key.indexOf('#')), resou
 function reference(q: Query): { status: 200; keys: string[]; count: number; capped: boolean } | { status: 422 } {
   const skip = q.skip ?? 0;
   const limit = q.limit ?? 25;
-  const inRange = all.filter((k) => (!q.subjectType || typeOf(parts(k).subject) === q.subjectType)
-    && (!q.resourceType || typeOf(parts(k).resource) === q.resourceType)).sort();
+  const inRange = all.filter((k) =>
+    (!q.subjectType || typeOf(parts(k).subject) === q.subjectType)
+    && (!q.resourceType || typeOf(parts(k).resource) === q.resourceType)
+  ).sort();
   if (q.sort === '-computedTuple') inRange.reverse();
   if (!q.search) {
     // One type filter (or none) is counted exactly by the count store; both, or the type Object, up to CAP.
@@ -67,8 +78,7 @@ function reference(q: Query): { status: 200; keys: string[]; count: number; capp
   return { status: 422 };
 }
 
-const path = (q: Query) =>
-  `/authorization/relations?${new URLSearchParams(Object.entries(q).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)])).toString()}`;
+const path = (q: Query) => `/authorization/relations?${new URLSearchParams(Object.entries(q).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)])).toString()}`;
 
 async function expectAsReference(q: Query) {
   const want = reference(q);
@@ -119,9 +129,14 @@ describe('the relations list at a few tens of thousands of tuples: filters, orde
     expect(broad).toBeGreaterThan(CAP);
     // Descending, the readers come first; ascending, they start after 14,000 keys, so a deep page is beyond the budget.
     for (const q of [
-      { search: 'reader', sort: '-computedTuple' }, { search: 'reader', sort: '-computedTuple', skip: 9000, limit: 100 },
-      { search: 'reader' }, { search: 'READER', skip: 5000 }, { search: 'reader', skip: 9000 },
-      { search: 'reader', resourceType: 'Object' }, { search: 'reader', subjectType: 'Team' }, { search: 'reader', subjectType: 'Team', skip: 1990, limit: 20 },
+      { search: 'reader', sort: '-computedTuple' },
+      { search: 'reader', sort: '-computedTuple', skip: 9000, limit: 100 },
+      { search: 'reader' },
+      { search: 'READER', skip: 5000 },
+      { search: 'reader', skip: 9000 },
+      { search: 'reader', resourceType: 'Object' },
+      { search: 'reader', subjectType: 'Team' },
+      { search: 'reader', subjectType: 'Team', skip: 1990, limit: 20 },
     ] as Query[]) await expectAsReference(q);
     expect(reference({ search: 'reader', skip: 9000 }).status).toBe(422);
     const refused = await svc.http('GET', path({ search: 'reader', skip: 9000 }));
@@ -135,8 +150,8 @@ describe('the relations list at a few tens of thousands of tuples: records, fres
     expect(page.relations).toHaveLength(1);
     const one = await svc.http('GET', `/authorization/relations/${page.relations[0]._id}`);
     expect(page.relations[0]).toEqual(one.body);
-    expect(one.body).toMatchObject({ subject: 'User:Ann', relation: 'viewer', resource: 'Folder:F499', subjectType: 'User', subjectId: 'Ann',
-      resourceType: 'Folder', resourceId: 'F499', computedTuple: 'User:Ann#viewer@Folder:F499', revision: expect.any(Number) });
+    expect(one.body).toMatchObject({ subject: 'User:Ann', relation: 'viewer', resource: 'Folder:F499', subjectType: 'User', subjectId: 'Ann', resourceType: 'Folder',
+      resourceId: 'F499', computedTuple: 'User:Ann#viewer@Folder:F499', revision: expect.any(Number) });
   });
 
   it('shows a bulk write once indexed; consistency=at_least_as_fresh waits for it', async () => {

@@ -24,12 +24,16 @@ beforeAll(async () => {
   svc = await startService({ ROUTER_RATE_LIMITS: JSON.stringify({ enabled: false }) });
   expect((await svc.http('POST', '/authorization/resources', { body: folder })).status).toBe(200);
 });
-afterAll(async () => { await svc?.stop(); });
+afterAll(async () => {
+  await svc?.stop();
+});
 
 describe('POST /authorization/relations/write: writes at one revision', () => {
   it('creates and deletes mixed at one revision; a read at that revision sees every one, and the feed lists them in order', async () => {
     const before = await write([
-      u('create', 'Team:w', 'viewer', 'Folder:w1'), u('create', 'User:gone', 'viewer', 'Folder:w2'), u('create', 'Folder:w1', 'parent', 'Folder:w3'),
+      u('create', 'Team:w', 'viewer', 'Folder:w1'),
+      u('create', 'User:gone', 'viewer', 'Folder:w2'),
+      u('create', 'Folder:w1', 'parent', 'Folder:w3'),
     ]);
     expect(before.body).toMatchObject({ created: 3, existing: 0, deleted: 0, missing: 0 });
     const updates = [
@@ -110,7 +114,9 @@ describe('POST /authorization/relations/write: refusals, and decisions it flips'
     for (const second of ['create', 'delete'] as const) {
       const r = await write([u('create', 'User:d', 'viewer', 'Folder:d'), u('create', 'User:e', 'viewer', 'Folder:d'), u(second, 'User:d', 'viewer', 'Folder:d')]);
       expect(r.body).toMatchObject({
-        status: 400, code: 'VALIDATION_FAILED', message: expect.stringContaining('updates.0 and updates.2 name the same tuple User:d#viewer@Folder:d'),
+        status: 400,
+        code: 'VALIDATION_FAILED',
+        message: expect.stringContaining('updates.0 and updates.2 name the same tuple User:d#viewer@Folder:d'),
         details: [{ index: 0, tuple: 'User:d#viewer@Folder:d' }, { index: 2, tuple: 'User:d#viewer@Folder:d' }],
       });
     }
@@ -118,7 +124,9 @@ describe('POST /authorization/relations/write: refusals, and decisions it flips'
   });
 
   it('flips a subscribed decision each way, with the revision of the write', async () => {
-    const call = (path: string) => fetch(svc.client + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'writer@example.com', password: 'correct horse' }) });
+    const call = (path: string) =>
+      fetch(svc.client + path, { method: 'POST', headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'writer@example.com', password: 'correct horse' }) });
     await call('/authentication/local/new');
     const { userId, accessToken } = await (await call('/authentication/local')).json() as { userId: string; accessToken: string };
     const me = `User:${userId}`;
@@ -136,9 +144,18 @@ describe('POST /authorization/relations/write: refusals, and decisions it flips'
 
 describe('gRPC WriteRelations', () => {
   let client: AuthzGraphClient;
-  beforeAll(() => { client = new AuthzGraphClient({ address: svc.grpc, masterkey: svc.config.MASTER_KEY }); });
+  beforeAll(() => {
+    client = new AuthzGraphClient({ address: svc.grpc, masterkey: svc.config.MASTER_KEY });
+  });
   afterAll(() => client?.close());
-  const refused = async (p: Promise<unknown>) => { try { await p; } catch (e) { return e as AuthzGraphError; } throw new Error('the call was not refused'); };
+  const refused = async (p: Promise<unknown>) => {
+    try {
+      await p;
+    } catch (e) {
+      return e as AuthzGraphError;
+    }
+    throw new Error('the call was not refused');
+  };
 
   it('writes creates and deletes at one revision through a real gRPC client, and refuses bad input with nothing written', async () => {
     await client.writeRelations([{ operation: 'OPERATION_CREATE', subject: 'User:g1', relation: 'viewer', resource: 'Folder:g' }]);
@@ -188,15 +205,19 @@ describe('a redefinition of a type with more objects than a page of its re-index
       }
       throw new Error('the index did not settle');
     };
-    const view = async (subject: string, i: number) => (await svc.http('GET', `/authorization/permissions/can?${new URLSearchParams({ subject, permission: 'view', resource: id(i) })}`)).body.allowed as boolean;
+    const view = async (subject: string, i: number) =>
+      (await svc.http('GET', `/authorization/permissions/can?${new URLSearchParams({ subject, permission: 'view', resource: id(i) })}`)).body.allowed as boolean;
     await settled();
     expect([await view('User:top', 1000), await view('User:top', 1050), await view('User:pv', 1199)]).toEqual([true, false, true]);
     // Through parent now: User:top views the chain 1000..1100. Asked once the re-index is done, so the index answers.
-    expect((await svc.http('PATCH', '/authorization/resources/Paged', { body: { relations: paged.relations, permissions: { view: ['viewer', 'parent->view'] } } })).status).toBe(200);
+    expect((await svc.http('PATCH', '/authorization/resources/Paged', { body: { relations: paged.relations, permissions: { view: ['viewer', 'parent->view'] } } })).status).toBe(
+      200,
+    );
     await settled();
     expect([await view('User:top', 1001), await view('User:top', 1100), await view('User:top', 1101), await view('User:pv', 1199), await view('User:pv', 700)])
       .toEqual([true, true, false, true, true]);
-    const listed = await svc.http('GET', `/authorization/permissions/objects?${new URLSearchParams({ subject: 'User:top', permission: 'view', resourceType: 'Paged', limit: '1000' })}`);
+    const listed = await svc.http('GET',
+      `/authorization/permissions/objects?${new URLSearchParams({ subject: 'User:top', permission: 'view', resourceType: 'Paged', limit: '1000' })}`);
     expect(listed.body.count).toBe(101);
   }, 180_000);
 });

@@ -9,8 +9,12 @@ import { schemaDefinition } from '../../src/engine/model.js';
 import { startService, type TestService } from '../support/service.js';
 
 let svc: TestService;
-beforeAll(async () => { svc = await startService(); }, 120_000);
-afterAll(async () => { await svc?.stop(); });
+beforeAll(async () => {
+  svc = await startService();
+}, 120_000);
+afterAll(async () => {
+  await svc?.stop();
+});
 
 const client = (method: string, path: string, token?: string, body?: unknown) =>
   svc.http(method, `${svc.client}${path}`, { body, headers: token ? { authorization: `Bearer ${token}` } : {} });
@@ -36,7 +40,7 @@ const expectRefused = (r: { status: number; body: { code: string; message: strin
   expect(r.body.details).toEqual([expect.objectContaining({ path, schema: 'Doc', version: 0 })]);
 };
 
-it('refuses replacing a schema\'s definition without its version on every writer; the documents stay their owners\'', async () => {
+it("refuses replacing a schema's definition without its version on every writer; the documents stay their owners'", async () => {
   const { ann, id } = await setUp();
   const before = (await svc.http('GET', '/authorization/resources/Doc')).body;
 
@@ -101,7 +105,7 @@ it('a state import that carries the schema too replaces its definition', async (
   expect((await svc.http('GET', '/authorization/resources/Doc')).body.relations).toEqual(other.relations);
 }, 120_000);
 
-it('deleting a schema\'s definition needs its version, and with none stored a create of other content still does', async () => {
+it("deleting a schema's definition needs its version, and with none stored a create of other content still does", async () => {
   await svc.stop();
   svc = await startService();
   const { ann, id } = await setUp();
@@ -161,5 +165,6 @@ it('built-in and module types are not replaced or deleted by a name clash: 409 M
   // With the version the operator replaces it knowingly.
   const team = (await svc.http('GET', '/authorization/resources/Team')).body;
   const patched = { ...team.permissions, audit: ['owner'] };
-  expect((await svc.http('POST', '/authorization/resources', { body: { name: 'Team', relations: team.relations, permissions: patched, version: team.version + 1 } })).body.status).toBe('processed');
+  expect((await svc.http('POST', '/authorization/resources', { body: { name: 'Team', relations: team.relations, permissions: patched, version: team.version + 1 } })).body.status)
+    .toBe('processed');
 }, 120_000);

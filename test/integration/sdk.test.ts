@@ -13,13 +13,21 @@ let admin: AdminClient;
 const doc = { name: 'Doc', relations: { viewer: ['User', 'Team'] }, permissions: { view: ['viewer', 'viewer->read'] } };
 
 const refused = async (p: Promise<unknown>) => {
-  try { await p; } catch (e) { if (e instanceof AuthzApiError) return e; throw e; }
+  try {
+    await p;
+  } catch (e) {
+    if (e instanceof AuthzApiError) return e;
+    throw e;
+  }
   throw new Error('the call was not refused');
 };
 /** What a client sent: "METHOD path?query" of each request as it left (after the SDK's own middleware). */
 function sent(c: AdminClient): string[] {
   const seen: string[] = [];
-  c.api.use({ onRequest: ({ request }) => { const u = new URL(request.url); seen.push(`${request.method} ${u.pathname}${u.search}`); } });
+  c.api.use({ onRequest: ({ request }) => {
+    const u = new URL(request.url);
+    seen.push(`${request.method} ${u.pathname}${u.search}`);
+  } });
   return seen;
 }
 
@@ -31,9 +39,11 @@ beforeAll(async () => {
   const { token } = await operator.post('/api-tokens', { body: { name: 'sdk test' } });
   admin = createAdminClient({ baseUrl: svc.admin, apiToken: token });
 }, 120_000);
-afterAll(async () => { await svc?.stop(); });
+afterAll(async () => {
+  await svc?.stop();
+});
 
-describe('SDK: models, errors and retries', () => {
+describe('SDK: models', () => {
   it('builds, in-process, the same OpenAPI documents the service serves (the generated types come from them)', async () => {
     // Both come from the same modules (src/wiring/compose.ts): a difference here is a route whose document depends on
     // the config or on state; after a route change, run `npm run sdk:types`.
@@ -61,14 +71,19 @@ describe('SDK: models, errors and retries', () => {
     expect(admin.revision).toBe(written.revision);
     const can = await admin.get('/authorization/permissions/can', { params: { query: { subject: 'User:ann', permission: 'view', resource: 'Doc:plan' } } });
     expect(can.allowed).toBe(true);
-    expect(seen.at(-1)).toBe(`GET /authorization/permissions/can?subject=User%3Aann&permission=view&resource=Doc%3Aplan&consistency=at_least_as_fresh&revision=${written.revision}`);
+    expect(seen.at(-1)).toBe(
+      `GET /authorization/permissions/can?subject=User%3Aann&permission=view&resource=Doc%3Aplan&consistency=at_least_as_fresh&revision=${written.revision}`,
+    );
     const objects = await admin.get('/authorization/permissions/objects', { params: { query: { subject: 'User:bob', permission: 'view', resourceType: 'Doc', limit: 1000 } } });
     expect(objects.count).toBe(200);
     const relations = await admin.get('/authorization/relations', { params: { query: { resourceType: 'Doc', search: 'User:bob', limit: 5 } } });
     expect(relations.count).toBe(200);
-    expect(relations.relations.map((r) => r.computedTuple)).toEqual(['User:bob#viewer@Doc:d0', 'User:bob#viewer@Doc:d1', 'User:bob#viewer@Doc:d10', 'User:bob#viewer@Doc:d100', 'User:bob#viewer@Doc:d101']);
+    expect(relations.relations.map((r) => r.computedTuple)).toEqual(['User:bob#viewer@Doc:d0', 'User:bob#viewer@Doc:d1', 'User:bob#viewer@Doc:d10', 'User:bob#viewer@Doc:d100',
+      'User:bob#viewer@Doc:d101']);
     // In a body too, and a caller's own choice of consistency is kept.
-    const bulk = await admin.post('/authorization/permissions/bulk', { body: { items: [{ subject: 'User:bob', permission: 'view', resource: 'Doc:d199' }, { subject: 'User:ann', permission: 'view', resource: 'Doc:d0' }] } });
+    const bulk = await admin.post('/authorization/permissions/bulk', {
+      body: { items: [{ subject: 'User:bob', permission: 'view', resource: 'Doc:d199' }, { subject: 'User:ann', permission: 'view', resource: 'Doc:d0' }] },
+    });
     expect(bulk.results).toEqual([{ allowed: true }, { allowed: false }]);
     await admin.get('/authorization/permissions/can', { params: { query: { subject: 'User:ann', permission: 'view', resource: 'Doc:plan', consistency: 'fully_consistent' } } });
     expect(seen.at(-1)).toBe('GET /authorization/permissions/can?subject=User%3Aann&permission=view&resource=Doc%3Aplan&consistency=fully_consistent');
@@ -79,10 +94,15 @@ describe('SDK: models, errors and retries', () => {
     const deleted = await admin.delete('/authorization/relations/{id}', { params: { path: { id: one._id } } });
     expect(admin.revision).toBe(deleted.revision);
   });
+});
 
-  it('throws a typed error with the service\'s error body on bad input, without retrying it', async () => {
+describe('SDK: errors and retries', () => {
+  it("throws a typed error with the service's error body on bad input, without retrying it", async () => {
     let calls = 0;
-    const counted = createAdminClient({ baseUrl: svc.admin, masterkey: svc.config.MASTER_KEY, fetch: (r) => { calls++; return fetch(r); } });
+    const counted = createAdminClient({ baseUrl: svc.admin, masterkey: svc.config.MASTER_KEY, fetch: (r) => {
+      calls++;
+      return fetch(r);
+    } });
     const undeclared = await refused(counted.post('/authorization/relations', { body: { subject: 'User:x', relation: 'owner', resource: 'Doc:plan' } }));
     expect(undeclared).toMatchObject({ status: 422, code: 'RELATION_NOT_DEFINED' });
     expect(undeclared.message).toContain('owner');
@@ -97,9 +117,12 @@ describe('SDK: models, errors and retries', () => {
     expect(calls).toBe(3);
   });
 
-  it('retries the service\'s own 503 INDEX_BEHIND a bounded number of times, then throws it', async () => {
+  it("retries the service's own 503 INDEX_BEHIND a bounded number of times, then throws it", async () => {
     let calls = 0;
-    const c = createAdminClient({ baseUrl: svc.admin, masterkey: svc.config.MASTER_KEY, retry: { attempts: 2, baseDelayMs: 10 }, fetch: (r) => { calls++; return fetch(r); } });
+    const c = createAdminClient({ baseUrl: svc.admin, masterkey: svc.config.MASTER_KEY, retry: { attempts: 2, baseDelayMs: 10 }, fetch: (r) => {
+      calls++;
+      return fetch(r);
+    } });
     // A write the index has not applied (its leases held, as a busy process would): the service waits for it (FRESHNESS_WAIT_MS),
     // then answers 503 INDEX_BEHIND. (A revision never issued is a 400 at once: nothing to retry.)
     const release = await holdIndexLeases(svc, 'all', 40_000);
@@ -138,14 +161,23 @@ describe('SDK: behind a proxy', () => {
           void fetch(svc.admin + req.url, { method: req.method, headers, body: chunks.length ? Buffer.concat(chunks) : undefined }).then(async (r) => {
             res.writeHead(r.status, Object.fromEntries([...r.headers].filter(([k]) => !['content-length', 'transfer-encoding', 'connection', 'keep-alive'].includes(k))));
             res.end(Buffer.from(await r.arrayBuffer()));
-          }, () => { res.writeHead(502); res.end(); });
+          }, () => {
+            res.writeHead(502);
+            res.end();
+          });
         });
       });
       await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
       url = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
     });
-    afterAll(async () => { await new Promise((resolve) => proxy.close(resolve)); });
-    beforeEach(() => { plan.failures = 0; plan.retryAfter = undefined; plan.seen = []; });
+    afterAll(async () => {
+      await new Promise((resolve) => proxy.close(resolve));
+    });
+    beforeEach(() => {
+      plan.failures = 0;
+      plan.retryAfter = undefined;
+      plan.seen = [];
+    });
 
     const client = () => createAdminClient({ baseUrl: url, masterkey: svc.config.MASTER_KEY, retry: { baseDelayMs: 5 } });
 
@@ -182,10 +214,13 @@ describe('SDK: behind a proxy', () => {
   });
 });
 
-describe('SDK: redirects and the client surface', () => {
+describe('SDK: redirects', () => {
   it('does not follow a redirect: the masterkey never reaches the other origin, and the 3xx is a typed error', async () => {
     const elsewhere: Array<string | undefined> = [];
-    const other = createServer((req, res) => { elsewhere.push(req.headers.masterkey as string | undefined); res.end('{}'); });
+    const other = createServer((req, res) => {
+      elsewhere.push(req.headers.masterkey as string | undefined);
+      res.end('{}');
+    });
     await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
     const redirector = createServer((req, res) => {
       res.writeHead(307, { location: `http://localhost:${(other.address() as AddressInfo).port}${req.url}` });
@@ -206,7 +241,9 @@ describe('SDK: redirects and the client surface', () => {
       await Promise.all([redirector, other].map((s) => new Promise((resolve) => s.close(resolve))));
     }
   });
+});
 
+describe('SDK: the client surface', () => {
   it('registers, logs in and checks as a user on the client surface', async () => {
     const app = createAppClient({ baseUrl: svc.client });
     const { user } = await app.register('sdk@example.com', 'correct horse battery');
@@ -234,7 +271,10 @@ describe('SDK: redirects and the client surface', () => {
     await app.login('fresh@example.com', 'correct horse battery');
     await admin.post('/authorization/resources', { body: doc });
     const seen: string[] = [];
-    app.api.use({ onRequest: async ({ request }) => { const u = new URL(request.url); seen.push(`${request.method} ${u.pathname}${u.search} ${request.method === 'POST' ? await request.clone().text() : ''}`); } });
+    app.api.use({ onRequest: async ({ request }) => {
+      const u = new URL(request.url);
+      seen.push(`${request.method} ${u.pathname}${u.search} ${request.method === 'POST' ? await request.clone().text() : ''}`);
+    } });
     await admin.post('/database/schemas', { body: { name: 'FreshNote', fields: { title: 'String' }, serviceOptions: { authorization: { enabled: true } } } });
     const author = createAppClient({ baseUrl: svc.client });
     await author.register('author@example.com', 'correct horse battery');
@@ -255,7 +295,9 @@ describe('SDK: redirects and the client surface', () => {
     expect(decided.items[0]!.revision).toBeGreaterThanOrEqual(written.revision);
     expect(JSON.parse(seen.at(-1)!.split(' ').slice(2).join(' '))).toMatchObject({ consistency: 'at_least_as_fresh', revision: written.revision });
     // The documents list takes the same fields (schema fields are its other query names, so the SDK does not add them).
-    const list = await fetch(`${svc.client}/database/FreshNote?consistency=at_least_as_fresh&revision=${written.revision}`, { headers: { authorization: `Bearer ${app.accessToken}` } });
+    const list = await fetch(`${svc.client}/database/FreshNote?consistency=at_least_as_fresh&revision=${written.revision}`, {
+      headers: { authorization: `Bearer ${app.accessToken}` },
+    });
     expect([list.status, ((await list.json()) as { documents: Array<{ _id: string }> }).documents.map((d) => d._id)]).toEqual([200, [note._id]]);
     // A revision never issued is refused at once, as on the admin reads (one held back by the index is client-freshness.test.ts).
     const ahead = await refused(createAppClient({ baseUrl: svc.client, accessToken: app.accessToken, retry: false })

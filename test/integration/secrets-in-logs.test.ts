@@ -17,16 +17,21 @@ beforeAll(async () => {
   svc = await childService({ LOG_LEVEL: 'trace', ADMIN_PASSWORD: adminPassword, ...jwtSecrets }, undefined, { output });
   await svc.start();
 }, 90_000);
-afterAll(async () => { await svc?.kill('SIGKILL'); });
+afterAll(async () => {
+  await svc?.kill('SIGKILL');
+});
 
 async function call(base: string, method: string, path: string, opts: { body?: unknown; raw?: string; headers?: Record<string, string> } = {}) {
   const res = await fetch(base + path, {
-    method, headers: { ...(opts.body !== undefined || opts.raw ? { 'content-type': 'application/json' } : {}), ...opts.headers },
+    method,
+    headers: { ...(opts.body !== undefined || opts.raw ? { 'content-type': 'application/json' } : {}), ...opts.headers },
     body: opts.raw ?? (opts.body === undefined ? undefined : JSON.stringify(opts.body)),
   });
   const text = await res.text();
   let body: any = null; // eslint-disable-line @typescript-eslint/no-explicit-any
-  try { body = JSON.parse(text); } catch { /* not JSON */ }
+  try {
+    body = JSON.parse(text);
+  } catch { /* not JSON */ }
   return { status: res.status, body };
 }
 
@@ -44,7 +49,9 @@ it('logs none of the masterkey, passwords, JWTs, API tokens or refresh tokens', 
   const adminJwt: string = login.body.token;
 
   // Masterkey calls, and a wrong one.
-  expect((await admin('POST', '/authorization/resources', { body: { name: 'Doc', relations: { viewer: ['User'] }, permissions: { read: ['viewer'] } }, headers: masterkey })).status).toBe(200);
+  expect(
+    (await admin('POST', '/authorization/resources', { body: { name: 'Doc', relations: { viewer: ['User'] }, permissions: { read: ['viewer'] } }, headers: masterkey })).status,
+  ).toBe(200);
   expect((await admin('GET', '/authorization/permissions/can?subject=User:a&permission=read&resource=Doc:d', { headers: masterkey })).status).toBe(200);
   expect((await admin('GET', '/authorization/resources', { headers: { masterkey: `${svc.masterKey}x` } })).status).toBe(401);
 
@@ -75,12 +82,19 @@ it('logs none of the masterkey, passwords, JWTs, API tokens or refresh tokens', 
   const socketLogin = await client('POST', '/authentication/local', { body: { email, password: userPassword } });
   expect(socketLogin.status).toBe(200);
   const socketToken: string = socketLogin.body.accessToken;
-  const upgrade = (protocols: string[]) => new Promise<string>((resolve, reject) => {
-    const ws = new WebSocket(svc.socket, protocols);
-    ws.once('open', () => { resolve(ws.protocol); ws.close(); });
-    ws.once('unexpected-response', (_req, res) => { resolve(String(res.statusCode)); ws.terminate(); });
-    ws.once('error', reject);
-  });
+  const upgrade = (protocols: string[]) =>
+    new Promise<string>((resolve, reject) => {
+      const ws = new WebSocket(svc.socket, protocols);
+      ws.once('open', () => {
+        resolve(ws.protocol);
+        ws.close();
+      });
+      ws.once('unexpected-response', (_req, res) => {
+        resolve(String(res.statusCode));
+        ws.terminate();
+      });
+      ws.once('error', reject);
+    });
   expect(await upgrade(['authz', `authz.bearer.${socketToken}`])).toBe('authz');
   expect(await upgrade([`authz.bearer.${socketToken}`])).toBe('400');
   expect([200, 401]).toContain((await client('POST', '/authentication/logout', { headers: user })).status);
@@ -92,8 +106,13 @@ it('logs none of the masterkey, passwords, JWTs, API tokens or refresh tokens', 
   expect(log).toContain('"url":"/authentication/renew"');
   const jwts = [adminJwt, userLogin.body.accessToken, renewed.body.accessToken, socketToken];
   const secrets: Record<string, string> = {
-    masterkey: svc.masterKey, 'admin password': adminPassword, 'user password': userPassword, 'wrong password': wrongPassword,
-    'API token': apiToken, 'refresh token': userLogin.body.refreshToken, 'renewed refresh token': renewed.body.refreshToken,
+    masterkey: svc.masterKey,
+    'admin password': adminPassword,
+    'user password': userPassword,
+    'wrong password': wrongPassword,
+    'API token': apiToken,
+    'refresh token': userLogin.body.refreshToken,
+    'renewed refresh token': renewed.body.refreshToken,
     ...Object.fromEntries(jwts.map((t: string, i) => [`JWT ${i}`, t])),
     // A token cut short in a log would still give its signature away.
     ...Object.fromEntries(jwts.map((t: string, i) => [`JWT ${i} signature`, t.split('.')[2]!])),

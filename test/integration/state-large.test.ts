@@ -4,17 +4,22 @@ import { startService, type TestService } from '../support/service.js';
 
 const NDJSON = 'application/x-ndjson';
 let svc: TestService;
-afterEach(async () => { await svc?.stop(); });
+afterEach(async () => {
+  await svc?.stop();
+});
 
-const ndjsonImport = (s: TestService, text: string, query = '') =>
-  s.http('POST', `/state/import${query}`, { raw: text, headers: { ...s.asAdmin, 'content-type': NDJSON } });
+const ndjsonImport = (s: TestService, text: string, query = '') => s.http('POST', `/state/import${query}`, { raw: text, headers: { ...s.asAdmin, 'content-type': NDJSON } });
 
 it('streams a large export in pieces and takes it back as NDJSON, and as one JSON document past BODY_LIMIT', async () => {
   svc = await startService();
   expect((await svc.http('POST', '/authorization/resources', { body: { name: 'Doc', relations: { viewer: ['User'] }, permissions: { read: ['viewer'] } } })).status).toBe(200);
   const resources = Array.from({ length: 5000 }, (_, i) => `Doc:d${i}`);
-  const writes = await Promise.all(Array.from({ length: 20 }, (_, k) => svc.http('POST', '/authorization/relations/many',
-    { body: { subject: `User:u${k % 4}`, relation: 'viewer', resources: resources.slice(Math.floor(k / 4) * 1000, Math.floor(k / 4) * 1000 + 1000) } })));
+  const writes = await Promise.all(
+    Array.from({ length: 20 }, (_, k) =>
+      svc.http('POST', '/authorization/relations/many', {
+        body: { subject: `User:u${k % 4}`, relation: 'viewer', resources: resources.slice(Math.floor(k / 4) * 1000, Math.floor(k / 4) * 1000 + 1000) },
+      })),
+  );
   expect(writes.map((w) => w.status)).toEqual(Array(20).fill(200));
   const res = await fetch(`${svc.admin}/state/export?tuples=true&format=ndjson`, { headers: svc.asAdmin });
   expect(res.headers.get('transfer-encoding')).toBe('chunked');
@@ -27,7 +32,8 @@ it('streams a large export in pieces and takes it back as NDJSON, and as one JSO
   // The JSON export of the same state is past BODY_LIMIT (1 MB): it is streamed to a temporary file like the NDJSON.
   const json = await (await fetch(`${svc.admin}/state/export?tuples=true`, { headers: svc.asAdmin })).text();
   expect(Buffer.byteLength(json)).toBeGreaterThan(1024 * 1024);
-  const jsonImport = (s: TestService, body: string, query = '') => s.http('POST', `/state/import${query}`, { raw: body, headers: { ...s.asAdmin, 'content-type': 'application/json' } });
+  const jsonImport = (s: TestService, body: string, query = '') =>
+    s.http('POST', `/state/import${query}`, { raw: body, headers: { ...s.asAdmin, 'content-type': 'application/json' } });
   const dry = await jsonImport(svc, json, '?dryRun=true');
   expect([dry.status, dry.body.relations, dry.body.grants]).toEqual([200, { created: 0, existing: 20_000, removed: 0 }, { created: 0, existing: 0, removed: 0 }]);
   // Two tuples gone: a real import of the document puts them back, and a prune with it removes nothing.
@@ -51,5 +57,7 @@ it('streams a large export in pieces and takes it back as NDJSON, and as one JSO
     for (const r of [await jsonImport(small, json, '?dryRun=true'), await ndjsonImport(small, text, '?dryRun=true')]) {
       expect([r.status, r.body.code, r.body.message]).toEqual([413, 'PAYLOAD_TOO_LARGE', expect.stringContaining('1048576 bytes (STATE_IMPORT_LIMIT, for JSON and NDJSON alike')]);
     }
-  } finally { await small.stop(); }
+  } finally {
+    await small.stop();
+  }
 }, 600_000);

@@ -16,12 +16,16 @@ const tuples = sc.tuples!.map(parse).filter((t) => model.isValid(t));
 const grants = sc.grants!.map(parse).filter((g) => model.isValidGrant(g));
 
 let svc: TestService;
-afterEach(async () => { await svc?.stop(); });
+afterEach(async () => {
+  await svc?.stop();
+});
 
 /** Definitions, a schema with authorization on, a config override, tuples (in bulk, shuffled) and grants. */
 async function provision(s: TestService) {
   for (const d of defs) expect((await s.http('POST', '/authorization/resources', { body: d })).status).toBe(200);
-  const schema = await s.http('POST', '/database/schemas', { body: { name: 'Note', fields: { title: { type: 'String', required: true } }, serviceOptions: { authorization: { enabled: true } } } });
+  const schema = await s.http('POST', '/database/schemas', {
+    body: { name: 'Note', fields: { title: { type: 'String', required: true } }, serviceOptions: { authorization: { enabled: true } } },
+  });
   expect(schema.status).toBe(201);
   expect((await s.http('PATCH', '/config/router', { body: { rateLimits: { default: { windowMs: 2000, max: 70 } } } })).status).toBe(200);
   const bySubjectRelation = new Map<string, string[]>();
@@ -43,12 +47,13 @@ const exportOf = async (s: TestService, query = '?tuples=true') => {
 };
 /** The document without what differs between instances, tuples and grants as sorted texts. */
 const comparable = (doc: any) => ({ // eslint-disable-line @typescript-eslint/no-explicit-any
-  resources: doc.resources, schemas: doc.schemas, config: doc.config,
+  resources: doc.resources,
+  schemas: doc.schemas,
+  config: doc.config,
   relations: doc.relations?.map((t: any) => `${t.subject}#${t.relation}@${t.resource}`).sort(), // eslint-disable-line @typescript-eslint/no-explicit-any
   grants: doc.grants?.map((g: any) => `${g.subject}#${g.permission}@${g.resource}`).sort(), // eslint-disable-line @typescript-eslint/no-explicit-any
 });
-const ndjsonImport = (s: TestService, text: string, query = '') =>
-  s.http('POST', `/state/import${query}`, { raw: text, headers: { ...s.asAdmin, 'content-type': NDJSON } });
+const ndjsonImport = (s: TestService, text: string, query = '') => s.http('POST', `/state/import${query}`, { raw: text, headers: { ...s.asAdmin, 'content-type': NDJSON } });
 
 it('moves a whole platform to a fresh database through the NDJSON stream; the answers equal the evaluator', async () => {
   svc = await startService();
@@ -83,7 +88,8 @@ it('moves a whole platform to a fresh database through the NDJSON stream; the an
   const ev = new Evaluator(model, tuples, grants);
   const at = `consistency=at_least_as_fresh&revision=${imported.body.revision}`;
   for (const c of sc.checks!) {
-    const r = await svc.http('GET', `/authorization/permissions/can?subject=${encodeURIComponent(c.subject)}&permission=${c.action}&resource=${encodeURIComponent(c.resource)}&${at}`);
+    const r = await svc.http('GET',
+      `/authorization/permissions/can?subject=${encodeURIComponent(c.subject)}&permission=${c.action}&resource=${encodeURIComponent(c.resource)}&${at}`);
     if (r.status === 422) continue; // an action the type does not declare
     expect({ c, allowed: r.body.allowed }).toEqual({ c, allowed: ev.can(c.subject, c.action, c.resource) });
   }
@@ -117,7 +123,8 @@ it('is idempotent: a second import, and two at once, change nothing more; a dry 
 
   const real = await svc.http('POST', '/state/import', { body: changed });
   expect(real.body).toMatchObject({ dryRun: false, resources: { created: ['Memo'] }, relations: { created: 1 } });
-  const can = await svc.http('GET', `/authorization/permissions/can?subject=User:new&permission=read&resource=Memo:m1&consistency=at_least_as_fresh&revision=${real.body.revision}`);
+  const can = await svc.http('GET',
+    `/authorization/permissions/can?subject=User:new&permission=read&resource=Memo:m1&consistency=at_least_as_fresh&revision=${real.body.revision}`);
   expect(can.body.allowed).toBe(true);
   expect((await svc.http('GET', '/config/router')).body.rateLimits.default.max).toBe(5);
 }, 180_000);
@@ -130,21 +137,32 @@ it('refuses bad documents whole, with details (400 malformed, 422 what the model
   type Reply = { status: number; body: any }; // eslint-disable-line @typescript-eslint/no-explicit-any
   const cases: Array<{ send: () => Promise<Reply>; status: number; code: string; detail?: unknown }> = [
     { send: () => svc.http('POST', '/state/import', { body: { ...doc, version: 2 } }), status: 400, code: 'VALIDATION_FAILED', detail: { path: 'body.version' } },
-    { send: () => svc.http('POST', '/state/import', { body: { ...doc, resources: [...doc.resources, { name: 'Bad', relations: { r: ['User'] }, permissions: { p: ['missing'] } }] } }),
-      status: 422, code: 'INVALID_DEFINITION', detail: { path: expect.stringMatching(/^resources\.\d+\.permissions/) } },
+    {
+      send: () =>
+        svc.http('POST', '/state/import', { body: { ...doc, resources: [...doc.resources, { name: 'Bad', relations: { r: ['User'] }, permissions: { p: ['missing'] } }] } }),
+      status: 422,
+      code: 'INVALID_DEFINITION',
+      detail: { path: expect.stringMatching(/^resources\.\d+\.permissions/) },
+    },
     { send: () => svc.http('POST', '/state/import', { body: { ...doc, config: { nothing: {} } } }), status: 400, code: 'VALIDATION_FAILED', detail: { path: 'config.nothing' } },
-    { send: () => svc.http('POST', '/state/import', { body: { ...doc, config: { router: { rateLimits: { enabled: 'yes' } } } } }), status: 400, code: 'VALIDATION_FAILED', detail: { path: 'config.router.rateLimits.enabled' } },
+    { send: () => svc.http('POST', '/state/import', { body: { ...doc, config: { router: { rateLimits: { enabled: 'yes' } } } } }), status: 400, code: 'VALIDATION_FAILED',
+      detail: { path: 'config.router.rateLimits.enabled' } },
     { send: () => svc.http('POST', '/state/import', { body: { ...doc, relations: [...doc.relations, { subject: 'User:x', relation: 'nope', resource: 'Doc:doc0' }] } }),
       status: 422, code: 'RELATION_NOT_DEFINED', detail: { path: `relations.${doc.relations.length}`, code: 'RELATION_NOT_DEFINED' } },
     { send: () => svc.http('POST', '/state/import', { raw: '{"version":1,' }), status: 400, code: 'BAD_REQUEST' },
     // Mixed: a line that is not JSON and one the model rejects.
-    { send: () => ndjsonImport(svc, `${header}\n{"subject":"User:x","relation":"owner","resource":"Team:t9"}\nnot json\n{"subject":"User:x","relation":"nope","resource":"Doc:doc0"}\n`),
-      status: 400, code: 'VALIDATION_FAILED', detail: { line: 3 } },
+    {
+      send: () =>
+        ndjsonImport(svc, `${header}\n{"subject":"User:x","relation":"owner","resource":"Team:t9"}\nnot json\n{"subject":"User:x","relation":"nope","resource":"Doc:doc0"}\n`),
+      status: 400,
+      code: 'VALIDATION_FAILED',
+      detail: { line: 3 },
+    },
     { send: () => ndjsonImport(svc, `${header}\n{"subject":"User:x","relation":"owner","resource":"Team:t9"}\n{"subject":"User:x","relation":"nope","resource":"Doc:doc0"}\n`),
       status: 422, code: 'RELATION_NOT_DEFINED', detail: { line: 3 } },
     // Tuples carried in the header line are checked like the others.
-    { send: () => ndjsonImport(svc, `${JSON.stringify({ ...JSON.parse(header), relations: [{ subject: 'User:x', relation: 'nope', resource: 'Doc:doc0' }] })}\n`),
-      status: 422, code: 'RELATION_NOT_DEFINED', detail: { path: 'relations.0' } },
+    { send: () => ndjsonImport(svc, `${JSON.stringify({ ...JSON.parse(header), relations: [{ subject: 'User:x', relation: 'nope', resource: 'Doc:doc0' }] })}\n`), status: 422,
+      code: 'RELATION_NOT_DEFINED', detail: { path: 'relations.0' } },
     { send: () => ndjsonImport(svc, ''), status: 400, code: 'VALIDATION_FAILED', detail: { line: 1 } },
     { send: () => ndjsonImport(svc, '{"version":1,"extra":true}\n'), status: 400, code: 'VALIDATION_FAILED', detail: { line: 1 } },
   ];
@@ -189,14 +207,20 @@ it('takes ids in any script, even when a character is split across chunks of the
   const text = `${header}\n${ids.map((id) => JSON.stringify({ subject: `User:${id}`, relation: 'viewer', resource: `Doc:${id}` })).join('\n')}\n`;
   const bytes = Buffer.from(text, 'utf8');
   // Chunks of 7 bytes: most multi-byte characters straddle two of them.
-  const body = new ReadableStream({ start(c) { for (let i = 0; i < bytes.length; i += 7) c.enqueue(bytes.subarray(i, i + 7)); c.close(); } });
+  const body = new ReadableStream({ start(c) {
+    for (let i = 0; i < bytes.length; i += 7) c.enqueue(bytes.subarray(i, i + 7));
+    c.close();
+  } });
   const res = await fetch(`${svc.admin}/state/import`, { method: 'POST', headers: { ...svc.asAdmin, 'content-type': NDJSON }, body, duplex: 'half' } as RequestInit);
   const report = await res.json() as { relations: { created: number }; revision: number };
   expect(res.status).toBe(200);
   expect(report.relations.created).toBe(ids.length);
   const exported = comparable((await exportOf(svc)).body).relations;
   expect(exported).toEqual(ids.map((id) => `User:${id}#viewer@Doc:${id}`).sort());
-  const can = await svc.http('GET', `/authorization/permissions/can?subject=${encodeURIComponent('User:日本語')}&permission=read&resource=${encodeURIComponent('Doc:日本語')}&consistency=at_least_as_fresh&revision=${report.revision}`);
+  const can = await svc.http('GET',
+    `/authorization/permissions/can?subject=${encodeURIComponent('User:日本語')}&permission=read&resource=${
+      encodeURIComponent('Doc:日本語')
+    }&consistency=at_least_as_fresh&revision=${report.revision}`);
   expect(can.body.allowed).toBe(true);
 }, 120_000);
 

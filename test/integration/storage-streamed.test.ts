@@ -10,6 +10,24 @@ import { downloadFile, uploadBase64, uploadFile } from '../support/multipart.js'
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
+/** Starts sampling `rss` every 10 ms; the stop it answers says by how much the peak exceeded the start (MB). */
+async function peakGrowth(rss: () => Promise<number>) {
+  const base = await rss();
+  let peak = base;
+  let on = true;
+  const sampling = (async () => {
+    while (on) {
+      peak = Math.max(peak, await rss());
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  })();
+  return async () => {
+    on = false;
+    await sampling;
+    return peak - base;
+  };
+}
+
 describe('storage uploads: 50 MB streamed', () => {
   it('streams a 50 MB upload (multipart and base64 JSON) and download with flat memory in the service process', async () => {
     const path = join(tmpdir(), `authz-50mb-${process.pid}.bin`);
@@ -17,7 +35,10 @@ describe('storage uploads: 50 MB streamed', () => {
     const block = randomBytes(1024 * 1024);
     await writeFile(path, Buffer.alloc(0));
     const hash = createHash('sha256');
-    for (let i = 0; i < 50; i++) { await writeFile(path, block, { flag: 'a' }); hash.update(block); }
+    for (let i = 0; i < 50; i++) {
+      await writeFile(path, block, { flag: 'a' });
+      hash.update(block);
+    }
     const digest = hash.digest('hex');
     // The service in a process of its own, so its resident memory is the service's alone.
     const childLog: string[] = [];
@@ -29,13 +50,7 @@ describe('storage uploads: 50 MB streamed', () => {
       expect((await post('/authentication/local/new', email)).status).toBe(201);
       const token = (await (await post('/authentication/local', email)).json()).accessToken as string;
       const rss = async () => Number(/VmRSS:\s+(\d+) kB/.exec(await readFile(`/proc/${child.pid()}/status`, 'utf8'))![1]) / 1024;
-      const watch = async () => {
-        const base = await rss();
-        let peak = base;
-        let on = true;
-        const sampling = (async () => { while (on) { peak = Math.max(peak, await rss()); await new Promise((r) => setTimeout(r, 10)); } })();
-        return async () => { on = false; await sampling; return peak - base; };
-      };
+      const watch = () => peakGrowth(rss);
       const mb = (n: number) => `${n.toFixed(1)} MB`;
       // A small upload first: the code each path loads and compiles the first time is not what is measured.
       const small = join(tmpdir(), `authz-small-${process.pid}.bin`);

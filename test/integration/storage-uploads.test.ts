@@ -10,7 +10,9 @@ import { storageService, type Account } from '../support/storage-service.js';
 const st = storageService();
 const { client, raw, bearer, multipart, stored } = st;
 let alice: Account;
-beforeAll(async () => { alice = await st.account('alice@files.example'); });
+beforeAll(async () => {
+  alice = await st.account('alice@files.example');
+});
 
 describe('storage uploads: malformed and unstorable', () => {
   it('refuses malformed uploads with 4xx and keeps nothing', async () => {
@@ -31,9 +33,10 @@ describe('storage uploads: malformed and unstorable', () => {
     await bad({ headers: json, body: '{"name":"x","data":"aGVsbG8="} trailing' }, 400);
     await bad({ headers: { 'content-type': 'text/plain' }, body: 'hello' }, 400);
     await bad({ headers: { 'content-type': 'multipart/form-data' }, body: 'no boundary' }, 400);
-    await bad({ headers: { 'content-type': 'multipart/form-data; boundary=x' }, body: '--x\r\nContent-Disposition: form-data; name="other"; filename="a"\r\n\r\nhi\r\n--x--\r\n' }, 400);
+    await bad({ headers: { 'content-type': 'multipart/form-data; boundary=x' }, body: '--x\r\nContent-Disposition: form-data; name="other"; filename="a"\r\n\r\nhi\r\n--x--\r\n' },
+      400);
     await bad({ headers: { 'content-type': 'multipart/form-data; boundary=x' }, body: '--x\r\nContent-Disposition: form-data; name="name"\r\n\r\nhi\r\n--x--\r\n' }, 400);
-    const escaped = await client('POST', '/storage/upload', alice.token, { name: 'caf\u00e9 \\"x\\".txt', data: 'aGVs\\/bG8=' .replace('\\/', 'b') });
+    const escaped = await client('POST', '/storage/upload', alice.token, { name: 'caf\u00e9 \\"x\\".txt', data: 'aGVs\\/bG8='.replace('\\/', 'b') });
     expect(escaped.status).toBe(201);
     expect(escaped.body.name).toBe('caf\u00e9 \\"x\\".txt');
     await client('DELETE', `/storage/file/${escaped.body._id}`, alice.token);

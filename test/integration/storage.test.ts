@@ -29,8 +29,8 @@ describe('storage: uploads and reads', () => {
 
   it('refuses every route without a token (401), and /ready lists the module', async () => {
     const id = '00000000-0000-0000-0000-000000000000';
-    for (const [method, path] of [['POST', '/storage/upload'], ['PATCH', `/storage/upload/${id}`], ['GET', '/storage/files'], ['GET', `/storage/getFileUrl/${id}`],
-      ['GET', `/storage/file/${id}`], ['GET', `/storage/file/data/${id}`], ['DELETE', `/storage/file/${id}`]] as const) {
+    for (const [method, path] of [['POST', '/storage/upload'], ['PATCH', `/storage/upload/${id}`], ['GET', '/storage/files'], ['GET', `/storage/getFileUrl/${id}`], ['GET',
+      `/storage/file/${id}`], ['GET', `/storage/file/data/${id}`], ['DELETE', `/storage/file/${id}`]] as const) {
       const r = await client(method, path);
       expect([method, path, r.status, r.body.code]).toEqual([method, path, 401, 'UNAUTHENTICATED']);
     }
@@ -38,15 +38,23 @@ describe('storage: uploads and reads', () => {
     try {
       const r = await ready.http('GET', '/ready');
       expect(r.body.checks['module:storage']).toMatchObject({ status: 'pass' });
-    } finally { await ready.stop(); }
+    } finally {
+      await ready.stop();
+    }
   });
 
   it('uploads multipart: 201 with the record; the uploader reads it back, bytes with the stored type', async () => {
     const up = await multipart('POST', '/storage/upload', alice.token, content, { folder: 'docs', isPublic: 'false' });
     expect(up.status).toBe(201);
     expect(up.body).toEqual({
-      _id: expect.any(String), name: 'hello.txt', size: content.length, mimeType: 'text/plain', folder: 'docs', isPublic: false,
-      createdAt: expect.any(String), updatedAt: expect.any(String),
+      _id: expect.any(String),
+      name: 'hello.txt',
+      size: content.length,
+      mimeType: 'text/plain',
+      folder: 'docs',
+      isPublic: false,
+      createdAt: expect.any(String),
+      updatedAt: expect.any(String),
     });
     fileId = up.body._id;
     expect((await client('GET', `/storage/file/${fileId}`, alice.token)).body).toEqual(up.body);
@@ -72,7 +80,7 @@ describe('storage: uploads and reads', () => {
     expect(listed.body).toMatchObject({ count: 1, files: [{ _id: up.body._id }] });
   });
 
-  it('lists the caller\'s files from the index, paged', async () => {
+  it("lists the caller's files from the index, paged", async () => {
     const all = await client('GET', '/storage/files', alice.token);
     expect(all.status).toBe(200);
     expect(all.body.count).toBe(2);
@@ -100,8 +108,8 @@ describe('storage: uploads and reads', () => {
 
 describe('storage: sharing and changes', () => {
   it('hides a file from an outsider (404 on every route) and lets a reader read but not change or delete it', async () => {
-    for (const [method, path] of [['GET', `/storage/file/${fileId}`], ['GET', `/storage/file/data/${fileId}`], ['GET', `/storage/getFileUrl/${fileId}`],
-      ['DELETE', `/storage/file/${fileId}`]] as const) {
+    for (const [method, path] of [['GET', `/storage/file/${fileId}`], ['GET', `/storage/file/data/${fileId}`], ['GET', `/storage/getFileUrl/${fileId}`], ['DELETE',
+      `/storage/file/${fileId}`]] as const) {
       const r = await client(method, path, carol.token);
       expect([method, path, r.status, r.body.code]).toEqual([method, path, 404, 'NOT_FOUND']);
     }
@@ -190,7 +198,7 @@ describe('storage: signed links', () => {
 });
 
 describe('storage: public files', () => {
-  it('makes a public file public on the contract\'s routes: its record and plain link to anyone, with or without a token', async () => {
+  it("makes a public file public on the contract's routes: its record and plain link to anyone, with or without a token", async () => {
     const pub = await client('POST', '/storage/upload', alice.token, { name: 'logo.txt', data: Buffer.from('public bytes').toString('base64'), isPublic: true });
     expect(pub.status).toBe(201);
     const id = pub.body._id as string;
@@ -276,7 +284,8 @@ describe('storage: who may publish, and embedding', () => {
     const headersOf = async (path: string, token?: string) => {
       const r = await raw(path, token ? { headers: bearer(token) } : {});
       await r.arrayBuffer();
-      return { status: r.status, corp: r.headers.get('cross-origin-resource-policy'), disposition: r.headers.get('content-disposition')?.split(';')[0], csp: r.headers.get('content-security-policy') };
+      return { status: r.status, corp: r.headers.get('cross-origin-resource-policy'), disposition: r.headers.get('content-disposition')?.split(';')[0],
+        csp: r.headers.get('content-security-policy') };
     };
     expect(await headersOf(`/storage/public/${png}`)).toMatchObject({ status: 200, corp: 'cross-origin', disposition: 'inline' });
     expect(await headersOf(`/storage/public/${svg}`)).toMatchObject({ status: 200, corp: 'cross-origin', disposition: 'inline', csp: expect.stringContaining('sandbox') });

@@ -56,14 +56,17 @@ const folderDef = { name: 'Folder', relations: { viewer: ['User', 'Team'] }, per
  * killed postmaster for a moment and hold its shared memory, so a first start may be refused: tried again.
  */
 async function startPostgres(): Promise<StartedStack> {
-  for (let attempt = 1; ; attempt++) {
+  for (let attempt = 1;; attempt++) {
     const [cmd, args] = postgresCommand(join(dataDir, 'postgres'), PORTS.postgres, stackLog);
     const child = launch('postgres', cmd, args, join(dataDir, 'logs', 'postgres.log'));
     try {
       await waitForPort(PORTS.postgres, child, 'postgres', 60_000);
       const kill = async (_name: string, signal: NodeJS.Signals = 'SIGKILL') => {
         if (child.exitCode !== null || child.signalCode !== null) return;
-        await new Promise<void>((res) => { child.once('exit', () => res()); child.kill(signal); });
+        await new Promise<void>((res) => {
+          child.once('exit', () => res());
+          child.kill(signal);
+        });
       };
       return { urls: stacks[0]!.urls, started: ['postgres'], stop: () => stopChild(child, 'SIGINT'), kill };
     } catch (e) {
@@ -98,7 +101,13 @@ afterAll(async () => {
   if (figures.length) say(`summary:\n  ${figures.join('\n  ')}`);
 }, 120_000);
 
-interface Outcome { status: number; ms: number; at: number; code?: string; tuple: string }
+interface Outcome {
+  status: number;
+  ms: number;
+  at: number;
+  code?: string;
+  tuple: string;
+}
 
 /** One write with a hard client timeout, so a hang is reported (status 0) instead of stalling the test. */
 async function write(body: { subject: string; relation: string; resource: string }): Promise<Outcome> {
@@ -106,7 +115,10 @@ async function write(body: { subject: string; relation: string; resource: string
   const tuple = `${body.subject}#${body.relation}@${body.resource}`;
   try {
     const res = await fetch(`${svc.admin}/authorization/relations`, {
-      method: 'POST', headers: { 'content-type': 'application/json', ...svc.asAdmin }, body: JSON.stringify(body), signal: AbortSignal.timeout(30_000),
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...svc.asAdmin },
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(30_000),
     });
     const reply = await res.json().catch(() => ({})) as { code?: string };
     return { status: res.status, ms: Date.now() - t0, at: t0, code: reply.code, tuple };
@@ -134,7 +146,10 @@ function writers(tag: string) {
     }
   };
   const run = Promise.all(Array.from({ length: WRITERS }, (_, w) => one(w)));
-  return { outcomes, async end() { stop = true; await run; } };
+  return { outcomes, async end() {
+    stop = true;
+    await run;
+  } };
 }
 
 /** Polls /ready in the background: when the store's check first failed, and when the service was ready again after. */
@@ -146,7 +161,10 @@ function readiness(check: string) {
       const res = await fetch(`${svc.admin}/ready`, { signal: AbortSignal.timeout(10_000) }).catch(() => null);
       const body = await res?.json().catch(() => null) as { status: string; checks: Record<string, { status: string; message?: string }> } | null;
       const mine = body?.checks[check];
-      if (res && !seen.failedAt && res.status === 503 && mine?.status === 'fail') { seen.failedAt = Date.now(); seen.failMessage = mine.message ?? ''; }
+      if (res && !seen.failedAt && res.status === 503 && mine?.status === 'fail') {
+        seen.failedAt = Date.now();
+        seen.failMessage = mine.message ?? '';
+      }
       if (seen.failedAt && !seen.readyAgainAt && res?.status === 200 && body?.status === 'ready') seen.readyAgainAt = Date.now();
       await pause(100);
     }
@@ -157,7 +175,10 @@ function readiness(check: string) {
     async untilReady(boundMs: number) {
       for (const until = Date.now() + boundMs; seen.failedAt && !seen.readyAgainAt && Date.now() < until;) await pause(100);
     },
-    async end() { stop = true; await run; },
+    async end() {
+      stop = true;
+      await run;
+    },
   };
 }
 
@@ -178,7 +199,11 @@ async function fault(server: Server, tag: string, how: 'kill' | 'hang' = 'kill')
       if (!pid) throw new Error(`no process id for ${server}`);
       process.kill(pid, 'SIGSTOP');
       say(`${server}: stopped (SIGSTOP)`);
-      try { await pause(DOWN_MS); } finally { process.kill(pid, 'SIGCONT'); }
+      try {
+        await pause(DOWN_MS);
+      } finally {
+        process.kill(pid, 'SIGCONT');
+      }
     } else {
       await owner.get(server)!.kill(server, 'SIGKILL');
       say(`${server}: killed (kill -9)`);
@@ -215,7 +240,9 @@ async function fault(server: Server, tag: string, how: 'kill' | 'hang' = 'kill')
     + `${unavailable.length} × 503 (slowest ${slowest503(whileDown)} ms while down, ${slowest503(unavailable.filter((o) => !whileDown.includes(o)))} ms after the return; `
     + `slowest write ${slowest} ms); `
     + `/ready failed ${ready.seen.failedAt ? `${ready.seen.failedAt - killedAt} ms after the kill ("${ready.seen.failMessage}")` : 'never'}, `
-    + `listening again ${backAt - killedAt} ms after the kill, /ready ready again ${ready.seen.readyAgainAt ? `${ready.seen.readyAgainAt - killedAt} ms after the kill` : 'never'}; `
+    + `listening again ${backAt - killedAt} ms after the kill, /ready ready again ${
+      ready.seen.readyAgainAt ? `${ready.seen.readyAgainAt - killedAt} ms after the kill` : 'never'
+    }; `
     + `converged (outbox empty) ${convergedMs} ms after the return`;
   say(line);
   figures.push(line);
@@ -238,7 +265,10 @@ async function fault(server: Server, tag: string, how: 'kill' | 'hang' = 'kill')
   const users = [...new Set(state.tuples.map((t) => t.subject).filter((s) => s.startsWith(`User:${tag}`)))];
   const sample = users.filter((_, i) => i % Math.max(1, Math.floor(users.length / 24)) === 0);
   const problems = await disagreements(svc.http, state, {
-    subjects: [...sample, ...teams], resources: [...teams, ...folders], types: ['Folder'], subjectTypes: ['User', 'Team'],
+    subjects: [...sample, ...teams],
+    resources: [...teams, ...folders],
+    types: ['Folder'],
+    subjectTypes: ['User', 'Team'],
   });
   expect(problems).toEqual([]);
 }

@@ -4,11 +4,14 @@ import { startService, type TestService } from '../support/service.js';
 
 let svc: TestService;
 const LIMITS = JSON.stringify({ routes: { 'POST /authentication/local/new': { windowMs: 60_000, max: 1000 } } });
-beforeAll(async () => { svc = await startService({ ROUTER_RATE_LIMITS: LIMITS }); }, 120_000);
-afterAll(async () => { await svc?.stop(); });
+beforeAll(async () => {
+  svc = await startService({ ROUTER_RATE_LIMITS: LIMITS });
+}, 120_000);
+afterAll(async () => {
+  await svc?.stop();
+});
 
-const client = (method: string, path: string, token: string, body?: unknown) =>
-  svc.http(method, `${svc.client}${path}`, { body, headers: { authorization: `Bearer ${token}` } });
+const client = (method: string, path: string, token: string, body?: unknown) => svc.http(method, `${svc.client}${path}`, { body, headers: { authorization: `Bearer ${token}` } });
 
 async function account(email: string) {
   expect((await svc.http('POST', `${svc.client}/authentication/local/new`, { body: { email, password: 'correct horse' }, headers: {} })).status).toBe(201);
@@ -36,7 +39,9 @@ it('a join whose member tuple cannot be written leaves the invitation usable; on
   expect((await client('GET', `/authentication/teams/${team}/members`, alice.token)).body.count).toBe(1);
 
   // Repaired: the same invitation works, exactly once.
-  expect((await svc.http('PATCH', '/authorization/resources/Team', { body: { relations: teamDef.relations, permissions: teamDef.permissions, version: teamDef.version + 2 } })).status).toBe(200);
+  expect(
+    (await svc.http('PATCH', '/authorization/resources/Team', { body: { relations: teamDef.relations, permissions: teamDef.permissions, version: teamDef.version + 2 } })).status,
+  ).toBe(200);
   const joined = await join();
   expect(joined.status).toBe(200);
   expect(joined.body).toMatchObject({ team: { _id: team }, roles: ['member'] });

@@ -19,7 +19,9 @@ beforeAll(async () => {
   await svc.http('POST', '/authorization/resources', { body: { name: 'Doc', relations: { viewer: ['User'] }, permissions: { read: ['viewer'] } } });
   await svc.http('POST', '/authorization/relations', { body: { subject: 'User:t', relation: 'viewer', resource: 'Doc:traced' } });
 }, 120_000);
-afterAll(async () => { await svc?.stop(); });
+afterAll(async () => {
+  await svc?.stop();
+});
 
 /** A caller's span: a trace id and a span id of its own, sampled. */
 function callerSpan() {
@@ -56,20 +58,22 @@ function expectCallTrace(spans: ReadableSpan[], caller: { span: string }, transp
   for (const c of children) expect(c.name).toMatch(/^[a-zA-Z]+(\.[a-zA-Z]+)+$/);
 }
 
-it('a check through REST is a span under the caller\'s traceparent, with its store calls as children', async () => {
+it("a check through REST is a span under the caller's traceparent, with its store calls as children", async () => {
   const caller = callerSpan();
-  const r = await svc.http('GET', '/authorization/permissions/can?subject=User:t&permission=read&resource=Doc:traced&consistency=fully_consistent',
-    { headers: { ...svc.asAdmin, traceparent: caller.header } });
+  const r = await svc.http('GET', '/authorization/permissions/can?subject=User:t&permission=read&resource=Doc:traced&consistency=fully_consistent', {
+    headers: { ...svc.asAdmin, traceparent: caller.header },
+  });
   expect(r.body.allowed).toBe(true);
   const spans = await traceOf(caller.trace);
   print('REST check, trace ' + caller.trace, spans);
   expectCallTrace(spans, caller, 'rest');
 });
 
-it('a check through gRPC takes the traceparent from the call\'s metadata', async () => {
+it("a check through gRPC takes the traceparent from the call's metadata", async () => {
   const pkg = loadPackageDefinition(loadDefinition()) as unknown as { authzgraph: { v1: GrpcObject } };
   const Ctor = pkg.authzgraph.v1.AuthzGraph as ServiceClientConstructor;
-  const client = new Ctor(svc.grpc, credentials.createInsecure()) as Client & Record<string, (req: unknown, md: Metadata, cb: (e: ServiceError | null, r: { allowed: boolean }) => void) => void>;
+  const client = new Ctor(svc.grpc, credentials.createInsecure()) as Client & Record<string,
+    (req: unknown, md: Metadata, cb: (e: ServiceError | null, r: { allowed: boolean }) => void) => void>;
   const caller = callerSpan();
   const md = new Metadata();
   md.set('masterkey', svc.config.MASTER_KEY);
@@ -87,11 +91,12 @@ it('a check through gRPC takes the traceparent from the call\'s metadata', async
   expectCallTrace(spans, caller, 'grpc');
 });
 
-it('a check through GraphQL is a span of its field\'s route under the request\'s traceparent', async () => {
+it("a check through GraphQL is a span of its field's route under the request's traceparent", async () => {
   const caller = callerSpan();
   const client = new GraphQLClient(`${svc.admin}/graphql`, { headers: { ...svc.asAdmin, traceparent: caller.header } });
   const reply = await client.request<{ get_authorization_permissions_can: { allowed: boolean } }>(
-    gql`query { get_authorization_permissions_can(subject: "User:t", permission: "read", resource: "Doc:traced", consistency: "fully_consistent") }`);
+    gql`query { get_authorization_permissions_can(subject: "User:t", permission: "read", resource: "Doc:traced", consistency: "fully_consistent") }`,
+  );
   expect(reply.get_authorization_permissions_can.allowed).toBe(true);
   const spans = await traceOf(caller.trace);
   print('GraphQL check, trace ' + caller.trace, spans);
@@ -103,7 +108,11 @@ it('a check through an MCP tool takes the traceparent of its HTTP request', asyn
   // MCP takes an API token or an admin JWT, never the master key.
   const token = (await svc.http('POST', '/api-tokens', { body: { name: 'tracing' } })).body.token as string;
   const client = new McpClient({ name: 'tracing-test', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${svc.admin}/mcp?modules=authorization`), { requestInit: { headers: { authorization: `Bearer ${token}`, traceparent: caller.header } } }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${svc.admin}/mcp?modules=authorization`), {
+      requestInit: { headers: { authorization: `Bearer ${token}`, traceparent: caller.header } },
+    }),
+  );
   try {
     const reply = await client.callTool({ name: CAN, arguments: { subject: 'User:t', permission: 'read', resource: 'Doc:traced', consistency: 'fully_consistent' } });
     expect(JSON.stringify(reply.content)).toContain('true');
@@ -116,14 +125,18 @@ it('a check through an MCP tool takes the traceparent of its HTTP request', asyn
 });
 
 it('a decision on the realtime socket takes the traceparent of the upgrade', async () => {
-  const login = (path: string) => fetch(svc.client + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'traced@example.com', password: 'correct horse' }) });
+  const login = (path: string) =>
+    fetch(svc.client + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'traced@example.com', password: 'correct horse' }) });
   await login('/authentication/local/new');
   const { userId, accessToken } = await (await login('/authentication/local')).json() as { userId: string; accessToken: string };
   await svc.http('POST', '/authorization/relations', { body: { subject: `User:${userId}`, relation: 'viewer', resource: 'Doc:traced' } });
   const caller = callerSpan();
   const ws = new WebSocket(svc.socket, { headers: { authorization: `Bearer ${accessToken}`, traceparent: caller.header } });
   try {
-    await new Promise((resolve, reject) => { ws.once('open', resolve); ws.once('error', reject); });
+    await new Promise((resolve, reject) => {
+      ws.once('open', resolve);
+      ws.once('error', reject);
+    });
     const answer = new Promise<string>((resolve) => ws.once('message', (data) => resolve(String(data))));
     ws.send(JSON.stringify({ type: 'subscribe', topic: 'decisions', id: 'd', items: [{ action: 'read', resource: 'Doc:traced' }] }));
     expect(await answer).toContain('"allowed":true');

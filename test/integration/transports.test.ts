@@ -21,7 +21,9 @@ beforeAll(async () => {
   apiToken = (await svc.http('POST', '/api-tokens', { body: { name: 'transports' } })).body.token;
   await svc.http('POST', '/authorization/resources', { body: { name: 'Doc', relations: { viewer: ['User'] }, permissions: { read: ['viewer'] } } });
 });
-afterAll(async () => { await svc?.stop(); });
+afterAll(async () => {
+  await svc?.stop();
+});
 
 const graphql = async (base: string, query: string, headers: Record<string, string>) => {
   const r = await fetch(`${base}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ query }) });
@@ -34,7 +36,8 @@ async function mcp() {
   return client;
 }
 async function user(email: string) {
-  const call = (path: string) => fetch(svc.client + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: 'correct horse' }) });
+  const call = (path: string) =>
+    fetch(svc.client + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: 'correct horse' }) });
   await call('/authentication/local/new');
   return (await (await call('/authentication/local')).json() as { accessToken: string }).accessToken;
 }
@@ -98,10 +101,12 @@ describe('the registry and its transports: the same limits and errors on every t
 
   it('the socket charges each subscribe to the decisions route, as REST does, an item a call', async () => {
     const token = await user('socket-limited@example.com');
-    const rest = (n = 1) => fetch(`${svc.client}/authorization/decisions`, {
-      method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ items: Array.from({ length: n }, (_, i) => ({ action: 'read', resource: `Doc:${i}` })) }),
-    });
+    const rest = (n = 1) =>
+      fetch(`${svc.client}/authorization/decisions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ items: Array.from({ length: n }, (_, i) => ({ action: 'read', resource: `Doc:${i}` })) }),
+      });
     // Two items count as two calls: with the limit at 3, one subscribe of one item is left.
     expect((await rest(2)).status).toBe(200);
     const ws = new WebSocket(svc.socket, { headers: { authorization: `Bearer ${token}` } });
@@ -119,7 +124,9 @@ describe('the registry and its transports: the same limits and errors on every t
   it('the same bad input and the same missing credentials give the same catalog code on every transport', async () => {
     const bad = { subject: 'not-an-object', permission: 'read', resource: 'Doc:1' };
     const rest = await svc.http('GET', `/authorization/permissions/can?subject=${bad.subject}&permission=read&resource=Doc:1`);
-    const gql = await graphql(svc.admin, `{ get_authorization_permissions_can(subject: "${bad.subject}", permission: "read", resource: "Doc:1") }`, { masterkey: svc.config.MASTER_KEY });
+    const gql = await graphql(svc.admin, `{ get_authorization_permissions_can(subject: "${bad.subject}", permission: "read", resource: "Doc:1") }`, {
+      masterkey: svc.config.MASTER_KEY,
+    });
     const client = await mcp();
     const tool = await client.callTool({ name: 'get_authorization_permissions_can', arguments: bad }) as { isError?: boolean; content: Array<{ text: string }> };
     await client.close();

@@ -15,7 +15,9 @@ beforeAll(async () => {
   expect(set.status).toBe(200);
   expect(set.body).toMatchObject({ readPreference: 'secondaryPreferred', writeConcern: { w: 0 } });
 }, 120_000);
-afterAll(async () => { await svc?.stop(); });
+afterAll(async () => {
+  await svc?.stop();
+});
 
 const client = (method: string, path: string, body?: unknown, token?: string) =>
   svc.http(method, `${svc.client}${path}`, { body, headers: token ? { authorization: `Bearer ${token}` } : {} });
@@ -59,7 +61,9 @@ it('concurrent upserts of one document never fail: a login revoked by many renew
       const outcomes = await Promise.allSettled(Array.from({ length: 8 }, () => devices.register(t, 10)));
       expect(outcomes.filter((o) => o.status === 'rejected').map((o) => String((o as PromiseRejectedResult).reason))).toEqual([]);
     }
-  } finally { await mongo.close(); }
+  } finally {
+    await mongo.close();
+  }
 });
 
 it('revisions rise with each write, a repeated tuple is no new tuple, and names and unique fields stay unique', async () => {
@@ -68,14 +72,14 @@ it('revisions rise with each write, a repeated tuple is no new tuple, and names 
   const first = await svc.http('POST', '/authorization/relations', { body: tuple });
   const second = await svc.http('POST', '/authorization/relations', { body: tuple });
   expect([first.status, second.status]).toEqual([201, 200]);
-  const writes = await Promise.all(Array.from({ length: 6 }, (_, i) =>
-    svc.http('POST', '/authorization/relations', { body: { ...tuple, resource: `Crate:r${i}` } })));
+  const writes = await Promise.all(Array.from({ length: 6 }, (_, i) => svc.http('POST', '/authorization/relations', { body: { ...tuple, resource: `Crate:r${i}` } })));
   const revisions = writes.map((w) => w.body.revision as number);
   expect(new Set(revisions).size).toBe(6);
   expect(Math.min(...revisions)).toBeGreaterThan(first.body.revision);
   const changes = (await svc.http('GET', `/authorization/changes?after=${first.body.revision}&limit=100`)).body.changes;
   expect(changes.map((c: { revision: number }) => c.revision)).toEqual(expect.arrayContaining(revisions));
-  const can = await svc.http('GET', `/authorization/permissions/can?subject=User:c&permission=open&resource=Crate:r5&consistency=at_least_as_fresh&revision=${Math.max(...revisions)}`);
+  const can = await svc.http('GET',
+    `/authorization/permissions/can?subject=User:c&permission=open&resource=Crate:r5&consistency=at_least_as_fresh&revision=${Math.max(...revisions)}`);
   expect(can.body.allowed).toBe(true);
 
   const schema = { name: 'Tag', fields: { code: { type: 'String', unique: true } } };

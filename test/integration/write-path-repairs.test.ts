@@ -14,7 +14,11 @@ beforeAll(async () => {
   await mongo.connect();
   graph = neo4j.driver(process.env.NEO4J_URI!);
 });
-afterAll(async () => { await svc?.stop(); await mongo?.close(); await graph?.close(); });
+afterAll(async () => {
+  await svc?.stop();
+  await mongo?.close();
+  await graph?.close();
+});
 
 const can = async (s: string, p: string, o: string) => {
   const r = await svc.http('GET', `/authorization/permissions/can?subject=${s}&permission=${p}&resource=${o}&consistency=fully_consistent`);
@@ -25,14 +29,16 @@ const cypher = async (q: string) => (await graph.executeQuery(q)).records;
 const doc = { name: 'Doc', relations: { reader: ['User', 'Team'], owner: ['Team'] }, permissions: { read: ['reader', 'owner', 'owner->read'] } };
 
 describe('write path repairs', () => {
-  beforeAll(async () => { expect((await svc.http('POST', '/authorization/resources', { body: doc })).status).toBe(200); });
+  beforeAll(async () => {
+    expect((await svc.http('POST', '/authorization/resources', { body: doc })).status).toBe(200);
+  });
 
   it('a retried write repairs a tuple that reached MongoDB but was never projected or indexed', async () => {
     const t = { subject: 'User:retry', relation: 'reader', resource: 'Doc:r1' };
     const text = `${t.subject}#${t.relation}@${t.resource}`;
     // What a crash right after the MongoDB write leaves behind: the record, and nothing else.
-    await mongo.db().collection('relationships').insertOne({ _id: tupleId(text) as never, ...t, computedTuple: text, subjectType: 'User',
-      subjectId: 'retry', resourceType: 'Doc', resourceId: 'r1', createdAt: new Date(), revision: 0 });
+    await mongo.db().collection('relationships').insertOne({ _id: tupleId(text) as never, ...t, computedTuple: text, subjectType: 'User', subjectId: 'retry', resourceType: 'Doc',
+      resourceId: 'r1', createdAt: new Date(), revision: 0 });
     expect(await can(t.subject, 'read', t.resource)).toBe(false);
     const again = await svc.http('POST', '/authorization/relations', { body: t });
     expect(again.status).toBe(200);
@@ -54,7 +60,8 @@ describe('write path repairs', () => {
   it('reconstruct requests coalesce (at most one waits), progress never passes its total, and writes go on meanwhile', async () => {
     for (let i = 0; i < 30; i++) {
       const many = await svc.http('POST', '/authorization/relations/many', {
-        body: { subject: `User:bulk${i}`, relation: 'reader', resources: Array.from({ length: 40 }, (_, j) => `Doc:b${j}`) } });
+        body: { subject: `User:bulk${i}`, relation: 'reader', resources: Array.from({ length: 40 }, (_, j) => `Doc:b${j}`) },
+      });
       expect(many.status).toBe(200);
     }
     const answers = await Promise.all([true, false, true, false, true].map((soft) => svc.http('POST', '/authorization/indexer/reconstruct', { body: { soft } })));

@@ -4,8 +4,12 @@ import { disagreements, readMongo, waitIdle } from '../support/converge.js';
 import { startService, type TestService } from '../support/service.js';
 
 let svc: TestService;
-beforeAll(async () => { svc = await startService(); });
-afterAll(async () => { await svc?.stop(); });
+beforeAll(async () => {
+  svc = await startService();
+});
+afterAll(async () => {
+  await svc?.stop();
+});
 
 const folder = (variant: number) => ({
   relations: { parent: ['Folder'], viewer: ['User', 'Team'], owner: ['User', 'Team'] },
@@ -21,6 +25,22 @@ const FOLDERS = Array.from({ length: 10 }, (_, i) => `Folder:f${i}`);
 const DOCS = Array.from({ length: 30 }, (_, i) => `Document:d${i}`);
 const CLIENTS = 8;
 const OPS = 500;
+
+/** A tuple to write: a member of a team (only this client writes it: `private`), a team tree edge, a folder's viewer or owner, a folder tree edge, or a document's folder. */
+function randomTuple(r: ReturnType<typeof rng>, users: string[]): [string, string, string, boolean] {
+  const kind = r.int(0, 4);
+  if (kind === 0) return [r.pick(users), 'member', r.pick(TEAMS), true];
+  if (kind === 1) {
+    const a = r.int(0, 4);
+    return [TEAMS[a]!, 'owner', TEAMS[r.int(a + 1, 5)]!, false];
+  }
+  if (kind === 2) return [r.pick([...TEAMS, ...users]), r.pick(['viewer', 'owner']), r.pick(FOLDERS), false];
+  if (kind === 3) {
+    const a = r.int(0, 8);
+    return [FOLDERS[a]!, 'parent', FOLDERS[r.int(a + 1, 9)]!, false];
+  }
+  return [r.pick(FOLDERS), 'parent', r.pick(DOCS), false];
+}
 
 describe('concurrent writers', () => {
   it(`${CLIENTS} clients × ${OPS} mixed writes: no 5xx, every acknowledged write stored, answers equal the evaluator`, async () => {
@@ -40,7 +60,7 @@ describe('concurrent writers', () => {
       // servers planning cold on two loaded cores took that long once): a client sends it again, as the answer says.
       // `retried`: a DELETE sent again finds its tuple gone (404) because the first one removed it.
       const call = async (method: string, path: string, body?: unknown) => {
-        for (let attempt = 1; ; attempt++) {
+        for (let attempt = 1;; attempt++) {
           const res = await svc.http(method, path, { body });
           statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
           if (res.status === 503 && res.body?.code === 'STORE_UNAVAILABLE' && attempt < 5) {
@@ -54,16 +74,10 @@ describe('concurrent writers', () => {
       for (let op = 0; op < OPS; op++) {
         const x = r.next();
         if (x < 0.35) {
-          const kind = r.int(0, 4);
-          const [subject, relation, resource, priv] =
-            kind === 0 ? [r.pick(users), 'member', r.pick(TEAMS), true]
-              : kind === 1 ? (() => { const a = r.int(0, 4); return [TEAMS[a]!, 'owner', TEAMS[r.int(a + 1, 5)]!, false]; })()
-                : kind === 2 ? [r.pick([...TEAMS, ...users]), r.pick(['viewer', 'owner']), r.pick(FOLDERS), false]
-                  : kind === 3 ? (() => { const a = r.int(0, 8); return [FOLDERS[a]!, 'parent', FOLDERS[r.int(a + 1, 9)]!, false]; })()
-                    : [r.pick(FOLDERS), 'parent', r.pick(DOCS), false];
+          const [subject, relation, resource, priv] = randomTuple(r, users);
           const res = await call('POST', '/authorization/relations', { subject, relation, resource });
           if (res.status === 201 || res.status === 200) {
-            mine.push({ id: res.body._id, text: res.body.computedTuple, private: priv as boolean });
+            mine.push({ id: res.body._id, text: res.body.computedTuple, private: priv });
             if (priv) owned.set(res.body.computedTuple, true);
           }
         } else if (x < 0.55 && mine.length) {
@@ -74,7 +88,7 @@ describe('concurrent writers', () => {
           const subject = r.next() < 0.5 ? r.pick(users) : r.pick(TEAMS);
           const resources = r.shuffle(DOCS).slice(0, r.int(5, 20));
           const res = await call('POST', '/authorization/relations/many', { subject, relation: 'reader', resources });
-          if (res.status === 200 && subject.startsWith('User:')) for (const d of resources) owned.set(`${subject}#reader@${d}`, true);
+          if (res.status === 200 && subject.startsWith('User:')) { for (const d of resources) owned.set(`${subject}#reader@${d}`, true); }
         } else if (x < 0.8) {
           if (grants.length && r.next() < 0.4) await call('DELETE', '/authorization/permissions/grant', grants.pop());
           else {
@@ -98,7 +112,9 @@ describe('concurrent writers', () => {
     expect(lost).toEqual([]);
     const users = [0, 3, 7].flatMap((c) => [0, 1, 2, 5].map((i) => `User:c${c}u${i}`));
     const problems = await disagreements(svc.http, state, {
-      subjects: [...users, ...TEAMS], resources: [...TEAMS, ...FOLDERS, ...DOCS.slice(0, 8)], types: ['Folder', 'Document', 'Team'],
+      subjects: [...users, ...TEAMS],
+      resources: [...TEAMS, ...FOLDERS, ...DOCS.slice(0, 8)],
+      types: ['Folder', 'Document', 'Team'],
     });
     expect(problems.slice(0, 20)).toEqual([]);
     process.stderr.write(`concurrent writers: ${[...statuses].map(([s, n]) => `${n} × ${s}`).join(', ')}; ${state.tuples.length} tuples stored\n`);

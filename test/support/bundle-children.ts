@@ -5,16 +5,17 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { bundlePlayground } from '../../src/surfaces/playground/assets.js';
 
 /** The names of this process's running child processes (Linux /proc; one that exited and is not yet reaped is not). */
-const children = () => readdirSync('/proc').filter((d) => /^\d+$/.test(d)).flatMap((pid) => {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // pid (comm) state ppid ...: comm may hold spaces, so read after its closing parenthesis.
-    const [state, ppid] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return Number(ppid) === process.pid && state !== 'Z' ? [stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'))] : [];
-  } catch {
-    return [];
-  }
-});
+const children = () =>
+  readdirSync('/proc').filter((d) => /^\d+$/.test(d)).flatMap((pid) => {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      // pid (comm) state ppid ...: comm may hold spaces, so read after its closing parenthesis.
+      const [state, ppid] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      return Number(ppid) === process.pid && state !== 'Z' ? [stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'))] : [];
+    } catch {
+      return [];
+    }
+  });
 
 const esbuilds = () => children().filter((c) => c === 'esbuild').length;
 // tsx, which runs this file, keeps an esbuild child of its own once it has transformed a file it had not cached: that

@@ -6,10 +6,14 @@ import { join } from 'node:path';
 import { ROOT } from '../../infra/stack.js';
 import { COMPILED_MAIN, compiledIsCurrent } from './compiled-entry.js';
 
-const freePort = () => new Promise<number>((resolve) => {
-  const s = createServer();
-  s.listen(0, '127.0.0.1', () => { const p = (s.address() as { port: number }).port; s.close(() => resolve(p)); });
-});
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const p = (s.address() as { port: number }).port;
+      s.close(() => resolve(p));
+    });
+  });
 
 export interface ChildService {
   admin: string;
@@ -42,37 +46,58 @@ const serviceArgs = () => (defaultArgs ??= compiledIsCurrent() ? [COMPILED_MAIN]
  * `output`: when given, everything the process writes (standard output, where the log goes, and standard error) is
  * appended to it, chunk by chunk; otherwise the log is dropped and standard error passes through.
  */
-export async function childService(env: Record<string, string> = {}, args = serviceArgs(),
-  opts: { output?: string[] } = {}): Promise<ChildService> {
+export async function childService(env: Record<string, string> = {}, args = serviceArgs(), opts: { output?: string[] } = {}): Promise<ChildService> {
   const port = await freePort();
   const clientPort = await freePort();
   const masterKey = randomBytes(24).toString('hex');
   const grpcPort = await freePort();
   const socketPort = await freePort();
   const fullEnv = {
-    ...process.env, ADMIN_PORT: String(port), CLIENT_PORT: String(clientPort), GRPC_PORT: String(grpcPort), SOCKET_PORT: String(socketPort),
+    ...process.env,
+    ADMIN_PORT: String(port),
+    CLIENT_PORT: String(clientPort),
+    GRPC_PORT: String(grpcPort),
+    SOCKET_PORT: String(socketPort),
     MASTER_KEY: masterKey,
-    ADMIN_PASSWORD: 'test-admin-password', ADMIN_JWT_SECRET: randomBytes(32).toString('hex'),
-    CLIENT_JWT_SECRET: randomBytes(32).toString('hex'), LOG_LEVEL: 'warn', CHECK_REPLIES: '1', ...env,
+    ADMIN_PASSWORD: 'test-admin-password',
+    ADMIN_JWT_SECRET: randomBytes(32).toString('hex'),
+    CLIENT_JWT_SECRET: randomBytes(32).toString('hex'),
+    LOG_LEVEL: 'warn',
+    CHECK_REPLIES: '1',
+    ...env,
   };
   const admin = `http://127.0.0.1:${port}`;
   let child: ChildProcess | null = null;
   const http = async (method: string, path: string, body?: unknown) => {
     const res = await fetch(admin + path, {
-      method, headers: { masterkey: masterKey, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      method,
+      headers: { masterkey: masterKey, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const text = await res.text();
     let parsed: unknown = null;
-    try { parsed = JSON.parse(text); } catch { /* plain text */ }
+    try {
+      parsed = JSON.parse(text);
+    } catch { /* plain text */ }
     return { status: res.status, body: parsed as any }; // eslint-disable-line @typescript-eslint/no-explicit-any
   };
   return {
-    admin, client: `http://127.0.0.1:${clientPort}`, grpc: `127.0.0.1:${grpcPort}`, socket: `ws://127.0.0.1:${socketPort}/realtime`, masterKey, http,
+    admin,
+    client: `http://127.0.0.1:${clientPort}`,
+    grpc: `127.0.0.1:${grpcPort}`,
+    socket: `ws://127.0.0.1:${socketPort}/realtime`,
+    masterKey,
+    http,
     async start() {
       const output = opts.output;
       child = spawn(process.execPath, args, { cwd: ROOT, env: fullEnv, stdio: ['ignore', output ? 'pipe' : 'ignore', output ? 'pipe' : 'inherit'] });
-      if (output) for (const stream of [child.stdout!, child.stderr!]) stream.on('data', (chunk: Buffer) => { output.push(chunk.toString('utf8')); });
+      if (output) {
+        for (const stream of [child.stdout!, child.stderr!]) {
+          stream.on('data', (chunk: Buffer) => {
+            output.push(chunk.toString('utf8'));
+          });
+        }
+      }
       const deadline = Date.now() + 60_000;
       for (;;) {
         if (child.exitCode !== null) throw new Error(`the service exited with ${child.exitCode}`);
@@ -82,12 +107,17 @@ export async function childService(env: Record<string, string> = {}, args = serv
         await new Promise((r) => setTimeout(r, 200));
       }
     },
-    signal(signal) { child?.kill(signal); },
+    signal(signal) {
+      child?.kill(signal);
+    },
     pid: () => child?.pid,
     async kill(signal = 'SIGKILL') {
       const c = child;
       if (!c || c.exitCode !== null || c.signalCode !== null) return;
-      await new Promise<void>((resolve) => { c.once('exit', () => resolve()); c.kill(signal); });
+      await new Promise<void>((resolve) => {
+        c.once('exit', () => resolve());
+        c.kill(signal);
+      });
     },
   };
 }

@@ -10,12 +10,21 @@ import { main } from '../../src/cli/main.js';
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const BIN = resolve(ROOT, 'bin/authz.js');
 
-export interface CliRun { code: number | null; stdout: string; stderr: string }
+export interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
 /**
  * `env` is added to a clean environment (PATH and HOME only, so no AUTHZ_* or profile of the machine leaks in);
  * `input` is all of stdin; `onStderr` sees stderr so far as it arrives (to act once a follower has started).
  */
-export interface CliOptions { env?: Record<string, string>; input?: string; cwd?: string; onStderr?: (text: string) => void }
+export interface CliOptions {
+  env?: Record<string, string>;
+  input?: string;
+  cwd?: string;
+  onStderr?: (text: string) => void;
+}
 
 const cleanEnv = (env: Record<string, string> = {}) => ({ PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env });
 
@@ -33,10 +42,11 @@ function collector(seen?: (text: string) => void) {
   return {
     stream,
     /** Everything written, once the stream has taken it all. */
-    text: () => new Promise<string>((done, fail) => {
-      stream.once('error', fail);
-      stream.end(() => done(text + decoder.end()));
-    }),
+    text: () =>
+      new Promise<string>((done, fail) => {
+        stream.once('error', fail);
+        stream.end(() => done(text + decoder.end()));
+      }),
   };
 }
 
@@ -65,8 +75,13 @@ export function authzBin(args: string[], opts: CliOptions = {}): Promise<CliRun>
     const child = spawn(process.execPath, [BIN, ...args], { cwd: opts.cwd ?? ROOT, env: cleanEnv(opts.env), stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (d: Buffer) => { stdout += d; });
-    child.stderr.on('data', (d: Buffer) => { stderr += d; opts.onStderr?.(stderr); });
+    child.stdout.on('data', (d: Buffer) => {
+      stdout += d;
+    });
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d;
+      opts.onStderr?.(stderr);
+    });
     child.on('error', fail);
     child.on('close', (code) => done({ code, stdout, stderr }));
     child.stdin.end(opts.input ?? '');

@@ -9,8 +9,12 @@ const AT_ONCE = 8;
 export function conformanceSuite(orders: number[]) {
   let svc: TestService;
   // Lists longer than 3 are counted and paged in the index; shorter ones are read whole: both ways are replayed.
-  beforeAll(async () => { svc = await startService({ LIST_WHOLE: '3' }); });
-  afterAll(async () => { await svc?.stop(); });
+  beforeAll(async () => {
+    svc = await startService({ LIST_WHOLE: '3' });
+  });
+  afterAll(async () => {
+    await svc?.stop();
+  });
 
   const totals = { checks: 0, lists: 0 };
   const cases = loadCases().map((c, i) => ({ ...c, i }));
@@ -29,5 +33,7 @@ export function conformanceSuite(orders: number[]) {
     }, 300_000);
   });
 
-  afterAll(() => { process.stderr.write(`conformance: ${totals.checks} checks and ${totals.lists} list queries over HTTP\n`); });
+  afterAll(() => {
+    process.stderr.write(`conformance: ${totals.checks} checks and ${totals.lists} list queries over HTTP\n`);
+  });
 }

@@ -13,7 +13,10 @@ export async function startContainers(log: (l: string) => void): Promise<Started
       new Promise<never>((_, reject) => setTimeout(() => reject(new Error('timeout')), 5000)),
     ]);
     for (const image of Object.values(IMAGES)) {
-      if (!(await client.image.exists(tc.ImageName.fromString(image)))) { log(`docker lacks ${image}; using local launchers`); return null; }
+      if (!(await client.image.exists(tc.ImageName.fromString(image)))) {
+        log(`docker lacks ${image}; using local launchers`);
+        return null;
+      }
     }
   } catch {
     log('no Docker engine; using the local launchers');
@@ -34,7 +37,11 @@ export async function startContainers(log: (l: string) => void): Promise<Started
     },
     browserUrl: `http://${neo4j.getHost()}:${neo4j.getMappedPort(7474)}/browser/`,
     started: ['mongo (container)', 'neo4j (container)', 'redis (container)'],
-    stop: async () => { await Promise.all([mongo.stop(), neo4j.stop(), redis.stop()]); },
-    kill: async () => { throw new Error('killing a container is not supported'); },
+    stop: async () => {
+      await Promise.all([mongo.stop(), neo4j.stop(), redis.stop()]);
+    },
+    kill: async () => {
+      throw new Error('killing a container is not supported');
+    },
   };
 }

@@ -7,7 +7,12 @@ import { COLLECTIONS } from '../../src/stores/mongo/connection.js';
 
 type Http = (method: string, path: string) => Promise<{ status: number; body: any }>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-export interface MongoState { model: Model; tuples: Tuple[]; grants: Tuple[]; texts: Set<string> }
+export interface MongoState {
+  model: Model;
+  tuples: Tuple[];
+  grants: Tuple[];
+  texts: Set<string>;
+}
 
 export async function readMongo(url: string): Promise<MongoState> {
   const client = new MongoClient(url);
@@ -41,7 +46,12 @@ export async function waitIdle(http: Http, ms = 120_000): Promise<void> {
 async function inParallel<T>(checks: Array<() => Promise<T>>, width: number): Promise<T[]> {
   const out: T[] = new Array(checks.length);
   let next = 0;
-  const lane = async () => { while (next < checks.length) { const i = next++; out[i] = await checks[i]!(); } };
+  const lane = async () => {
+    while (next < checks.length) {
+      const i = next++;
+      out[i] = await checks[i]!();
+    }
+  };
   await Promise.all(Array.from({ length: Math.min(width, checks.length) }, lane));
   return out;
 }
@@ -51,8 +61,7 @@ async function inParallel<T>(checks: Array<() => Promise<T>>, width: number): Pr
  * The queries only read, so a few run at once: the same checks, with the round trips to the service and its stores
  * overlapping instead of queued one behind another (hundreds per call).
  */
-export async function disagreements(http: Http, state: MongoState,
-  opts: { subjects: string[]; resources: string[]; types: string[]; subjectTypes?: string[] }): Promise<string[]> {
+export async function disagreements(http: Http, state: MongoState, opts: { subjects: string[]; resources: string[]; types: string[]; subjectTypes?: string[] }): Promise<string[]> {
   const ev = new Evaluator(state.model, state.tuples, state.grants);
   const checks: Array<() => Promise<string | null>> = [];
   const actionsOf = (o: string) => state.model.actionsOf(o.slice(0, o.indexOf(':')));

@@ -34,8 +34,12 @@ function withExpectations(sc: Scenario): Scenario {
 export function fuzzSuite(seeds: number[], sharedSeeds: number[]) {
   let svc: TestService;
   // Lists longer than 3 are counted and paged in the index; shorter ones are read whole.
-  beforeAll(async () => { svc = await startService({ LIST_WHOLE: '3' }); });
-  afterAll(async () => { await svc?.stop(); });
+  beforeAll(async () => {
+    svc = await startService({ LIST_WHOLE: '3' });
+  });
+  afterAll(async () => {
+    await svc?.stop();
+  });
 
   describe('fuzz against the engine evaluator', () => {
     it.each(seeds)('seed %i', async (seed) => {

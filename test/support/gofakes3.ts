@@ -6,20 +6,33 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { goTool } from './go-tool.js';
 
-export interface FakeS3 { endpoint: string; bucket: string; stop(): Promise<void> }
+export interface FakeS3 {
+  endpoint: string;
+  bucket: string;
+  stop(): Promise<void>;
+}
 
 /** Builds the server when it is missing (about 10 s with a warm Go cache; needs Go and the module proxy). */
 export const buildGofakes3 = (): string => goTool('gofakes3', 'github.com/johannesboyne/gofakes3/cmd/gofakes3@v1.2.0');
 
-const freePort = () => new Promise<number>((ok, fail) => {
-  const s = createServer().listen(0, '127.0.0.1', () => { const { port } = s.address() as { port: number }; s.close(() => ok(port)); }).on('error', fail);
-});
+const freePort = () =>
+  new Promise<number>((ok, fail) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => ok(port));
+    }).on('error', fail);
+  });
 
 async function waitForPort(port: number, child: ChildProcess): Promise<void> {
   const until = Date.now() + 15_000;
   while (Date.now() < until) {
     if (child.exitCode !== null) throw new Error(`gofakes3 exited with ${child.exitCode}`);
-    const up = await new Promise<boolean>((ok) => { const c = connect(port, '127.0.0.1', () => { c.end(); ok(true); }).on('error', () => ok(false)); });
+    const up = await new Promise<boolean>((ok) => {
+      const c = connect(port, '127.0.0.1', () => {
+        c.end();
+        ok(true);
+      }).on('error', () => ok(false));
+    });
     if (up) return;
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -34,7 +47,8 @@ export async function startFakeS3(bucket = 'authz-files'): Promise<FakeS3> {
   const child = spawn(bin, ['-host', `127.0.0.1:${port}`, '-backend', 'fs', '-fs.path', dir, '-fs.create', '-initialbucket', bucket, '-quiet'], { stdio: 'ignore' });
   await waitForPort(port, child);
   return {
-    endpoint: `http://127.0.0.1:${port}`, bucket,
+    endpoint: `http://127.0.0.1:${port}`,
+    bucket,
     async stop() {
       if (child.exitCode === null && child.signalCode === null) { // not exited yet (a second stop finds it gone)
         const exited = new Promise((r) => child.once('exit', r));

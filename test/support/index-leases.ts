@@ -7,9 +7,15 @@ export async function holdIndexLeases(svc: Pick<TestService, 'peer' | 'config'>,
   const partitions = which === 'all' ? await peer.indexPartitions(svc.config.INDEX_PARTITIONS) : 0;
   const leases = [peer.lease('index:structure', ttlMs), ...Array.from({ length: partitions }, (_, i) => peer.lease(`index:p${i}`, ttlMs))];
   const held: typeof leases = [];
-  const giveBack = async () => { await Promise.all(held.map((l) => l.release())); await peer.close(); };
+  const giveBack = async () => {
+    await Promise.all(held.map((l) => l.release()));
+    await peer.close();
+  };
   try {
-    for (const lease of leases) { await lease.acquire(10_000); held.push(lease); }
+    for (const lease of leases) {
+      await lease.acquire(10_000);
+      held.push(lease);
+    }
   } catch (e) {
     await giveBack();
     throw e;

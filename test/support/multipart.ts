@@ -5,7 +5,11 @@ import { request, type IncomingHttpHeaders, type IncomingMessage } from 'node:ht
 import { pipeline } from 'node:stream/promises';
 import { randomBytes } from 'node:crypto';
 
-export interface Answer { status: number; body: any; headers: Record<string, string | string[] | undefined> } // eslint-disable-line @typescript-eslint/no-explicit-any
+export interface Answer {
+  status: number;
+  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+  headers: Record<string, string | string[] | undefined>;
+}
 
 /** Sends `path` as the `file` part of a multipart body (with `fields` before it), streamed from disk. */
 export async function uploadFile(url: string, token: string, path: string, fields: Record<string, string> = {}, method = 'POST'): Promise<Answer> {
@@ -16,11 +20,15 @@ export async function uploadFile(url: string, token: string, path: string, field
   const size = (await stat(path)).size;
   return new Promise((resolve, reject) => {
     const req = request(url, {
-      method, headers: {
-        authorization: `Bearer ${token}`, 'content-type': `multipart/form-data; boundary=${boundary}`,
+      method,
+      headers: {
+        authorization: `Bearer ${token}`,
+        'content-type': `multipart/form-data; boundary=${boundary}`,
         'content-length': Buffer.byteLength(head) + size + Buffer.byteLength(tail),
       },
-    }, (res) => { void readAnswer(res).then(resolve, reject); });
+    }, (res) => {
+      void readAnswer(res).then(resolve, reject);
+    });
     req.on('error', reject);
     req.write(head);
     const file = createReadStream(path);
@@ -50,7 +58,12 @@ export function uploadBase64(url: string, token: string, path: string, name: str
     req.on('error', reject);
     const file = createReadStream(path, { highWaterMark: 3 * 21_845 });
     req.write(`{"name":${JSON.stringify(name)},"data":"`);
-    file.on('data', (c) => { if (!req.write((c as Buffer).toString('base64'))) { file.pause(); req.once('drain', () => file.resume()); } });
+    file.on('data', (c) => {
+      if (!req.write((c as Buffer).toString('base64'))) {
+        file.pause();
+        req.once('drain', () => file.resume());
+      }
+    });
     file.on('end', () => req.end('"}'));
     file.on('error', reject);
   });
@@ -60,13 +73,15 @@ export function uploadBase64(url: string, token: string, path: string, name: str
  * POSTs a body of `head`, `total` bytes of `filler` and `tail`, streamed, and answers as soon as a response comes
  * (a server may refuse it before it is all sent): the status, the body and how many filler bytes were written by then.
  */
-export function streamBody(url: string, token: string, contentType: string, parts: { head: string; filler: string; total: number; tail: string }): Promise<{ status: number; body: any; sent: number }> { // eslint-disable-line @typescript-eslint/no-explicit-any
+export function streamBody(url: string, token: string, contentType: string,
+  parts: { head: string; filler: string; total: number; tail: string }): Promise<{ status: number; body: any; sent: number }> { // eslint-disable-line @typescript-eslint/no-explicit-any
   const { head, filler, total, tail } = parts;
   return new Promise((resolve, reject) => {
     let sent = 0;
     let answered = false;
     const req = request(url, {
-      method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': contentType, 'content-length': Buffer.byteLength(head) + total + Buffer.byteLength(tail) },
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': contentType, 'content-length': Buffer.byteLength(head) + total + Buffer.byteLength(tail) },
     }, (res) => {
       answered = true;
       const got: Buffer[] = [];
@@ -74,19 +89,26 @@ export function streamBody(url: string, token: string, contentType: string, part
       res.on('end', () => {
         const text = Buffer.concat(got).toString();
         let body: unknown = text;
-        try { body = JSON.parse(text); } catch { /* not JSON */ }
+        try {
+          body = JSON.parse(text);
+        } catch { /* not JSON */ }
         resolve({ status: res.statusCode ?? 0, body, sent });
       });
     });
     // Writes after a refusal fail (the server closes the connection once it has answered): the answer is what counts.
-    req.on('error', (e) => { if (!answered) reject(e); });
+    req.on('error', (e) => {
+      if (!answered) reject(e);
+    });
     const block = filler.repeat(Math.ceil(65536 / filler.length)).slice(0, 65536);
     req.write(head);
     const pump = () => {
       while (sent < total && !answered) {
         const n = Math.min(block.length, total - sent);
         sent += n;
-        if (!req.write(n === block.length ? block : block.slice(0, n))) { req.once('drain', pump); return; }
+        if (!req.write(n === block.length ? block : block.slice(0, n))) {
+          req.once('drain', pump);
+          return;
+        }
       }
       if (sent >= total && !answered) req.end(tail);
     };
@@ -103,7 +125,9 @@ export function readAnswer(res: IncomingMessage): Promise<{ status: number; body
     res.on('end', () => {
       const text = Buffer.concat(parts).toString();
       let body: unknown = text;
-      try { body = JSON.parse(text); } catch { /* not JSON */ }
+      try {
+        body = JSON.parse(text);
+      } catch { /* not JSON */ }
       resolve({ status: res.statusCode ?? 0, body, headers: res.headers });
     });
   });

@@ -19,11 +19,18 @@ const timers = new Map();
 const TRACED = /^(Timeout|PIPEWRAP|TCPWRAP|PROCESSWRAP|TCPSERVERWRAP)$/;
 if (process.env.LEAK_TRACE) {
   createHook({
-    init(id, type, _trigger, resource) { if (TRACED.test(type)) timers.set(id, { type, resource, stack: new Error().stack }); },
-    destroy(id) { timers.delete(id); },
+    init(id, type, _trigger, resource) {
+      if (TRACED.test(type)) timers.set(id, { type, resource, stack: new Error().stack });
+    },
+    destroy(id) {
+      timers.delete(id);
+    },
   }).enable();
 }
-const pendingTimers = () => [...timers.values()].filter((t) => (t.type !== 'Timeout' || t.resource.hasRef?.()) && !t.resource._destroyed).map((t) => `${t.type}: ${t.stack.split('\n').slice(2, 12).join('\n')}`);
+const pendingTimers = () =>
+  [...timers.values()].filter((t) => (t.type !== 'Timeout' || t.resource.hasRef?.()) && !t.resource._destroyed).map((t) =>
+    `${t.type}: ${t.stack.split('\n').slice(2, 12).join('\n')}`
+  );
 
 export default class OpenHandlesEnvironment extends TestEnvironment {
   constructor(config, context) {
@@ -41,7 +48,7 @@ export default class OpenHandlesEnvironment extends TestEnvironment {
     let extra = [];
     let first = null;
     const started = Date.now();
-    for (const deadline = started + GRACE_MS; Date.now() < deadline; ) {
+    for (const deadline = started + GRACE_MS; Date.now() < deadline;) {
       await new Promise((resolve) => setTimeout(resolve, 100).unref());
       extra = [...count()].filter(([type, n]) => n > (this.before.get(type) ?? 0)).map(([type, n]) => `${n - (this.before.get(type) ?? 0)} × ${type}`);
       first ??= extra;

@@ -15,7 +15,9 @@ export async function openPeer(on: { backend: MemoryBackend | null; redisUrl: st
   }
   // Loaded here: a file on the twins never loads the Redis driver.
   const [{ connectRedis, closeRedis }, { redisCoordination }] = await Promise.all([
-    import('../../src/stores/redis/connection.js'), import('../../src/stores/redis/coordination.js')]);
+    import('../../src/stores/redis/connection.js'),
+    import('../../src/stores/redis/coordination.js'),
+  ]);
   const redis = connectRedis(on.redisUrl);
   // The service's connection fails fast while not ready (no offline queue): a peer's first command waits for it.
   if (redis.status !== 'ready') await once(redis, 'ready');

@@ -42,7 +42,10 @@ export function randomScenario(seed: number, nTuples = 30, nChecks = 40): Scenar
         const roll = r.next();
         if (roll < 0.03) entries.add('*');
         else if (roll < 0.4) entries.add(r.pick(rels));
-        else if (roll < 0.55) { const q = r.pick(permsOf.get(d.name)!); if (q !== p || r.next() < 0.3) entries.add(q); }
+        else if (roll < 0.55) {
+          const q = r.pick(permsOf.get(d.name)!);
+          if (q !== p || r.next() < 0.3) entries.add(q);
+        }
         else entries.add(`${r.pick(rels)}->${r.pick(['view', 'edit', 'read', 'member', 'owner', 'share', 'parent'])}`);
       }
       d.permissions![p] = [...entries];
@@ -64,15 +67,20 @@ export function randomScenario(seed: number, nTuples = 30, nChecks = 40): Scenar
     const t = r.pick(types);
     grants.add(`${r.pick(objects(r.pick(['User', 'Team'])))}#${r.pick(permsOf.get(t)!)}@${r.pick(objects(t))}`);
   }
-  const checks = (): Check[] => Array.from({ length: nChecks }, () => ({
-    subject: r.pick(objects(r.pick(allTypes))),
-    action: r.pick(['view', 'edit', 'share', 'read', 'owner', 'parent', 'member']),
-    resource: r.pick(objects(r.pick(allTypes))),
-    expect: false,
-  }));
+  const checks = (): Check[] =>
+    Array.from({ length: nChecks }, () => ({
+      subject: r.pick(objects(r.pick(allTypes))),
+      action: r.pick(['view', 'edit', 'share', 'read', 'owner', 'parent', 'member']),
+      resource: r.pick(objects(r.pick(allTypes))),
+      expect: false,
+    }));
   const list = [...tuples];
   return {
-    name: `random ${seed}`, source: 'test/support/random.ts', definitions: defs, tuples: list, grants: [...grants],
+    name: `random ${seed}`,
+    source: 'test/support/random.ts',
+    definitions: defs,
+    tuples: list,
+    grants: [...grants],
     checks: checks(),
     steps: [
       { op: 'delete', tuples: r.shuffle(list).slice(0, Math.ceil(list.length / 3)), checks: checks() },

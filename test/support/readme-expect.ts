@@ -6,7 +6,10 @@
 // - `# 403: why` (a comment opening with a status) at the end of a command line: every curl of that line answers 403.
 //   A curl whose line declares nothing must answer 2xx or 3xx; no answer (000) or a 5xx always fails.
 
-export interface Expected { line: number; text: string }
+export interface Expected {
+  line: number;
+  text: string;
+}
 
 const COMMENT = { sh: /(?:^|\s)#\s+(.*)$/, js: /(?:^|\s)\/\/\s+(.*)$/ } as const;
 const commentOf = (line: string, lang: string) => (lang === 'ts' || lang === 'js' ? COMMENT.js : COMMENT.sh).exec(line)?.[1];
@@ -19,8 +22,11 @@ export function expectedOutputs(code: string, lang: string): Expected[] {
   });
 }
 
-const pattern = (text: string) => new RegExp(text.split('…').map((part) => part
-  .replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\s+/g, '\\s+')).join('[\\s\\S]*?'));
+const pattern = (text: string) =>
+  new RegExp(text.split('…').map((part) =>
+    part
+      .replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\s+/g, '\\s+')
+  ).join('[\\s\\S]*?'));
 
 /** The promised outputs stdout lacks: the first one not found in order, or none. */
 export function missingOutput(stdout: string, expected: Expected[]): Expected | null {
@@ -34,7 +40,11 @@ export function missingOutput(stdout: string, expected: Expected[]): Expected | 
 }
 
 /** A command (its lines, 0-based; a line ending in `\` continues) and the status its comment declares. */
-export interface Declared { start: number; end: number; status: number }
+export interface Declared {
+  start: number;
+  end: number;
+  status: number;
+}
 
 /** The commands of a shell block that declare the status of their curls. */
 export function declaredStatuses(code: string): Declared[] {
@@ -50,7 +60,11 @@ export function declaredStatuses(code: string): Declared[] {
   return declared;
 }
 
-export interface Answer { status: number; line: number; request: string }
+export interface Answer {
+  status: number;
+  line: number;
+  request: string;
+}
 
 /** The answers a block did not promise, and the declared statuses that no curl of their command answered. */
 export function unexpectedAnswers(answers: Answer[], declared: Declared[]): string[] {

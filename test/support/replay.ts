@@ -33,14 +33,25 @@ export function prefixer(p: string) {
   return { type, object, id, tuple, definition };
 }
 
-export interface ReplayStats { checks: number; lists: number; writes: number; problems: string[] }
+export interface ReplayStats {
+  checks: number;
+  lists: number;
+  writes: number;
+  problems: string[];
+}
 
 /** What the steps of one replay share: the service, the names, the answers so far, and how to call and note. */
 interface Replay {
-  svc: TestService; px: ReturnType<typeof prefixer>; r: ReturnType<typeof rng>; stats: ReplayStats;
-  ids: Map<string, string>; versions: Map<string, number>;
-  note(label: string, msg: string): void; track(res: { body: { revision?: number } }): void;
-  freshRead(path: string): ReturnType<TestService['http']>; write(method: string, path: string, body?: unknown): ReturnType<TestService['http']>;
+  svc: TestService;
+  px: ReturnType<typeof prefixer>;
+  r: ReturnType<typeof rng>;
+  stats: ReplayStats;
+  ids: Map<string, string>;
+  versions: Map<string, number>;
+  note(label: string, msg: string): void;
+  track(res: { body: { revision?: number } }): void;
+  freshRead(path: string): ReturnType<TestService['http']>;
+  write(method: string, path: string, body?: unknown): ReturnType<TestService['http']>;
 }
 
 export async function replay(svc: TestService, sc: Scenario, prefix: string, seed: number): Promise<ReplayStats> {
@@ -51,7 +62,9 @@ export async function replay(svc: TestService, sc: Scenario, prefix: string, see
   const versions = new Map<string, number>();
   let revision = 0;
   const note = (label: string, msg: string) => stats.problems.push(`${sc.name} [${label}, seed ${seed}]: ${msg}`);
-  const track = (res: { body: { revision?: number } }) => { if (typeof res.body?.revision === 'number') revision = Math.max(revision, res.body.revision); };
+  const track = (res: { body: { revision?: number } }) => {
+    if (typeof res.body?.revision === 'number') revision = Math.max(revision, res.body.revision);
+  };
   const fresh = () => `consistency=at_least_as_fresh&revision=${revision}`;
   /**
    * A read at a revision: 503 INDEX_BEHIND (the index needed more than the 5 s wait, as on a cold Neo4j with eight
@@ -59,7 +72,7 @@ export async function replay(svc: TestService, sc: Scenario, prefix: string, see
    * how long the index took is the benchmark's business, not a test's.
    */
   const freshRead = async (path: string) => {
-    for (let attempt = 0; ; attempt++) {
+    for (let attempt = 0;; attempt++) {
       const res = await svc.http('GET', `${path}&${fresh()}`);
       if (res.status !== 503 || res.body?.code !== 'INDEX_BEHIND' || attempt === 5) return res;
     }
@@ -70,7 +83,7 @@ export async function replay(svc: TestService, sc: Scenario, prefix: string, see
    * stored and "safe to retry": a client retries it, and so does the replay.
    */
   const write = async (method: string, path: string, body?: unknown) => {
-    for (let attempt = 0; ; attempt++) {
+    for (let attempt = 0;; attempt++) {
       const res = await svc.http(method, path, body === undefined ? {} : { body });
       if (res.status !== 503 || res.body?.code !== 'STORE_UNAVAILABLE' || attempt === 3) return res;
     }
@@ -125,8 +138,7 @@ async function writeTuples(c: Replay, step: Step, label: string): Promise<void> 
   for (const text of step.grants ?? []) {
     const g = parseTupleText(c.px.tuple(text))!;
     writes.push(async () => {
-      const res = await c.write(step.op === 'delete' ? 'DELETE' : 'POST', '/authorization/permissions/grant',
-        { subject: g.subject, permission: g.relation, resource: g.resource });
+      const res = await c.write(step.op === 'delete' ? 'DELETE' : 'POST', '/authorization/permissions/grant', { subject: g.subject, permission: g.relation, resource: g.resource });
       if (res.status >= 300) c.note(label, `grant ${step.op} ${text}: ${res.status} ${res.text}`);
       c.track(res);
       c.stats.writes++;
@@ -139,7 +151,10 @@ async function writeTuples(c: Replay, step: Step, label: string): Promise<void> 
 async function refuseInvalid(c: Replay, step: Step, label: string): Promise<void> {
   for (const bad of step.invalidTuples ?? []) {
     const body = typeof bad === 'string'
-      ? (() => { const t = parseTupleText(c.px.tuple(bad)); return t ?? { subject: bad, relation: 'x', resource: bad }; })()
+      ? (() => {
+        const t = parseTupleText(c.px.tuple(bad));
+        return t ?? { subject: bad, relation: 'x', resource: bad };
+      })()
       : { subject: typeof bad.subject === 'string' ? c.px.object(bad.subject) : bad.subject, relation: bad.relation,
         resource: typeof bad.resource === 'string' ? c.px.object(bad.resource) : bad.resource };
     const res = await c.svc.http('POST', '/authorization/relations', { body });
@@ -165,39 +180,60 @@ async function checkDecisions(c: Replay, step: Step, label: string): Promise<voi
 
 /** A list read two at a time from `path(skip)`. */
 async function paged(c: Replay, path: (skip: number) => string) {
-    const got: string[] = [];
-    let count = -1;
-    let isPublic = false;
-    for (let skip = 0; ; skip += 2) {
-      const res = await c.freshRead(path(skip));
-      if (res.status !== 200) return { error: `${res.status} ${res.text}` };
-      count = res.body.count;
-      isPublic ||= Boolean(res.body.public);
-      const ids: string[] = res.body.objects ?? res.body.subjects;
-      got.push(...ids);
-      if (ids.length < 2) break;
-    }
-    const sorted = JSON.stringify([...got].sort()) === JSON.stringify(got);
-    return { ids: got.map((o) => o.slice(o.indexOf(':') + 1)), count, isPublic, sorted };
+  const got: string[] = [];
+  let count = -1;
+  let isPublic = false;
+  for (let skip = 0;; skip += 2) {
+    const res = await c.freshRead(path(skip));
+    if (res.status !== 200) return { error: `${res.status} ${res.text}` };
+    count = res.body.count;
+    isPublic ||= Boolean(res.body.public);
+    const ids: string[] = res.body.objects ?? res.body.subjects;
+    got.push(...ids);
+    if (ids.length < 2) break;
+  }
+  const sorted = JSON.stringify([...got].sort()) === JSON.stringify(got);
+  return { ids: got.map((o) => o.slice(o.indexOf(':') + 1)), count, isPublic, sorted };
 }
 
 /** Lists objects and subjects two at a time: the pages must join into the whole list, in id order, with its count. */
 async function checkLists(c: Replay, step: Step, label: string): Promise<void> {
   for (const l of step.listObjects ?? []) {
-    const r = await paged(c, (skip) => `/authorization/permissions/objects?${new URLSearchParams({
-      subject: c.px.object(l.subject), permission: l.action, resourceType: c.px.type(l.type), skip: String(skip), limit: '2' })}`);
+    const r = await paged(c, (skip) =>
+      `/authorization/permissions/objects?${new URLSearchParams({
+        subject: c.px.object(l.subject),
+        permission: l.action,
+        resourceType: c.px.type(l.type),
+        skip: String(skip),
+        limit: '2',
+      })}`);
     c.stats.lists++;
-    if (r.error !== undefined) { c.note(label, `listObjects ${r.error}`); continue; }
+    if (r.error !== undefined) {
+      c.note(label, `listObjects ${r.error}`);
+      continue;
+    }
     const expected = l.expect.map((id) => c.px.id(l.type, id)).sort();
     if (JSON.stringify([...r.ids!].sort()) !== JSON.stringify(expected) || r.count !== expected.length || !r.sorted) {
-      c.note(label, `listObjects(${l.subject}, ${l.action}, ${l.type}) expected ${JSON.stringify(expected)}, got ${JSON.stringify(r.ids)} count ${r.count}${r.sorted ? '' : ' (out of order)'}`);
+      c.note(label,
+        `listObjects(${l.subject}, ${l.action}, ${l.type}) expected ${JSON.stringify(expected)}, got ${JSON.stringify(r.ids)} count ${r.count}${
+          r.sorted ? '' : ' (out of order)'
+        }`);
     }
   }
   for (const l of step.listSubjects ?? []) {
-    const r = await paged(c, (skip) => `/authorization/permissions/subjects?${new URLSearchParams({
-      permission: l.action, resource: c.px.object(l.resource), subjectType: c.px.type(l.subjectType), skip: String(skip), limit: '2' })}`);
+    const r = await paged(c, (skip) =>
+      `/authorization/permissions/subjects?${new URLSearchParams({
+        permission: l.action,
+        resource: c.px.object(l.resource),
+        subjectType: c.px.type(l.subjectType),
+        skip: String(skip),
+        limit: '2',
+      })}`);
     c.stats.lists++;
-    if (r.error !== undefined) { c.note(label, `listSubjects ${r.error}`); continue; }
+    if (r.error !== undefined) {
+      c.note(label, `listSubjects ${r.error}`);
+      continue;
+    }
     if (r.isPublic) continue;
     const got = [...r.ids!].sort();
     const expected = l.expect.map((id) => c.px.id(l.subjectType, id)).sort();

@@ -10,25 +10,53 @@ export const FIXTURE_CASES = resolve(here, '../fixtures/conformance/cases');
 export const SHARED_CONFORMANCE = resolve(here, '../../../shared/conformance');
 export const hasShared = () => existsSync(join(SHARED_CONFORMANCE, 'reference.mjs'));
 
-export interface RawDefinition { name: string; schema?: boolean; relations?: Record<string, string[]>; permissions?: Record<string, string[]> }
-export interface Check { subject: string; action: string; resource: string; expect: boolean }
-export interface ListObjectsQuery { subject: string; action: string; type: string; expect: string[] }
-export interface ListSubjectsQuery { action: string; resource: string; subjectType: string; expect: string[] }
+export interface RawDefinition {
+  name: string;
+  schema?: boolean;
+  relations?: Record<string, string[]>;
+  permissions?: Record<string, string[]>;
+}
+export interface Check {
+  subject: string;
+  action: string;
+  resource: string;
+  expect: boolean;
+}
+export interface ListObjectsQuery {
+  subject: string;
+  action: string;
+  type: string;
+  expect: string[];
+}
+export interface ListSubjectsQuery {
+  action: string;
+  resource: string;
+  subjectType: string;
+  expect: string[];
+}
 type InvalidTuple = string | { subject: unknown; relation: unknown; resource: unknown };
 export interface Step {
   op: 'init' | 'add' | 'delete' | 'define';
-  definitions?: RawDefinition[]; tuples?: string[]; grants?: string[]; invalidTuples?: InvalidTuple[];
-  checks?: Check[]; listObjects?: ListObjectsQuery[]; listSubjects?: ListSubjectsQuery[];
+  definitions?: RawDefinition[];
+  tuples?: string[];
+  grants?: string[];
+  invalidTuples?: InvalidTuple[];
+  checks?: Check[];
+  listObjects?: ListObjectsQuery[];
+  listSubjects?: ListSubjectsQuery[];
 }
-export interface Scenario extends Omit<Step, 'op'> { name: string; source: string; steps?: Step[] }
+export interface Scenario extends Omit<Step, 'op'> {
+  name: string;
+  source: string;
+  steps?: Step[];
+}
 
 export function loadCases(dir = FIXTURE_CASES): Array<{ file: string; scenario: Scenario }> {
   return readdirSync(dir).filter((f) => f.endsWith('.json')).sort()
     .map((f) => ({ file: f, scenario: JSON.parse(readFileSync(join(dir, f), 'utf8')) as Scenario }));
 }
 
-export const expand = (d: RawDefinition): Definition =>
-  d.schema ? schemaDefinition(d.name) : { name: d.name, relations: d.relations ?? {}, permissions: d.permissions ?? {} };
+export const expand = (d: RawDefinition): Definition => d.schema ? schemaDefinition(d.name) : { name: d.name, relations: d.relations ?? {}, permissions: d.permissions ?? {} };
 
 export const stepsOf = (sc: Scenario): Step[] => [{ ...sc, op: 'init' }, ...(sc.steps ?? [])];
 
@@ -52,7 +80,10 @@ export function* snapshots(sc: Scenario, valid: (defs: Map<string, Definition>, 
         else if (valid(defs, t, grant)) into.set(tupleText(t), t);
       }
     };
-    if (step.op !== 'define') { apply(step.tuples, tuples, false); apply(step.grants, grants, true); }
+    if (step.op !== 'define') {
+      apply(step.tuples, tuples, false);
+      apply(step.grants, grants, true);
+    }
     yield { step, defs: [...defs.values()], tuples: [...tuples.values()], grants: [...grants.values()] };
   }
 }

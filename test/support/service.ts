@@ -10,12 +10,17 @@ import { establishBus } from '../../src/stores/memory/invalidation-bus.js';
 import { openPeer, type Peer } from './peer.js';
 
 export interface TestService {
-  app: App; config: Config; admin: string; client: string;
+  app: App;
+  config: Config;
+  admin: string;
+  client: string;
   /** Every listener, with the address it is bound to. */
   listeners: Listener[];
   /** host:port of the gRPC listener; the realtime socket's ws:// URL. */
-  grpc: string; socket: string;
-  http(method: string, path: string, opts?: { body?: unknown; headers?: Record<string, string>; raw?: string }): Promise<{ status: number; body: any; text: string; headers: Headers }>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  grpc: string;
+  socket: string;
+  http(method: string, path: string,
+    opts?: { body?: unknown; headers?: Record<string, string>; raw?: string }): Promise<{ status: number; body: any; text: string; headers: Headers }>; // eslint-disable-line @typescript-eslint/no-explicit-any
   asAdmin: Record<string, string>;
   /** A second process's view of this service's leases and pending re-indexes (test/support/peer.ts); close it after. */
   peer(): Promise<Peer>;
@@ -51,7 +56,8 @@ let backend: MemoryBackend | null = null;
  * `realIo`: on the twins too, file bytes and mail go through the real adapters (local disk or S3, SMTP), which need no
  * store server: for a test that looks at what the storage directory holds, or talks to a test SMTP server.
  */
-export async function startService(env: Record<string, string> = {}, opts: { wipe?: boolean; logLines?: string[]; memory?: boolean; realIo?: boolean } & AppOptions = {}): Promise<TestService> {
+export async function startService(env: Record<string, string> = {},
+  opts: { wipe?: boolean; logLines?: string[]; memory?: boolean; realIo?: boolean } & AppOptions = {}): Promise<TestService> {
   if (opts.memory ?? process.env.TEST_STORES === 'memory') {
     if (opts.wipe !== false || !backend) {
       backend = memoryBackend();
@@ -67,10 +73,21 @@ export async function startService(env: Record<string, string> = {}, opts: { wip
 
 async function serve(env: Record<string, string>, opts: { logLines?: string[] } & AppOptions, memory: MemoryBackend | null = null): Promise<TestService> {
   const config = loadConfig({
-    ADMIN_PORT: '0', CLIENT_PORT: '0', GRPC_PORT: '0', SOCKET_PORT: '0', MASTER_KEY: randomBytes(24).toString('hex'), ADMIN_PASSWORD: 'test-admin-password',
-    ADMIN_JWT_SECRET: randomBytes(32).toString('hex'), CLIENT_JWT_SECRET: randomBytes(32).toString('hex'), LOG_LEVEL: 'warn', CHECK_REPLIES: '1', ...env,
+    ADMIN_PORT: '0',
+    CLIENT_PORT: '0',
+    GRPC_PORT: '0',
+    SOCKET_PORT: '0',
+    MASTER_KEY: randomBytes(24).toString('hex'),
+    ADMIN_PASSWORD: 'test-admin-password',
+    ADMIN_JWT_SECRET: randomBytes(32).toString('hex'),
+    CLIENT_JWT_SECRET: randomBytes(32).toString('hex'),
+    LOG_LEVEL: 'warn',
+    CHECK_REPLIES: '1',
+    ...env,
   });
-  const app = await createApp(config, createLogger(config.LOG_LEVEL, opts.logLines ? { write: (l) => { opts.logLines!.push(l); } } : undefined), { spanExporter: opts.spanExporter, stores: opts.stores });
+  const app = await createApp(config, createLogger(config.LOG_LEVEL, opts.logLines ? { write: (l) => {
+    opts.logLines!.push(l);
+  } } : undefined), { spanExporter: opts.spanExporter, stores: opts.stores });
   const listeners = await app.listen();
   const admin = `http://127.0.0.1:${portOf(listeners, 'admin')}`;
   const client = `http://127.0.0.1:${portOf(listeners, 'client')}`;
@@ -78,16 +95,26 @@ async function serve(env: Record<string, string>, opts: { logLines?: string[] } 
   const socket = `ws://127.0.0.1:${portOf(listeners, 'socket')}/realtime`;
   const asAdmin = { masterkey: config.MASTER_KEY };
   return {
-    app, config, admin, client, grpc, socket, asAdmin, listeners,
+    app,
+    config,
+    admin,
+    client,
+    grpc,
+    socket,
+    asAdmin,
+    listeners,
     async http(method, path, o = {}) {
       const base = path.startsWith('http') ? '' : admin;
       const res = await fetch(base + path, {
-        method, headers: { ...(o.body !== undefined || o.raw ? { 'content-type': 'application/json' } : {}), ...(o.headers ?? asAdmin) },
+        method,
+        headers: { ...(o.body !== undefined || o.raw ? { 'content-type': 'application/json' } : {}), ...(o.headers ?? asAdmin) },
         body: o.raw ?? (o.body === undefined ? undefined : JSON.stringify(o.body)),
       });
       const text = await res.text();
       let body: unknown = null;
-      try { body = JSON.parse(text); } catch { /* text reply */ }
+      try {
+        body = JSON.parse(text);
+      } catch { /* text reply */ }
       return { status: res.status, body, text, headers: res.headers };
     },
     peer: () => openPeer({ backend: memory, redisUrl: config.REDIS_URL, prefix: config.REDIS_PREFIX }),

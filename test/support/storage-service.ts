@@ -4,7 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startService, type TestService } from './service.js';
 
-export interface Account { id: string; token: string }
+export interface Account {
+  id: string;
+  token: string;
+}
 
 const LIMITS = JSON.stringify({ routes: { 'POST /authentication/local/new': { windowMs: 60_000, max: 1000 } } });
 

@@ -1,7 +1,12 @@
 // Which store stack a jest worker uses: the setup starts one per worker on ports of its own and hands their URLs over.
 export const STACKS_ENV = 'AUTHZ_TEST_STACKS';
 
-export interface WorkerStack { MONGO_URL: string; NEO4J_URI: string; REDIS_URL: string; NEO4J_BROWSER_URL?: string }
+export interface WorkerStack {
+  MONGO_URL: string;
+  NEO4J_URI: string;
+  REDIS_URL: string;
+  NEO4J_BROWSER_URL?: string;
+}
 
 /** The first stack's ports; TEST_PORT_OFFSET moves all of them, so two checkouts can run their suites at once. */
 const BASE = { redis: 16379, mongo: 27117, postgres: 27132, bolt: 17687, http: 17474 };

@@ -4,14 +4,20 @@ import { request } from 'node:http';
 import { readAnswer } from './multipart.js';
 
 /** `path`: what the 400's message names; `code`: VALIDATION_FAILED unless the multipart parser refuses it first. */
-export interface BadUpload { label: string; contentType: string; body: Buffer; path: string; code?: string }
+export interface BadUpload {
+  label: string;
+  contentType: string;
+  body: Buffer;
+  path: string;
+  code?: string;
+}
 
 const BOUNDARY = '----authz-unstorable';
 const part = (headers: string, value: string | Buffer) => Buffer.concat([Buffer.from(`--${BOUNDARY}\r\n${headers}\r\n\r\n`), Buffer.from(value), Buffer.from('\r\n')]);
 const field = (name: string, value: string) => part(`Content-Disposition: form-data; name="${name}"`, value);
 const file = (disposition = 'filename="hello.txt"') => part(`Content-Disposition: form-data; name="file"; ${disposition}\r\nContent-Type: text/plain`, 'hello');
-const multipart = (label: string, path: string, ...parts: Buffer[]): BadUpload =>
-  ({ label, path, contentType: `multipart/form-data; boundary=${BOUNDARY}`, body: Buffer.concat([...parts, Buffer.from(`--${BOUNDARY}--\r\n`)]) });
+const multipart = (label: string, path: string, ...parts: Buffer[]): BadUpload => ({ label, path, contentType: `multipart/form-data; boundary=${BOUNDARY}`,
+  body: Buffer.concat([...parts, Buffer.from(`--${BOUNDARY}--\r\n`)]) });
 /** JSON text as written: `\u0000` and `\ud800` are escapes in the body, as a client's JSON encoder sends them. */
 const json = (label: string, path: string, text: string): BadUpload => ({ label, path, contentType: 'application/json', body: Buffer.from(text) });
 
@@ -34,7 +40,9 @@ export const UNSTORABLE_UPLOADS: BadUpload[] = [
 /** Sends one with node:http (bytes as given) to `url`; the status and the parsed answer. */
 export function sendUpload(url: string, token: string, u: BadUpload, method = 'POST'): Promise<{ status: number; body: any }> { // eslint-disable-line @typescript-eslint/no-explicit-any
   return new Promise((resolve, reject) => {
-    const req = request(url, { method, headers: { authorization: `Bearer ${token}`, 'content-type': u.contentType, 'content-length': u.body.length } }, (res) => { void readAnswer(res).then(resolve, reject); });
+    const req = request(url, { method, headers: { authorization: `Bearer ${token}`, 'content-type': u.contentType, 'content-length': u.body.length } }, (res) => {
+      void readAnswer(res).then(resolve, reject);
+    });
     req.on('error', reject);
     req.end(u.body);
   });

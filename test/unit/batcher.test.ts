@@ -3,7 +3,9 @@ import { Batcher } from '../../src/stores/neo4j/batcher.js';
 
 function gate() {
   let open!: () => void;
-  const opened = new Promise<void>((r) => { open = r; });
+  const opened = new Promise<void>((r) => {
+    open = r;
+  });
   return { open, opened };
 }
 
@@ -11,8 +13,18 @@ it('answers an idle read alone, and groups the reads asked while the slots are b
   const calls: string[][] = [];
   const g = gate();
   const b = new Batcher<string, string>(
-    async ([q]) => { calls.push([q]); await g.opened; return [`one:${q}`]; },
-    async (qs) => { calls.push(qs); return qs.map((q) => `many:${q}`); }, 1, 3);
+    async ([q]) => {
+      calls.push([q]);
+      await g.opened;
+      return [`one:${q}`];
+    },
+    async (qs) => {
+      calls.push(qs);
+      return qs.map((q) => `many:${q}`);
+    },
+    1,
+    3,
+  );
   const first = b.ask('a');
   const rest = ['b', 'c', 'd', 'e'].map((q) => b.ask(q));
   expect(calls).toEqual([['a']]);
@@ -26,8 +38,25 @@ it('runs up to `parallel` queries at once, and a failed query fails each of its 
   let running = 0;
   let most = 0;
   const b = new Batcher<number, number>(
-    async ([q]) => { running++; most = Math.max(most, running); await new Promise((r) => setTimeout(r, 5)); running--; if (q < 0) throw new Error('bad'); return [q * 2]; },
-    async (qs) => { running++; most = Math.max(most, running); await new Promise((r) => setTimeout(r, 5)); running--; if (qs.some((q) => q < 0)) throw new Error('bad'); return qs.map((q) => q * 2); }, 2, 4);
+    async ([q]) => {
+      running++;
+      most = Math.max(most, running);
+      await new Promise((r) => setTimeout(r, 5));
+      running--;
+      if (q < 0) throw new Error('bad');
+      return [q * 2];
+    },
+    async (qs) => {
+      running++;
+      most = Math.max(most, running);
+      await new Promise((r) => setTimeout(r, 5));
+      running--;
+      if (qs.some((q) => q < 0)) throw new Error('bad');
+      return qs.map((q) => q * 2);
+    },
+    2,
+    4,
+  );
   const results = await Promise.allSettled([1, 2, 3, -1, 5, 6, 7, 8, 9].map((q) => b.ask(q)));
   expect(most).toBe(2);
   const ok = results.filter((r) => r.status === 'fulfilled').map((r) => (r as PromiseFulfilledResult<number>).value);
@@ -40,8 +69,18 @@ it('runs up to `parallel` queries at once, and a failed query fails each of its 
 it('a failure also fails the reads still waiting, at once, instead of one timeout after another', async () => {
   let calls = 0;
   const b = new Batcher<number, number>(
-    async () => { calls++; await new Promise((r) => setTimeout(r, 5)); throw new Error('store down'); },
-    async () => { calls++; throw new Error('store down'); }, 1, 64);
+    async () => {
+      calls++;
+      await new Promise((r) => setTimeout(r, 5));
+      throw new Error('store down');
+    },
+    async () => {
+      calls++;
+      throw new Error('store down');
+    },
+    1,
+    64,
+  );
   const results = await Promise.allSettled([1, 2, 3, 4].map((q) => b.ask(q)));
   expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected', 'rejected', 'rejected']);
   expect(calls).toBe(1);

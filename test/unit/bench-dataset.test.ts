@@ -4,8 +4,7 @@ import { Model } from '../../src/engine/model.js';
 import { checkPairs, coldProbes, dataSet } from '../../bench/compare/dataset.js';
 import { parseScale } from '../../bench/compare/scale.js';
 
-const DOCUMENT = { name: 'Document', relations: { owner: ['User', 'Team'], reader: ['User', 'Team'] },
-  permissions: { read: ['reader', 'reader->read', 'owner', 'owner->read'] } };
+const DOCUMENT = { name: 'Document', relations: { owner: ['User', 'Team'], reader: ['User', 'Team'] }, permissions: { read: ['reader', 'reader->read', 'owner', 'owner->read'] } };
 
 describe('bench data set', () => {
   const set = dataSet(12_000);

@@ -4,12 +4,13 @@ import type { Revisions } from '../../src/services/authorization/revisions.js';
 import type { ChangeEntry, ChangeLog } from '../../src/stores/ports/change-log.js';
 
 const NOW = 1_000_000;
-const entry = (revision: number, ageMs: number, tuples = [`User:u${revision}#viewer@Doc:d`]): ChangeEntry =>
-  ({ revision, kind: 'tuples', op: 'add', tuples, at: new Date(NOW - ageMs) });
+const entry = (revision: number, ageMs: number, tuples = [`User:u${revision}#viewer@Doc:d`]): ChangeEntry => ({ revision, kind: 'tuples', op: 'add', tuples,
+  at: new Date(NOW - ageMs) });
 
 function feed(entries: ChangeEntry[], settled: number) {
-  const log = { between: async (after: number, upTo: number, limit: number) =>
-    entries.filter((e) => e.revision > after && e.revision <= upTo).slice(0, limit) } as unknown as ChangeLog;
+  const log = {
+    between: async (after: number, upTo: number, limit: number) => entries.filter((e) => e.revision > after && e.revision <= upTo).slice(0, limit),
+  } as unknown as ChangeLog;
   return new ChangeFeed(log, { settled: async () => settled, latest: async () => settled } as unknown as Revisions, () => NOW);
 }
 
@@ -37,11 +38,14 @@ describe('change feed paging', () => {
   });
 
   it('shows a mixed write (/relations/write) as its creates and deletes at one revision, in the order written', async () => {
-    const mixed: ChangeEntry = { revision: 1, kind: 'tuples', op: 'write', at: new Date(NOW),
-      tuples: ['User:a#viewer@Doc:1', 'User:b#viewer@Doc:1', 'User:c#viewer@Doc:2'], deleted: ['User:b#viewer@Doc:1'] };
+    const mixed: ChangeEntry = { revision: 1, kind: 'tuples', op: 'write', at: new Date(NOW), tuples: ['User:a#viewer@Doc:1', 'User:b#viewer@Doc:1', 'User:c#viewer@Doc:2'],
+      deleted: ['User:b#viewer@Doc:1'] };
     const gone: ChangeEntry = { revision: 2, kind: 'tuples', op: 'delete', at: new Date(NOW), tuples: ['User:a#viewer@Doc:1'] };
     expect((await feed([mixed, gone], 2).page(0, 10)).changes.map((c) => [c.revision, c.op, c.tuple])).toEqual([
-      [1, 'create', 'User:a#viewer@Doc:1'], [1, 'delete', 'User:b#viewer@Doc:1'], [1, 'create', 'User:c#viewer@Doc:2'], [2, 'delete', 'User:a#viewer@Doc:1'],
+      [1, 'create', 'User:a#viewer@Doc:1'],
+      [1, 'delete', 'User:b#viewer@Doc:1'],
+      [1, 'create', 'User:c#viewer@Doc:2'],
+      [2, 'delete', 'User:a#viewer@Doc:1'],
     ]);
   });
 
@@ -58,7 +62,10 @@ describe('change feed frontier', () => {
     const healed: number[] = [];
     const log = {
       between: async (after: number, upTo: number) => [entry(1, 0), entry(2, 0)].filter((e) => e.revision > after && e.revision <= upTo),
-      heal: async (upTo: number) => { healed.push(upTo); settled = 2; },
+      heal: async (upTo: number) => {
+        healed.push(upTo);
+        settled = 2;
+      },
     } as unknown as ChangeLog;
     const f = new ChangeFeed(log, { settled: async () => settled, latest: async () => 2 } as unknown as Revisions, () => now);
     expect((await f.page(0, 10)).next).toBe(1);

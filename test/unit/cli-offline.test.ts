@@ -9,12 +9,20 @@ import { FIXTURE_CASES, loadCases, stepsOf } from '../support/scenarios.js';
 const dir = mkdtempSync(join(tmpdir(), 'authz-cli-'));
 const cases = loadCases();
 /** Assertions the server replay makes per file: checks, lists and refused writes, at every step. */
-const assertions = (file: string) => stepsOf(cases.find((c) => c.file === file)!.scenario)
-  .reduce((n, s) => n + (s.checks?.length ?? 0) + (s.listObjects?.length ?? 0) + (s.listSubjects?.length ?? 0) + (s.invalidTuples?.length ?? 0), 0);
+const assertions = (file: string) =>
+  stepsOf(cases.find((c) => c.file === file)!.scenario)
+    .reduce((n, s) => n + (s.checks?.length ?? 0) + (s.listObjects?.length ?? 0) + (s.listSubjects?.length ?? 0) + (s.invalidTuples?.length ?? 0), 0);
 
 interface TestJson {
-  passed: number; failed: number; inputErrors: number; orders?: number; seed?: number;
-  files: Array<{ file: string; name?: string; passed: number; failed: number; failures: Array<{ at: string; location: string; expected?: string; actual?: string; paths?: Array<{ path: string[] }> }> }>;
+  passed: number;
+  failed: number;
+  inputErrors: number;
+  orders?: number;
+  seed?: number;
+  files: Array<
+    { file: string; name?: string; passed: number; failed: number;
+      failures: Array<{ at: string; location: string; expected?: string; actual?: string; paths?: Array<{ path: string[] }> }> }
+  >;
 }
 
 describe('authz test over the conformance set (the verdicts the server replay asserts)', () => {
@@ -51,7 +59,9 @@ describe('authz test over the conformance set (the verdicts the server replay as
 describe('a wrong expectation', () => {
   // folders-teams-documents: User:dev may read Document:rfc through Team:eng's folder; the copy says it may not.
   const source = JSON.parse(readFileSync(join(FIXTURE_CASES, 'folders-teams-documents.json'), 'utf8'));
-  const index = source.checks.findIndex((c: { subject: string; action: string; resource: string }) => c.subject === 'User:dev' && c.action === 'read' && c.resource === 'Document:rfc');
+  const index = source.checks.findIndex((c: { subject: string; action: string; resource: string }) =>
+    c.subject === 'User:dev' && c.action === 'read' && c.resource === 'Document:rfc'
+  );
   source.checks[index].expect = false;
   const file = join(dir, 'wrong.json');
   writeFileSync(file, JSON.stringify(source, null, 2));
@@ -183,17 +193,17 @@ describe('authz validate', () => {
   it('reports each problem with file:line:col and its JSON path, and exits 1', async () => {
     const file = join(dir, 'problems.yaml');
     writeFileSync(file, [
-      'definitions:',                                              // 1
-      '  - name: Doc',                                             // 2
-      '    relations: { viewer: [User, Usr] }',                    // 3
-      '    permissions: { read: [viewer, viewr] }',                // 4
-      '  - name: Folder',                                          // 5
-      '    relations: { viewer: [User] }',                         // 6
-      '    permissions: { view: [viewer] }',                       // 7
-      'tuples:',                                                   // 8
-      '  - User:a#viewer@Folder:1',                                // 9
-      '  - User:a#owner@Folder:1',                                 // 10
-      'checks:',                                                   // 11
+      'definitions:', // 1
+      '  - name: Doc', // 2
+      '    relations: { viewer: [User, Usr] }', // 3
+      '    permissions: { read: [viewer, viewr] }', // 4
+      '  - name: Folder', // 5
+      '    relations: { viewer: [User] }', // 6
+      '    permissions: { view: [viewer] }', // 7
+      'tuples:', // 8
+      '  - User:a#viewer@Folder:1', // 9
+      '  - User:a#owner@Folder:1', // 10
+      'checks:', // 11
       '  - { subject: User:a, action: veiw, resource: Folder:1, expect: true }', // 12
       '  - { subject: User:a, action: edit, resource: Folder:1, expect: false }', // 13
       '',
@@ -213,15 +223,15 @@ describe('authz validate', () => {
   it('refuses an arrow to a misspelt name no allowed type declares, and names the order of a reversed tuple', async () => {
     const file = join(dir, 'arrows.yaml');
     writeFileSync(file, [
-      'definitions:',                                                      // 1
-      '  - name: Folder',                                                  // 2
-      '    relations: { viewer: [User], parent: [Folder] }',               // 3
-      '    permissions: { view: [viewer, parent->veiw] }',                 // 4
-      '  - name: Doc',                                                     // 5
-      '    relations: { owner: [User], drive: [Drive] }',                  // 6
-      '    permissions: { view: [owner, drive->veiw] }',                   // 7
-      'tuples:',                                                           // 8
-      '  - Doc:d#owner@User:u',                                            // 9
+      'definitions:', // 1
+      '  - name: Folder', // 2
+      '    relations: { viewer: [User], parent: [Folder] }', // 3
+      '    permissions: { view: [viewer, parent->veiw] }', // 4
+      '  - name: Doc', // 5
+      '    relations: { owner: [User], drive: [Drive] }', // 6
+      '    permissions: { view: [owner, drive->veiw] }', // 7
+      'tuples:', // 8
+      '  - Doc:d#owner@User:u', // 9
       '',
     ].join('\n'));
     const r = await authz(['validate', file]);
@@ -264,8 +274,8 @@ describe('authz validate', () => {
 });
 
 describe('help and usage', () => {
-  const commands = ['test', 'validate', 'login', 'logout', 'check', 'evaluate', 'relations write', 'relations delete', 'relations read',
-    'export', 'import', 'push', 'rebuild', 'changes'];
+  const commands = ['test', 'validate', 'login', 'logout', 'check', 'evaluate', 'relations write', 'relations delete', 'relations read', 'export', 'import', 'push', 'rebuild',
+    'changes'];
 
   it('every command answers --help with its usage and flags (exit 0)', async () => {
     const top = await authz(['--help']);
@@ -321,7 +331,8 @@ describe('hostile files', () => {
     expect(y.code).toBe(3);
     expect(y.stdout).toContain(`ERROR ${yaml}:6:1: not valid YAML: Map keys must be unique`);
     const json = join(dir, 'twice.json');
-    writeFileSync(json, '{\n  "checks": [{ "subject": "User:a", "action": "read", "resource": "Doc:1", "expect": false }],\n  "steps": [{ "op": "add", "op": "delete" }],\n  "checks": []\n}\n');
+    writeFileSync(json,
+      '{\n  "checks": [{ "subject": "User:a", "action": "read", "resource": "Doc:1", "expect": false }],\n  "steps": [{ "op": "add", "op": "delete" }],\n  "checks": []\n}\n');
     const j = await authz(['validate', json]);
     expect(j.code).toBe(3);
     expect(j.stdout).toContain(`${json}:3:28: the key "op" appears twice in one object (only the last would count)`);
@@ -364,7 +375,9 @@ describe('server URLs, refused or warned about before any request', () => {
     chmodSync(path, 0o666);
     const writable = await authz(['check', 'User:a', 'read', 'Doc:1'], { env: { XDG_CONFIG_HOME: config } });
     expect(writable.code).toBe(5);
-    expect(writable.stderr).toBe(`authz: ${path} can be changed by other users (mode 666), so its URL cannot be trusted with the token: run chmod 600 ${path} and check the URL in it\n`);
+    expect(writable.stderr).toBe(
+      `authz: ${path} can be changed by other users (mode 666), so its URL cannot be trusted with the token: run chmod 600 ${path} and check the URL in it\n`,
+    );
     chmodSync(path, 0o644);
     const readable = await authz(['check', 'User:a', 'read', 'Doc:1'], { env: { XDG_CONFIG_HOME: config } });
     expect(readable.code).toBe(6);

@@ -11,9 +11,13 @@ jobQueueContract('memory', async () => ({ open: memoryJobQueues(), cleanup: asyn
 mailContract('memory', async (auth) => {
   const server = memoryMailServer(auth);
   return {
-    settings: server.settings, unreachable: { ...server.settings, port: server.settings.port + 1 }, open: server.open,
+    settings: server.settings,
+    unreachable: { ...server.settings, port: server.settings.port + 1 },
+    open: server.open,
     received: () => server.received.map((m) => ({ from: m.from, to: m.accepted, subject: m.subject, content: [m.text, m.html].join('\n') })),
-    refuse: (decide) => { server.refuse = decide; },
+    refuse: (decide) => {
+      server.refuse = decide;
+    },
     cleanup: async () => undefined,
   };
 });

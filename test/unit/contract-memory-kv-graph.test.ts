@@ -32,14 +32,16 @@ import { reindexStateContract } from '../contract/reindex-state.contract.js';
 import { revisionCounterContract } from '../contract/revision-counter.contract.js';
 import { denyListContract } from '../contract/token-deny-list.contract.js';
 
-const none = async () => { /* nothing outlives the hub */ };
+const none = async () => {/* nothing outlives the hub */};
 /** A fresh hub (one "Redis") and a prefix, as each real harness has its own. */
 const fresh = () => ({ hub: new MemoryHub(), prefix: `ct:${randomUUID()}` });
 
 describe('in-memory twins', () => {
   indexStoreContract(async () => {
     const g = new MemoryGraph();
-    const wipe = async () => { for (const m of [g.objects, g.tuples, g.grants, g.into, g.outOf]) m.clear(); };
+    const wipe = async () => {
+      for (const m of [g.objects, g.tuples, g.grants, g.into, g.outOf]) m.clear();
+    };
     return { index: memoryIndexStore(g), graph: memoryGraphStore(g), wipe, cleanup: none };
   });
   graphContract(async () => ({ graph: memoryGraphStore(new MemoryGraph()), cleanup: none }));
@@ -67,10 +69,16 @@ describe('in-memory twins', () => {
     const { hub, prefix } = fresh();
     const members: MemoryInvalidationBus[] = [];
     return {
-      member(apply, reset) { const m = new MemoryInvalidationBus(hub, prefix, apply, reset, BUS_LEASE_MS); members.push(m); return m; },
+      member(apply, reset) {
+        const m = new MemoryInvalidationBus(hub, prefix, apply, reset, BUS_LEASE_MS);
+        members.push(m);
+        return m;
+      },
       crash: async (m) => (m as MemoryInvalidationBus).crash(),
       loseAll: async () => hub.flush(),
-      async cleanup() { await Promise.all(members.map((m) => m.stop())); },
+      async cleanup() {
+        await Promise.all(members.map((m) => m.stop()));
+      },
     };
   });
   decisionStoreContract(async () => {

@@ -46,13 +46,16 @@ changeLogContract(async () => {
   const state = memoryChangeLogState();
   const counter = memoryRevisionCounter(new MemoryHub(), 'authz');
   // Reopened over the same log with a counter of a Redis that lost everything.
-  return { store: memoryChangeLog(counter, state), counter, reopen: async () => memoryChangeLog(memoryRevisionCounter(new MemoryHub(), 'authz'), state), cleanup: async () => undefined };
+  return { store: memoryChangeLog(counter, state), counter, reopen: async () => memoryChangeLog(memoryRevisionCounter(new MemoryHub(), 'authz'), state),
+    cleanup: async () => undefined };
 });
 schemasContract(async () => {
   const documents = memoryDocumentStore();
   return {
     store: memorySchemaStore(() => documents.collections()),
-    createCollection: async (name: string) => { await documents.insert(name, { _id: 'first' }); },
+    createCollection: async (name: string) => {
+      await documents.insert(name, { _id: 'first' });
+    },
     cleanup: async () => undefined,
   };
 });

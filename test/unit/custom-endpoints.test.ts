@@ -13,7 +13,8 @@ describe('compile', () => {
     const d = def({
       inputs: { min: { type: 'Number', from: 'query' }, since: { type: 'Date', from: 'query' }, id: { type: 'ObjectId', from: 'query' } },
       filter: { n: { gte: { input: 'min' } }, createdAt: { gt: { input: 'since' } }, _id: { ne: { input: 'id' } }, done: false, title: { caller: 'id' } },
-      sort: '-due', scope: 'Team:t1',
+      sort: '-due',
+      scope: 'Team:t1',
     });
     const { plan, problems } = compile(d, task);
     expect(problems).toEqual([]);

@@ -8,7 +8,10 @@ import { createLogger } from '../../src/log.js';
 it('retries a failed round until stopped, then never again', async () => {
   let reads = 0;
   // The stores are closed: reading the settled revision fails, as Redis's "Connection is closed" does.
-  const revisions = { settled: async () => { reads++; throw new Error('Connection is closed.'); } } as unknown as Revisions;
+  const revisions = { settled: async () => {
+    reads++;
+    throw new Error('Connection is closed.');
+  } } as unknown as Revisions;
   const checks = { can: async () => true } as unknown as Checks;
   const watch = new DecisionWatch(checks, revisions, createLogger('silent'));
   watch.add({ subject: 'User:a', action: 'read', resource: 'Doc:d', allowed: false, notify: () => undefined });

@@ -17,8 +17,9 @@ function block(within: string[], key: string, indent: number): string[] {
 }
 
 /** `key: value` lines of a block as a map (values unquoted). */
-const entries = (b: string[]) => Object.fromEntries(b.slice(1).map((l) => /^\s*([A-Z0-9_]+): (.*)$/.exec(l)).filter((m) => m !== null)
-  .map((m) => [m[1]!, m[2]!.replace(/^"(.*)"$/, '$1')]));
+const entries = (b: string[]) =>
+  Object.fromEntries(b.slice(1).map((l) => /^\s*([A-Z0-9_]+): (.*)$/.exec(l)).filter((m) => m !== null)
+    .map((m) => [m[1]!, m[2]!.replace(/^"(.*)"$/, '$1')]));
 
 /** The items of a `key:` list written one `- item` a line, or as `[a, b]`. */
 function list(b: string[]): string[] {

@@ -8,7 +8,12 @@ describe('identifiers', () => {
   it.each([
     ['Document:a:b', { type: 'Document', id: 'a:b' }],
     ['User:u-1.x', { type: 'User', id: 'u-1.x' }],
-    ['Document:', null], ['1Doc:x', null], ['Doc:a#b', null], ['Doc:a b', null], ['Doc:a@b', null], ['nocolon', null],
+    ['Document:', null],
+    ['1Doc:x', null],
+    ['Doc:a#b', null],
+    ['Doc:a b', null],
+    ['Doc:a@b', null],
+    ['nocolon', null],
   ])('parseObject(%s)', (text, expected) => {
     expect(parseObject(text)).toEqual(expected);
   });
@@ -54,11 +59,13 @@ describe('definition validation', () => {
   it('a tuple refused in one order but valid in the other names the swap', () => {
     const m = new Model([{ name: 'Doc', relations: { owner: ['User'] }, permissions: {} }, { name: 'Box', relations: { holder: ['Doc'] }, permissions: {} }]);
     expect(m.writeProblem({ subject: 'Doc:d', relation: 'owner', resource: 'User:u' })).toEqual({
-      code: 'RELATION_NOT_DEFINED', message: 'User has no relation owner; subject and resource may be swapped: did you mean User:u#owner@Doc:d?',
+      code: 'RELATION_NOT_DEFINED',
+      message: 'User has no relation owner; subject and resource may be swapped: did you mean User:u#owner@Doc:d?',
     });
     // holder exists on the subject's type, not the resource's
     expect(m.writeProblem({ subject: 'Box:b', relation: 'holder', resource: 'Doc:d' })?.message).toBe(
-      'Doc has no relation holder; subject and resource may be swapped: did you mean Doc:d#holder@Box:b?');
+      'Doc has no relation holder; subject and resource may be swapped: did you mean Doc:d#holder@Box:b?',
+    );
     // reversed would not be valid either: no hint
     expect(m.writeProblem({ subject: 'Doc:d', relation: 'nope', resource: 'User:u' })?.message).toBe('User has no relation nope');
   });
@@ -69,7 +76,8 @@ describe('arrow targets', () => {
   it('refuses r->b when every type r allows is defined and none declares b, with a did-you-mean', () => {
     const m = new Model([folder]);
     const doc = { name: 'Doc', relations: { parent: ['Folder', 'User'] }, permissions: { read: ['parent->veiw'] } };
-    expect(arrowTargetProblems(doc, m)).toEqual([{ path: 'permissions.read', message: 'entry parent->veiw: no type parent allows (Folder, User) declares veiw (did you mean parent->view?)' }]);
+    expect(arrowTargetProblems(doc, m)).toEqual([{ path: 'permissions.read',
+      message: 'entry parent->veiw: no type parent allows (Folder, User) declares veiw (did you mean parent->view?)' }]);
     expect(arrowTargetProblems({ ...folder, permissions: { view: ['viewer', 'parent->veiw'] } }, m)).toHaveLength(1);
     expect(arrowTargetProblems({ ...doc, permissions: { read: ['parent->view'] } }, m)).toEqual([]);
   });
@@ -92,10 +100,12 @@ describe('arrow targets', () => {
   it('authz validate warns of an arrow that can never grant; a near miss is a refused definition, not also warned of', () => {
     const problems = lintScenario({ definitions: [folder, { name: 'Doc', relations: { parent: ['Folder'] }, permissions: { audit: ['parent->audit'], read: ['parent->veiw'] } }] });
     expect(problems).toEqual([{
-      severity: 'error', at: '$.definitions[1].permissions.read',
+      severity: 'error',
+      at: '$.definitions[1].permissions.read',
       message: 'define Doc: the server refuses it (INVALID_DEFINITION): entry parent->veiw: no type parent allows (Folder) declares veiw (did you mean parent->view?)',
     }]);
     const farOnly = lintScenario({ definitions: [folder, { name: 'Doc', relations: { parent: ['Folder'] }, permissions: { audit: ['parent->audit'] } }] });
-    expect(farOnly).toEqual([{ severity: 'warning', at: '$.definitions[1].permissions.audit', message: 'entry parent->audit: no type parent allows (Folder) declares audit: it never grants anything' }]);
+    expect(farOnly).toEqual([{ severity: 'warning', at: '$.definitions[1].permissions.audit',
+      message: 'entry parent->audit: no type parent allows (Folder) declares audit: it never grants anything' }]);
   });
 });

@@ -9,7 +9,9 @@ const model = new Model([
 
 it('names the relations that admit the subject type, every permission of the closure, and the arrows that lead anywhere', () => {
   expect(indexPlan(model, 'User', 'Document', 'read')).toEqual({
-    public: false, direct: ['owner', 'reader'], grants: ['edit', 'read'],
+    public: false,
+    direct: ['owner', 'reader'],
+    grants: ['edit', 'read'],
     // reader->read and owner->read lead on only from a Team (a User has no read); owner->edit likewise.
     arrows: [{ rel: 'owner', targets: ['edit', 'read'], types: ['Team'] }, { rel: 'reader', targets: ['read'], types: ['Team'] }],
     slots: expect.arrayContaining(['Document#owner', 'Document#reader', 'Document#anyone', 'Team#member', 'Document#read!', 'Team#read!']),

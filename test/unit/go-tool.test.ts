@@ -7,7 +7,9 @@ import { goTool } from '../support/go-tool.js';
 const dir = mkdtempSync(join(tmpdir(), 'go-tool-'));
 const proxy = process.env.GOPROXY;
 // A build must fail here rather than reach the network: the module does not exist and lookups are off.
-beforeAll(() => { process.env.GOPROXY = 'off'; });
+beforeAll(() => {
+  process.env.GOPROXY = 'off';
+});
 afterAll(() => {
   if (proxy === undefined) delete process.env.GOPROXY; else process.env.GOPROXY = proxy;
   rmSync(dir, { recursive: true, force: true });

@@ -5,8 +5,12 @@ import type { Logger } from '../../src/log.js';
 import { Health } from '../../src/services/health.js';
 
 // Jest's fake clock: the waits past the one-second reuse and the probe timeout pass at once.
-beforeEach(() => { jest.useFakeTimers(); });
-afterEach(() => { jest.useRealTimers(); });
+beforeEach(() => {
+  jest.useFakeTimers();
+});
+afterEach(() => {
+  jest.useRealTimers();
+});
 /** Lets `ms` of the fake clock pass, running the timers due and the promises they settle. */
 const pass = (ms: number) => jest.advanceTimersByTimeAsync(ms);
 
@@ -19,13 +23,16 @@ const logger = () => {
 it('names a failed store without its error text, and logs why when it starts failing, changes or recovers', async () => {
   let redisError: Error | null = new Error('connect ECONNREFUSED 10.1.2.3:6379 (user svc, password hunter2)');
   const { lines, log } = logger();
-  const health = new Health({ mongo: async () => undefined, redis: async () => { if (redisError) throw redisError; } }, ['core'], () => ['core'], log);
+  const health = new Health({ mongo: async () => undefined, redis: async () => {
+    if (redisError) throw redisError;
+  } }, ['core'], () => ['core'], log);
   const wait = () => pass(1050);
 
   const down = await health.ready();
   expect(down).toEqual({
     status: 'not-ready',
-    checks: { mongo: { status: 'pass', durationMs: expect.any(Number) }, redis: { status: 'fail', durationMs: expect.any(Number), message: 'down' }, 'module:core': { status: 'pass', durationMs: 0 } },
+    checks: { mongo: { status: 'pass', durationMs: expect.any(Number) }, redis: { status: 'fail', durationMs: expect.any(Number), message: 'down' },
+      'module:core': { status: 'pass', durationMs: 0 } },
   });
   expect(JSON.stringify(down)).not.toMatch(/ECONNREFUSED|10\.1\.2\.3|hunter2/);
   expect(lines).toEqual([['warn', { check: 'redis', reason: redisError.message }, 'readiness check fails']]);
@@ -44,7 +51,9 @@ it('names a failed store without its error text, and logs why when it starts fai
 });
 
 it('probes once for callers that ask together, and reuses the report for a second', async () => {
-  const probe = jest.fn(async () => { await new Promise((r) => setTimeout(r, 50)); });
+  const probe = jest.fn(async () => {
+    await new Promise((r) => setTimeout(r, 50));
+  });
   const health = new Health({ mongo: probe }, [], () => []);
   const asked = Promise.all(Array.from({ length: 20 }, () => health.ready()));
   await pass(50);
@@ -60,20 +69,25 @@ it('probes once for callers that ask together, and reuses the report for a secon
   expect(probe).toHaveBeenCalledTimes(2);
 });
 
-it('asks a required module\'s own probe (its storage provider, its queue) under module:<name>, and no other module\'s', async () => {
+it("asks a required module's own probe (its storage provider, its queue) under module:<name>, and no other module's", async () => {
   let s3: Error | null = new Error('connect ECONNREFUSED 127.0.0.1:9000');
-  const storage = jest.fn(async () => { if (s3) throw s3; });
+  const storage = jest.fn(async () => {
+    if (s3) throw s3;
+  });
   const chat = jest.fn(async () => undefined);
   const { lines, log } = logger();
   const health = new Health({ mongo: async () => undefined }, ['storage', 'chat'], () => ['storage', 'chat', 'communications'], log);
-  const queue = jest.fn(async () => { throw new Error('not asked: communications is not required'); });
+  const queue = jest.fn(async () => {
+    throw new Error('not asked: communications is not required');
+  });
   health.probeModule('storage', storage);
   health.probeModule('communications', queue);
   const down = await health.ready();
   expect(down).toEqual({
     status: 'not-ready',
     checks: {
-      mongo: { status: 'pass', durationMs: expect.any(Number) }, 'module:storage': { status: 'fail', durationMs: expect.any(Number), message: 'down' },
+      mongo: { status: 'pass', durationMs: expect.any(Number) },
+      'module:storage': { status: 'fail', durationMs: expect.any(Number), message: 'down' },
       'module:chat': { status: 'pass', durationMs: 0 },
     },
   });
@@ -91,7 +105,9 @@ it('a probe that hangs fails as down after the timeout', async () => {
   const health = new Health({ neo4j: () => new Promise(() => undefined) }, [], () => []);
   const asked = health.ready();
   let settled = false;
-  void asked.then(() => { settled = true; });
+  void asked.then(() => {
+    settled = true;
+  });
   await pass(1000);
   expect(settled).toBe(false);
   await pass(5000);

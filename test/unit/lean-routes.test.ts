@@ -11,8 +11,14 @@ import type { HttpDeps } from '../../src/surfaces/http/express-adapter.js';
 const registry = new Registry();
 registry.add(
   route({
-    surface: 'admin', http: { method: 'get', path: '/fast', lean: true }, group: 'core', auth: 'none', summary: 'lean', output: z.object({ n: z.number() }),
-    query: z.strictObject({ n: z.coerce.number().int() }), handle: async ({ query }) => ({ body: { n: query.n * 2 } }),
+    surface: 'admin',
+    http: { method: 'get', path: '/fast', lean: true },
+    group: 'core',
+    auth: 'none',
+    summary: 'lean',
+    output: z.object({ n: z.number() }),
+    query: z.strictObject({ n: z.coerce.number().int() }),
+    handle: async ({ query }) => ({ body: { n: query.n * 2 } }),
   }),
   route({ surface: 'admin', http: { method: 'get', path: '/slow' }, group: 'core', auth: 'none', summary: 'not lean', output: z.object({}), handle: async () => ({ body: {} }) }),
 );
@@ -22,19 +28,29 @@ const log = createLogger('silent');
 const inputLimits = { stringBytes: 65_536, arrayItems: 10_000, objectKeys: 1000, depth: 32 };
 const pipeline = new Pipeline(registry, { log, maxInputBytes: 1 << 20, inputLimits, enabled: () => true } as unknown as PipelineDeps);
 const deps = {
-  pipeline, log, trustProxy: false, observe: (_s: string, m: string, r: string, status: number) => observed.push(`${m} ${r} ${status}`),
+  pipeline,
+  log,
+  trustProxy: false,
+  observe: (_s: string, m: string, r: string, status: number) => observed.push(`${m} ${r} ${status}`),
 } as unknown as HttpDeps;
 
 let server: Server;
 let base: string;
 beforeAll(async () => {
   const lean = leanRoutes('admin', deps);
-  server = createServer((req, res) => { if (!lean(req, res)) { res.writeHead(299); res.end('next'); } });
+  server = createServer((req, res) => {
+    if (!lean(req, res)) {
+      res.writeHead(299);
+      res.end('next');
+    }
+  });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const addr = server.address();
   base = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
 });
-afterAll(async () => { await new Promise((r) => server.close(r)); });
+afterAll(async () => {
+  await new Promise((r) => server.close(r));
+});
 
 it('answers its routes from the registry entry, with the error body for bad input', async () => {
   const ok = await fetch(`${base}/fast?n=21`);
@@ -56,7 +72,10 @@ it('leaves to the next handler: other routes, other methods, other spellings, an
   expect(await next('/fast?n=1', { method: 'HEAD' })).toBe(299);
   // fetch will not send a GET with a body; Express answers those (400 "takes no body"), so they go past the table.
   const withBody = await new Promise<number>((resolve, reject) => {
-    const req = request(`${base}/fast?n=1`, { method: 'GET', headers: { 'content-type': 'application/json', 'content-length': '2' } }, (res) => { res.resume(); resolve(res.statusCode!); });
+    const req = request(`${base}/fast?n=1`, { method: 'GET', headers: { 'content-type': 'application/json', 'content-length': '2' } }, (res) => {
+      res.resume();
+      resolve(res.statusCode!);
+    });
     req.on('error', reject);
     req.end('{}');
   });

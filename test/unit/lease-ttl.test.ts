@@ -13,8 +13,14 @@ async function ttlsWith(env: Record<string, string>) {
   const beats: Array<number | undefined> = [];
   const seen = {
     ...stores,
-    lease: (name: string, ttlMs?: number) => { leases.set(name, ttlMs); return stores.lease(name, ttlMs); },
-    heartbeat: (ttlMs?: number) => { beats.push(ttlMs); return stores.heartbeat(ttlMs); },
+    lease: (name: string, ttlMs?: number) => {
+      leases.set(name, ttlMs);
+      return stores.lease(name, ttlMs);
+    },
+    heartbeat: (ttlMs?: number) => {
+      beats.push(ttlMs);
+      return stores.heartbeat(ttlMs);
+    },
   };
   const { modules } = await composeModules(seen, loadConfig({ ...OFFLINE_ENV, ...env }), new Registry(), createLogger('silent'));
   for (const m of [...modules].reverse()) await m.stop?.();

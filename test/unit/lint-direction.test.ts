@@ -49,11 +49,17 @@ describe('import direction', () => {
   });
 
   it('lets a module take the composed stores and ports, and the composition import adapters', async () => {
-    expect(await restricted('src/wiring/x.ts', "import type { Stores } from '../stores/ports/stores.js';\nimport type { JobQueue } from '../stores/ports/job-queue.js';\nexport type S = [Stores, JobQueue<unknown>];\n"))
+    expect(
+      await restricted('src/wiring/x.ts',
+        "import type { Stores } from '../stores/ports/stores.js';\nimport type { JobQueue } from '../stores/ports/job-queue.js';\nexport type S = [Stores, JobQueue<unknown>];\n"),
+    )
       .toEqual([]);
     // The composition itself is not for modules: it would load every driver.
     expect(await restricted('src/wiring/x.ts', "import { connectStores } from '../stores/stores.js';\nexport const c = connectStores;\n")).toHaveLength(1);
-    expect(await restricted('src/stores/stores.ts', "import { bullmqJobQueues } from './queue/bullmq.js';\nimport { Redis } from 'ioredis';\nexport const q = [bullmqJobQueues, Redis];\n"))
+    expect(
+      await restricted('src/stores/stores.ts',
+        "import { bullmqJobQueues } from './queue/bullmq.js';\nimport { Redis } from 'ioredis';\nexport const q = [bullmqJobQueues, Redis];\n"),
+    )
       .toEqual([]);
   });
 

@@ -5,7 +5,9 @@ function make(max = 100) {
   let trusted = true;
   const d = new LocalDecisions(max);
   d.trustWhile(() => trusted);
-  return { d, trust: (t: boolean) => { trusted = t; } };
+  return { d, trust: (t: boolean) => {
+    trusted = t;
+  } };
 }
 
 it('serves a stored decision until its subject or object is invalidated', () => {

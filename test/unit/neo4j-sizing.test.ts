@@ -19,7 +19,9 @@ it('keeps the heap small and gives the page cache the store with a quarter to sp
 
 describe('neo4jMemory', () => {
   let home: string;
-  beforeEach(() => { home = mkdtempSync(join(tmpdir(), 'neo4j-sizing-')); });
+  beforeEach(() => {
+    home = mkdtempSync(join(tmpdir(), 'neo4j-sizing-'));
+  });
   afterEach(() => rmSync(home, { recursive: true, force: true }));
   const store = (bytes: number) => {
     mkdirSync(join(home, 'data', 'databases', 'neo4j'), { recursive: true });

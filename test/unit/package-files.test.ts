@@ -7,7 +7,9 @@ import { dirname, join } from 'node:path';
 import { ROOT } from '../../src/root.js';
 
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
-  bin: Record<string, string>; exports: Record<string, string>; scripts: Record<string, string>;
+  bin: Record<string, string>;
+  exports: Record<string, string>;
+  scripts: Record<string, string>;
 };
 
 describe('the packed package', () => {

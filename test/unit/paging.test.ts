@@ -9,7 +9,10 @@ it('gives the slice of the merged list for every skip and limit, with the right 
     for (let skip = 0; skip <= 8; skip++) {
       for (let limit = 0; limit <= 7; limit++) {
         let reads = 0;
-        const page = await pageWithExtra(extra, counted, skip, limit, async (s, l) => { reads++; return ids.slice(s, s + l); });
+        const page = await pageWithExtra(extra, counted, skip, limit, async (s, l) => {
+          reads++;
+          return ids.slice(s, s + l);
+        });
         expect({ extra, skip, limit, ids: page.ids, count: page.count }).toEqual({ extra, skip, limit, ids: merged.slice(skip, skip + limit), count: merged.length });
         expect(reads).toBeLessThanOrEqual(1);
       }

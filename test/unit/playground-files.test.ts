@@ -5,7 +5,7 @@ import { parseSource } from '../../src/cli/source-file.js';
 import { readScenarioFile } from '../../src/surfaces/playground/browser/scenario-file.js';
 import { ROOT } from '../../src/root.js';
 
-it('reads the README\'s YAML example as the CLI reads it, and JSON as before', () => {
+it("reads the README's YAML example as the CLI reads it, and JSON as before", () => {
   const path = join(ROOT, 'examples', 'docs.yaml');
   const text = readFileSync(path, 'utf8');
   expect(readScenarioFile('docs.yaml', text)).toEqual({ scenario: parseSource(path, text).value });

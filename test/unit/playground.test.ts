@@ -24,11 +24,13 @@ describe('editor texts', () => {
   it('reads each kind of assertion, grants, comments and blank lines, and remembers their lines', () => {
     const parsed = fromTexts(texts({
       tuples: '// a comment\nUser:a#viewer@Doc:1\n\ngrant User:b#read@Doc:1',
-      assertions: 'User:a read Doc:1 = true\nobjects User:a read Doc = 1 2\nsubjects read Doc:1 User = a b\nrefused User:a#nope@Doc:1\nrefused {"subject":1,"relation":"r","resource":"Doc:1"}\nobjects User:c read Doc =\nrefused " User:a#r@Doc:1"',
+      assertions:
+        'User:a read Doc:1 = true\nobjects User:a read Doc = 1 2\nsubjects read Doc:1 User = a b\nrefused User:a#nope@Doc:1\nrefused {"subject":1,"relation":"r","resource":"Doc:1"}\nobjects User:c read Doc =\nrefused " User:a#r@Doc:1"',
     }));
     expect(parsed.problems).toEqual([]);
     expect(parsed.scenario).toEqual({
-      tuples: ['User:a#viewer@Doc:1'], grants: ['User:b#read@Doc:1'],
+      tuples: ['User:a#viewer@Doc:1'],
+      grants: ['User:b#read@Doc:1'],
       checks: [{ subject: 'User:a', action: 'read', resource: 'Doc:1', expect: true }],
       listObjects: [{ subject: 'User:a', action: 'read', type: 'Doc', expect: ['1', '2'] }, { subject: 'User:c', action: 'read', type: 'Doc', expect: [] }],
       listSubjects: [{ action: 'read', resource: 'Doc:1', subjectType: 'User', expect: ['a', 'b'] }],

@@ -3,9 +3,9 @@ import { declaredStatuses, expectedOutputs, missingOutput, unexpectedAnswers } f
 
 describe('README block outputs (→)', () => {
   const ts = [
-    "const { allowed } = await check(); // a comment without an arrow",
-    "console.log(allowed, mine); // → true true",
-    "console.log(objects);",
+    'const { allowed } = await check(); // a comment without an arrow',
+    'console.log(allowed, mine); // → true true',
+    'console.log(objects);',
     "// → [ 'Report:r9' ]",
   ].join('\n');
 
@@ -19,7 +19,7 @@ describe('README block outputs (→)', () => {
     const expected = expectedOutputs(ts, 'ts');
     expect(missingOutput("true true\n[ 'Report:r9' ]\n", expected)).toBeNull();
     expect(missingOutput("false false\n[ 'Report:r9' ]\n", expected)).toEqual({ line: 1, text: 'true true' });
-    expect(missingOutput("[]\n", expected)).toEqual({ line: 1, text: 'true true' });
+    expect(missingOutput('[]\n', expected)).toEqual({ line: 1, text: 'true true' });
   });
 
   it('takes the promises in order', () => {

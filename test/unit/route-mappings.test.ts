@@ -16,14 +16,23 @@ import { Registry, route, type Route } from '../../src/surfaces/registry.js';
 import { z } from 'zod';
 
 let routes: readonly Route[];
-beforeAll(async () => { routes = await offlineRoutes(); }, 60_000);
+beforeAll(async () => {
+  routes = await offlineRoutes();
+}, 60_000);
 
 type ProtoMethod = { responseStream: boolean; requestStream: boolean };
 const proto = () => loadDefinition()[SERVICE] as unknown as Record<string, ProtoMethod>;
-const stub = (over: Partial<Parameters<typeof route>[0]>) => route({
-  surface: 'admin', group: 'authorization', auth: 'admin', summary: 'x', http: { method: 'get', path: '/x' }, output: z.object({}),
-  handle: async () => ({}), ...over,
-});
+const stub = (over: Partial<Parameters<typeof route>[0]>) =>
+  route({
+    surface: 'admin',
+    group: 'authorization',
+    auth: 'admin',
+    summary: 'x',
+    http: { method: 'get', path: '/x' },
+    output: z.object({}),
+    handle: async () => ({}),
+    ...over,
+  });
 
 describe('gRPC mapping', () => {
   it('binds every rpc of the committed proto to exactly one route, and no route names a method the proto lacks', () => {
@@ -87,7 +96,7 @@ describe('module mapping', () => {
 });
 
 describe('documents', () => {
-  it.each(['admin', 'client'] as const)('%s: documents every registered route of the surface once, besides the transports\' own', (surface) => {
+  it.each(['admin', 'client'] as const)("%s: documents every registered route of the surface once, besides the transports' own", (surface) => {
     const doc = openApiDocument(surface, routes, 'test') as { paths: Record<string, Record<string, { operationId?: string }>> };
     const documented = Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`));
     const registered = routes.filter((r) => r.surface === surface)

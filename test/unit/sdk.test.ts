@@ -32,7 +32,10 @@ describe('SDK', () => {
     for (let i = 0; i < 50; i++) {
       const waits = [1, 2, 3, 4, 5, 6, 7].map((n) => backoffMs(n, RETRY_DEFAULTS));
       const steps = [100, 200, 400, 800, 1600, 2000, 2000];
-      waits.forEach((w, k) => { expect(w).toBeGreaterThanOrEqual(steps[k]! / 2); expect(w).toBeLessThanOrEqual(steps[k]!); });
+      waits.forEach((w, k) => {
+        expect(w).toBeGreaterThanOrEqual(steps[k]! / 2);
+        expect(w).toBeLessThanOrEqual(steps[k]!);
+      });
     }
   });
 });

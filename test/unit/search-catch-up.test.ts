@@ -13,9 +13,12 @@ function twins() {
   const g = new MemoryGraph();
   const graph = memoryGraphStore(g);
   const listing = memoryTupleListing(g);
-  const write = (from: number, n: number) => graph.sync(Array.from({ length: n }, (_, i) => ({
-    tuple: { subject: `User:u${from + i}`, relation: 'member', resource: 'Team:t' }, grant: false, present: true,
-  })));
+  const write = (from: number, n: number) =>
+    graph.sync(Array.from({ length: n }, (_, i) => ({
+      tuple: { subject: `User:u${from + i}`, relation: 'member', resource: 'Team:t' },
+      grant: false,
+      present: true,
+    })));
   const unsearchable = () => [...g.tuples.values()].filter((e) => !e.searchable).length;
   return { g, listing, write, unsearchable };
 }
@@ -25,7 +28,10 @@ describe('tuple search catch-up', () => {
     const { listing, write, unsearchable } = twins();
     await write(0, CATCH_UP_BATCH + 7);
     let calls = 0;
-    const counted = { ...listing, catchUp: (n: number) => { calls++; return listing.catchUp(n); } };
+    const counted = { ...listing, catchUp: (n: number) => {
+      calls++;
+      return listing.catchUp(n);
+    } };
     expect(await new SearchCatchUp(counted, log).pass()).toBe(CATCH_UP_BATCH + 7);
     expect(calls).toBe(2);
     expect(unsearchable()).toBe(0);
@@ -51,7 +57,10 @@ describe('tuple search catch-up', () => {
     const { listing, write, unsearchable } = twins();
     await write(0, 4);
     let failures = 1;
-    const flaky = { ...listing, catchUp: async (n: number) => { if (failures-- > 0) throw new Error('Neo4j down'); return listing.catchUp(n); } };
+    const flaky = { ...listing, catchUp: async (n: number) => {
+      if (failures-- > 0) throw new Error('Neo4j down');
+      return listing.catchUp(n);
+    } };
     const loop = new SearchCatchUp(flaky, log, 20);
     loop.start();
     try {

@@ -7,7 +7,8 @@ it('names MongoDB for the driver errors of a server that is down, hung or being 
   expect(storeUnavailable(new MongoNetworkTimeoutError('connection 3 to 127.0.0.1:27017 timed out'))).toBe('MongoDB');
   // By name, as the driver names them (some are not exported): no server to select, a pool cleared by a failed handshake,
   // a closed pool, a full wait queue.
-  for (const name of ['MongoServerSelectionError', 'PoolClearedOnNetworkError', 'MongoPoolClearedError', 'MongoPoolClosedError', 'MongoWaitQueueTimeoutError', 'MongoServerClosedError']) {
+  for (const name of ['MongoServerSelectionError', 'PoolClearedOnNetworkError', 'MongoPoolClearedError', 'MongoPoolClosedError', 'MongoWaitQueueTimeoutError',
+    'MongoServerClosedError']) {
     expect([name, storeUnavailable(Object.assign(new Error('x'), { name }))]).toEqual([name, 'MongoDB']);
   }
 });

@@ -22,10 +22,13 @@ it('leaves the environment alone when no stack was started (the fast tier)', () 
   expect(env.MONGO_URL).toBe('mongodb://given/x');
 });
 
-it('puts every stack on ports no other stack uses, for any two checkouts\' offsets, moved as a whole by TEST_PORT_OFFSET', () => {
+it("puts every stack on ports no other stack uses, for any two checkouts' offsets, moved as a whole by TEST_PORT_OFFSET", () => {
   const offsets = Array.from({ length: 30 }, (_, i) => String(i * 100));
-  const ports = offsets.flatMap((o) => [...[0, 1, 2, 3, 4, 5, 6, 7].flatMap((i) => Object.values(stackPorts(i, { TEST_PORT_OFFSET: o }))),
-    ...Object.values(faultStackPorts({ TEST_PORT_OFFSET: o })), communicationsFaultRedisPort({ TEST_PORT_OFFSET: o })]);
+  const ports = offsets.flatMap((
+    o,
+  ) => [...[0, 1, 2, 3, 4, 5, 6, 7].flatMap((i) => Object.values(stackPorts(i, { TEST_PORT_OFFSET: o }))), ...Object.values(faultStackPorts({ TEST_PORT_OFFSET: o })),
+    communicationsFaultRedisPort({ TEST_PORT_OFFSET: o })]
+  );
   expect(new Set(ports).size).toBe(ports.length);
   expect(Math.max(...ports)).toBeLessThan(32768);
   expect(stackPorts(1, { TEST_PORT_OFFSET: '100' }).redis).toBe(stackPorts(1, {}).redis + 100);
@@ -38,7 +41,7 @@ it('starts as many stacks as workers unless TEST_STACKS says otherwise, and refu
   expect(() => stackCount({ TEST_STACKS: '0' })).toThrow(/TEST_STACKS/);
 });
 
-it('keeps each offset\'s store data in a folder of its own, and offset 0 where it always was', () => {
+it("keeps each offset's store data in a folder of its own, and offset 0 where it always was", () => {
   expect(stackDataName('s0', {})).toBe('s0');
   expect(stackDataName('s0', { TEST_PORT_OFFSET: '500' })).toBe('s0-o500');
   expect(new Set(['0', '100', '600'].map((o) => stackDataName('s1', { TEST_PORT_OFFSET: o }))).size).toBe(3);

@@ -15,13 +15,19 @@ let metaReads = 0;
 beforeAll(async () => {
   const stores = memoryStores();
   const meta = stores.index.meta.bind(stores.index);
-  const counted = { ...stores, index: { ...stores.index, meta: () => { metaReads++; return meta(); } } };
+  const counted = { ...stores, index: { ...stores.index, meta: () => {
+    metaReads++;
+    return meta();
+  } } };
   masterKey = randomBytes(24).toString('hex');
-  app = await createApp(loadConfig({ ...OFFLINE_ENV, MASTER_KEY: masterKey, ADMIN_PORT: '0', CLIENT_PORT: '0', GRPC_PORT: '0', SOCKET_PORT: '0' }),
-    createLogger('silent'), { stores: counted });
+  app = await createApp(loadConfig({ ...OFFLINE_ENV, MASTER_KEY: masterKey, ADMIN_PORT: '0', CLIENT_PORT: '0', GRPC_PORT: '0', SOCKET_PORT: '0' }), createLogger('silent'), {
+    stores: counted,
+  });
   admin = `http://127.0.0.1:${portOf(await app.listen(), 'admin')}`;
 }, 60_000);
-afterAll(async () => { await app?.close(); });
+afterAll(async () => {
+  await app?.close();
+});
 
 const call = async (method: string, path: string, body: unknown) => {
   const res = await fetch(admin + path, { method, headers: { masterkey: masterKey, 'content-type': 'application/json' }, body: JSON.stringify(body) });

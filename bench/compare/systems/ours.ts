@@ -64,13 +64,12 @@ export function ours(tuples: number, log: (l: string) => void, profile: boolean,
       const { heapMb, pagecacheMb } = neo4jSizing(expected, totalmem());
       sizing = `Neo4j heap ${heapMb} MiB and page cache ${pagecacheMb} MiB, by npm start's rule for the store the data set makes `
         + `(${(expected / 2 ** 20).toFixed(0)} MiB at ${STORE_BYTES_PER_TUPLE / 1024} KiB a tuple)`;
-      stack = await startStack({ dataDir, ports: PORTS, env: { ...process.env, NEO4J_HEAP: `${heapMb}m`, NEO4J_PAGECACHE_MB: String(pagecacheMb) },
-        log: (l) => log(`  ${l}`) });
-      const vars = { ...stack.urls, MASTER_KEY: key, ADMIN_PASSWORD: randomUUID(), ADMIN_JWT_SECRET: randomUUID() + randomUUID(),
-        CLIENT_JWT_SECRET: randomUUID() + randomUUID(), LOG_LEVEL: 'warn' };
+      stack = await startStack({ dataDir, ports: PORTS, env: { ...process.env, NEO4J_HEAP: `${heapMb}m`, NEO4J_PAGECACHE_MB: String(pagecacheMb) }, log: (l) => log(`  ${l}`) });
+      const vars = { ...stack.urls, MASTER_KEY: key, ADMIN_PASSWORD: randomUUID(), ADMIN_JWT_SECRET: randomUUID() + randomUUID(), CLIENT_JWT_SECRET: randomUUID() + randomUUID(),
+        LOG_LEVEL: 'warn' };
       await startServices(vars);
-      await call(`${base}/authorization/resources`, { headers, body: { name: 'Document', relations: { owner: ['User', 'Team'], reader: ['User', 'Team'] },
-        permissions: { read: ['reader', 'reader->read', 'owner', 'owner->read'] } } });
+      await call(`${base}/authorization/resources`, { headers,
+        body: { name: 'Document', relations: { owner: ['User', 'Team'], reader: ['User', 'Team'] }, permissions: { read: ['reader', 'reader->read', 'owner', 'owner->read'] } } });
     },
     load: (all, progress) => loadTuples(bases, headers, all, progress),
     async settled() {
@@ -111,7 +110,8 @@ async function loadTuples(bases: string[], headers: Record<string, string>, all:
   let done = 0;
   let turn = 0;
   await pool(batches, 4, async (b) => {
-    await call(`${bases[turn++ % bases.length]}/authorization/relations/write`, { headers, body: { updates: b.map(([subject, relation, resource]) => ({ operation: 'create', subject, relation, resource })) } });
+    await call(`${bases[turn++ % bases.length]}/authorization/relations/write`, { headers,
+      body: { updates: b.map(([subject, relation, resource]) => ({ operation: 'create', subject, relation, resource })) } });
     progress(done += b.length);
   });
 }

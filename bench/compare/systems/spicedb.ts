@@ -49,25 +49,26 @@ export function spicedb(datastore: 'memory' | 'postgres', log: (l: string) => vo
   let child: ChildProcess | undefined;
   let pg: Postgres | undefined;
   let bin = '';
-  const writeRels = (tuples: Tuple[], operation: 'OPERATION_CREATE' | 'OPERATION_TOUCH') => call(`${base}/v1/relationships/write`, { headers,
-    body: { updates: tuples.map((t) => ({ operation, relationship: relationship(t) })) } });
+  const writeRels = (tuples: Tuple[], operation: 'OPERATION_CREATE' | 'OPERATION_TOUCH') =>
+    call(`${base}/v1/relationships/write`, { headers, body: { updates: tuples.map((t) => ({ operation, relationship: relationship(t) })) } });
   return {
     label: datastore === 'memory' ? 'SpiceDB (memdb)' : 'SpiceDB (PostgreSQL)',
-    get version() { return bin ? peerVersion(bin) : 'not built'; },
+    get version() {
+      return bin ? peerVersion(bin) : 'not built';
+    },
     async start() {
       bin = peerBinary('spicedb', log);
       await assertFree([HTTP, HTTP + 1, HTTP + 2, HTTP + 4]);
-      const args = ['serve', '--grpc-preshared-key', KEY, '--http-enabled', '--http-addr', `127.0.0.1:${HTTP}`,
-        '--grpc-addr', `127.0.0.1:${HTTP + 1}`, '--metrics-addr', `127.0.0.1:${HTTP + 2}`, '--dispatch-cluster-enabled=false', '--log-level', 'warn'];
+      const args = ['serve', '--grpc-preshared-key', KEY, '--http-enabled', '--http-addr', `127.0.0.1:${HTTP}`, '--grpc-addr', `127.0.0.1:${HTTP + 1}`, '--metrics-addr',
+        `127.0.0.1:${HTTP + 2}`, '--dispatch-cluster-enabled=false', '--log-level', 'warn'];
       if (datastore === 'memory') {
         args.push('--datastore-engine', 'memory');
       } else {
         pg = await peerPostgres(join(place.dir, 'spicedb-pg'), HTTP + 4, ['spicedb'], log, ['max_connections=100', 'track_commit_timestamp=on']);
         runOnce(bin, ['datastore', 'migrate', 'head', '--datastore-engine', 'postgres', '--datastore-conn-uri', pg.url('spicedb')]);
-        args.push('--datastore-engine', 'postgres', '--datastore-conn-uri', pg.url('spicedb'),
-          '--datastore-conn-pool-read-max-open', String(PG_POOLS.readMax), '--datastore-conn-pool-read-min-open', String(PG_POOLS.readMin),
-          '--datastore-conn-pool-write-max-open', String(PG_POOLS.writeMax), '--datastore-conn-pool-write-min-open', String(PG_POOLS.writeMin),
-          '--enable-experimental-watchable-schema-cache');
+        args.push('--datastore-engine', 'postgres', '--datastore-conn-uri', pg.url('spicedb'), '--datastore-conn-pool-read-max-open', String(PG_POOLS.readMax),
+          '--datastore-conn-pool-read-min-open', String(PG_POOLS.readMin), '--datastore-conn-pool-write-max-open', String(PG_POOLS.writeMax),
+          '--datastore-conn-pool-write-min-open', String(PG_POOLS.writeMin), '--enable-experimental-watchable-schema-cache');
       }
       child = launch('spicedb', bin, args, join(place.dir, 'logs', `spicedb-${datastore}.log`));
       await waitForPort(HTTP, child, 'spicedb', 60_000);
@@ -77,21 +78,25 @@ export function spicedb(datastore: 'memory' | 'postgres', log: (l: string) => vo
       const batches: Tuple[][] = [];
       for (let i = 0; i < all.length; i += 1000) batches.push(all.slice(i, i + 1000));
       let done = 0;
-      await pool(batches, 4, async (b) => { await writeRels(b, 'OPERATION_CREATE'); progress(done += b.length); });
+      await pool(batches, 4, async (b) => {
+        await writeRels(b, 'OPERATION_CREATE');
+        progress(done += b.length);
+      });
     },
     // minimize_latency reads at a revision rounded down to a 5 s quantum: the last tuples are visible after one.
     settled: () => sleep(5_500),
     target: () => ({ base, headers, check: 'spicedb-check', list: 'spicedb-list' }),
-    check: (s, p, o) => ({ method: 'POST', path: '/v1/permissions/check',
-      body: JSON.stringify({ resource: ref(o), permission: p, subject: { object: ref(s) } }) }),
+    check: (s, p, o) => ({ method: 'POST', path: '/v1/permissions/check', body: JSON.stringify({ resource: ref(o), permission: p, subject: { object: ref(s) } }) }),
     list: (s, p, type) => ({ method: 'POST', path: '/v1/permissions/resources',
       body: JSON.stringify({ resourceObjectType: type.toLowerCase(), permission: p, subject: { object: ref(s) } }) }),
-    async write(t) { await writeRels([t], 'OPERATION_TOUCH'); },
+    async write(t) {
+      await writeRels([t], 'OPERATION_TOUCH');
+    },
     notes: () => (datastore === 'memory' ? ['memdb (its development and testing datastore)'] : [
       `read pool ${PG_POOLS.readMax} (at least ${PG_POOLS.readMin}) and write pool ${PG_POOLS.writeMax} (at least ${PG_POOLS.writeMin}) of PostgreSQL's 100 `
-        + 'connections and the watchable schema cache (track_commit_timestamp on), as AuthZed\'s best practices advise ("Tune Connections to '
-        + 'Datastores", "Enable schema watch cache"); PostgreSQL 15; the load with CREATE (the load-testing guide: faster than TOUCH on '
-        + 'PostgreSQL); minimize_latency with the default 5 s quantization; over its HTTP gateway (the guide prefers gRPC), one node, no dispatch',
+      + 'connections and the watchable schema cache (track_commit_timestamp on), as AuthZed\'s best practices advise ("Tune Connections to '
+      + 'Datastores", "Enable schema watch cache"); PostgreSQL 15; the load with CREATE (the load-testing guide: faster than TOUCH on '
+      + 'PostgreSQL); minimize_latency with the default 5 s quantization; over its HTTP gateway (the guide prefers gRPC), one node, no dispatch',
     ]),
     pids: () => ({ ...(child?.pid ? { spicedb: child.pid } : {}), ...(pg ? { postgres: pg.pid } : {}) }),
     async stop() {

@@ -5,7 +5,13 @@ import { EXIT } from '../exit.js';
 import type { CliIo } from '../io.js';
 import type { Output } from '../output.js';
 
-interface Change { revision: number; kind: string; op: string; tuple?: string; definition?: { name: string; version?: number } }
+interface Change {
+  revision: number;
+  kind: string;
+  op: string;
+  tuple?: string;
+  definition?: { name: string; version?: number };
+}
 
 /** How long a follower waits after an empty page before asking again. */
 const IDLE_MS = 500;
@@ -21,7 +27,8 @@ export const spec: CommandSpec = {
     'Exit: 0 done (Ctrl-C included), 2 usage error, 4-6 server errors.',
   ].join('\n'),
   flags: {
-    ...COMMON, ...SERVER,
+    ...COMMON,
+    ...SERVER,
     after: { type: 'string', arg: 'REVISION', help: 'Changes after this revision' },
     limit: { type: 'string', arg: 'N', help: 'At most N changes without --follow, 1-1000 (default 100)' },
     follow: { type: 'boolean', short: 'f', help: 'Keep reading as changes happen' },
@@ -38,7 +45,10 @@ export async function run({ values }: Parsed, out: Output, io: CliIo): Promise<n
   const max = int(values, 'max', { min: 1, max: Number.MAX_SAFE_INTEGER, fallback: Number.MAX_SAFE_INTEGER });
   const afterFlag = str(values, 'after') === undefined ? undefined : int(values, 'after', { min: 0, max: Number.MAX_SAFE_INTEGER, fallback: 0 });
   const conn = await connect(values, io);
-  const print = (c: Change) => { out.line(describe(c)); out.value(c); };
+  const print = (c: Change) => {
+    out.line(describe(c));
+    out.value(c);
+  };
   if (!follow) {
     const after = afterFlag ?? 0;
     const page = await conn.json<{ changes: Change[]; next: number }>('GET', `/authorization/changes${query({ after, limit })}`);
@@ -50,7 +60,9 @@ export async function run({ values }: Parsed, out: Output, io: CliIo): Promise<n
   let cursor = afterFlag ?? (await conn.json<{ revision: number }>('GET', '/authorization/indexer/status')).revision;
   out.note(`following changes after revision ${cursor} (Ctrl-C to stop)`);
   let stopped = false;
-  const stop = () => { stopped = true; };
+  const stop = () => {
+    stopped = true;
+  };
   const unsubscribe = io.onInterrupt(stop);
   let seen = 0;
   try {

@@ -8,18 +8,23 @@ import type { Output } from '../output.js';
 
 const CONSISTENCY = ['minimize_latency', 'at_least_as_fresh', 'fully_consistent'] as const;
 const DECISION_FLAGS: Record<string, Flag> = {
-  ...COMMON, ...SERVER,
+  ...COMMON,
+  ...SERVER,
   expect: { type: 'string', arg: 'allow|deny', help: 'Exit 0 when the answer is this, 1 otherwise (default: allow)' },
   consistency: { type: 'string', arg: 'MODE', help: `${CONSISTENCY.join(', ')}` },
-  revision: { type: 'string', arg: 'N', help: 'Answer at least as fresh as this revision (a write\'s answer carries it)' },
-  scope: { type: 'string', arg: 'OBJECT', help: 'Decide for this scope object on the subject\'s behalf (see the API docs)' },
+  revision: { type: 'string', arg: 'N', help: "Answer at least as fresh as this revision (a write's answer carries it)" },
+  scope: { type: 'string', arg: 'OBJECT', help: "Decide for this scope object on the subject's behalf (see the API docs)" },
 };
 const EXIT_LINE = [
   'Exit: 0 allowed (or what --expect asks), 1 denied (or not what --expect asks), 2 usage, 4-6 server errors,',
   '7 denied because the type or permission is unknown to the model (a typo? the reason names the nearest name).',
 ].join('\n');
 
-interface Reason { code: string; message: string; didYouMean?: string }
+interface Reason {
+  code: string;
+  message: string;
+  didYouMean?: string;
+}
 
 export const spec: CommandSpec = {
   name: 'check',
@@ -44,7 +49,9 @@ function triple(positionals: string[], command: string) {
 
 function decisionQuery(values: Values, t: ReturnType<typeof triple>) {
   return query({
-    ...t, scope: str(values, 'scope'), consistency: choice(values, 'consistency', CONSISTENCY),
+    ...t,
+    scope: str(values, 'scope'),
+    consistency: choice(values, 'consistency', CONSISTENCY),
     revision: str(values, 'revision') === undefined ? undefined : int(values, 'revision', { min: 0, max: Number.MAX_SAFE_INTEGER, fallback: 0 }),
   });
 }

@@ -27,8 +27,13 @@ export async function expandInputs(args: string[], cwd = '.'): Promise<string[]>
   const files: string[] = [];
   for (const arg of args) {
     let isDir = false;
-    try { isDir = (await stat(at(cwd, arg))).isDirectory(); } catch { /* readSource reports a missing file with its path */ }
-    if (!isDir) { files.push(arg); continue; }
+    try {
+      isDir = (await stat(at(cwd, arg))).isDirectory();
+    } catch { /* readSource reports a missing file with its path */ }
+    if (!isDir) {
+      files.push(arg);
+      continue;
+    }
     const before = files.length;
     await walk(arg, files, cwd);
     if (files.length === before) throw new CliError(EXIT.input, `${arg}: no *.json, *.yaml or *.yml files in this directory or below it`);

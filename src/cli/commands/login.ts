@@ -15,15 +15,16 @@ export const spec: CommandSpec = {
   name: 'login',
   summary: 'Try a server URL and API token, then save them to a profile (file mode 0600)',
   usage: ['login --url URL [--profile NAME]    (the token: AUTHZ_TOKEN, stdin, or typed at the prompt)'],
-  description: (env) => [
-    'The token is read from AUTHZ_TOKEN, else from stdin (piped), else asked for without echo; --token works too',
-    'but shows in the process list. It is tried against the server, then saved with the URL under the profile name',
-    `(default "default") in ${profilePath(env)} (XDG_CONFIG_HOME moves it), readable by you only. It is never printed.`,
-    'The URL is the admin surface (http://127.0.0.1:3030 under npm start), not the client surface (:3000).',
-    'Create an API token with POST /api-tokens (masterkey header); the masterkey itself is not taken as a token.',
-    '',
-    'Exit: 0 saved, 2 usage error, 4 refused, 5 the token was refused, 6 the server cannot be reached.',
-  ].join('\n'),
+  description: (env) =>
+    [
+      'The token is read from AUTHZ_TOKEN, else from stdin (piped), else asked for without echo; --token works too',
+      'but shows in the process list. It is tried against the server, then saved with the URL under the profile name',
+      `(default "default") in ${profilePath(env)} (XDG_CONFIG_HOME moves it), readable by you only. It is never printed.`,
+      'The URL is the admin surface (http://127.0.0.1:3030 under npm start), not the client surface (:3000).',
+      'Create an API token with POST /api-tokens (masterkey header); the masterkey itself is not taken as a token.',
+      '',
+      'Exit: 0 saved, 2 usage error, 4 refused, 5 the token was refused, 6 the server cannot be reached.',
+    ].join('\n'),
   flags: { ...COMMON, ...SERVER },
   examples: ['echo "$TOKEN" | authz login --url http://127.0.0.1:3030', 'authz login --url https://authz.example.com --profile prod'],
 };
@@ -39,8 +40,14 @@ async function readToken({ stdin, stderr }: CliIo): Promise<string> {
         let typed = '';
         stdin.on('data', (chunk: Buffer) => {
           for (const ch of chunk.toString('utf8')) {
-            if (ch === '\u0003') { reject(new CliError(EXIT.usage, 'cancelled')); return; }
-            if (ch === '\r' || ch === '\n') { resolve(typed); return; }
+            if (ch === '\u0003') {
+              reject(new CliError(EXIT.usage, 'cancelled'));
+              return;
+            }
+            if (ch === '\r' || ch === '\n') {
+              resolve(typed);
+              return;
+            }
             if (ch === '\u007f' || ch === '\b') typed = typed.slice(0, -1);
             else if (typed.length < MAX_TOKEN) typed += ch;
           }
@@ -64,7 +71,8 @@ async function readToken({ stdin, stderr }: CliIo): Promise<string> {
 function withHint(e: unknown, url: string, token: string): unknown {
   if (!(e instanceof CliError)) return e;
   if (e.exit === EXIT.refused && / 404 ROUTE_NOT_FOUND/.test(e.message)) {
-    return new CliError(e.exit, `${e.message}\n${url} has no admin routes: is it the client surface? Log in to the admin surface (http://127.0.0.1:3030 under npm start)`, e.details);
+    return new CliError(e.exit, `${e.message}\n${url} has no admin routes: is it the client surface? Log in to the admin surface (http://127.0.0.1:3030 under npm start)`,
+      e.details);
   }
   // An admin JWT (three dot-separated parts) is a token too: only other strings get the hint.
   if (e.exit === EXIT.auth && !token.startsWith(API_TOKEN_PREFIX) && token.split('.').length !== 3) {
@@ -81,7 +89,9 @@ export async function run({ values }: Parsed, out: Output, io: CliIo): Promise<n
   if (!token) throw usage('no token given (AUTHZ_TOKEN, stdin or the prompt)');
   const conn = connection(url, token, int(values, 'timeout', { min: 1, max: 86_400, fallback: 30 }) * 1000, io.stderr);
   // Any admin route proves the token; the index status is small and read-only.
-  await conn.json('GET', '/authorization/indexer/status').catch((e: unknown) => { throw withHint(e, conn.url, token); });
+  await conn.json('GET', '/authorization/indexer/status').catch((e: unknown) => {
+    throw withHint(e, conn.url, token);
+  });
   const name = profileName(str(values, 'profile'), io.env);
   const path = profilePath(io.env);
   await saveProfile(name, { url: conn.url, token }, path);
@@ -92,7 +102,9 @@ export async function run({ values }: Parsed, out: Output, io: CliIo): Promise<n
 
 export const logout = {
   spec: {
-    name: 'logout', summary: 'Remove a saved profile (its URL and token)', usage: ['logout [--profile NAME]'],
+    name: 'logout',
+    summary: 'Remove a saved profile (its URL and token)',
+    usage: ['logout [--profile NAME]'],
     description: 'Exit: 0 removed, 1 there was no such profile, 2 usage error.',
     flags: { ...COMMON, profile: SERVER.profile! },
   } satisfies CommandSpec,

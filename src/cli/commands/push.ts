@@ -20,14 +20,14 @@ const SHOWN_PROBLEMS = 20;
 
 export const spec: CommandSpec = {
   name: 'push',
-  summary: 'Push a scenario file\'s definitions (and with --tuples its tuples and grants) to a server, showing the diff',
+  summary: "Push a scenario file's definitions (and with --tuples its tuples and grants) to a server, showing the diff",
   usage: ['push FILE [--tuples] [--dry-run] [--json] [flags]'],
   description: [
     'Reads FILE as authz test does (JSON or YAML, the scenario format) and sends its definitions, and with --tuples its',
-    'tuples and grants, through the server\'s state import: validated whole, nothing changed when one is refused.',
-    'First the server\'s dry run: each definition created, changed (every relation and permission added, removed or',
+    "tuples and grants, through the server's state import: validated whole, nothing changed when one is refused.",
+    "First the server's dry run: each definition created, changed (every relation and permission added, removed or",
     'changed) or unchanged, and how many tuples and grants are new. Then, unless --dry-run, the push itself. Only the',
-    'file\'s initial content is pushed (not its steps or assertions); nothing on the server is removed. Pushing the same',
+    "file's initial content is pushed (not its steps or assertions); nothing on the server is removed. Pushing the same",
     'file again changes nothing. Replacing the definition a database schema registered is refused (409 SCHEMA_DEFINITION);',
     'so is replacing a built-in or module type (User, Team, File, StoragePublic, ChatRoom: 409 MODULE_DEFINITION) unless',
     '--replace-builtin is given. Allowed types and entries compare as sets: a reorder is no change.',
@@ -36,20 +36,29 @@ export const spec: CommandSpec = {
     '4 the server refused it (nothing changed), 5-6 server errors.',
   ].join('\n'),
   flags: {
-    ...COMMON, ...SERVER,
-    tuples: { type: 'boolean', help: 'Also push the file\'s tuples and grants (only those missing are written)' },
+    ...COMMON,
+    ...SERVER,
+    tuples: { type: 'boolean', help: "Also push the file's tuples and grants (only those missing are written)" },
     'dry-run': { type: 'boolean', help: 'Show what would change; change nothing' },
-    'replace-builtin': { type: 'boolean', help: 'Also replace built-in and module types (User, Team, File, StoragePublic, ChatRoom) the file redefines; their modules rely on them' },
+    'replace-builtin': { type: 'boolean',
+      help: 'Also replace built-in and module types (User, Team, File, StoragePublic, ChatRoom) the file redefines; their modules rely on them' },
   },
   examples: ['authz push examples/docs.yaml --dry-run', 'authz push examples/docs.yaml --tuples', 'authz push model.json --json | jq .definitions'],
 };
 
 interface ImportReport {
-  dryRun: boolean; revision: number; notes: string[];
+  dryRun: boolean;
+  revision: number;
+  notes: string[];
   resources: { created: string[]; updated: string[]; unchanged: string[] };
-  relations?: { created: number; existing: number }; grants?: { created: number; existing: number };
+  relations?: { created: number; existing: number };
+  grants?: { created: number; existing: number };
 }
-interface Pushed { name: string; status: 'created' | 'changed' | 'unchanged'; changes: EntryChange[] }
+interface Pushed {
+  name: string;
+  status: 'created' | 'changed' | 'unchanged';
+  changes: EntryChange[];
+}
 
 /** The file's definitions, tuples and grants, each tuple checked for form (with its location) before anything is sent. */
 function contentOf(src: SourceFile, withTuples: boolean) {
@@ -59,18 +68,19 @@ function contentOf(src: SourceFile, withTuples: boolean) {
     throw new CliError(EXIT.input, [`${src.path} is not a scenario file (the format authz test reads):`, ...shown].join('\n'), parsed.problems);
   }
   const sc = parsed.scenario;
-  const read = (texts: string[] | undefined, field: string): Tuple[] => (withTuples ? texts ?? [] : []).map((text, i) => {
-    const t = parseTupleText(text);
-    if (!t) throw new CliError(EXIT.input, `${src.locate(`$.${field}[${i}]`)}: not a tuple Subject:id#relation@Resource:id: ${text.slice(0, 200)}`);
-    return t;
-  });
+  const read = (texts: string[] | undefined, field: string): Tuple[] =>
+    (withTuples ? texts ?? [] : []).map((text, i) => {
+      const t = parseTupleText(text);
+      if (!t) throw new CliError(EXIT.input, `${src.locate(`$.${field}[${i}]`)}: not a tuple Subject:id#relation@Resource:id: ${text.slice(0, 200)}`);
+      return t;
+    });
   return { definitions: (sc.definitions ?? []).map(expandDefinition), tuples: read(sc.tuples, 'tuples'), grants: read(sc.grants, 'grants'), steps: sc.steps?.length ?? 0 };
 }
 
 /** Every definition on the server, by name. */
 async function serverDefinitions(conn: Connection): Promise<Map<string, Definition>> {
   const all = new Map<string, Definition>();
-  for (let skip = 0; ; skip += PAGE) {
+  for (let skip = 0;; skip += PAGE) {
     const page = await conn.json<{ resources: Definition[]; count: number }>('GET', `/authorization/resources?skip=${skip}&limit=${PAGE}`);
     for (const d of page.resources) all.set(d.name, { name: d.name, relations: d.relations, permissions: d.permissions });
     if (page.resources.length < PAGE || skip + PAGE >= page.count) return all;
@@ -103,14 +113,14 @@ function located(e: unknown, src: SourceFile, content: ReturnType<typeof content
 
 async function importOnce(conn: Connection, content: ReturnType<typeof contentOf>, withTuples: boolean, dryRun: boolean, src: SourceFile, replaceBuiltin: boolean) {
   const query = new URLSearchParams({ ...(dryRun ? { dryRun: 'true' } : {}), ...(replaceBuiltin ? { replaceBuiltin: 'true' } : {}) }).toString();
-  const res = await conn.raw('POST', `/state/import${query ? `?${query}` : ''}`,
-    { upload: Readable.from(lines(content, withTuples)), headers: { 'content-type': NDJSON } })
-    .catch((e: unknown) => { throw located(e, src, content); });
+  const res = await conn.raw('POST', `/state/import${query ? `?${query}` : ''}`, { upload: Readable.from(lines(content, withTuples)), headers: { 'content-type': NDJSON } })
+    .catch((e: unknown) => {
+      throw located(e, src, content);
+    });
   return await res.json() as ImportReport;
 }
 
-const tally = (c: { created: number; existing: number } | undefined, verb: string) =>
-  (c ? `${count(c.created)} ${verb}, ${count(c.existing)} stored already` : '');
+const tally = (c: { created: number; existing: number } | undefined, verb: string) => (c ? `${count(c.created)} ${verb}, ${count(c.existing)} stored already` : '');
 
 export async function run({ values, positionals }: Parsed, out: Output, io: CliIo): Promise<number> {
   if (positionals.length !== 1) throw usage('authz push needs one FILE\nSee: authz push --help');
@@ -126,8 +136,7 @@ export async function run({ values, positionals }: Parsed, out: Output, io: CliI
   const replaceBuiltin = values['replace-builtin'] === true;
   const plan = await importOnce(conn, content, withTuples, true, src, replaceBuiltin);
 
-  const status = (name: string): Pushed['status'] =>
-    (plan.resources.created.includes(name) ? 'created' : plan.resources.updated.includes(name) ? 'changed' : 'unchanged');
+  const status = (name: string): Pushed['status'] => (plan.resources.created.includes(name) ? 'created' : plan.resources.updated.includes(name) ? 'changed' : 'unchanged');
   const pushed: Pushed[] = content.definitions.map((d) => {
     const s = status(d.name);
     return { name: d.name, status: s, changes: s === 'unchanged' ? [] : definitionChanges(s === 'created' ? undefined : before.get(d.name), d) };

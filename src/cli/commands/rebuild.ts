@@ -6,7 +6,8 @@ import type { CliIo } from '../io.js';
 import { count, type Output } from '../output.js';
 
 interface Status {
-  revision: number; generation: number;
+  revision: number;
+  generation: number;
   rebuild: { soft: boolean; phase: string; done: number; total: number } | null;
   rebuildRequested: { soft: boolean } | null;
 }
@@ -22,7 +23,8 @@ export const spec: CommandSpec = {
     'Exit: 0 done (or started, with --no-wait), 2 usage error, 4-6 server errors (6: not done within --wait-timeout).',
   ].join('\n'),
   flags: {
-    ...COMMON, ...SERVER,
+    ...COMMON,
+    ...SERVER,
     soft: { type: 'boolean', help: 'Reapply every tuple to the current generation instead of building a new one' },
     'no-wait': { type: 'boolean', help: 'Start it and return' },
     'wait-timeout': { type: 'string', arg: 'SECONDS', help: 'Give up waiting after this long (default 3600); the rebuild goes on' },
@@ -60,10 +62,15 @@ export async function run({ values }: Parsed, out: Output, io: CliIo): Promise<n
     const r = s.rebuild;
     const elapsed = Math.max((Date.now() - t0) / 1000, 0.001);
     const line = r
-      ? `rebuild ${r.soft ? 'soft' : 'hard'}: ${r.phase} ${count(r.done)}/${count(r.total)}${r.total ? ` (${Math.floor((100 * r.done) / r.total)}%)` : ''}, ${count(Math.round(r.done / elapsed))}/s`
+      ? `rebuild ${r.soft ? 'soft' : 'hard'}: ${r.phase} ${count(r.done)}/${count(r.total)}${r.total ? ` (${Math.floor((100 * r.done) / r.total)}%)` : ''}, ${
+        count(Math.round(r.done / elapsed))
+      }/s`
       : 'rebuild: waiting to start';
     if (tty) io.stderr.write(`\r\x1b[K${line}`);
-    else if (line !== lastLine && Date.now() - lastPrint > 2000) { io.stderr.write(`${line}\n`); lastPrint = Date.now(); }
+    else if (line !== lastLine && Date.now() - lastPrint > 2000) {
+      io.stderr.write(`${line}\n`);
+      lastPrint = Date.now();
+    }
     lastLine = line;
     await new Promise((r) => setTimeout(r, POLL_MS));
   }

@@ -12,13 +12,19 @@ import { MAX_FILE_BYTES } from '../source-file.js';
 const BATCH = 1000;
 
 const writeFlags = {
-  ...COMMON, ...SERVER,
-  file: { type: 'string' as const, arg: 'FILE', help: 'Also read tuples from FILE (- for stdin): one per line, S#r@O or {"subject","relation","resource"}; blank and // lines skipped' },
+  ...COMMON,
+  ...SERVER,
+  file: { type: 'string' as const, arg: 'FILE',
+    help: 'Also read tuples from FILE (- for stdin): one per line, S#r@O or {"subject","relation","resource"}; blank and // lines skipped' },
 };
 
 async function readText(file: string, io: CliIo): Promise<string> {
   if (file !== '-') {
-    try { return await readFile(at(io.cwd, file), 'utf8'); } catch (e) { throw new CliError(EXIT.input, `${file}: cannot read: ${(e as NodeJS.ErrnoException).code}`); }
+    try {
+      return await readFile(at(io.cwd, file), 'utf8');
+    } catch (e) {
+      throw new CliError(EXIT.input, `${file}: cannot read: ${(e as NodeJS.ErrnoException).code}`);
+    }
   }
   let text = '';
   for await (const chunk of io.stdin) {
@@ -57,7 +63,13 @@ async function tuplesOf({ values, positionals }: Parsed, command: string, io: Cl
   return out;
 }
 
-interface WriteAnswer { created: number; existing: number; deleted: number; missing: number; revision: number }
+interface WriteAnswer {
+  created: number;
+  existing: number;
+  deleted: number;
+  missing: number;
+  revision: number;
+}
 
 async function send(parsed: Parsed, out: Output, io: CliIo, operation: 'create' | 'delete'): Promise<number> {
   const tuples = await tuplesOf(parsed, operation === 'create' ? 'write' : 'delete', io);
@@ -74,8 +86,11 @@ async function send(parsed: Parsed, out: Output, io: CliIo, operation: 'create' 
       if (!(e instanceof CliError) || i === 0) throw e;
       progress?.finish(' before the refusal');
       const done = operation === 'create' ? 'written' : 'deleted';
-      throw new CliError(e.exit, `${e.message}\nthe ${count(i)} tuples before this batch (batches 1-${i / BATCH}) were ${done} (revision ${total.revision}); tuples ${count(i + 1)}-${count(tuples.length)} ${e.exit === EXIT.unavailable ? `may not be (this batch's fate is unknown; repeating the command is safe)` : 'were not'}`,
-        { refused: e.details, applied: { ...total, tuples: i }, notApplied: tuples.length - i });
+      throw new CliError(e.exit,
+        `${e.message}\nthe ${count(i)} tuples before this batch (batches 1-${i / BATCH}) were ${done} (revision ${total.revision}); tuples ${count(i + 1)}-${
+          count(tuples.length)
+        } ${e.exit === EXIT.unavailable ? `may not be (this batch's fate is unknown; repeating the command is safe)` : 'were not'}`, { refused: e.details,
+        applied: { ...total, tuples: i }, notApplied: tuples.length - i });
     }
     for (const k of ['created', 'existing', 'deleted', 'missing'] as const) total[k] += r[k];
     total.revision = r.revision;
@@ -93,7 +108,8 @@ const exitLine = 'Exit: 0 done, 2 usage error, 3 a tuple in --file is malformed,
 
 export const write = {
   spec: {
-    name: 'relations write', summary: 'Write tuples (batches of 1,000, each at one revision)',
+    name: 'relations write',
+    summary: 'Write tuples (batches of 1,000, each at one revision)',
     usage: ['relations write TUPLE… [--file FILE|-] [flags]'],
     description: `Each batch is validated whole by the server: one refused tuple and none of its batch is written.\n${exitLine}`,
     flags: writeFlags,
@@ -104,7 +120,8 @@ export const write = {
 
 export const remove = {
   spec: {
-    name: 'relations delete', summary: 'Delete tuples (batches of 1,000, each at one revision)',
+    name: 'relations delete',
+    summary: 'Delete tuples (batches of 1,000, each at one revision)',
     usage: ['relations delete TUPLE… [--file FILE|-] [flags]'],
     description: `A tuple that is not stored counts as missing, not as an error.\n${exitLine}`,
     flags: writeFlags,
@@ -117,7 +134,8 @@ const CONSISTENCY = ['minimize_latency', 'at_least_as_fresh', 'fully_consistent'
 
 export const read = {
   spec: {
-    name: 'relations read', summary: 'List stored tuples in tuple-text order, filtered, read page by page',
+    name: 'relations read',
+    summary: 'List stored tuples in tuple-text order, filtered, read page by page',
     usage: ['relations read [--subject-type T] [--resource-type T] [--search TEXT] [--skip N] [--limit N] [flags]'],
     description: [
       'Prints one tuple per line (--json: one JSON record per line), then on stderr how many there are and the',
@@ -125,7 +143,8 @@ export const read = {
       'Exit: 0 done, 2 usage error, 4-6 server errors.',
     ].join('\n'),
     flags: {
-      ...COMMON, ...SERVER,
+      ...COMMON,
+      ...SERVER,
       'subject-type': { type: 'string', arg: 'TYPE', help: 'Only tuples whose subject has this type' },
       'resource-type': { type: 'string', arg: 'TYPE', help: 'Only tuples whose resource has this type' },
       search: { type: 'string', arg: 'TEXT', help: 'Case-insensitive substring of the tuple text' },
@@ -133,7 +152,7 @@ export const read = {
       limit: { type: 'string', arg: 'N', help: 'Print at most N tuples (default 100)' },
       'page-size': { type: 'string', arg: 'N', help: 'Tuples per request, 1-1000 (default 100)' },
       consistency: { type: 'string', arg: 'MODE', help: CONSISTENCY.join(', ') },
-      revision: { type: 'string', arg: 'N', help: 'Wait until the list has this revision (a write\'s answer carries it)' },
+      revision: { type: 'string', arg: 'N', help: "Wait until the list has this revision (a write's answer carries it)" },
     },
     examples: ['authz relations read --resource-type Document --limit 20', 'authz relations read --search alice --json'],
   } satisfies CommandSpec,
@@ -142,7 +161,9 @@ export const read = {
     const limit = int(values, 'limit', { min: 1, max: Number.MAX_SAFE_INTEGER, fallback: 100 });
     const pageSize = int(values, 'page-size', { min: 1, max: 1000, fallback: 100 });
     const filters = {
-      subjectType: str(values, 'subject-type'), resourceType: str(values, 'resource-type'), search: str(values, 'search'),
+      subjectType: str(values, 'subject-type'),
+      resourceType: str(values, 'resource-type'),
+      search: str(values, 'search'),
       consistency: choice(values, 'consistency', CONSISTENCY),
       revision: str(values, 'revision') === undefined ? undefined : int(values, 'revision', { min: 0, max: Number.MAX_SAFE_INTEGER, fallback: 0 }),
     };
@@ -152,16 +173,25 @@ export const read = {
     for (let at = skip; printed < limit;) {
       const want = Math.min(pageSize, limit - printed);
       const page = await conn.json<{ relations: Array<{ computedTuple: string }>; count: number; countCapped: boolean }>(
-        'GET', `/authorization/relations${query({ ...filters, skip: at, limit: want })}`);
+        'GET',
+        `/authorization/relations${query({ ...filters, skip: at, limit: want })}`,
+      );
       total = { count: page.count, countCapped: page.countCapped };
-      for (const r of page.relations) { out.line(r.computedTuple); out.value(r); }
+      for (const r of page.relations) {
+        out.line(r.computedTuple);
+        out.value(r);
+      }
       printed += page.relations.length;
       at += page.relations.length;
       if (page.relations.length < want) break;
     }
     const end = skip + printed;
     const more = total.countCapped || end < total.count;
-    out.note(`${printed === 0 ? 'no tuples' : `tuples ${count(skip + 1)}-${count(end)}`} of ${total.countCapped ? 'at least ' : ''}${count(total.count)}${more && printed > 0 ? `; more: --skip ${end}` : ''}`);
+    out.note(
+      `${printed === 0 ? 'no tuples' : `tuples ${count(skip + 1)}-${count(end)}`} of ${total.countCapped ? 'at least ' : ''}${count(total.count)}${
+        more && printed > 0 ? `; more: --skip ${end}` : ''
+      }`,
+    );
     return EXIT.ok;
   },
 };

@@ -32,7 +32,8 @@ function counter(progress: Progress) {
 
 export const exportState = {
   spec: {
-    name: 'export', summary: 'Export definitions, schemas, config and every tuple and grant (NDJSON by default)',
+    name: 'export',
+    summary: 'Export definitions, schemas, config and every tuple and grant (NDJSON by default)',
     usage: ['export [FILE] [--without-tuples] [--format ndjson|json] [flags]'],
     description: [
       'Writes to FILE (through a temporary file, renamed when the export is complete) or to stdout. A progress line',
@@ -41,7 +42,8 @@ export const exportState = {
       'Exit: 0 done, 2 usage error, 3 FILE cannot be written, 4-6 server errors (6: cut short).',
     ].join('\n'),
     flags: {
-      ...COMMON, ...SERVER,
+      ...COMMON,
+      ...SERVER,
       'without-tuples': { type: 'boolean', help: 'Only definitions, schemas and config' },
       format: { type: 'string', arg: 'FORMAT', help: 'ndjson (default: a header line, then a line per tuple) or json (one document)' },
     },
@@ -62,7 +64,13 @@ export const exportState = {
       await pipeline(Readable.fromWeb(res.body as import('node:stream/web').ReadableStream), stream, sink, { end: sink !== io.stdout });
       if (format === 'ndjson' && tuples) {
         // The last line counts what was sent: without it the stream stopped early.
-        const end = (() => { try { return JSON.parse(lastLine()) as { end?: { relations: number; grants: number } }; } catch { return {}; } })().end;
+        const end = (() => {
+          try {
+            return JSON.parse(lastLine()) as { end?: { relations: number; grants: number } };
+          } catch {
+            return {};
+          }
+        })().end;
         if (!end || end.relations + end.grants + 2 !== progress.items) throw new CliError(EXIT.unavailable, 'the export was cut short (no matching end line)');
       }
       if (tmp) await rename(tmp, at(io.cwd, file!));
@@ -104,23 +112,31 @@ async function scenarioHint(e: unknown, file: string, cwd: string): Promise<unkn
 }
 
 interface ImportReport {
-  dryRun: boolean; prune: boolean; revision: number; notes: string[];
-  resources: Record<string, string[]>; schemas: Record<string, string[]>; config: Record<string, string[]>;
-  relations?: Record<string, number>; grants?: Record<string, number>;
+  dryRun: boolean;
+  prune: boolean;
+  revision: number;
+  notes: string[];
+  resources: Record<string, string[]>;
+  schemas: Record<string, string[]>;
+  config: Record<string, string[]>;
+  relations?: Record<string, number>;
+  grants?: Record<string, number>;
 }
 
 export const importState = {
   spec: {
-    name: 'import', summary: 'Import a state document (an export): NDJSON streamed, or one JSON document',
+    name: 'import',
+    summary: 'Import a state document (an export): NDJSON streamed, or one JSON document',
     usage: ['import FILE|- [--dry-run] [--prune] [--format ndjson|json] [flags]'],
     description: [
       'The server validates the whole document before it changes anything; importing the same file again changes',
       'nothing. --prune also removes what the document leaves out. A progress bar with lines sent and the rate goes',
-      'to stderr, then the server\'s report. The format follows the file name (.json: json, else ndjson) unless given.',
+      "to stderr, then the server's report. The format follows the file name (.json: json, else ndjson) unless given.",
       'Exit: 0 imported, 2 usage error, 3 FILE cannot be read, 4 the server refused the document (nothing changed), 5-6 server errors.',
     ].join('\n'),
     flags: {
-      ...COMMON, ...SERVER,
+      ...COMMON,
+      ...SERVER,
       'dry-run': { type: 'boolean', help: 'Report what would change; change nothing' },
       prune: { type: 'boolean', help: 'Also remove definitions, config and tuples the document leaves out (schemas are never removed)' },
       format: { type: 'string', arg: 'FORMAT', help: 'ndjson or json' },
@@ -136,7 +152,11 @@ export const importState = {
     const format = choice(values, 'format', ['ndjson', 'json'] as const) ?? (/\.json$/i.test(file) ? 'json' : 'ndjson');
     let size: number | undefined;
     if (file !== '-') {
-      try { size = (await stat(at(io.cwd, file))).size; } catch (e) { throw new CliError(EXIT.input, `${file}: cannot read: ${(e as NodeJS.ErrnoException).code}`); }
+      try {
+        size = (await stat(at(io.cwd, file))).size;
+      } catch (e) {
+        throw new CliError(EXIT.input, `${file}: cannot read: ${(e as NodeJS.ErrnoException).code}`);
+      }
     }
     const conn = await connect(values, io);
     const progress = new Progress('import', 'lines', size, io.stderr);
@@ -144,9 +164,13 @@ export const importState = {
     const source = file === '-' ? io.stdin : createReadStream(at(io.cwd, file));
     source.on('error', (e: Error) => stream.destroy(new CliError(EXIT.input, `${file}: cannot read: ${(e as NodeJS.ErrnoException).code}`)));
     stream.on('end', () => progress.finish(' sent; waiting for the server'));
-    const res = await conn.raw('POST', `/state/import${query({ dryRun: values['dry-run'] ? true : undefined, prune: values.prune ? true : undefined })}`,
-      { upload: source.pipe(stream), headers: { 'content-type': format === 'json' ? 'application/json' : NDJSON } })
-      .catch(async (e: unknown) => { throw await scenarioHint(withLines(e, file), file, io.cwd); });
+    const res = await conn.raw('POST', `/state/import${query({ dryRun: values['dry-run'] ? true : undefined, prune: values.prune ? true : undefined })}`, {
+      upload: source.pipe(stream),
+      headers: { 'content-type': format === 'json' ? 'application/json' : NDJSON },
+    })
+      .catch(async (e: unknown) => {
+        throw await scenarioHint(withLines(e, file), file, io.cwd);
+      });
     const report = await res.json() as ImportReport;
     const names = (c: Record<string, string[]>) => Object.entries(c).filter(([, v]) => v.length).map(([k, v]) => `${k} ${v.length}`).join(', ') || 'no change';
     const counts = (c?: Record<string, number>) => (c ? Object.entries(c).map(([k, v]) => `${k} ${count(v)}`).join(', ') : 'not in the file');

@@ -32,8 +32,18 @@ export const spec: CommandSpec = {
   examples: ['authz test examples/docs.yaml', 'authz test test/fixtures/conformance/cases --shuffle 5', 'authz test model.yaml --json | jq .failed'],
 };
 
-interface Failure extends Outcome { location: string; /** The shuffled order (1..N) it failed in, when it passed in the file's order. */ order?: number }
-interface FileReport { file: string; name?: string; passed: number; failed: number; failures: Failure[]; error?: string }
+interface Failure extends Outcome {
+  location: string; /** The shuffled order (1..N) it failed in, when it passed in the file's order. */
+  order?: number;
+}
+interface FileReport {
+  file: string;
+  name?: string;
+  passed: number;
+  failed: number;
+  failures: Failure[];
+  error?: string;
+}
 
 /** Runs in the natural order, then in each shuffled order; an assertion fails if it fails in any order. */
 function testFile(src: SourceFile, scenario: Scenario, orders: number, seedOf: (n: number) => number): FileReport {
@@ -87,8 +97,8 @@ export async function run({ values, positionals }: Parsed, out: Output, io: CliI
       const parsed = parseScenario(src.value);
       if (!parsed.scenario) {
         const first = parsed.problems[0]!;
-        throw new CliError(EXIT.input, `${src.locate(first.at)}: ${first.at}: ${first.message}` +
-          (parsed.problems.length > 1 ? ` (and ${parsed.problems.length - 1} more; see authz validate ${file})` : ''));
+        throw new CliError(EXIT.input, `${src.locate(first.at)}: ${first.at}: ${first.message}`
+          + (parsed.problems.length > 1 ? ` (and ${parsed.problems.length - 1} more; see authz validate ${file})` : ''));
       }
       report = testFile(src, parsed.scenario, orders, seedOf);
     } catch (e) {
@@ -109,7 +119,9 @@ export async function run({ values, positionals }: Parsed, out: Output, io: CliI
   const shuffled = orders > 0 ? { orders, seed } : {};
   out.line('');
   if (orders > 0) out.line(`Shuffled: ${orders} random write orders per file, seed ${seed} (replay: --shuffle ${orders} --seed ${seed})`);
-  out.line(`${passed} passed, ${failed} failed${inputErrors ? `, ${inputErrors} file${inputErrors > 1 ? 's' : ''} not read` : ''} (${files.length} file${files.length === 1 ? '' : 's'})`);
+  out.line(
+    `${passed} passed, ${failed} failed${inputErrors ? `, ${inputErrors} file${inputErrors > 1 ? 's' : ''} not read` : ''} (${files.length} file${files.length === 1 ? '' : 's'})`,
+  );
   out.value({ passed, failed, inputErrors, files: reports, ...shuffled });
   return inputErrors ? EXIT.input : failed ? EXIT.failed : EXIT.ok;
 }

@@ -25,7 +25,9 @@ export const spec: CommandSpec = {
   examples: ['authz validate examples/docs.yaml', 'authz validate models/ --strict'],
 };
 
-interface Located extends LintProblem { location: string }
+interface Located extends LintProblem {
+  location: string;
+}
 
 export async function run({ values, positionals }: Parsed, out: Output, io: CliIo): Promise<number> {
   if (positionals.length === 0) throw usage('authz validate needs at least one file or directory\nSee: authz validate --help');
@@ -51,7 +53,11 @@ export async function run({ values, positionals }: Parsed, out: Output, io: CliI
   const errors = all.filter((p) => p.severity === 'error').length;
   const warnings = all.length - errors;
   const unread = reports.filter((r) => r.error).length;
-  out.line(`${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'} in ${files.length} file${files.length === 1 ? '' : 's'}${unread ? ` (${unread} not read)` : ''}`);
+  out.line(
+    `${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'} in ${files.length} file${files.length === 1 ? '' : 's'}${
+      unread ? ` (${unread} not read)` : ''
+    }`,
+  );
   out.value({ errors, warnings, files: reports });
   if (unread) return EXIT.input;
   return errors || (values.strict && warnings) ? EXIT.failed : EXIT.ok;

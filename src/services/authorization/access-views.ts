@@ -9,11 +9,22 @@ export const VIEW_MAX_OBJECTS = 100_000;
 const VIEW_MAX_BYTES = 8 * 1024 * 1024;
 const PAGE = 1000;
 
-export interface ViewSpec { name: string; subject: string; permission: string; resourceType: string }
+export interface ViewSpec {
+  name: string;
+  subject: string;
+  permission: string;
+  resourceType: string;
+}
 
 const summary = (v: AccessViewRecord) => ({
-  name: v._id, subject: v.subject, permission: v.permission, resourceType: v.resourceType, count: v.count,
-  revision: v.revision, createdAt: v.createdAt, refreshedAt: v.refreshedAt,
+  name: v._id,
+  subject: v.subject,
+  permission: v.permission,
+  resourceType: v.resourceType,
+  count: v.count,
+  revision: v.revision,
+  createdAt: v.createdAt,
+  refreshedAt: v.refreshedAt,
 });
 
 /**
@@ -47,8 +58,13 @@ export class AccessViews {
       }
       const now = new Date();
       return await draft.publish({
-        _id: spec.name, subject: spec.subject, permission: spec.permission, resourceType: spec.resourceType, revision,
-        createdAt: createdAt ?? now, refreshedAt: now,
+        _id: spec.name,
+        subject: spec.subject,
+        permission: spec.permission,
+        resourceType: spec.resourceType,
+        revision,
+        createdAt: createdAt ?? now,
+        refreshedAt: now,
       });
     } catch (e) {
       await draft.discard().catch(() => undefined);

@@ -15,13 +15,13 @@ import { allHeld, type IndexLeases, type Scope } from './index-leases.js';
 import type { ModelSource } from './model-source.js';
 import { OWN_GRACE_MS, toRecover } from './recovery-selection.js';
 import type { Reindexing } from './reindexing.js';
+import { DefinitionApplier } from './definition-applier.js';
 
 /** A unit's model and generations are read again at least this often, whatever the work epoch says (see workState). */
 const STATE_MAX_AGE_MS = 2000;
 /** Tuples in one coalesced batch; a larger backlog is split. */
 export const BATCH_TUPLES = 2000;
 /** Objects of a redefined type listed per page of its re-index (with every tuple on them). */
-const REINDEX_OBJECTS = 500;
 const RECOVER_EVERY_MS = 1000;
 /** Pending entries one recovery pass reads, oldest first. */
 const RECOVER_LIST = 5000;
@@ -37,8 +37,17 @@ const leaseWaitMs = (leaseTtlMs: number) => Math.max(30_000, 2 * leaseTtlMs);
  */
 export const APPLY_WAIT_MS = 10_000;
 
-interface Waiter { entry: ChangeEntry; resolve(): void; reject(e: unknown): void; sync: boolean; verify: boolean }
-interface Item { t: Tuple; grant: boolean }
+interface Waiter {
+  entry: ChangeEntry;
+  resolve(): void;
+  reject(e: unknown): void;
+  sync: boolean;
+  verify: boolean;
+}
+interface Item {
+  t: Tuple;
+  grant: boolean;
+}
 
 /** Whether a tuple may change flattened sets (an arrow tuple on an inherited object, or one making a new source). */
 const shapesFlats = changesFlats;
@@ -80,8 +89,15 @@ export class Applier {
   private state: { epoch: string; at: number; model: Model; gens: number[] } | null = null;
 
   constructor(private readonly deps: {
-    log: ChangeLog; leases: IndexLeases; heartbeat: Heartbeat; batch: IndexBatch; index: IndexStore; graph: GraphStore;
-    models: ModelSource; cache: DecisionCache; logger: Logger;
+    log: ChangeLog;
+    leases: IndexLeases;
+    heartbeat: Heartbeat;
+    batch: IndexBatch;
+    index: IndexStore;
+    graph: GraphStore;
+    models: ModelSource;
+    cache: DecisionCache;
+    logger: Logger;
     /** Bumped under every lease by exclusive work, the only work that changes the model or the generations units use. */
     workEpoch: Epoch;
     /** Bumped when a definition is saved (ModelSource.changed): units take the new model from then on, as classifiers do. */
@@ -96,18 +112,24 @@ export class Applier {
     /** How long a dead process's leases hold (LEASE_TTL_MS); how soon its markers without a log entry are dropped follows it. */
     leaseTtlMs?: number;
   }) {
-    this.definitionWork = new DefinitionApplier(this, deps);
+    this.definitionWork = new DefinitionApplier(this, { ...deps, batchTuples: BATCH_TUPLES });
     this.ttl = deps.leaseTtlMs ?? 15_000;
   }
 
   /** Told of every unit of tuple and grant work applied here: whether it held the structure lease, and its size (metrics). */
   onUnit: (structure: boolean, tuples: number) => void = () => undefined;
 
-  get owner() { return this.deps.heartbeat.owner; }
+  get owner() {
+    return this.deps.heartbeat.owner;
+  }
 
-  private get leaseWait() { return leaseWaitMs(this.ttl); }
+  private get leaseWait() {
+    return leaseWaitMs(this.ttl);
+  }
 
-  private get ownGrace() { return Math.max(OWN_GRACE_MS, 2 * this.ttl); }
+  private get ownGrace() {
+    return Math.max(OWN_GRACE_MS, 2 * this.ttl);
+  }
 
   /** Runs `work` alone, holding every index lease (definitions, rebuilds). */
   exclusive<T>(work: () => Promise<T>): Promise<T> {
@@ -115,7 +137,10 @@ export class Applier {
       const held = await this.deps.leases.acquire(this.deps.leases.everything(), this.leaseWait);
       // Before the work: a unit that reads the epoch after this lease is released sees it changed and reads the model
       // and the generations again; a bump that fails does no work.
-      return this.holding(held, async () => { await this.deps.workEpoch.bump(); return work(); });
+      return this.holding(held, async () => {
+        await this.deps.workEpoch.bump();
+        return work();
+      });
     });
   }
 
@@ -136,7 +161,9 @@ export class Applier {
       // Failing makes the entries pending again, and their replay recomputes under fresh leases.
       if (!allHeld(held)) throw new Error(`an index lease (${held.map((l) => l.key).join(', ')}) was lost during a unit of index work`);
       return result;
-    } finally { await this.deps.leases.release(held); }
+    } finally {
+      await this.deps.leases.release(held);
+    }
   }
 
   /**
@@ -167,9 +194,14 @@ export class Applier {
     const work = this.enqueue(entry, true, false);
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new AppError('STORE_UNAVAILABLE',
-        `The index did not take revision ${entry.revision} within ${APPLY_WAIT_MS / 1000} s; it is stored and will be indexed; retry shortly (writes are safe to retry)`)),
-      APPLY_WAIT_MS);
+      timer = setTimeout(
+        () =>
+          reject(
+            new AppError('STORE_UNAVAILABLE',
+              `The index did not take revision ${entry.revision} within ${APPLY_WAIT_MS / 1000} s; it is stored and will be indexed; retry shortly (writes are safe to retry)`),
+          ),
+        APPLY_WAIT_MS,
+      );
     });
     // A failure after the answer was given is the recovery loop's (the entry is in `failed`), not the caller's.
     work.catch(() => undefined);
@@ -185,7 +217,9 @@ export class Applier {
     if (this.inFlight.has(entry.revision)) return Promise.resolve();
     this.inFlight.add(entry.revision);
     if (entry.kind === 'definition') {
-      return this.definitionWork.run(entry).then(() => { this.failed.delete(entry.revision); }, (e: unknown) => {
+      return this.definitionWork.run(entry).then(() => {
+        this.failed.delete(entry.revision);
+      }, (e: unknown) => {
         this.failed.add(entry.revision);
         throw e;
       }).finally(() => this.inFlight.delete(entry.revision));
@@ -221,9 +255,15 @@ export class Applier {
             await this.applyEntries(batch.filter((w) => !w.verify).map((w) => w.entry), true);
           });
           await this.deps.log.done(batch.map((w) => w.entry.revision));
-          batch.forEach((w) => { this.failed.delete(w.entry.revision); w.resolve(); });
+          batch.forEach((w) => {
+            this.failed.delete(w.entry.revision);
+            w.resolve();
+          });
         } catch (e) {
-          batch.forEach((w) => { this.failed.add(w.entry.revision); w.reject(e); });
+          batch.forEach((w) => {
+            this.failed.add(w.entry.revision);
+            w.reject(e);
+          });
         } finally {
           batch.forEach((w) => this.inFlight.delete(w.entry.revision));
         }
@@ -282,8 +322,12 @@ export class Applier {
   private async unit(items: Item[], scope: Scope, assumeStored: boolean, revision: number): Promise<void> {
     const { model, gens } = await this.workState();
     const result = await this.deps.batch.apply({
-      tuples: items.filter((x) => !x.grant).map((x) => x.t), grants: items.filter((x) => x.grant).map((x) => x.t),
-      gens, model, assumeStored, structure: scope.structure,
+      tuples: items.filter((x) => !x.grant).map((x) => x.t),
+      grants: items.filter((x) => x.grant).map((x) => x.t),
+      gens,
+      model,
+      assumeStored,
+      structure: scope.structure,
       owns: (o) => scope.partitions.includes(this.deps.leases.partitionOf(o)),
     });
     await this.deps.cache.bump(result.touched, result.structure, revision);
@@ -295,7 +339,9 @@ export class Applier {
     this.deps.heartbeat.start();
     const tick = async () => {
       if (this.stopped) return;
-      try { await this.recover(); } catch (e) {
+      try {
+        await this.recover();
+      } catch (e) {
         this.deps.logger.debug({ err: (e as Error).message }, 'recovery pass failed');
       }
       if (!this.stopped) this.timer = setTimeout(() => void tick(), RECOVER_EVERY_MS);
@@ -333,58 +379,5 @@ export class Applier {
     this.definitionWork.stop();
     await Promise.all(this.running);
     await this.deps.heartbeat.stop();
-  }
-}
-
-/**
- * Definition changes: every tuple and grant touching the type, in batches, under the new model. Flats
- * that read any object of those tuples are recomputed with them (their dependencies say which).
- */
-class DefinitionApplier {
-  private chain: Promise<unknown> = Promise.resolve();
-  private stopped = false;
-  constructor(private readonly applier: Applier, private readonly deps: ConstructorParameters<typeof Applier>[0]) {}
-
-  run(entry: ChangeEntry): Promise<void> {
-    const run = this.chain.then(() => this.reindex(entry));
-    this.chain = run.catch(() => undefined);
-    return run;
-  }
-
-  stop() { this.stopped = true; }
-
-  private async reindex(entry: ChangeEntry): Promise<void> {
-    const { graph, batch, cache, log, logger } = this.deps;
-    const type = entry.type!;
-    const started = Date.now();
-    let counts = { tuples: 0, grants: 0 };
-    // A page of the type's objects at a time, so a type of a million tuples is never held whole. The first page is listed
-    // under the lease: a unit that wrote before it is listed, one after it reloads the new model (and so indexes its own
-    // tuples under it), which is why the later pages need no lease to be listed.
-    let page = await this.applier.exclusive(() => graph.touchingType(type, '', REINDEX_OBJECTS));
-    for (;;) {
-      const all = [...page.tuples.map((t) => ({ t, grant: false })), ...page.grants.map((t) => ({ t, grant: true }))];
-      counts = { tuples: counts.tuples + page.tuples.length, grants: counts.grants + page.grants.length };
-      // A type nothing refers to yet (a new one, usually) has nothing to recompute: writes from now on read the new model.
-      for (let i = 0; i < all.length; i += BATCH_TUPLES) {
-        if (this.stopped) throw new Error('stopped');
-        const part = all.slice(i, i + BATCH_TUPLES);
-        await this.applier.exclusive(async () => {
-          const model = await this.deps.models.reload();
-          const r = await batch.apply({
-            tuples: part.filter((p) => !p.grant).map((p) => p.t), grants: part.filter((p) => p.grant).map((p) => p.t),
-            gens: await this.applier.gens(), model, skipProjection: true, modelChanged: true,
-          });
-          await cache.bump(r.touched, true, entry.revision);
-        });
-      }
-      if (page.next === null) break;
-      if (this.stopped) throw new Error('stopped');
-      page = await graph.touchingType(type, page.next, REINDEX_OBJECTS);
-    }
-    await cache.bump([], true, entry.revision);
-    await log.done([entry.revision]);
-    await this.deps.reindexing?.end([entry.revision]);
-    logger.info({ type, ...counts, seconds: (Date.now() - started) / 1000 }, 're-indexed a changed definition');
   }
 }

@@ -10,7 +10,10 @@ export interface Change {
   definition?: { name: string; relations?: Record<string, string[]>; permissions?: Record<string, string[]>; version?: number };
   at: Date;
 }
-export interface ChangePage { changes: Change[]; next: number }
+export interface ChangePage {
+  changes: Change[];
+  next: number;
+}
 
 /** The changes one log entry stands for (rebuild requests stand for none). */
 export function changesOf(e: ChangeEntry): Change[] {
@@ -20,7 +23,11 @@ export function changesOf(e: ChangeEntry): Change[] {
     // A mixed write names the tuples it deleted; all of an entry's changes share its revision, in the order written.
     const deleted = new Set(e.deleted ?? []);
     return (e.tuples ?? []).map((tuple) => ({
-      revision: e.revision, kind, op: e.op === 'delete' || deleted.has(tuple) ? 'delete' as const : 'create' as const, tuple, at,
+      revision: e.revision,
+      kind,
+      op: e.op === 'delete' || deleted.has(tuple) ? 'delete' as const : 'create' as const,
+      tuple,
+      at,
     }));
   }
   if (e.kind === 'definition') {
@@ -45,7 +52,10 @@ export class ChangeFeed {
   private async settled(): Promise<number> {
     const settled = await this.revisions.settled();
     const latest = await this.revisions.latest();
-    if (settled >= latest) { this.behindSince = null; return settled; }
+    if (settled >= latest) {
+      this.behindSince = null;
+      return settled;
+    }
     this.behindSince ??= this.now();
     if (this.now() - this.behindSince > HEAL_AFTER_MS) {
       this.behindSince = this.now();

@@ -17,7 +17,8 @@ import type { Revisions } from './revisions.js';
 
 export type Consistency = 'minimize_latency' | 'at_least_as_fresh' | 'fully_consistent';
 export interface ReadOptions {
-  consistency?: Consistency; revision?: number;
+  consistency?: Consistency;
+  revision?: number;
   /** The caller has waited for the revision already (`settle`), for a batch of reads that share one wait. */
   settled?: boolean;
 }
@@ -33,26 +34,33 @@ const allowsType = (model: Model, objectType: string, relation: string, subjectT
   const allowed = model.get(objectType)?.relations.get(relation) ?? [];
   return allowed.includes('*') || allowed.includes(subjectType);
 };
-const countsAs = (model: Model, subject: string, relation: string, resource: string) =>
-  allowsType(model, typeOf(resource), relation, typeOf(subject));
+const countsAs = (model: Model, subject: string, relation: string, resource: string) => allowsType(model, typeOf(resource), relation, typeOf(subject));
 
 /** One list, read a page or a count at a time. */
-interface Lister { page(skip: number, limit: number): Promise<string[]>; count(pivot: string): Promise<ListCount> }
+interface Lister {
+  page(skip: number, limit: number): Promise<string[]>;
+  count(pivot: string): Promise<ListCount>;
+}
 const EMPTY: Lister = { page: async () => [], count: async () => NO_COUNT };
 
 /** A check's answer: a deny naming a type or action the model lacks says so (the decision caches hold only `allowed`). */
-export interface CheckAnswer { allowed: boolean; reason?: CheckReason }
+export interface CheckAnswer {
+  allowed: boolean;
+  reason?: CheckReason;
+}
 
 /** Types whose definition change is still being re-indexed are answered from the projection meanwhile. */
-export interface PendingDefinitions { reindexing: Reindexing; projection: ProjectionDecisions }
+export interface PendingDefinitions {
+  reindexing: Reindexing;
+  projection: ProjectionDecisions;
+}
 
 export class Checks {
   /** Told of every decision of `can` and whether the decision cache gave it (metrics). */
   onDecision: (allowed: boolean, cached: boolean) => void = () => undefined;
 
-  constructor(private readonly index: IndexStore, private readonly graph: GraphStore,
-    private readonly models: ModelSource, private readonly cache: DecisionCache, private readonly revisions: Revisions,
-    private readonly whole = WHOLE, private readonly pending?: PendingDefinitions,
+  constructor(private readonly index: IndexStore, private readonly graph: GraphStore, private readonly models: ModelSource, private readonly cache: DecisionCache,
+    private readonly revisions: Revisions, private readonly whole = WHOLE, private readonly pending?: PendingDefinitions,
     private readonly lists = new ListCache(100 * Math.max(whole, 1000))) {}
 
   /** The projection answers for `type` now, when a definition change that affects it is not re-indexed yet. */
@@ -83,7 +91,10 @@ export class Checks {
     }
     const useCache = opts.consistency !== 'fully_consistent';
     const cached = useCache ? await this.cache.lookup(subject, action, resource) : null;
-    if (cached?.hit != null) { this.onDecision(cached.hit, true); return cached.hit; }
+    if (cached?.hit != null) {
+      this.onDecision(cached.hit, true);
+      return cached.hit;
+    }
     const answer = isRelation(model, resource, action)
       ? countsAs(model, subject, action, resource) && await this.index.holds(subject, resource, action)
       : await this.index.check(subject, resource, indexPlan(model, typeOf(subject), typeOf(resource), action));
@@ -121,8 +132,10 @@ export class Checks {
       const key = relationKey(resource, action);
       return { subjectIndex, objectIndex: { id: key, public: false, keys: [key], refs: [] } };
     }
-    const relationTargets = r.arrows.flatMap((a) => (plan.arrows.find((p) => p.rel === a.rel)?.targets ?? [])
-      .filter((t) => model.get(typeOf(a.x))?.relations.has(t)).map((t) => relationKey(a.x, t)));
+    const relationTargets = r.arrows.flatMap((a) =>
+      (plan.arrows.find((p) => p.rel === a.rel)?.targets ?? [])
+        .filter((t) => model.get(typeOf(a.x))?.relations.has(t)).map((t) => relationKey(a.x, t))
+    );
     const keys = [...plan.direct.map((rel) => relationKey(resource, rel)), ...plan.grants.map((p) => `${relationKey(resource, p)}!`), ...relationTargets];
     const refs = new Map(r.arrows.flatMap((a) => a.flats.map((f) => [relationKey(a.x, f.perm), { id: relationKey(a.x, f.perm), public: f.public, keys: [...f.keys].sort() }])));
     return {
@@ -222,8 +235,10 @@ export class Checks {
     const model = await this.models.get();
     if (isRelation(model, resource, action)) {
       // A relation that does not admit the subject type has no holders of it that count.
-      if (!allowsType(model, typeOf(resource), action, subjectType)) return pageWithExtra(self, NO_COUNT, skip, limit, async () => [])
-        .then((page) => ({ subjects: page.ids, public: false, count: page.count }));
+      if (!allowsType(model, typeOf(resource), action, subjectType)) {
+        return pageWithExtra(self, NO_COUNT, skip, limit, async () => [])
+          .then((page) => ({ subjects: page.ids, public: false, count: page.count }));
+      }
       const held = await this.index.countHolders(resource, action, subjectType, self ?? '');
       const page = await pageWithExtra(self, held, skip, limit, (s, l) => this.index.listHolders(resource, action, subjectType, s, l));
       return { subjects: page.ids, public: false, count: page.count };

@@ -5,7 +5,10 @@ import type { InvalidationBus } from '../../stores/ports/invalidation-bus.js';
 import type { LocalDecisions, LocalStamp } from './local-decisions.js';
 
 /** What a fresh decision is stored under: the shared store's epochs and this process's local ones. */
-export interface Stamp { shared: string; local: LocalStamp }
+export interface Stamp {
+  shared: string;
+  local: LocalStamp;
+}
 
 /**
  * An entry records the epochs of its subject, its object and the index structure it was computed under.
@@ -15,8 +18,7 @@ export interface Stamp { shared: string; local: LocalStamp }
  * live process before a write returns (see InvalidationBus), so a repeated check answers without a network hop.
  */
 export class DecisionCache {
-  constructor(private readonly shared: DecisionStore,
-    private readonly local?: { decisions: LocalDecisions; bus: InvalidationBus }) {}
+  constructor(private readonly shared: DecisionStore, private readonly local?: { decisions: LocalDecisions; bus: InvalidationBus }) {}
 
   /** Returns the cached decision (or null) and a stamp to store a fresh one with. */
   async lookup(s: string, a: string, o: string): Promise<{ hit: boolean | null; stamp: Stamp } | null> {

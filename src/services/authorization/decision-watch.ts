@@ -4,9 +4,16 @@ import type { Invalidation } from '../../stores/ports/invalidation-bus.js';
 import type { Checks } from './checks.js';
 import type { Revisions } from './revisions.js';
 
-export interface Decision { action: string; resource: string; allowed: boolean; revision: number }
+export interface Decision {
+  action: string;
+  resource: string;
+  allowed: boolean;
+  revision: number;
+}
 export interface Watched {
-  subject: string; action: string; resource: string;
+  subject: string;
+  action: string;
+  resource: string;
   /** The answer the subscriber holds; a flip is a fresh answer that differs. */
   allowed: boolean;
   notify(d: Decision): void;
@@ -35,7 +42,9 @@ export class DecisionWatch {
 
   constructor(private readonly checks: Checks, private readonly revisions: Revisions, private readonly log: Logger) {}
 
-  get size(): number { return this.all.size; }
+  get size(): number {
+    return this.all.size;
+  }
 
   /** Watches `w` from now on, asking once more right away (a flip between its first answer and now is not lost). */
   add(w: Watched): () => void {
@@ -86,10 +95,17 @@ export class DecisionWatch {
 
   private schedule(): void {
     if (this.stopped || this.running || (this.dirty.size === 0 && !this.everything)) return;
-    this.running = this.round().catch((e: Error) => { this.failures++; this.log.warn({ err: e.message }, 'decision watch round failed'); })
+    this.running = this.round().catch((e: Error) => {
+      this.failures++;
+      this.log.warn({ err: e.message }, 'decision watch round failed');
+    })
       // After a round whose checks failed (a store down), the next waits a little rather than spinning.
       .then(() => (this.failures ? new Promise((r) => setTimeout(r, RETRY_MS)) : undefined))
-      .finally(() => { this.running = null; this.failures = 0; this.schedule(); });
+      .finally(() => {
+        this.running = null;
+        this.failures = 0;
+        this.schedule();
+      });
   }
 
   private async round(): Promise<void> {
@@ -122,7 +138,7 @@ export class DecisionWatch {
 
 function index(map: Map<string, Set<Watched>>, key: string, w: Watched) {
   let set = map.get(key);
-  if (!set) map.set(key, (set = new Set()));
+  if (!set) map.set(key, set = new Set());
   set.add(w);
 }
 

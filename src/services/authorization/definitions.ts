@@ -20,7 +20,11 @@ export type DefinitionStatus = 'processed' | 'acknowledged' | 'ignored';
  * were checked against the model the caller leaves in place (a planned state import); checked against the stored
  * model one definition at a time, an import fixing a name and an arrow to it together would stop part-way.
  */
-export interface PutOptions { mustExist?: boolean; adopt?: boolean; arrowsChecked?: boolean }
+export interface PutOptions {
+  mustExist?: boolean;
+  adopt?: boolean;
+  arrowsChecked?: boolean;
+}
 
 /**
  * The refusal of a write that would replace or delete, unasked, what an authorization-enabled schema registered.
@@ -46,16 +50,21 @@ const ask = (version: number | undefined, op: 'replace' | 'delete') => (op === '
 const howTo = (name: string, version: number | undefined, op: 'replace' | 'delete') => (op === 'delete'
   ? `To delete it anyway, send its current version (DELETE /authorization/resources/${name}?version=${version})`
   : version === undefined ? `None is stored: to define it anyway, send a version (0 or more)`
-    : `To replace it anyway, send version ${version + 1} (the current version is ${version})`);
+  : `To replace it anyway, send version ${version + 1} (the current version is ${version})`);
 
 export const definitionView = (r: DefinitionRecord) => ({
-  _id: r._id, name: r.name, relations: r.relations, permissions: r.permissions, version: r.version,
-  createdAt: r.createdAt, updatedAt: r.updatedAt,
+  _id: r._id,
+  name: r.name,
+  relations: r.relations,
+  permissions: r.permissions,
+  version: r.version,
+  createdAt: r.createdAt,
+  updatedAt: r.updatedAt,
 });
 
 export class Definitions {
-  constructor(private readonly store: DefinitionStore, private readonly models: ModelSource, private readonly log: ChangeLog,
-    private readonly applier: Applier, private readonly reindexing?: Reindexing, private readonly schemas?: Pick<SchemaStore, 'findByName'>) {}
+  constructor(private readonly store: DefinitionStore, private readonly models: ModelSource, private readonly log: ChangeLog, private readonly applier: Applier,
+    private readonly reindexing?: Reindexing, private readonly schemas?: Pick<SchemaStore, 'findByName'>) {}
 
   /** Whether an authorization-enabled schema of this name registers the definition. */
   async registeredBySchema(name: string): Promise<boolean> {

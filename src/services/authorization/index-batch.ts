@@ -41,7 +41,9 @@ export interface BatchInput {
  * tuples again in a unit holding the structure lease and their partitions.
  */
 export class NeedsStructure extends Error {
-  constructor(why: string) { super(`this unit needs the structure lease: ${why}`); }
+  constructor(why: string) {
+    super(`this unit needs the structure lease: ${why}`);
+  }
 }
 
 /** Objects invalidated one by one after a flat changed; beyond this, the whole decision cache is. */
@@ -61,8 +63,7 @@ export interface BatchResult {
  * state, never patched, so the result is the same whatever the order or the number of replays.
  */
 export class IndexBatch {
-  constructor(private readonly store: TupleReads & GrantReads, private readonly graph: GraphStore, private readonly index: IndexStore,
-    private readonly hints: DeletionHints) {}
+  constructor(private readonly store: TupleReads & GrantReads, private readonly graph: GraphStore, private readonly index: IndexStore, private readonly hints: DeletionHints) {}
 
   async apply(input: BatchInput): Promise<BatchResult> {
     const { model, gens } = input;
@@ -103,7 +104,7 @@ export class IndexBatch {
     const sources = [...new Set(tuples.filter((t) => has(t, false) && isFlatSource(model, t)).map((t) => t.subject))];
     const toFlatten = new Set<string>();
     for (const gen of gens) {
-      if (arrowResources.length) for (const o of await this.index.flatsDependingOn(gen, arrowResources)) toFlatten.add(o);
+      if (arrowResources.length) { for (const o of await this.index.flatsDependingOn(gen, arrowResources)) toFlatten.add(o); }
       if (sources.length) {
         const done = await this.index.flattened(gen, sources);
         for (const s of sources) if (!done.has(s)) toFlatten.add(s);

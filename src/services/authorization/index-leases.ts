@@ -31,7 +31,10 @@ export class IndexLeases {
   /** Waits until no other unit of this process uses `lease`, then marks it used. */
   private async lock(lease: Lease): Promise<void> {
     const queue = this.local.get(lease);
-    if (!queue) { this.local.set(lease, []); return; }
+    if (!queue) {
+      this.local.set(lease, []);
+      return;
+    }
     await new Promise<void>((resolve) => queue.push(resolve));
   }
 
@@ -52,9 +55,13 @@ export class IndexLeases {
     leases.forEach((l) => this.unlock(l));
   }
 
-  get count(): number { return this.partitions.length; }
+  get count(): number {
+    return this.partitions.length;
+  }
 
-  partitionOf(object: string): number { return partitionOf(object, this.partitions.length); }
+  partitionOf(object: string): number {
+    return partitionOf(object, this.partitions.length);
+  }
 
   /** Waits for every lease of `scope`, in the global order; on failure releases what it took. */
   async acquire(scope: Scope, waitMs: number): Promise<Lease[]> {
@@ -63,7 +70,12 @@ export class IndexLeases {
     try {
       for (const lease of wanted) {
         await this.lock(lease);
-        try { await lease.acquire(waitMs); } catch (e) { this.unlock(lease); throw e; }
+        try {
+          await lease.acquire(waitMs);
+        } catch (e) {
+          this.unlock(lease);
+          throw e;
+        }
         held.push(lease);
       }
       return held;
@@ -80,12 +92,20 @@ export class IndexLeases {
     for (const p of [...new Set(partitions)].sort((a, b) => a - b)) {
       const lease = this.partitions[p]!;
       if (!this.tryLock(lease)) continue;
-      if (await lease.tryAcquire().catch((e: unknown) => { this.unlock(lease); throw e; })) { taken.push(p); leases.push(lease); } else this.unlock(lease);
+      if (await lease.tryAcquire().catch((e: unknown) => {
+        this.unlock(lease);
+        throw e;
+      })) {
+        taken.push(p);
+        leases.push(lease);
+      } else this.unlock(lease);
     }
     return { taken, leases };
   }
 
-  everything(): Scope { return { partitions: this.partitions.map((_, i) => i), structure: true }; }
+  everything(): Scope {
+    return { partitions: this.partitions.map((_, i) => i), structure: true };
+  }
 }
 
 /** Every lease of a unit still ours (renewals kept up); otherwise another process may have interleaved. */

@@ -18,8 +18,12 @@ export class Indexer {
     const { index, log, revisions, rebuilds } = this.deps;
     const meta = await index.meta();
     return {
-      pending: await log.countPending(), appliedRevision: await revisions.applied(), revision: await revisions.latest(),
-      generation: meta.gen, building: meta.building, ...(await rebuilds.status()),
+      pending: await log.countPending(),
+      appliedRevision: await revisions.applied(),
+      revision: await revisions.latest(),
+      generation: meta.gen,
+      building: meta.building,
+      ...(await rebuilds.status()),
     };
   }
 }

@@ -18,7 +18,10 @@ export class ListCache {
     const e = this.entries.get(key);
     if (!e) return undefined;
     this.entries.delete(key);
-    if (e.stamp !== stamp || Date.now() - e.at > this.maxAgeMs) { this.held -= weight(e.objects); return undefined; }
+    if (e.stamp !== stamp || Date.now() - e.at > this.maxAgeMs) {
+      this.held -= weight(e.objects);
+      return undefined;
+    }
     this.entries.set(key, e); // most recently used last
     return e.objects;
   }
@@ -26,7 +29,10 @@ export class ListCache {
   put(key: string, stamp: string, objects: string[]): void {
     if (objects.length > this.maxIds / 4) return; // one huge list would evict everything else
     const old = this.entries.get(key);
-    if (old) { this.entries.delete(key); this.held -= weight(old.objects); }
+    if (old) {
+      this.entries.delete(key);
+      this.held -= weight(old.objects);
+    }
     this.entries.set(key, { stamp, at: Date.now(), objects });
     this.held += weight(objects);
     for (const [k, e] of this.entries) {
@@ -36,5 +42,7 @@ export class ListCache {
     }
   }
 
-  get size(): number { return this.entries.size; }
+  get size(): number {
+    return this.entries.size;
+  }
 }

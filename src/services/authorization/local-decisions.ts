@@ -6,7 +6,12 @@ const SLOTS = 1 << 16;
 /** The local epochs a decision was computed under; null when nothing local may be stored. */
 export type LocalStamp = readonly [number, number, number] | null;
 
-interface Entry { allowed: boolean; es: number; eo: number; gen: number }
+interface Entry {
+  allowed: boolean;
+  es: number;
+  eo: number;
+  gen: number;
+}
 
 function slot(id: string): number {
   let h = 0x811c9dc5;
@@ -29,7 +34,9 @@ export class LocalDecisions {
   /** `max` entries at most (0 keeps none); the oldest go first. */
   constructor(private readonly max = 100_000) {}
 
-  trustWhile(trusted: () => boolean): void { this.trusted = trusted; }
+  trustWhile(trusted: () => boolean): void {
+    this.trusted = trusted;
+  }
 
   stamp(s: string, o: string): LocalStamp {
     return this.max > 0 && this.trusted() ? [this.epochs[slot(s)]!, this.epochs[slot(o)]!, this.gen] : null;
@@ -63,5 +70,7 @@ export class LocalDecisions {
     this.entries.clear();
   }
 
-  get size(): number { return this.entries.size; }
+  get size(): number {
+    return this.entries.size;
+  }
 }

@@ -35,7 +35,9 @@ export class ModelSource {
   }
 
   /** Another process changed a definition: the next read loads (the bus says so before that change is acknowledged). */
-  invalidate(): void { this.cached = null; }
+  invalidate(): void {
+    this.cached = null;
+  }
 
   /** Loads now. A load already in flight may have read before the caller's write, so a new one starts after it. */
   reload(): Promise<Model> {
@@ -47,7 +49,9 @@ export class ModelSource {
       return model;
     });
     this.loading = load;
-    void load.finally(() => { if (this.loading === load) this.loading = null; }).catch(() => undefined);
+    void load.finally(() => {
+      if (this.loading === load) this.loading = null;
+    }).catch(() => undefined);
     return load;
   }
 }

@@ -102,7 +102,7 @@ function mayBePublic(model: Model, type: string, action: string): boolean {
   return false;
 }
 
-const tooLarge = (type: string) => new AppError('INDEX_BEHIND',
-  `A definition change affecting ${type} is being re-indexed and this list would read more than ${WALK_MAX} objects meanwhile; retry shortly`);
-const tooMany = (about: string, max: number) => new AppError('INDEX_BEHIND',
-  `A definition change affecting ${about} is being re-indexed and this decision would read more than ${max} tuples meanwhile; retry shortly`);
+const tooLarge = (type: string) =>
+  new AppError('INDEX_BEHIND', `A definition change affecting ${type} is being re-indexed and this list would read more than ${WALK_MAX} objects meanwhile; retry shortly`);
+const tooMany = (about: string, max: number) =>
+  new AppError('INDEX_BEHIND', `A definition change affecting ${about} is being re-indexed and this decision would read more than ${max} tuples meanwhile; retry shortly`);

@@ -73,5 +73,7 @@ export class Loaded {
     for (const o of await this.graph.namedAsSubject(items)) this.namedBy.add(o);
   }
 
-  named(obj: string): boolean { return this.namedBy.has(obj); }
+  named(obj: string): boolean {
+    return this.namedBy.has(obj);
+  }
 }

@@ -20,7 +20,11 @@ export const REBUILD_BATCH = 1000;
 const CHECK_EVERY_MS = 2000;
 const PROGRESS_EVERY_MS = 2000;
 
-class Stopped extends Error { constructor() { super('stopped'); } }
+class Stopped extends Error {
+  constructor() {
+    super('stopped');
+  }
+}
 
 /**
  * A request is stored in MongoDB (at most one waits: a hard request absorbs a soft one) and any process
@@ -34,8 +38,18 @@ export class Rebuilds {
   private readonly abort = new AbortController();
 
   constructor(private readonly deps: {
-    state: RebuildStateStore; stateLease: Lease; runLease: Lease; heartbeat: Heartbeat; applier: Applier;
-    store: TupleReads & GrantReads; graph: GraphStore; index: IndexStore; batch: IndexBatch; models: ModelSource; cache: DecisionCache; logger: Logger;
+    state: RebuildStateStore;
+    stateLease: Lease;
+    runLease: Lease;
+    heartbeat: Heartbeat;
+    applier: Applier;
+    store: TupleReads & GrantReads;
+    graph: GraphStore;
+    index: IndexStore;
+    batch: IndexBatch;
+    models: ModelSource;
+    cache: DecisionCache;
+    logger: Logger;
   }) {}
 
   private async mutate(change: (s: RebuildState) => void): Promise<RebuildState> {
@@ -61,7 +75,11 @@ export class Rebuilds {
   async status() {
     const s = await this.deps.state.get();
     return { rebuild: s.running ? {
-      soft: s.running.soft, gen: s.running.gen, phase: s.running.phase, done: s.running.done, total: s.running.total,
+      soft: s.running.soft,
+      gen: s.running.gen,
+      phase: s.running.phase,
+      done: s.running.done,
+      total: s.running.total,
       startedAt: s.running.startedAt,
     } : null, rebuildRequested: s.requested ? { soft: s.requested.soft } : null };
   }
@@ -69,7 +87,10 @@ export class Rebuilds {
   start(): void {
     const tick = async () => {
       await this.poll();
-      if (!this.abort.signal.aborted) { this.timer = setTimeout(() => void tick(), CHECK_EVERY_MS); this.timer.unref(); }
+      if (!this.abort.signal.aborted) {
+        this.timer = setTimeout(() => void tick(), CHECK_EVERY_MS);
+        this.timer.unref();
+      }
     };
     void tick();
   }
@@ -82,7 +103,9 @@ export class Rebuilds {
       const store = storeUnavailable(e);
       if (store) this.deps.logger.warn({ err: e.message }, `index rebuild paused: ${store} unavailable; it will be retried`);
       else this.deps.logger.error({ err: e.message }, 'index rebuild failed; it will be retried');
-    }).finally(() => { this.active = null; });
+    }).finally(() => {
+      this.active = null;
+    });
     await this.active;
   }
 
@@ -100,14 +123,23 @@ export class Rebuilds {
           const next = st.running ?? st.requested;
           st.requested = st.running ? st.requested : null;
           run = next && {
-            soft: next.soft, revision: next.revision, at: next.at, owner: heartbeat.owner, startedAt: new Date(),
-            gen: next.soft ? meta.gen : Math.max(meta.gen, meta.building ?? 0) + 1, phase: 'starting', done: 0, total: 0,
+            soft: next.soft,
+            revision: next.revision,
+            at: next.at,
+            owner: heartbeat.owner,
+            startedAt: new Date(),
+            gen: next.soft ? meta.gen : Math.max(meta.gen, meta.building ?? 0) + 1,
+            phase: 'starting',
+            done: 0,
+            total: 0,
           };
           st.running = run;
         });
         if (!run) return;
         await this.run(run);
-        await this.mutate((st) => { st.running = null; });
+        await this.mutate((st) => {
+          st.running = null;
+        });
       }
     } finally {
       await runLease.release();
@@ -133,9 +165,10 @@ export class Rebuilds {
       if (run.done > run.total) run.total = run.done;
       if (Date.now() - lastSaved < PROGRESS_EVERY_MS) return;
       lastSaved = Date.now();
-      await this.mutate((st) => { st.running = run; });
-      logger.info({ soft: run.soft, phase, done: run.done, total: run.total, seconds: Math.round((Date.now() - started) / 1000) },
-        'index rebuild progress');
+      await this.mutate((st) => {
+        st.running = run;
+      });
+      logger.info({ soft: run.soft, phase, done: run.done, total: run.total, seconds: Math.round((Date.now() - started) / 1000) }, 'index rebuild progress');
     };
     const step = async (tuples: Tuple[], grants: Tuple[]) => {
       if (this.abort.signal.aborted) throw new Stopped();
@@ -146,8 +179,14 @@ export class Rebuilds {
       });
     };
     // The next batch is read from MongoDB while this one is applied in Neo4j.
-    for await (const part of readAhead(store.scanTuples(REBUILD_BATCH))) { await step(part, []); await progress('tuples', part.length); }
-    for await (const part of readAhead(store.scanGrants(REBUILD_BATCH))) { await step([], part); await progress('grants', part.length); }
+    for await (const part of readAhead(store.scanTuples(REBUILD_BATCH))) {
+      await step(part, []);
+      await progress('tuples', part.length);
+    }
+    for await (const part of readAhead(store.scanGrants(REBUILD_BATCH))) {
+      await step([], part);
+      await progress('grants', part.length);
+    }
     await this.sweep(mark);
     if (!run.soft) {
       await applier.exclusive(() => index.switchGeneration(run.gen));

@@ -11,13 +11,19 @@ export const OWN_GRACE_MS = 30_000;
  * its completion, and re-applying it would read every tuple back from MongoDB for nothing.
  */
 export function toRecover(listed: PendingRecord[], s: {
-  owner: string; busyBefore: ReadonlySet<number>; busyNow: ReadonlySet<number>; failed: ReadonlySet<number>;
-  alive: ReadonlySet<string>; now: number;
+  owner: string;
+  busyBefore: ReadonlySet<number>;
+  busyNow: ReadonlySet<number>;
+  failed: ReadonlySet<number>;
+  alive: ReadonlySet<string>;
+  now: number;
   /** How old an entry of this process's own must be to be recovered (30 s, or twice LEASE_TTL_MS when that is longer). */
   graceMs?: number;
 }): PendingRecord[] {
   const grace = s.graceMs ?? OWN_GRACE_MS;
-  return listed.filter((p) => !s.busyBefore.has(p.revision) && !s.busyNow.has(p.revision) && (p.owner === s.owner
-    ? s.failed.has(p.revision) || s.now - p.at.getTime() > grace
-    : !s.alive.has(p.owner)));
+  return listed.filter((p) =>
+    !s.busyBefore.has(p.revision) && !s.busyNow.has(p.revision) && (p.owner === s.owner
+      ? s.failed.has(p.revision) || s.now - p.at.getTime() > grace
+      : !s.alive.has(p.owner))
+  );
 }

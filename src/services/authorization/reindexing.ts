@@ -9,7 +9,9 @@ export const REFRESH_MS = 1000;
 /** A shared entry whose change-log entry is no longer pending is dropped only this long after it began. */
 const PRUNE_AFTER_MS = 5000;
 
-interface Known extends PendingReindex { seen: number }
+interface Known extends PendingReindex {
+  seen: number;
+}
 
 /**
  * A definition change commits, saves the definition, then `begin`s here before it is acknowledged: the entry goes to
@@ -27,12 +29,18 @@ export class Reindexing {
 
   private bus: InvalidationBus | null = null;
   /** The bus is built with this registry's `onInvalidation` as a listener, so it is handed over afterwards. */
-  attach(bus: InvalidationBus): void { this.bus = bus; }
+  attach(bus: InvalidationBus): void {
+    this.bus = bus;
+  }
 
   /** Whether decisions on `type` may differ from the index now. */
-  affects(type: string): boolean { return this.affected.size > 0 && this.affected.has(type); }
+  affects(type: string): boolean {
+    return this.affected.size > 0 && this.affected.has(type);
+  }
 
-  get pending(): number { return this.known.size; }
+  get pending(): number {
+    return this.known.size;
+  }
 
   /** The types a change of `type` affects, under the model before and after it. */
   static affectedBy(type: string, before: Model, after: Model): string[] {
@@ -58,7 +66,10 @@ export class Reindexing {
 
   /** Every invalidation, this process's and the others' (the bus calls it before acknowledging). */
   onInvalidation(inv: Invalidation): void {
-    if (inv.reindex?.begun) { this.add(inv.reindex.begun); this.onBegun(); }
+    if (inv.reindex?.begun) {
+      this.add(inv.reindex.begun);
+      this.onBegun();
+    }
     if (inv.reindex?.ended) this.remove(inv.reindex.ended);
   }
 
@@ -68,7 +79,12 @@ export class Reindexing {
     const all = await this.state.all();
     const shared = new Set(all.map((r) => r.revision));
     let added = false;
-    for (const r of all) if (!this.known.has(r.revision)) { this.add(r); added = true; }
+    for (const r of all) {
+      if (!this.known.has(r.revision)) {
+        this.add(r);
+        added = true;
+      }
+    }
     // Entries learnt from the bus after the read began may be missing from it; they stay.
     for (const [revision, k] of this.known) if (!shared.has(revision) && k.seen < started) this.known.delete(revision);
     this.recompute();
@@ -88,7 +104,10 @@ export class Reindexing {
   start(): void {
     const tick = () => {
       void this.refresh().catch(() => undefined).finally(() => {
-        if (this.timer) { this.timer = setTimeout(tick, REFRESH_MS); this.timer.unref(); }
+        if (this.timer) {
+          this.timer = setTimeout(tick, REFRESH_MS);
+          this.timer.unref();
+        }
       });
     };
     this.timer = setTimeout(tick, REFRESH_MS);

@@ -9,7 +9,12 @@ export const RELATION_SORTS = ['computedTuple', '-computedTuple'] as const;
 export type RelationSort = typeof RELATION_SORTS[number];
 
 export interface RelationListQuery {
-  skip: number; limit: number; sort?: RelationSort; search?: string; subjectType?: string; resourceType?: string;
+  skip: number;
+  limit: number;
+  sort?: RelationSort;
+  search?: string;
+  subjectType?: string;
+  resourceType?: string;
 }
 
 /**
@@ -23,8 +28,12 @@ export class RelationList {
 
   async list(q: RelationListQuery) {
     const page = await this.listing.list({
-      subjectType: q.subjectType, resourceType: q.resourceType, search: q.search || undefined,
-      descending: q.sort === '-computedTuple', skip: q.skip, limit: q.limit,
+      subjectType: q.subjectType,
+      resourceType: q.resourceType,
+      search: q.search || undefined,
+      descending: q.sort === '-computedTuple',
+      skip: q.skip,
+      limit: q.limit,
     });
     if ('tooBroad' in page) {
       const { cap, budget } = this.listing.limits;

@@ -13,9 +13,17 @@ import { splitUpdates, type TupleUpdate } from './tuple-updates.js';
 const REMOVE_PAGE = 1000;
 
 export const relationView = (r: RelationRecord) => ({
-  _id: r._id, subject: r.subject, relation: r.relation, resource: r.resource, computedTuple: r.computedTuple,
-  subjectType: r.subjectType, subjectId: r.subjectId, resourceType: r.resourceType, resourceId: r.resourceId,
-  createdAt: r.createdAt, revision: r.revision,
+  _id: r._id,
+  subject: r.subject,
+  relation: r.relation,
+  resource: r.resource,
+  computedTuple: r.computedTuple,
+  subjectType: r.subjectType,
+  subjectId: r.subjectId,
+  resourceType: r.resourceType,
+  resourceId: r.resourceId,
+  createdAt: r.createdAt,
+  revision: r.revision,
 });
 
 /**

@@ -16,7 +16,9 @@ export class Revisions {
     return oldest === null ? latest : oldest - 1;
   }
 
-  latest(): Promise<number> { return this.log.latest(); }
+  latest(): Promise<number> {
+    return this.log.latest();
+  }
 
   /**
    * The highest revision R below which nothing is still being written or applied: every revision up to R is in
@@ -38,8 +40,8 @@ export class Revisions {
   async waitFor(revision?: number): Promise<void> {
     const f = await this.frontier();
     if (revision !== undefined && revision > f.latest) {
-      throw new AppError('VALIDATION_FAILED', `Revision ${revision} was never issued: the latest is ${f.latest}`,
-        [{ path: 'revision', message: `at most ${f.latest}, the latest revision issued` }]);
+      throw new AppError('VALIDATION_FAILED', `Revision ${revision} was never issued: the latest is ${f.latest}`, [{ path: 'revision',
+        message: `at most ${f.latest}, the latest revision issued` }]);
     }
     const target = revision ?? f.latest;
     if (reached(f, target)) return;
@@ -60,12 +62,18 @@ export class Revisions {
       const now = Date.now();
       let heal = -1;
       for (const w of this.waiters) {
-        if (reached(f, w.target)) { this.waiters.delete(w); w.resolve(); }
+        if (reached(f, w.target)) {
+          this.waiters.delete(w);
+          w.resolve();
+        }
         else if (now > w.deadline) {
           this.waiters.delete(w);
           const applied = f.oldest === null ? f.latest : f.oldest - 1;
           w.reject(new AppError('INDEX_BEHIND', `The index has applied revision ${applied}, not yet ${w.target}`));
-        } else if (now > w.healAt && f.fast) { heal = Math.max(heal, w.target); w.healAt = now + HEAL_AFTER_MS; }
+        } else if (now > w.healAt && f.fast) {
+          heal = Math.max(heal, w.target);
+          w.healAt = now + HEAL_AFTER_MS;
+        }
       }
       if (heal >= 0) await this.log.heal(heal);
     } catch (err) {
@@ -83,6 +91,12 @@ export class Revisions {
   }
 }
 
-interface Waiter { target: number; deadline: number; healAt: number; resolve: () => void; reject: (err: unknown) => void }
+interface Waiter {
+  target: number;
+  deadline: number;
+  healAt: number;
+  resolve: () => void;
+  reject: (err: unknown) => void;
+}
 
 const reached = (f: Frontier, target: number) => f.latest >= target && (f.oldest === null || f.oldest > target);

@@ -38,7 +38,9 @@ export class SearchCatchUp {
     if (this.stopped) return;
     this.timer = setTimeout(() => {
       this.running = this.pass().then(
-        (n) => { if (n >= CATCH_UP_BATCH) this.logger.debug({ tuples: n }, 'tuple search caught up'); },
+        (n) => {
+          if (n >= CATCH_UP_BATCH) this.logger.debug({ tuples: n }, 'tuple search caught up');
+        },
         (e: Error) => this.logger.debug({ err: e.message }, 'tuple search catch-up failed; next pass retries'),
       ).finally(() => this.schedule(this.everyMs));
     }, ms);

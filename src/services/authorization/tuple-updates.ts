@@ -5,9 +5,14 @@ import { AppError } from '../../errors.js';
 /** Updates one call may carry (SpiceDB's WriteRelationships takes 1,000, OpenFGA's Write 100). */
 export const WRITE_MAX = 1000;
 
-export interface TupleUpdate extends Tuple { operation: 'create' | 'delete' }
+export interface TupleUpdate extends Tuple {
+  operation: 'create' | 'delete';
+}
 /** A tuple with the position of its update in the call, which errors name. */
-export interface Placed { tuple: Tuple; index: number }
+export interface Placed {
+  tuple: Tuple;
+  index: number;
+}
 
 /**
  * Every update well-formed and no tuple named twice (a create and a delete of one tuple in one call has no order to
@@ -24,8 +29,10 @@ export function splitUpdates(updates: TupleUpdate[]): { creates: Placed[]; delet
     const text = tupleText(tuple);
     const first = seen.get(text);
     if (first !== undefined) {
-      throw new AppError('VALIDATION_FAILED', `updates.${first} and updates.${index} name the same tuple ${text}; send each tuple once a call`,
-        [{ index: first, tuple: text }, { index, tuple: text }]);
+      throw new AppError('VALIDATION_FAILED', `updates.${first} and updates.${index} name the same tuple ${text}; send each tuple once a call`, [{ index: first, tuple: text }, {
+        index,
+        tuple: text,
+      }]);
     }
     seen.set(text, index);
     (u.operation === 'create' ? out.creates : out.deletes).push({ tuple, index });

@@ -11,9 +11,16 @@ export type ChatEvent =
   | { type: 'read'; room: string; messageId: string; userId: string };
 
 /** A joined socket: `deliver` sends the event on (the Connection bounds what it queues). */
-export interface RoomListener { readonly key: string; deliver(event: ChatEvent): void }
+export interface RoomListener {
+  readonly key: string;
+  deliver(event: ChatEvent): void;
+}
 
-interface Envelope { origin: string; skip?: string; event: ChatEvent }
+interface Envelope {
+  origin: string;
+  skip?: string;
+  event: ChatEvent;
+}
 
 export class ChatEvents {
   private readonly id = randomUUID();
@@ -23,13 +30,19 @@ export class ChatEvents {
   constructor(private readonly log: Logger) {}
 
   /** The channel is built by the module with `receive` as its handler. */
-  attach(channel: ChatChannel): void { this.channel = channel; }
+  attach(channel: ChatChannel): void {
+    this.channel = channel;
+  }
 
-  get listeners(): number { let n = 0; for (const s of this.rooms.values()) n += s.size; return n; }
+  get listeners(): number {
+    let n = 0;
+    for (const s of this.rooms.values()) n += s.size;
+    return n;
+  }
 
   join(room: string, l: RoomListener): void {
     let set = this.rooms.get(room);
-    if (!set) this.rooms.set(room, (set = new Set()));
+    if (!set) this.rooms.set(room, set = new Set());
     set.add(l);
   }
 
@@ -56,7 +69,11 @@ export class ChatEvents {
   /** A message from the channel: the other processes' events (this process's own were delivered already). */
   receive(raw: string): void {
     let env: Envelope;
-    try { env = JSON.parse(raw) as Envelope; } catch { return; }
+    try {
+      env = JSON.parse(raw) as Envelope;
+    } catch {
+      return;
+    }
     if (env.origin === this.id || !env.event || typeof env.event.room !== 'string') return;
     this.deliver(env.event, env.skip);
   }

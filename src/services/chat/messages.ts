@@ -6,7 +6,12 @@ import type { ChatStore, MessageRecord } from '../../stores/ports/chat.js';
 import type { ChatEvents } from './events.js';
 import type { Rooms } from './rooms.js';
 
-export interface MessagesDeps { store: ChatStore; rooms: Rooms; events: ChatEvents; maxMessageBytes: () => number }
+export interface MessagesDeps {
+  store: ChatStore;
+  rooms: Rooms;
+  events: ChatEvents;
+  maxMessageBytes: () => number;
+}
 
 const PROCESS = randomBytes(3).toString('hex');
 let sequence = 0;
@@ -65,14 +70,16 @@ export class Messages {
   async remove(userId: string, messageId: string) {
     const m = await this.load(userId, messageId);
     if (m.senderId !== userId && !(await this.deps.rooms.can(userId, m.roomId, 'delete'))) {
-      throw new AppError('FORBIDDEN', 'Only its author or the room\'s owner may delete a message');
+      throw new AppError('FORBIDDEN', "Only its author or the room's owner may delete a message");
     }
     if (!(await this.deps.store.deleteMessage(messageId))) throw notFound(messageId);
     await this.deps.events.emit({ type: 'messageDeleted', room: m.roomId, messageId });
     return { deleted: true as const, _id: messageId };
   }
 
-  removeAllIn(roomId: string): Promise<number> { return this.deps.store.deleteRoomMessages(roomId); }
+  removeAllIn(roomId: string): Promise<number> {
+    return this.deps.store.deleteRoomMessages(roomId);
+  }
 }
 
 const notFound = (id: string) => new AppError('NOT_FOUND', `No message ${id}`);

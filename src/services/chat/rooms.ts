@@ -17,10 +17,22 @@ const isTeam = (p: string) => p.startsWith('Team:');
 const participant = (p: string) => (p.startsWith('User:') ? p.slice('User:'.length) : p);
 const memberTuple = (p: string, roomId: string) => ({ subject: isTeam(p) ? p : me(p), relation: 'member', resource: roomObject(roomId) });
 
-export interface RoomsDeps { store: ChatStore; users: UserStore; relations: Relations; checks: Checks; maxParticipants: () => number }
+export interface RoomsDeps {
+  store: ChatStore;
+  users: UserStore;
+  relations: Relations;
+  checks: Checks;
+  maxParticipants: () => number;
+}
 
 export const roomView = (r: RoomRecord) => ({
-  _id: r._id, name: r.name, participants: r.participants, createdBy: r.createdBy, scope: r.scope, createdAt: r.createdAt, updatedAt: r.updatedAt,
+  _id: r._id,
+  name: r.name,
+  participants: r.participants,
+  createdBy: r.createdBy,
+  scope: r.scope,
+  createdAt: r.createdAt,
+  updatedAt: r.updatedAt,
 });
 
 export class Rooms {
@@ -53,8 +65,13 @@ export class Rooms {
     const participants = await this.known(userId, input.participants.map(participant).filter((p) => p !== userId || scope !== undefined));
     const now = new Date().toISOString();
     const room: RoomRecord = {
-      _id: randomUUID(), name: input.name, participants: scope === undefined ? [userId, ...participants] : participants,
-      createdBy: userId, scope: scope ?? null, createdAt: now, updatedAt: now,
+      _id: randomUUID(),
+      name: input.name,
+      participants: scope === undefined ? [userId, ...participants] : participants,
+      createdBy: userId,
+      scope: scope ?? null,
+      createdAt: now,
+      updatedAt: now,
     };
     // The owner tuple first: a crash in between leaves a tuple on a missing room (harmless), never a room nobody owns.
     await this.deps.relations.create({ subject: owner, relation: 'owner', resource: roomObject(room._id) });
@@ -63,7 +80,9 @@ export class Rooms {
     return roomView(room);
   }
 
-  async get(userId: string, roomId: string) { return roomView(await this.readable(userId, roomId)); }
+  async get(userId: string, roomId: string) {
+    return roomView(await this.readable(userId, roomId));
+  }
 
   /** The rooms the caller (or the scope) may read, from the index, paged; `read` says how fresh (one wait for both checks). */
   async list(userId: string, skip: number, limit: number, scope?: string, read: ReadOptions = {}) {

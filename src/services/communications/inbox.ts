@@ -3,7 +3,12 @@ import { AppError } from '../../errors.js';
 import type { CommunicationStores, NotificationRecord, Platform } from '../../stores/ports/communications.js';
 
 const shown = (n: NotificationRecord) => ({
-  _id: n._id, title: n.title, body: n.body, ...(n.data ? { data: n.data } : {}), read: n.read, createdAt: n.createdAt,
+  _id: n._id,
+  title: n.title,
+  body: n.body,
+  ...(n.data ? { data: n.data } : {}),
+  read: n.read,
+  createdAt: n.createdAt,
 });
 
 export class Inbox {

@@ -11,11 +11,25 @@ import type { CommunicationsConfig } from '../config/communications-config.js';
 import type { EmailMessage, Message, Provider, PushMessage, SmsMessage } from './provider.js';
 
 export type SendRequest = EmailMessage | Omit<PushMessage, 'devices'> | SmsMessage;
-export interface Enqueued { jobId: string; created: boolean; state: string }
-export interface DeadLetter {
-  jobId: string; channel: string; request: SendRequest; failedReason: string; attemptsMade: number; createdAt: string; failedAt: string | null;
+export interface Enqueued {
+  jobId: string;
+  created: boolean;
+  state: string;
 }
-export interface QueueEventsSink { completed(channel: string): void; failedAttempt(channel: string): void; deadLettered(channel: string): void }
+export interface DeadLetter {
+  jobId: string;
+  channel: string;
+  request: SendRequest;
+  failedReason: string;
+  attemptsMade: number;
+  createdAt: string;
+  failedAt: string | null;
+}
+export interface QueueEventsSink {
+  completed(channel: string): void;
+  failedAttempt(channel: string): void;
+  deadLettered(channel: string): void;
+}
 
 const QUEUE = 'communications';
 /** A queue call that gets no answer within this answers 503 (Redis down or restarting); the key makes a retry safe. */
@@ -44,7 +58,8 @@ export function jobIdOf(request: SendRequest, key?: string): string {
 function within<T>(p: Promise<T>, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new AppError('STORE_UNAVAILABLE', `Redis did not answer ${what} within ${CALL_TIMEOUT_MS} ms; retry with the same idempotency key`)), CALL_TIMEOUT_MS);
+    timer = setTimeout(() => reject(new AppError('STORE_UNAVAILABLE', `Redis did not answer ${what} within ${CALL_TIMEOUT_MS} ms; retry with the same idempotency key`)),
+      CALL_TIMEOUT_MS);
   });
   return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
 }
@@ -57,8 +72,12 @@ export class SendQueue {
   private sweepCursor: { createdAt: Date; _id: string } | null = null;
 
   constructor(private readonly deps: {
-    jobs: OpenJobQueue; stores: CommunicationStores; log: Logger; events: QueueEventsSink;
-    config(): CommunicationsConfig; provider(channel: Channel): Provider;
+    jobs: OpenJobQueue;
+    stores: CommunicationStores;
+    log: Logger;
+    events: QueueEventsSink;
+    config(): CommunicationsConfig;
+    provider(channel: Channel): Provider;
   }) {}
 
   /** The queue, once started: nothing connects before the module starts, so an app that fails to start leaves no connection behind. */
@@ -77,7 +96,9 @@ export class SendQueue {
         this.lastWorkerError = err.message;
         this.deps.log.warn({ err: err.message }, 'communications worker: queue error (it reconnects by itself)');
       },
-      ready: () => { this.lastWorkerError = ''; },
+      ready: () => {
+        this.lastWorkerError = '';
+      },
       completed: (job) => this.deps.events.completed(job.name),
       failed: (job, err) => {
         this.deps.events.failedAttempt(job.name);
@@ -89,7 +110,9 @@ export class SendQueue {
         }
       },
     } });
-    this.sweeper = setInterval(() => { void this.sweep(); }, SWEEP_EVERY_MS);
+    this.sweeper = setInterval(() => {
+      void this.sweep();
+    }, SWEEP_EVERY_MS);
     this.sweeper.unref();
   }
 
@@ -112,7 +135,10 @@ export class SendQueue {
       const batch = await pending.olderThan(new Date(Date.now() - SWEEP_AFTER_MS), this.sweepCursor, SWEEP_BATCH);
       this.sweepCursor = batch.length === SWEEP_BATCH ? { createdAt: batch.at(-1)!.createdAt, _id: batch.at(-1)!._id } : null;
       for (const p of batch) {
-        if (await outbox.has(p._id)) { await pending.remove(p._id); continue; }
+        if (await outbox.has(p._id)) {
+          await pending.remove(p._id);
+          continue;
+        }
         const job = await within(this.queue.get(p._id), 'a job lookup');
         if (job) {
           if (job.state === 'failed' && job.attemptsMade >= job.attempts) await pending.setDead(p._id, true);
@@ -121,7 +147,7 @@ export class SendQueue {
         await within(this.queue.add(p.channel, p.request as unknown as SendRequest, p._id, this.jobOptions()), 'adding a job');
         requeued++;
       }
-      if (requeued > 0) this.deps.log.warn({ requeued }, 'communications: queued again sends the queue\'s Redis lost');
+      if (requeued > 0) this.deps.log.warn({ requeued }, "communications: queued again sends the queue's Redis lost");
     } catch (e) {
       // Redis or MongoDB down: the next sweep tries again from the start.
       this.sweepCursor = null;
@@ -171,8 +197,13 @@ export class SendQueue {
       const devices = (await stores.tokens.ofUser(request.userId)).map((t) => t._id);
       message = { ...request, devices };
       await stores.notifications.insert({
-        _id: id, userId: request.userId, title: request.title, body: request.body, ...(request.data ? { data: request.data } : {}),
-        read: false, createdAt: new Date(job.createdAt),
+        _id: id,
+        userId: request.userId,
+        title: request.title,
+        body: request.body,
+        ...(request.data ? { data: request.data } : {}),
+        read: false,
+        createdAt: new Date(job.createdAt),
       });
     } else {
       message = request;
@@ -180,13 +211,16 @@ export class SendQueue {
     const provider = this.deps.provider(request.channel);
     const sent = await provider.send(message);
     await stores.outbox.record({
-      _id: id, channel: request.channel, provider: provider.name,
+      _id: id,
+      channel: request.channel,
+      provider: provider.name,
       to: message.channel === 'push' ? message.devices : message.to,
       body: message.channel === 'email' ? (message.text ?? '') : message.body,
       ...(message.channel === 'email' ? { subject: message.subject, ...(message.html ? { html: message.html } : {}) } : {}),
       ...(message.channel === 'push' ? { subject: message.title, userId: message.userId, ...(message.data ? { data: message.data } : {}) } : {}),
       ...(sent.messageId ? { providerMessageId: sent.messageId } : {}),
-      attempts: job.attemptsMade + 1, sentAt: new Date(),
+      attempts: job.attemptsMade + 1,
+      sentAt: new Date(),
     });
     // The sweep forgets it too if this is lost.
     await stores.pending.remove(id).catch(() => undefined);
@@ -199,8 +233,13 @@ export class SendQueue {
     return {
       count,
       jobs: jobs.map((j) => ({
-        jobId: j.id, channel: j.name, request: j.data, failedReason: j.failedReason, attemptsMade: j.attemptsMade,
-        createdAt: new Date(j.createdAt).toISOString(), failedAt: j.finishedAt ? new Date(j.finishedAt).toISOString() : null,
+        jobId: j.id,
+        channel: j.name,
+        request: j.data,
+        failedReason: j.failedReason,
+        attemptsMade: j.attemptsMade,
+        createdAt: new Date(j.createdAt).toISOString(),
+        failedAt: j.finishedAt ? new Date(j.finishedAt).toISOString() : null,
       })),
     };
   }
@@ -212,7 +251,10 @@ export class SendQueue {
     const targets = ids === 'all' ? (await within(this.queue.failed(0), 'listing dead letters')).jobs.map((j) => j.id) : ids;
     for (const id of targets) {
       const job = await within(this.queue.get(id), 'a job lookup');
-      if (!job || job.state !== 'failed') { notFound.push(id); continue; }
+      if (!job || job.state !== 'failed') {
+        notFound.push(id);
+        continue;
+      }
       await this.deps.stores.pending.setDead(id, false);
       await within(this.queue.retry(id), 'replaying a job');
       replayed.push(id);

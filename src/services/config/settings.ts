@@ -21,7 +21,10 @@ export class Settings {
   private timer: NodeJS.Timeout | undefined;
 
   constructor(private readonly deps: {
-    store: ConfigStore; epoch: Epoch; base: Partial<Record<ModuleName, Json>>; log: Logger;
+    store: ConfigStore;
+    epoch: Epoch;
+    base: Partial<Record<ModuleName, Json>>;
+    log: Logger;
     /** Runs `fn` alone among every process (PATCHes of one module read, merge and write). */
     exclusive<T>(fn: () => Promise<T>): Promise<T>;
   }) {
@@ -69,9 +72,13 @@ export class Settings {
     this.timer.unref();
   }
 
-  stop(): void { clearInterval(this.timer); }
+  stop(): void {
+    clearInterval(this.timer);
+  }
 
-  get<M extends ModuleName>(m: M): ModuleConfig<M> { return this.effective.get(m) as ModuleConfig<M>; }
+  get<M extends ModuleName>(m: M): ModuleConfig<M> {
+    return this.effective.get(m) as ModuleConfig<M>;
+  }
 
   /** Reloads when another process changed something since the last load, so reads through the API are never behind. */
   private async fresh(): Promise<void> {
@@ -113,8 +120,7 @@ export class Settings {
     if (!isModule(name)) throw new AppError('VALIDATION_FAILED', `No config module ${name}; modules: ${MODULE_NAMES.join(', ')}`, [{ path: at }]);
     const parsed = MODULE_CONFIGS[name].safeParse(mergePatch(this.deps.base[name] ?? {}, overrides));
     if (!parsed.success) {
-      throw new AppError('VALIDATION_FAILED', `Invalid ${name} config`,
-        parsed.error.issues.map((i) => ({ path: [at, ...i.path.map(String)].join('.'), message: i.message })));
+      throw new AppError('VALIDATION_FAILED', `Invalid ${name} config`, parsed.error.issues.map((i) => ({ path: [at, ...i.path.map(String)].join('.'), message: i.message })));
     }
   }
 

@@ -56,7 +56,10 @@ export class CustomEndpoints {
     const def = normal(input);
     await this.check(def);
     // Counted before the insert: writers racing at the bound may pass it by a few, which the bound tolerates.
-    if ((await this.deps.store.count()) >= MAX_ENDPOINTS) throw new AppError('VALIDATION_FAILED', `At most ${MAX_ENDPOINTS} custom endpoints may be stored; delete one first`, [{ path: 'name', message: 'too many custom endpoints' }]);
+    if ((await this.deps.store.count()) >= MAX_ENDPOINTS) {
+      throw new AppError('VALIDATION_FAILED', `At most ${MAX_ENDPOINTS} custom endpoints may be stored; delete one first`, [{ path: 'name',
+        message: 'too many custom endpoints' }]);
+    }
     const now = new Date().toISOString();
     const record: EndpointRecord = { ...def, _id: def.name, createdAt: now, updatedAt: now };
     if (!(await this.deps.store.insert(record))) throw new AppError('ALREADY_EXISTS', `A custom endpoint ${def.name} exists`);

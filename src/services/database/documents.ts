@@ -13,7 +13,12 @@ import type { Schemas } from './schemas.js';
 const MAX_JOIN = 100_000;
 
 export interface ListQuery {
-  skip: number; limit: number; sort?: string; populate?: string; scope?: string; filters: Record<string, string>;
+  skip: number;
+  limit: number;
+  sort?: string;
+  populate?: string;
+  scope?: string;
+  filters: Record<string, string>;
   /** How fresh the list must be (consistency, revision), as on the authorization reads. */
   read?: ReadOptions;
 }
@@ -115,17 +120,22 @@ export class Documents {
   }
 
   /** `sort` undefined: the index's order (the cheapest page of a guarded schema), `_id` order otherwise. */
-  private async readable(subject: string, s: SchemaRecord, filter: Record<string, unknown>, sort: Record<string, 1 | -1> | undefined, skip: number, limit: number, opts: ReadOptions = {}) {
+  private async readable(subject: string, s: SchemaRecord, filter: Record<string, unknown>, sort: Record<string, 1 | -1> | undefined, skip: number, limit: number,
+    opts: ReadOptions = {}) {
     let documents: Doc[];
     let count: number;
     if (!this.guarded(s)) {
       [documents, count] = await Promise.all([
-        this.deps.docs.find(s.collectionName, filter, sort ?? { _id: 1 }, skip, limit), this.deps.docs.count(s.collectionName, filter)]);
+        this.deps.docs.find(s.collectionName, filter, sort ?? { _id: 1 }, skip, limit),
+        this.deps.docs.count(s.collectionName, filter),
+      ]);
     } else if (typeof filter._id === 'string') {
       // One document by id (a custom endpoint's usual filter): one check, not a join with everything readable.
       const where = (await this.deps.checks.can(subject, 'read', this.object(s, filter._id), opts)) ? filter : null;
       [documents, count] = where ? await Promise.all([
-        this.deps.docs.find(s.collectionName, where, sort ?? { _id: 1 }, skip, limit), this.deps.docs.count(s.collectionName, where)]) : [[], 0];
+        this.deps.docs.find(s.collectionName, where, sort ?? { _id: 1 }, skip, limit),
+        this.deps.docs.count(s.collectionName, where),
+      ]) : [[], 0];
     } else if (Object.keys(filter).length === 0 && sort === undefined) {
       // The common case stays on the index: one page of ids, then one `_id` lookup per document.
       const page = await this.deps.checks.listObjects(subject, 'read', s.name, skip, limit, opts);
@@ -143,7 +153,9 @@ export class Documents {
       // An `_id` term of the filter (a comparison) is kept beside the readable ids, not overwritten by them.
       const where = Object.hasOwn(filter, '_id') ? { $and: [filter, { _id: { $in: ids } }] } : { ...filter, _id: { $in: ids } };
       [documents, count] = await Promise.all([
-        this.deps.docs.find(s.collectionName, where, sort ?? { _id: 1 }, skip, limit), this.deps.docs.count(s.collectionName, where)]);
+        this.deps.docs.find(s.collectionName, where, sort ?? { _id: 1 }, skip, limit),
+        this.deps.docs.count(s.collectionName, where),
+      ]);
     }
     return { documents, count };
   }

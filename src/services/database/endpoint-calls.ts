@@ -40,8 +40,12 @@ export class EndpointCalls {
       throw new AppError('FUNCTION_OUT_OF_DATE', `Custom endpoint ${name} no longer fits schema ${s.name}: ${broken[0]!.path} ${broken[0]!.message}`, broken);
     }
     // Saved open, but the schema has had authorization switched on since: a token is needed now.
-    if (userId === null && (guarded || def.operation !== 'find')) throw new AppError('UNAUTHENTICATED', `Custom endpoint ${name} needs a token (${s.name} has authorization enabled)`);
-    if (method === 'get' && def.operation !== 'find') throw new AppError('VALIDATION_FAILED', `Custom endpoint ${name} is a ${def.operation}: call it with POST`, [{ path: 'method', message: 'use POST' }]);
+    if (userId === null && (guarded || def.operation !== 'find')) {
+      throw new AppError('UNAUTHENTICATED', `Custom endpoint ${name} needs a token (${s.name} has authorization enabled)`);
+    }
+    if (method === 'get' && def.operation !== 'find') {
+      throw new AppError('VALIDATION_FAILED', `Custom endpoint ${name} is a ${def.operation}: call it with POST`, [{ path: 'method', message: 'use POST' }]);
+    }
     const read = readInputs(def, plan.paged, input);
     if (read.problems.length) throw invalid(read.problems, `Invalid input to ${name}`);
     const { filter, set, scope } = resolve(plan, read.values, userId);
@@ -81,7 +85,8 @@ export class EndpointCalls {
       return await this.deps.schemas.get(schema);
     } catch (e) {
       if (e instanceof AppError && e.code === 'SCHEMA_NOT_FOUND') {
-        throw new AppError('FUNCTION_OUT_OF_DATE', `Custom endpoint ${name} refers to schema ${schema}, which no longer exists`, [{ path: 'schema', message: `no schema ${schema}` }]);
+        throw new AppError('FUNCTION_OUT_OF_DATE', `Custom endpoint ${name} refers to schema ${schema}, which no longer exists`, [{ path: 'schema',
+          message: `no schema ${schema}` }]);
       }
       throw e;
     }

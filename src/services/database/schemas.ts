@@ -12,11 +12,20 @@ import type { IntrospectedRecord, SchemaRecord, SchemaStore } from '../../stores
 import type { Definitions } from '../authorization/definitions.js';
 import { MODULE_TYPES } from '../module-types.js';
 
-export interface SchemaInput { name: string; fields: unknown; serviceOptions?: { authorization?: { enabled?: boolean } } }
+export interface SchemaInput {
+  name: string;
+  fields: unknown;
+  serviceOptions?: { authorization?: { enabled?: boolean } };
+}
 
 export const schemaView = (s: SchemaRecord) => ({
-  _id: s._id, name: s.name, collectionName: s.collectionName, fields: s.fields, serviceOptions: s.serviceOptions,
-  createdAt: s.createdAt, updatedAt: s.updatedAt,
+  _id: s._id,
+  name: s.name,
+  collectionName: s.collectionName,
+  fields: s.fields,
+  serviceOptions: s.serviceOptions,
+  createdAt: s.createdAt,
+  updatedAt: s.updatedAt,
 });
 const portable = (s: SchemaRecord) => ({ name: s.name, fields: s.fields, serviceOptions: s.serviceOptions });
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
@@ -29,7 +38,11 @@ export class Schemas {
   private readonly cache = new Map<string, { epoch: string; at: number; record: SchemaRecord }>();
 
   constructor(private readonly deps: {
-    schemas: SchemaStore; docs: DocumentStore; definitions: Definitions; systemCollections: ReadonlySet<string>; epoch: Epoch;
+    schemas: SchemaStore;
+    docs: DocumentStore;
+    definitions: Definitions;
+    systemCollections: ReadonlySet<string>;
+    epoch: Epoch;
   }) {}
 
   async get(name: string): Promise<SchemaRecord> {
@@ -46,10 +59,14 @@ export class Schemas {
   }
 
   /** Every schema as stored (GraphQL is generated from them). */
-  records(): Promise<SchemaRecord[]> { return this.deps.schemas.all(); }
+  records(): Promise<SchemaRecord[]> {
+    return this.deps.schemas.all();
+  }
 
   /** Changes whenever a schema is created or changed; null when that cannot be told. */
-  version(): Promise<string | null> { return this.deps.epoch.read(); }
+  version(): Promise<string | null> {
+    return this.deps.epoch.read();
+  }
 
   async list(skip: number, limit: number) {
     const page = await this.deps.schemas.list(skip, limit);
@@ -120,7 +137,13 @@ export class Schemas {
     }
     const now = new Date();
     const record: SchemaRecord = {
-      _id: randomUUID(), name: input.name, collectionName, fields, serviceOptions: { authorization: { enabled } }, createdAt: now, updatedAt: now,
+      _id: randomUUID(),
+      name: input.name,
+      collectionName,
+      fields,
+      serviceOptions: { authorization: { enabled } },
+      createdAt: now,
+      updatedAt: now,
     };
     if (await this.deps.schemas.findByName(input.name)) throw new AppError('ALREADY_EXISTS', `A schema ${input.name} exists`);
     await this.unowned(collectionName);
@@ -176,7 +199,10 @@ export class Schemas {
         } else {
           const next = { ...existing, fields, serviceOptions: { authorization: { enabled } } };
           if (same(portable(next), portable(existing))) out.unchanged.push(input.name);
-          else { out.updated.push(input.name); updates.set(input.name, next); }
+          else {
+            out.updated.push(input.name);
+            updates.set(input.name, next);
+          }
         }
       } catch (e) {
         if (!(e instanceof AppError)) throw e;
@@ -259,6 +285,8 @@ function inferFields(docs: Array<Record<string, unknown>>): Fields {
     }
   }
   return Object.fromEntries([...seen].map(([k, types]) => [k, {
-    type: (types.size === 1 ? [...types][0] : 'JSON') as FieldSpec['type'], required: false, unique: false,
+    type: (types.size === 1 ? [...types][0] : 'JSON') as FieldSpec['type'],
+    required: false,
+    unique: false,
   }]));
 }

@@ -14,28 +14,50 @@ import { Fingerprints } from './fingerprints.js';
 import { BATCH, PROGRESS_EVERY, textOf, type Item } from './items.js';
 import type { Changes, ImportOptions, Plan } from './plan.js';
 
-export interface Counts { created: number; existing: number; removed: number }
+export interface Counts {
+  created: number;
+  existing: number;
+  removed: number;
+}
 export interface ImportReport {
-  dryRun: boolean; prune: boolean;
-  resources: Changes; schemas: Changes; config: Changes;
-  relations?: Counts; grants?: Counts;
+  dryRun: boolean;
+  prune: boolean;
+  resources: Changes;
+  schemas: Changes;
+  config: Changes;
+  relations?: Counts;
+  grants?: Counts;
   /** What the import did not do that a reader might expect. */
   notes: string[];
   /** The latest revision after the import: read with `at_least_as_fresh` and this to see all of it. */
   revision: number;
 }
 /** Which of the document's sections a prune may empty: only those it carries. */
-export interface Carried { relations: boolean; grants: boolean }
+export interface Carried {
+  relations: boolean;
+  grants: boolean;
+}
 export interface ApplyDeps {
-  store: DefinitionStore & TupleReads & GrantReads; definitions: Definitions; schemas: Schemas; settings: Settings; relations: Relations;
-  latest(): Promise<number>; log: Logger;
+  store: DefinitionStore & TupleReads & GrantReads;
+  definitions: Definitions;
+  schemas: Schemas;
+  settings: Settings;
+  relations: Relations;
+  latest(): Promise<number>;
+  log: Logger;
 }
 
 /** Carries out the plan (a dry run only counts), checking before each change that the import still holds its lease. */
 export async function execute(deps: ApplyDeps, plan: Plan, items: (() => AsyncIterable<Item[]>) | null, carried: Carried, opts: ImportOptions,
   held: () => boolean): Promise<ImportReport> {
   const report: ImportReport = {
-    dryRun: opts.dryRun, prune: opts.prune, resources: plan.resources, schemas: plan.schemas, config: plan.config, notes: plan.notes, revision: 0,
+    dryRun: opts.dryRun,
+    prune: opts.prune,
+    resources: plan.resources,
+    schemas: plan.schemas,
+    config: plan.config,
+    notes: plan.notes,
+    revision: 0,
   };
   const applied: string[] = [];
   // Checked before every step that changes something: a lease lost (Redis unreachable, a long stall) means another
@@ -58,7 +80,9 @@ export async function execute(deps: ApplyDeps, plan: Plan, items: (() => AsyncIt
     if (!opts.dryRun) {
       for (const name of plan.resources.removed) {
         guard();
-        await deps.definitions.remove(name).catch((e: unknown) => { if (!(e instanceof AppError && e.code === 'NOT_FOUND')) throw e; });
+        await deps.definitions.remove(name).catch((e: unknown) => {
+          if (!(e instanceof AppError && e.code === 'NOT_FOUND')) throw e;
+        });
         applied.push(`definition ${name} removed`);
       }
     }

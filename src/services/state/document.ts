@@ -14,10 +14,13 @@ export const stateHeader = z.strictObject({
   /** The sections an export carries besides the header (NDJSON: as lines), so a prune knows what the document speaks for. */
   carries: z.array(z.enum(['relations', 'grants'])).optional(),
   resources: z.array(z.strictObject({
-    name, relations: z.record(z.string(), z.array(z.string())).default({}), permissions: z.record(z.string(), z.array(z.string())).default({}),
+    name,
+    relations: z.record(z.string(), z.array(z.string())).default({}),
+    permissions: z.record(z.string(), z.array(z.string())).default({}),
   })).optional(),
   schemas: z.array(z.strictObject({
-    name: z.string(), fields: z.record(z.string(), z.unknown()),
+    name: z.string(),
+    fields: z.record(z.string(), z.unknown()),
     serviceOptions: z.strictObject({ authorization: z.strictObject({ enabled: z.boolean().optional() }).optional() }).optional(),
   })).optional(),
   config: z.record(z.string(), z.record(z.string(), z.unknown())).optional(),

@@ -9,7 +9,10 @@ import type { StateHeader } from './document.js';
 import { BATCH, lineOf, type Item } from './items.js';
 
 export interface ExportDeps {
-  store: DefinitionStore & TupleReads & GrantReads; schemas: Schemas; settings: Settings; latest(): Promise<number>;
+  store: DefinitionStore & TupleReads & GrantReads;
+  schemas: Schemas;
+  settings: Settings;
+  latest(): Promise<number>;
 }
 
 /** Definitions, schemas and config overrides (not the defaults), at a revision the tuples that follow stop at. */
@@ -17,7 +20,10 @@ async function header(deps: ExportDeps, carries: Array<'relations' | 'grants'>):
   const revision = await deps.latest();
   const defs = (await deps.store.definitions()).sort((a, b) => a.name.localeCompare(b.name));
   const header: StateHeader = {
-    version: 1, exportedAt: new Date().toISOString(), revision, ...(carries.length ? { carries } : {}),
+    version: 1,
+    exportedAt: new Date().toISOString(),
+    revision,
+    ...(carries.length ? { carries } : {}),
     resources: defs.map((d) => ({ name: d.name, relations: d.relations, permissions: d.permissions })),
     schemas: (await deps.schemas.export()).schemas as StateHeader['schemas'],
     config: await deps.settings.overrides(),
@@ -39,13 +45,20 @@ async function* items(store: TupleReads & GrantReads, upTo: number, model: Model
 export async function* exportJson(deps: ExportDeps, tuples: boolean): AsyncGenerator<string> {
   const { header: head, model } = await header(deps, tuples ? ['relations', 'grants'] : []);
   const text = JSON.stringify(head);
-  if (!tuples) { yield text; return; }
+  if (!tuples) {
+    yield text;
+    return;
+  }
   yield `${text.slice(0, -1)},"relations":[`;
   let written = 0;
   let grants = false;
   for await (const batch of items(deps.store, head.revision!, model)) {
     if (!batch.length) continue;
-    if (batch[0]!.grant && !grants) { yield '],"grants":['; grants = true; written = 0; }
+    if (batch[0]!.grant && !grants) {
+      yield '],"grants":[';
+      grants = true;
+      written = 0;
+    }
     yield `${written ? ',' : ''}${batch.map((i) => JSON.stringify(lineOf(i))).join(',')}`;
     written += batch.length;
   }

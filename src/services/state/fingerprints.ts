@@ -13,10 +13,14 @@ export class Fingerprints {
   private slots = new Uint32Array(1024 * WORDS);
   private count = 0;
 
-  get size(): number { return this.count; }
+  get size(): number {
+    return this.count;
+  }
 
   /** Bytes the table holds. */
-  get bytes(): number { return this.slots.byteLength; }
+  get bytes(): number {
+    return this.slots.byteLength;
+  }
 
   private static print(text: string): Uint32Array {
     const d = createHash('sha256').update(text).digest();
@@ -28,7 +32,7 @@ export class Fingerprints {
   /** The slot holding `p`, or the empty slot where it would go. */
   private find(slots: Uint32Array, p: Uint32Array): number {
     const mask = slots.length / WORDS - 1;
-    for (let i = p[1]! & mask; ; i = (i + 1) & mask) {
+    for (let i = p[1]! & mask;; i = (i + 1) & mask) {
       const at = i * WORDS;
       if (slots[at] === 0) return at;
       if (slots[at] === p[0] && slots[at + 1] === p[1] && slots[at + 2] === p[2] && slots[at + 3] === p[3]) return at;

@@ -3,7 +3,10 @@ import { tupleText, type Tuple } from '../../engine/ids.js';
 import type { StateLine } from './document.js';
 
 /** A tuple, or a direct grant (`relation` holds the permission). */
-export interface Item { grant: boolean; t: Tuple }
+export interface Item {
+  grant: boolean;
+  t: Tuple;
+}
 /** A document line that carries a tuple or a grant (not the end line). */
 export type ItemLine = Exclude<StateLine, { end: unknown }>;
 

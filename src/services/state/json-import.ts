@@ -15,7 +15,8 @@ const malformed = (message: string) => new AppError('BAD_REQUEST', `The body is 
  * the lines the NDJSON import reads: the header (with `carries` naming the arrays the document has), every item, and
  * the end line counting them. Problems are numbered as those lines (1 the header, then relations, then grants).
  */
-export async function jsonDocumentLines(stream: AsyncIterable<Buffer | string>, spools: { relations: Spool; grants: Spool }): Promise<() => AsyncGenerator<{ n: number; text: string }>> {
+export async function jsonDocumentLines(stream: AsyncIterable<Buffer | string>,
+  spools: { relations: Spool; grants: Spool }): Promise<() => AsyncGenerator<{ n: number; text: string }>> {
   const reader = new DocumentReader(spools);
   const decoder = new StringDecoder('utf8');
   for await (const chunk of stream) await reader.feed(typeof chunk === 'string' ? chunk : decoder.write(chunk));
@@ -27,7 +28,7 @@ export async function jsonDocumentLines(stream: AsyncIterable<Buffer | string>, 
   // The arrays the document has are the sections it speaks for (as importing it whole did), whatever `carries` says.
   const carries = ['relations', 'grants'].filter((k) => reader.present.has(k));
   const head = { ...reader.header, carries };
-  return async function* () {
+  return async function*() {
     let n = 1;
     yield { n, text: JSON.stringify(head) };
     for (const section of ['relations', 'grants'] as const) for await (const text of spools[section].read()) yield { n: ++n, text };
@@ -61,7 +62,10 @@ class DocumentReader {
         i++;
         if (!WS.has(c)) {
           this.structure(c);
-          if (this.buf !== null) { i--; this.buf = ''; } // the first character of the value is read as part of it below
+          if (this.buf !== null) {
+            i--;
+            this.buf = '';
+          } // the first character of the value is read as part of it below
         }
         continue;
       }
@@ -82,7 +86,10 @@ class DocumentReader {
       this.buf += c;
       if (this.escaped) this.escaped = false;
       else if (c === '\\') this.escaped = true;
-      else if (c === '"') { this.inString = false; if (top) await this.finish(); }
+      else if (c === '"') {
+        this.inString = false;
+        if (top) await this.finish();
+      }
       return true;
     }
     if (WS.has(c)) {
@@ -90,14 +97,22 @@ class DocumentReader {
       return true;
     }
     if (c === '"' || c === '{' || c === '[') {
-      if (top && this.buf) { await this.finish(); return false; }
+      if (top && this.buf) {
+        await this.finish();
+        return false;
+      }
       if (c === '"') this.inString = true; else this.depth++;
       this.buf += c;
       return true;
     }
     if (c === '}' || c === ']') {
-      if (top) { if (!this.buf) throw malformed(`unexpected ${c}`); await this.finish(); return false; }
-      this.depth--; this.buf += c;
+      if (top) {
+        if (!this.buf) throw malformed(`unexpected ${c}`);
+        await this.finish();
+        return false;
+      }
+      this.depth--;
+      this.buf += c;
       if (this.depth === 0) await this.finish();
       return true;
     }
@@ -119,8 +134,14 @@ class DocumentReader {
       this.state = 'colon';
     } else if (this.state === 'value') {
       let value: unknown;
-      try { value = JSON.parse(text); } catch { throw malformed(`the value of ${this.key.slice(0, 64)} is not JSON`); }
-      if ((this.headerChars += text.length) > MAX_LINE) throw new AppError('PAYLOAD_TOO_LARGE', `The document without its relations and grants is longer than ${MAX_LINE} characters`);
+      try {
+        value = JSON.parse(text);
+      } catch {
+        throw malformed(`the value of ${this.key.slice(0, 64)} is not JSON`);
+      }
+      if ((this.headerChars += text.length) > MAX_LINE) {
+        throw new AppError('PAYLOAD_TOO_LARGE', `The document without its relations and grants is longer than ${MAX_LINE} characters`);
+      }
       this.header[this.key] = value;
       this.state = 'after';
     } else {
@@ -133,10 +154,24 @@ class DocumentReader {
   private structure(c: string): void {
     const { key } = this;
     switch (this.state) {
-      case 'start': if (c !== '{') throw malformed('expected an object'); this.state = 'keyOrEnd'; return;
-      case 'keyOrEnd': if (c === '}') { this.state = 'done'; return; } if (c !== '"') throw malformed('expected a member name'); break;
-      case 'key': if (c !== '"') throw malformed('expected a member name'); break;
-      case 'colon': if (c !== ':') throw malformed('expected a colon'); this.state = 'value'; return;
+      case 'start':
+        if (c !== '{') throw malformed('expected an object');
+        this.state = 'keyOrEnd';
+        return;
+      case 'keyOrEnd':
+        if (c === '}') {
+          this.state = 'done';
+          return;
+        }
+        if (c !== '"') throw malformed('expected a member name');
+        break;
+      case 'key':
+        if (c !== '"') throw malformed('expected a member name');
+        break;
+      case 'colon':
+        if (c !== ':') throw malformed('expected a colon');
+        this.state = 'value';
+        return;
       case 'value':
         if (c === '[' && STREAMED.has(key)) {
           if (this.present.has(key)) throw malformed(`${key} appears twice`);
@@ -145,11 +180,23 @@ class DocumentReader {
           return;
         }
         break;
-      case 'after': if (c === ',') this.state = 'key'; else if (c === '}') this.state = 'done'; else throw malformed('expected a comma or the end of the object'); return;
-      case 'itemOrEnd': if (c === ']') { this.state = 'after'; return; } this.state = 'item'; break;
-      case 'item': break;
-      case 'itemAfter': if (c === ',') this.state = 'item'; else if (c === ']') this.state = 'after'; else throw malformed(`expected a comma or the end of ${key}`); return;
-      case 'done': throw malformed('something follows the object');
+      case 'after':
+        if (c === ',') this.state = 'key'; else if (c === '}') this.state = 'done'; else throw malformed('expected a comma or the end of the object');
+        return;
+      case 'itemOrEnd':
+        if (c === ']') {
+          this.state = 'after';
+          return;
+        }
+        this.state = 'item';
+        break;
+      case 'item':
+        break;
+      case 'itemAfter':
+        if (c === ',') this.state = 'item'; else if (c === ']') this.state = 'after'; else throw malformed(`expected a comma or the end of ${key}`);
+        return;
+      case 'done':
+        throw malformed('something follows the object');
     }
     // A value (or member name) starts here.
     this.buf = '';
@@ -167,7 +214,7 @@ export function inDocumentTerms(e: unknown, counts: { relations: number; grants:
   if (!(e instanceof AppError)) return e;
   const where = (line: number) => (line <= 1 ? 'body'
     : line - 2 < counts.relations ? `relations.${line - 2}`
-      : line - 2 - counts.relations < counts.grants ? `grants.${line - 2 - counts.relations}` : 'body');
+    : line - 2 - counts.relations < counts.grants ? `grants.${line - 2 - counts.relations}` : 'body');
   const lineText = (s: string) => s.replace(/\bLine (\d+)\b/g, (_m, n: string) => where(Number(n)));
   const details = e.details.map((d) => {
     if (!d || typeof d !== 'object' || typeof (d as { line?: unknown }).line !== 'number') return d;

@@ -9,13 +9,23 @@ import type { Spool } from './ndjson.js';
 import { inline, isModel, itemProblem, MAX_PROBLEMS, refuse, type Plan, type Problem } from './plan.js';
 
 /** An upload whose every line is valid: its header, the plan its lines were checked against, and its items to apply. */
-export interface CheckedUpload { header: StateHeader; checked: Plan; carried: Carried; items: () => AsyncIterable<Item[]> }
+export interface CheckedUpload {
+  header: StateHeader;
+  checked: Plan;
+  carried: Carried;
+  items: () => AsyncIterable<Item[]>;
+}
 
 type Lines = AsyncIterator<{ n: number; text: string }>;
 
-function parseLine<T>(text: string, n: number, schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: { issues: Array<{ path: PropertyKey[]; message: string }> } } }): T {
+function parseLine<T>(text: string, n: number,
+  schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: { issues: Array<{ path: PropertyKey[]; message: string }> } } }): T {
   let value: unknown;
-  try { value = JSON.parse(text); } catch { throw new AppError('VALIDATION_FAILED', `Line ${n} is not JSON`, [{ line: n }]); }
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new AppError('VALIDATION_FAILED', `Line ${n} is not JSON`, [{ line: n }]);
+  }
   // A streamed body skips the pipeline's check for what MongoDB cannot hold (a NUL in an id, a `$` key in the header's
   // config): found here, with its line, it refuses the upload before anything is written instead of failing mid-import.
   const bad = unstorable(value, 'line');
@@ -80,12 +90,15 @@ export async function checkUpload(it: Lines, spool: Spool, plan: (header: StateH
     relations: header.relations !== undefined || (header.carries ?? []).includes('relations'),
     grants: header.grants !== undefined || (header.carries ?? []).includes('grants'),
   };
-  const items = async function* () {
+  const items = async function*() {
     yield* batches(carriedInline);
     let batch: Item[] = [];
     for await (const line of spool.read()) {
       batch.push(asItem(JSON.parse(line) as ItemLine));
-      if (batch.length === BATCH) { yield batch; batch = []; }
+      if (batch.length === BATCH) {
+        yield batch;
+        batch = [];
+      }
     }
     if (batch.length) yield batch;
   };

@@ -82,7 +82,11 @@ export async function removeStaleSpools(): Promise<void> {
 /** Resolves on 'drain', or on 'close' (after an error), removing both listeners either way. */
 export function drained(out: NodeJS.WritableStream): Promise<void> {
   return new Promise((resolve) => {
-    const done = () => { out.off('drain', done); out.off('close', done); resolve(); };
+    const done = () => {
+      out.off('drain', done);
+      out.off('close', done);
+      resolve();
+    };
     out.on('drain', done);
     out.on('close', done);
   });
@@ -97,7 +101,9 @@ export class Spool {
   count = 0;
 
   constructor() {
-    this.out.on('error', (e) => { this.failed = e; });
+    this.out.on('error', (e) => {
+      this.failed = e;
+    });
   }
 
   private check(): void {
@@ -117,7 +123,10 @@ export class Spool {
 
   async finish(): Promise<void> {
     this.check();
-    await new Promise<void>((resolve) => { this.out.once('error', () => resolve()); this.out.end(resolve); });
+    await new Promise<void>((resolve) => {
+      this.out.once('error', () => resolve());
+      this.out.end(resolve);
+    });
     this.check();
   }
 

@@ -13,15 +13,42 @@ import type { StateHeader } from './document.js';
 import { asItem, type Item } from './items.js';
 
 /** `replaceBuiltin`: the caller replaces built-in and module types knowingly (else such a change is refused, 409). */
-export interface ImportOptions { dryRun: boolean; prune: boolean; replaceBuiltin?: boolean }
-export interface Changes { created: string[]; updated: string[]; unchanged: string[]; removed: string[] }
-export interface Problem { path?: string; line?: number; code?: ErrorCode; message: string; schema?: string; module?: string; version?: number }
+export interface ImportOptions {
+  dryRun: boolean;
+  prune: boolean;
+  replaceBuiltin?: boolean;
+}
+export interface Changes {
+  created: string[];
+  updated: string[];
+  unchanged: string[];
+  removed: string[];
+}
+export interface Problem {
+  path?: string;
+  line?: number;
+  code?: ErrorCode;
+  message: string;
+  schema?: string;
+  module?: string;
+  version?: number;
+}
 export interface Plan {
-  header: StateHeader; model: Model; startRevision: number;
-  resources: Changes; schemas: Changes; config: Changes; notes: string[];
+  header: StateHeader;
+  model: Model;
+  startRevision: number;
+  resources: Changes;
+  schemas: Changes;
+  config: Changes;
+  notes: string[];
   definitions: Map<string, Definition>;
 }
-export interface PlanDeps { store: DefinitionStore; schemas: Schemas; settings: Settings; latest(): Promise<number> }
+export interface PlanDeps {
+  store: DefinitionStore;
+  schemas: Schemas;
+  settings: Settings;
+  latest(): Promise<number>;
+}
 
 type Json = Record<string, unknown>;
 
@@ -70,7 +97,14 @@ export async function plan(deps: PlanDeps, header: StateHeader, opts: ImportOpti
   const versions = new Map((await deps.store.definitions()).map((d) => [d.name, d]));
   const current = new Map([...versions].map(([name, d]) => [name, d as Definition]));
   const plan: Plan = {
-    header, startRevision, model: new Model([]), resources: changes(), schemas: changes(), config: changes(), notes: [], definitions: new Map(current),
+    header,
+    startRevision,
+    model: new Model([]),
+    resources: changes(),
+    schemas: changes(),
+    config: changes(),
+    notes: [],
+    definitions: new Map(current),
   };
   const imported = importedDefinitions(header);
   const schemaList = header.schemas ?? [];
@@ -168,5 +202,5 @@ async function planConfig(plan: Plan, deps: PlanDeps, config: NonNullable<StateH
     deps.settings.check(name, value, `config.${name}`);
     (canonical(overrides[name] ?? {}) === canonical(value) ? plan.config.unchanged : overrides[name] ? plan.config.updated : plan.config.created).push(name);
   }
-  if (opts.prune) for (const name of Object.keys(overrides)) if (!(name in config)) plan.config.removed.push(name);
+  if (opts.prune) { for (const name of Object.keys(overrides)) if (!(name in config)) plan.config.removed.push(name); }
 }

@@ -23,8 +23,14 @@ export type { ImportOptions } from './plan.js';
 
 export class State {
   constructor(private readonly deps: {
-    store: DefinitionStore & TupleReads & GrantReads; definitions: Definitions; schemas: Schemas; settings: Settings; relations: Relations;
-    models: ModelSource; latest(): Promise<number>; log: Logger;
+    store: DefinitionStore & TupleReads & GrantReads;
+    definitions: Definitions;
+    schemas: Schemas;
+    settings: Settings;
+    relations: Relations;
+    models: ModelSource;
+    latest(): Promise<number>;
+    log: Logger;
     /** The largest import body, in bytes, JSON or NDJSON (STATE_IMPORT_LIMIT). */
     maxImportBytes: number;
     /** Runs `fn` alone among every process (one import at a time); `held` says whether it still is. */
@@ -72,7 +78,9 @@ export class State {
     try {
       const read = await jsonDocumentLines(bounded(stream, this.deps.maxImportBytes), spools);
       return await this.importLines(read()[Symbol.asyncIterator](), opts, true)
-        .catch((e: unknown) => { throw inDocumentTerms(e, { relations: spools.relations.count, grants: spools.grants.count }); });
+        .catch((e: unknown) => {
+          throw inDocumentTerms(e, { relations: spools.relations.count, grants: spools.grants.count });
+        });
     } finally {
       await spools.relations.remove();
       await spools.grants.remove();

@@ -19,9 +19,16 @@ import { rangeOf } from './ranges.js';
 import type { UrlSigner } from './signed-urls.js';
 
 /** What a caller sends: the raw body (multipart or JSON, read as it arrives) and its content type. */
-export interface UploadBody { stream?: AsyncIterable<Buffer | string>; contentType?: string }
+export interface UploadBody {
+  stream?: AsyncIterable<Buffer | string>;
+  contentType?: string;
+}
 
-export interface Download { status: 200 | 206; headers: Record<string, string>; stream: Readable }
+export interface Download {
+  status: 200 | 206;
+  headers: Record<string, string>;
+  stream: Readable;
+}
 
 /**
  * Types a browser runs, or renders as a document that may hold scripts or forms, when it opens them: HTML, XML (SVG
@@ -40,7 +47,14 @@ const metadata = z.strictObject({
 });
 
 export const fileView = (r: FileRecord) => ({
-  _id: r._id, name: r.name, size: r.size, mimeType: r.mimeType, folder: r.folder, isPublic: r.isPublic, createdAt: r.createdAt, updatedAt: r.updatedAt,
+  _id: r._id,
+  name: r.name,
+  size: r.size,
+  mimeType: r.mimeType,
+  folder: r.folder,
+  isPublic: r.isPublic,
+  createdAt: r.createdAt,
+  updatedAt: r.updatedAt,
 });
 
 export class Files {
@@ -48,8 +62,14 @@ export class Files {
   private publicDefined: Promise<unknown> | null = null;
 
   constructor(private readonly deps: {
-    records: FileRecordStore; relations: Relations; checks: Checks; definitions: Definitions; providers: Providers;
-    signer: UrlSigner; config: () => StorageConfig; log: Logger;
+    records: FileRecordStore;
+    relations: Relations;
+    checks: Checks;
+    definitions: Definitions;
+    providers: Providers;
+    signer: UrlSigner;
+    config: () => StorageConfig;
+    log: Logger;
   }) {}
 
   /**
@@ -58,7 +78,10 @@ export class Files {
    * start does not keep the module from working later.
    */
   define(): Promise<unknown> {
-    this.defined ??= this.deps.definitions.put(fileDefinition(), 0).catch((e: unknown) => { this.defined = null; throw e; });
+    this.defined ??= this.deps.definitions.put(fileDefinition(), 0).catch((e: unknown) => {
+      this.defined = null;
+      throw e;
+    });
     return this.defined;
   }
 
@@ -67,7 +90,9 @@ export class Files {
     this.publicDefined ??= this.deps.definitions.put(publicDefinition(), 0).catch((e: unknown) => {
       this.publicDefined = null;
       // An operator's own version 0 of the type is kept (as the chat module keeps its ChatRoom).
-      if (e instanceof AppError && e.code === 'VERSION_CONFLICT') return this.deps.log.warn({ type: publicDefinition().name }, 'the stored StoragePublic definition differs from the built one; it is kept');
+      if (e instanceof AppError && e.code === 'VERSION_CONFLICT') {
+        return this.deps.log.warn({ type: publicDefinition().name }, 'the stored StoragePublic definition differs from the built one; it is kept');
+      }
       throw e;
     });
     return this.publicDefined;
@@ -178,8 +203,16 @@ export class Files {
     }
     const now = new Date().toISOString();
     const record: FileRecord = {
-      _id: id, name, size: got.size, mimeType: got.meta.mimeType ?? got.partType ?? 'application/octet-stream', folder: got.meta.folder ?? null,
-      isPublic: got.meta.isPublic ?? false, createdAt: now, updatedAt: now, provider: got.provider, key,
+      _id: id,
+      name,
+      size: got.size,
+      mimeType: got.meta.mimeType ?? got.partType ?? 'application/octet-stream',
+      folder: got.meta.folder ?? null,
+      isPublic: got.meta.isPublic ?? false,
+      createdAt: now,
+      updatedAt: now,
+      provider: got.provider,
+      key,
     };
     try {
       // The owner tuple first: a crash in between leaves a tuple on a missing file (harmless), never a file nobody owns.
@@ -225,15 +258,21 @@ export class Files {
     const after = await this.deps.records.update(id, set).catch(dropNew);
     if (!after) throw notFound(id);
     // The old bytes go once the record points at the new ones; readers in flight finish on the file they opened.
-    if (got.size !== null) await this.deps.providers.named(before.provider).delete(before.key).catch((e: Error) => this.deps.log.warn({ err: e.message, file: id }, 'old file content not removed'));
+    if (got.size !== null) {
+      await this.deps.providers.named(before.provider).delete(before.key).catch((e: Error) => this.deps.log.warn({ err: e.message, file: id }, 'old file content not removed'));
+    }
     return fileView(after);
   }
 
   /** The record; `userId` null: a caller without a token, who reads public files only. */
-  async get(userId: string | null, id: string) { return fileView(await this.load(userId, id, 'read')); }
+  async get(userId: string | null, id: string) {
+    return fileView(await this.load(userId, id, 'read'));
+  }
 
   /** Throws while the provider new uploads go to cannot be used (for /ready). */
-  probe(): Promise<void> { return this.deps.providers.current().probe(); }
+  probe(): Promise<void> {
+    return this.deps.providers.current().probe();
+  }
 
   /** The files the caller (or the scope) can read: a page of ids from the index, then one lookup each; `read` says how fresh. */
   async list(userId: string, skip: number, limit: number, scope?: string, read: ReadOptions = {}) {
@@ -312,7 +351,8 @@ export class Files {
     const active = isActive(record.mimeType);
     const inline = !active || (via === 'public' && record.mimeType.toLowerCase().startsWith('image/'));
     const headers: Record<string, string> = {
-      'Content-Type': record.mimeType, 'Accept-Ranges': 'bytes',
+      'Content-Type': record.mimeType,
+      'Accept-Ranges': 'bytes',
       'Content-Length': String(range ? range.end - range.start + 1 : record.size),
       // Shown in the browser when it can be, never run: the surface's CSP (default-src 'none') and nosniff still apply.
       // Active types are downloaded, except a public image (SVG) through its public link, which pages show as an image.

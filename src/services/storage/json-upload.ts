@@ -22,7 +22,10 @@ const ESCAPES: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b
 const bad = (message: string) => new AppError('BAD_REQUEST', `The upload is not a JSON object of the expected kind: ${message}`);
 
 /** `size` is null when the body has no `data` (a change of metadata only). */
-export interface JsonUpload { fields: Record<string, unknown>; size: number | null }
+export interface JsonUpload {
+  fields: Record<string, unknown>;
+  size: number | null;
+}
 
 /** `sink` receives the decoded bytes of `data` as they come and resolves with what it stored. */
 export async function readJsonUpload(body: AsyncIterable<Buffer | string>, maxBytes: number, sink: (bytes: Readable) => Promise<number>): Promise<JsonUpload> {
@@ -36,7 +39,8 @@ export async function readJsonUpload(body: AsyncIterable<Buffer | string>, maxBy
       received += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.length;
       await parser.feed(typeof chunk === 'string' ? chunk : decoder.write(chunk));
       if (received - parser.escapes > bodyLimit) {
-        throw new AppError('PAYLOAD_TOO_LARGE', `The upload exceeds ${bodyLimit} bytes, more than the base64 JSON of a file of ${maxBytes} bytes (config storage.maxFileBytes) needs`);
+        throw new AppError('PAYLOAD_TOO_LARGE',
+          `The upload exceeds ${bodyLimit} bytes, more than the base64 JSON of a file of ${maxBytes} bytes (config storage.maxFileBytes) needs`);
       }
     }
     await parser.feed(decoder.end());
@@ -74,9 +78,15 @@ class UploadParser {
   async feed(text: string): Promise<void> {
     let i = 0;
     while (i < text.length) {
-      if (this.inData && this.escape === null) { i = await this.feedData(text, i); continue; }
+      if (this.inData && this.escape === null) {
+        i = await this.feedData(text, i);
+        continue;
+      }
       const c = text[i++]!;
-      if (this.str !== null) { await this.stringChar(c); continue; }
+      if (this.str !== null) {
+        await this.stringChar(c);
+        continue;
+      }
       if (this.literal !== null) {
         if (/[A-Za-z0-9.+-]/.test(c)) {
           if ((this.literal += c).length > 32) throw bad('a value is too long');
@@ -120,11 +130,17 @@ class UploadParser {
 
   private async escapeChar(c: string): Promise<void> {
     if (this.escape === '') {
-      if (c === 'u' && !this.inData) { this.escape = 'u'; return; }
+      if (c === 'u' && !this.inData) {
+        this.escape = 'u';
+        return;
+      }
       const e = ESCAPES[c];
       if (e === undefined || (this.inData && e !== '/')) throw bad(this.inData ? 'data is not base64' : `bad escape \\${c}`);
       this.escape = null;
-      if (this.inData) { this.escapes++; await this.base64('/'); } else this.str += e;
+      if (this.inData) {
+        this.escapes++;
+        await this.base64('/');
+      } else this.str += e;
       return;
     }
     this.escape += c;
@@ -142,11 +158,16 @@ class UploadParser {
         if (c !== '{') throw bad('expected an object');
         this.state = 'keyOrEnd';
         break;
-      case 'keyOrEnd': case 'key':
-        if (c === '}' && this.state === 'keyOrEnd') { this.state = 'done'; break; }
+      case 'keyOrEnd':
+      case 'key':
+        if (c === '}' && this.state === 'keyOrEnd') {
+          this.state = 'done';
+          break;
+        }
         if (c !== '"') throw bad('expected a member name');
         if (Object.keys(this.fields).length >= MAX_MEMBERS) throw bad('too many members');
-        this.str = ''; this.inKey = true;
+        this.str = '';
+        this.inKey = true;
         break;
       case 'colon':
         if (c !== ':') throw bad('expected a colon');
@@ -216,7 +237,11 @@ class UploadParser {
 
   private endLiteral(): void {
     let v: unknown;
-    try { v = JSON.parse(this.literal!); } catch { throw bad(`${this.literal!.slice(0, 20)} is not a value`); }
+    try {
+      v = JSON.parse(this.literal!);
+    } catch {
+      throw bad(`${this.literal!.slice(0, 20)} is not a value`);
+    }
     this.fields[this.key] = v;
     this.literal = null;
     this.state = 'after';

@@ -4,7 +4,12 @@ import busboy from 'busboy';
 import { AppError } from '../../errors.js';
 
 /** `size` is null when the body has no file part (a change of metadata only). */
-export interface MultipartUpload { fields: Record<string, unknown>; size: number | null; filename?: string; mimeType?: string }
+export interface MultipartUpload {
+  fields: Record<string, unknown>;
+  size: number | null;
+  filename?: string;
+  mimeType?: string;
+}
 
 const MAX_FIELD_BYTES = 4096;
 /** What a body may hold besides the file's bytes: the other parts, part headers, boundaries, preamble and epilogue. */
@@ -32,7 +37,8 @@ export function readMultipartUpload(body: AsyncIterable<Buffer | string>, conten
     input.on('data', (chunk: Buffer | string) => {
       received += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.length;
       if (received > bodyLimit && !failed) {
-        const e = new AppError('PAYLOAD_TOO_LARGE', `The upload exceeds ${bodyLimit} bytes, more than a multipart body with a file of ${maxBytes} bytes (config storage.maxFileBytes) needs`);
+        const e = new AppError('PAYLOAD_TOO_LARGE',
+          `The upload exceeds ${bodyLimit} bytes, more than a multipart body with a file of ${maxBytes} bytes (config storage.maxFileBytes) needs`);
         (file as typeof file)?.stream.destroy(e); // the provider's write fails and leaves nothing behind
         fail(e);
       }
@@ -63,8 +69,12 @@ export function readMultipartUpload(body: AsyncIterable<Buffer | string>, conten
       file = { stored, stream, filename: info.filename || undefined, mimeType: info.mimeType || undefined };
     });
     parser.on('field', (name, value, info) => {
-      if (info.valueTruncated || info.nameTruncated) fail(new AppError('VALIDATION_FAILED', `Invalid body: field ${name.slice(0, 64)} is longer than ${MAX_FIELD_BYTES} bytes`, [{ path: `body.${name.slice(0, 64)}` }]));
-      else if (Object.hasOwn(fields, name)) fail(new AppError('VALIDATION_FAILED', `Invalid body: field ${name.slice(0, 64)} appears twice`, [{ path: `body.${name.slice(0, 64)}` }]));
+      if (info.valueTruncated || info.nameTruncated) {
+        fail(new AppError('VALIDATION_FAILED', `Invalid body: field ${name.slice(0, 64)} is longer than ${MAX_FIELD_BYTES} bytes`, [{ path: `body.${name.slice(0, 64)}` }]));
+      }
+      else if (Object.hasOwn(fields, name)) {
+        fail(new AppError('VALIDATION_FAILED', `Invalid body: field ${name.slice(0, 64)} appears twice`, [{ path: `body.${name.slice(0, 64)}` }]));
+      }
       else fields[name] = value;
     });
     const tooMany = () => fail(new AppError('VALIDATION_FAILED', 'Invalid body: too many parts', [{ path: 'body' }]));

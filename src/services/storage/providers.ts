@@ -9,7 +9,9 @@ export class Providers {
   constructor(private readonly config: () => StorageConfig, private readonly open: OpenFileStorage) {}
 
   /** Where new uploads go. */
-  current(): FileStorage { return this.named(this.config().provider); }
+  current(): FileStorage {
+    return this.named(this.config().provider);
+  }
 
   /** The provider a file was written to (read with the current settings of that provider). */
   named(name: string): FileStorage {

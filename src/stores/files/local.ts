@@ -25,7 +25,10 @@ export function localFileStorage(dir: string): FileStorage {
       // A partial write never shows under the key: readers see the old bytes or the new ones.
       const partial = join(root, '.partial', `${key}.${randomUUID()}`);
       let size = 0;
-      const count = new Transform({ transform(chunk: Buffer, _e, done) { size += chunk.length; done(null, chunk); } });
+      const count = new Transform({ transform(chunk: Buffer, _e, done) {
+        size += chunk.length;
+        done(null, chunk);
+      } });
       try {
         await pipeline(body, count, createWriteStream(partial));
         await rename(partial, final);
@@ -37,10 +40,19 @@ export function localFileStorage(dir: string): FileStorage {
     },
     async get(key, range?: ByteRange) {
       const path = pathOf(key);
-      try { await access(path, constants.R_OK); } catch { throw new FileMissing(key); }
+      try {
+        await access(path, constants.R_OK);
+      } catch {
+        throw new FileMissing(key);
+      }
       return createReadStream(path, range ? { start: range.start, end: range.end } : {}) as Readable;
     },
-    async delete(key) { await rm(pathOf(key), { force: true }); },
-    async probe() { await ready; await access(root, constants.W_OK); },
+    async delete(key) {
+      await rm(pathOf(key), { force: true });
+    },
+    async probe() {
+      await ready;
+      await access(root, constants.W_OK);
+    },
   };
 }

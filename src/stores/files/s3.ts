@@ -12,16 +12,22 @@ const PARTS_IN_FLIGHT = 2;
 
 export function s3FileStorage(o: S3Options): FileStorage {
   const client = new S3Client({
-    region: o.region, endpoint: o.endpoint, forcePathStyle: o.forcePathStyle,
+    region: o.region,
+    endpoint: o.endpoint,
+    forcePathStyle: o.forcePathStyle,
     // Checksums only where S3 requires them: S3-compatible servers do not all accept the newer trailing checksums.
-    requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED',
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
   });
   const missing = (e: unknown) => e instanceof S3ServiceException && (e.name === 'NoSuchKey' || e.$metadata.httpStatusCode === 404);
   return {
     name: 's3',
     async put(key, body) {
       let size = 0;
-      const counted = body.pipe(new Transform({ transform(chunk: Buffer, _e, done) { size += chunk.length; done(null, chunk); } }));
+      const counted = body.pipe(new Transform({ transform(chunk: Buffer, _e, done) {
+        size += chunk.length;
+        done(null, chunk);
+      } }));
       body.on('error', (e) => counted.destroy(e));
       const upload = new Upload({ client, params: { Bucket: o.bucket, Key: key, Body: counted }, partSize: PART_BYTES, queueSize: PARTS_IN_FLIGHT, leavePartsOnError: false });
       await upload.done();
@@ -36,7 +42,11 @@ export function s3FileStorage(o: S3Options): FileStorage {
         throw e;
       }
     },
-    async delete(key) { await client.send(new DeleteObjectCommand({ Bucket: o.bucket, Key: key })); },
-    async probe() { await client.send(new HeadBucketCommand({ Bucket: o.bucket })); },
+    async delete(key) {
+      await client.send(new DeleteObjectCommand({ Bucket: o.bucket, Key: key }));
+    },
+    async probe() {
+      await client.send(new HeadBucketCommand({ Bucket: o.bucket }));
+    },
   };
 }

@@ -7,9 +7,15 @@ const addresses = (list: Address[] | undefined): string[] => (list ?? []).map((a
 
 export const smtpMailer: OpenMailer = (smtp) => {
   const transport = nodemailer.createTransport({
-    host: smtp.host, port: smtp.port, secure: smtp.secure, auth: smtp.auth ? { user: smtp.auth.user, pass: smtp.auth.pass } : undefined,
-    connectionTimeout: smtp.timeoutMs, greetingTimeout: smtp.timeoutMs, socketTimeout: smtp.timeoutMs,
-    logger: false, debug: false,
+    host: smtp.host,
+    port: smtp.port,
+    secure: smtp.secure,
+    auth: smtp.auth ? { user: smtp.auth.user, pass: smtp.auth.pass } : undefined,
+    connectionTimeout: smtp.timeoutMs,
+    greetingTimeout: smtp.timeoutMs,
+    socketTimeout: smtp.timeoutMs,
+    logger: false,
+    debug: false,
   });
   let closed = false;
   return {

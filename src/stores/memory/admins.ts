@@ -7,8 +7,12 @@ export function memoryAdminStore(): AdminStore {
   const admins = new Map<string, AdminRecord>();
   const byUsername = (username: string) => [...admins.values()].find((a) => a.username === username) ?? null;
   return {
-    async findByUsername(username) { return copy(byUsername(username)); },
-    async findById(id) { return copy(admins.get(id) ?? null); },
+    async findByUsername(username) {
+      return copy(byUsername(username));
+    },
+    async findById(id) {
+      return copy(admins.get(id) ?? null);
+    },
     async upsert(username, passwordHash) {
       const found = byUsername(username);
       if (found) found.passwordHash = passwordHash;

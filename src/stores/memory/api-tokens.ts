@@ -11,12 +11,21 @@ export function memoryApiTokenStore(): ApiTokenStore {
       tokens.set(doc._id, doc);
       return copy(doc);
     },
-    async findByPrefix(prefix) { return tokens.has(prefix) ? [copy(tokens.get(prefix)!)] : []; },
+    async findByPrefix(prefix) {
+      return tokens.has(prefix) ? [copy(tokens.get(prefix)!)] : [];
+    },
     async listByAdmin(adminId) {
       return copy([...tokens.values()].filter((t) => t.adminId === adminId).sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime()));
     },
-    async findById(id) { return copy(tokens.get(id) ?? null); },
-    async delete(id) { return tokens.delete(id); },
-    async touch(id, at) { const t = tokens.get(id); if (t) t.lastUsedAt = new Date(at.getTime()); },
+    async findById(id) {
+      return copy(tokens.get(id) ?? null);
+    },
+    async delete(id) {
+      return tokens.delete(id);
+    },
+    async touch(id, at) {
+      const t = tokens.get(id);
+      if (t) t.lastUsedAt = new Date(at.getTime());
+    },
   };
 }

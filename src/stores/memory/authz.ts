@@ -9,7 +9,16 @@ import { tupleId } from '../tuple-id.js';
 import { copy } from './copy.js';
 import { compareValues } from './mongo-order.js';
 
-interface GrantDoc { _id: string; subject: string; permission: string; resource: string; computedTuple: string; resourceType: string; revision: number; createdAt: Date }
+interface GrantDoc {
+  _id: string;
+  subject: string;
+  permission: string;
+  resource: string;
+  computedTuple: string;
+  resourceType: string;
+  revision: number;
+  createdAt: Date;
+}
 
 const asTuple = (r: { subject: string; relation: string; resource: string }): Tuple => ({ subject: r.subject, relation: r.relation, resource: r.resource });
 const grantTuple = (g: GrantDoc): Tuple => ({ subject: g.subject, relation: g.permission, resource: g.resource });
@@ -30,8 +39,8 @@ function relationRecord(t: Tuple, revision: number, createdAt: Date): RelationRe
   const s = parseObject(t.subject)!;
   const o = parseObject(t.resource)!;
   const computedTuple = tupleText(t);
-  return { _id: tupleId(computedTuple), subject: t.subject, relation: t.relation, resource: t.resource, computedTuple,
-    subjectType: s.type, subjectId: s.id, resourceType: o.type, resourceId: o.id, createdAt, revision };
+  return { _id: tupleId(computedTuple), subject: t.subject, relation: t.relation, resource: t.resource, computedTuple, subjectType: s.type, subjectId: s.id, resourceType: o.type,
+    resourceId: o.id, createdAt, revision };
 }
 
 /** Definitions, versioned: a save never goes back, and a name is unique. */
@@ -39,8 +48,12 @@ function memoryDefinitions(): DefinitionStore {
   const defs = new Map<string, DefinitionRecord>();
   const byName = (name: string) => [...defs.values()].find((d) => d.name === name) ?? null;
   return {
-    async definitions() { return copy([...defs.values()]); },
-    async findDefinition(idOrName) { return copy(byName(idOrName) ?? defs.get(idOrName) ?? null); },
+    async definitions() {
+      return copy([...defs.values()]);
+    },
+    async findDefinition(idOrName) {
+      return copy(byName(idOrName) ?? defs.get(idOrName) ?? null);
+    },
     async listDefinitions(q: ListQuery): Promise<Page<DefinitionRecord>> {
       const needle = q.search?.toLowerCase();
       const all = [...defs.values()].filter((d) => !needle || d.name.toLowerCase().includes(needle)).sort(listOrder(q.sort, 'name'));
@@ -50,8 +63,8 @@ function memoryDefinitions(): DefinitionStore {
       const now = new Date();
       const existing = byName(def.name);
       if (existing && existing.version >= version) return { record: copy(existing), written: false };
-      const doc: DefinitionRecord = { _id: existing?._id ?? randomUUID(), name: def.name, relations: copy(def.relations),
-        permissions: copy(def.permissions), version, updatedAt: now, createdAt: existing?.createdAt ?? now };
+      const doc: DefinitionRecord = { _id: existing?._id ?? randomUUID(), name: def.name, relations: copy(def.relations), permissions: copy(def.permissions), version,
+        updatedAt: now, createdAt: existing?.createdAt ?? now };
       defs.set(doc._id, doc);
       return { record: copy(doc), written: true };
     },
@@ -80,9 +93,14 @@ function memoryTuples(): TupleReads & TupleWrites {
       });
       return { records, created };
     },
-    async findTuple(id) { return copy(rels.get(id) ?? null); },
+    async findTuple(id) {
+      return copy(rels.get(id) ?? null);
+    },
     async findTuples(texts) {
-      return texts.flatMap((text) => { const r = rels.get(tupleId(text)); return r ? [copy(r)] : []; });
+      return texts.flatMap((text) => {
+        const r = rels.get(tupleId(text));
+        return r ? [copy(r)] : [];
+      });
     },
     async deleteTuple(id) {
       const found = rels.get(id) ?? null;
@@ -94,7 +112,9 @@ function memoryTuples(): TupleReads & TupleWrites {
       if (opts?.bySubject) rows.sort((a, b) => compareValues(a.subject, b.subject) || compareValues(a._id, b._id));
       yield* batches(rows, batch, copy);
     },
-    async presentTuples(texts) { return new Set(texts.filter((t) => rels.has(tupleId(t)))); },
+    async presentTuples(texts) {
+      return new Set(texts.filter((t) => rels.has(tupleId(t))));
+    },
     async deleteTupleTexts(texts) {
       let n = 0;
       for (const text of texts) if (rels.delete(tupleId(text))) n++;
@@ -103,7 +123,9 @@ function memoryTuples(): TupleReads & TupleWrites {
     async *scanTuples(batch, upTo) {
       yield* batches([...rels.values()].filter((r) => upTo === undefined || r.revision <= upTo), batch, asTuple);
     },
-    async countTuples() { return rels.size; },
+    async countTuples() {
+      return rels.size;
+    },
   };
 }
 
@@ -115,18 +137,24 @@ function memoryGrants(): GrantStore {
       const computedTuple = tupleText(g);
       const id = tupleId(computedTuple);
       if (grants.has(id)) return { created: false };
-      grants.set(id, { _id: id, subject: g.subject, permission: g.relation, resource: g.resource, computedTuple,
-        resourceType: parseObject(g.resource)!.type, revision, createdAt: new Date() });
+      grants.set(id, { _id: id, subject: g.subject, permission: g.relation, resource: g.resource, computedTuple, resourceType: parseObject(g.resource)!.type, revision,
+        createdAt: new Date() });
       return { created: true };
     },
-    async deleteGrant(g) { return grants.delete(tupleId(tupleText(g))); },
+    async deleteGrant(g) {
+      return grants.delete(tupleId(tupleText(g)));
+    },
     async *grantsInvolving(object, batch) {
       // As the adapter: those naming it as resource, then those naming it as subject, never mixed in one batch.
       yield* batches([...grants.values()].filter((g) => g.resource === object), batch, grantTuple);
       yield* batches([...grants.values()].filter((g) => g.subject === object), batch, grantTuple);
     },
-    async presentGrants(texts) { return new Set(texts.filter((t) => grants.has(tupleId(t)))); },
-    async countGrants() { return grants.size; },
+    async presentGrants(texts) {
+      return new Set(texts.filter((t) => grants.has(tupleId(t))));
+    },
+    async countGrants() {
+      return grants.size;
+    },
     async *scanGrants(batch, upTo) {
       yield* batches([...grants.values()].filter((g) => upTo === undefined || g.revision <= upTo), batch, grantTuple);
     },

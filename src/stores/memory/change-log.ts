@@ -5,8 +5,25 @@ import { copy } from './copy.js';
 const MAX_TRIES = 50;
 
 /** What the change log stores: the log, the outbox of pending entries and the durable mark of revisions taken. */
-export interface MemoryChangeLogState { log: Map<number, ChangeEntry>; pending: Map<number, PendingRecord>; mark: number }
+export interface MemoryChangeLogState {
+  log: Map<number, ChangeEntry>;
+  pending: Map<number, PendingRecord>;
+  mark: number;
+}
 export const memoryChangeLogState = (): MemoryChangeLogState => ({ log: new Map(), pending: new Map(), mark: 0 });
+
+/** Entries in (after, upTo], oldest first, until `limit` entries or `limit` tuples' weight (as the MongoDB log pages). */
+function between(inOrder: ChangeEntry[], after: number, upTo: number, limit: number): ChangeEntry[] {
+  const out: ChangeEntry[] = [];
+  let held = 0;
+  for (const e of inOrder) {
+    if (e.revision <= after || e.revision > upTo) continue;
+    if (held >= limit || out.length >= limit) break;
+    out.push(copy(e));
+    held += weightOf(e);
+  }
+  return out;
+}
 
 /**
  * The change log over `state` (shared by several logs to stand for processes, or for one whose counter was lost).
@@ -16,7 +33,10 @@ export function memoryChangeLog(counter: RevisionCounter, state = memoryChangeLo
   const { log, pending } = state;
   const highestStored = (from = 0) => Math.max(from, state.mark, ...log.keys(), ...pending.keys());
   let seeded: Promise<void> | null = null;
-  const seed = () => (seeded ??= counter.raise(highestStored()).catch((e: unknown) => { seeded = null; throw e; }));
+  const seed = () => (seeded ??= counter.raise(highestStored()).catch((e: unknown) => {
+    seeded = null;
+    throw e;
+  }));
   let rebuilding: Promise<void> | null = null;
   const inOrder = () => [...log.values()].sort((a, b) => a.revision - b.revision);
 
@@ -44,28 +64,26 @@ export function memoryChangeLog(counter: RevisionCounter, state = memoryChangeLo
       return copy(inOrder().filter((e) => wanted.has(e.revision)));
     },
     async between(after, upTo, limit) {
-      const out: ChangeEntry[] = [];
-      let held = 0;
-      for (const e of inOrder()) {
-        if (e.revision <= after || e.revision > upTo) continue;
-        if (held >= limit || out.length >= limit) break;
-        out.push(copy(e));
-        held += weightOf(e);
-      }
-      return out;
+      return between(inOrder(), after, upTo, limit);
     },
     async pending(limit) {
       const all = [...pending.values()].sort((a, b) => a.revision - b.revision);
       return copy(limit === undefined ? all : all.slice(0, limit));
     },
-    async countPending() { return pending.size; },
-    async oldestPending() { return pending.size ? Math.min(...pending.keys()) : null; },
+    async countPending() {
+      return pending.size;
+    },
+    async oldestPending() {
+      return pending.size ? Math.min(...pending.keys()) : null;
+    },
     async done(revisions) {
       if (revisions.length === 0) return;
       for (const r of revisions) pending.delete(r);
       await counter.settle(revisions).catch(() => undefined);
     },
-    async release(revision) { await counter.settle([revision]); },
+    async release(revision) {
+      await counter.settle([revision]);
+    },
     async frontier() {
       const f = await counter.frontier();
       if (f !== null) return f;
@@ -73,7 +91,9 @@ export function memoryChangeLog(counter: RevisionCounter, state = memoryChangeLo
       rebuilding ??= (async () => {
         await counter.raise(highestStored());
         await counter.rebuild([...pending.keys()]);
-      })().finally(() => { rebuilding = null; });
+      })().finally(() => {
+        rebuilding = null;
+      });
       await rebuilding.catch(() => undefined);
       return null;
     },

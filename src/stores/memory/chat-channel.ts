@@ -6,8 +6,15 @@ export function memoryChatChannel(hub: MemoryHub, prefix: string, onMessage: (me
   const channel = `${prefix}:chat:events`;
   let unsubscribe: (() => void) | null = null;
   return {
-    async publish(message) { hub.publish(channel, message); },
-    async start() { unsubscribe ??= hub.subscribe(channel, onMessage); },
-    async stop() { unsubscribe?.(); unsubscribe = null; },
+    async publish(message) {
+      hub.publish(channel, message);
+    },
+    async start() {
+      unsubscribe ??= hub.subscribe(channel, onMessage);
+    },
+    async stop() {
+      unsubscribe?.();
+      unsubscribe = null;
+    },
   };
 }

@@ -1,7 +1,14 @@
 // In-memory twin of the MongoDB communication stores: device tokens, notifications, the outbox and pending sends.
 import type {
-  CommunicationStores, DeviceTokenRecord, DeviceTokenStore, NotificationRecord, NotificationStore, OutboxRecord, OutboxStore,
-  PendingSendRecord, PendingSendStore,
+  CommunicationStores,
+  DeviceTokenRecord,
+  DeviceTokenStore,
+  NotificationRecord,
+  NotificationStore,
+  OutboxRecord,
+  OutboxStore,
+  PendingSendRecord,
+  PendingSendStore,
 } from '../ports/communications.js';
 import { copy } from './copy.js';
 import { sorter } from './mongo-order.js';
@@ -20,14 +27,18 @@ export function memoryDeviceTokenStore(): DeviceTokenStore {
       if (tokens.get(token)?.userId !== userId) return false;
       return tokens.delete(token);
     },
-    async ofUser(userId) { return copy(ofUser(userId)); },
+    async ofUser(userId) {
+      return copy(ofUser(userId));
+    },
   };
 }
 
 export function memoryNotificationStore(): NotificationStore {
   const notes = new Map<string, NotificationRecord>();
   return {
-    async insert(n) { if (!notes.has(n._id)) notes.set(n._id, copy(n)); },
+    async insert(n) {
+      if (!notes.has(n._id)) notes.set(n._id, copy(n));
+    },
     async list(userId, { skip, limit, unreadOnly }) {
       const mine = [...notes.values()].filter((n) => n.userId === userId);
       const listed = mine.filter((n) => !unreadOnly || !n.read).sort(sorter({ read: 1, createdAt: -1, _id: 1 }));
@@ -49,7 +60,9 @@ export function memoryNotificationStore(): NotificationStore {
 export function memoryOutboxStore(): OutboxStore {
   const sent = new Map<string, OutboxRecord>();
   return {
-    async has(id) { return sent.has(id); },
+    async has(id) {
+      return sent.has(id);
+    },
     async record(r) {
       if (sent.has(r._id)) return false;
       sent.set(r._id, copy(r));
@@ -70,8 +83,13 @@ export function memoryPendingSendStore(): PendingSendStore {
       sends.set(r._id, copy(r));
       return true;
     },
-    async remove(id) { sends.delete(id); },
-    async setDead(id, dead) { const s = sends.get(id); if (s) s.dead = dead; },
+    async remove(id) {
+      sends.delete(id);
+    },
+    async setDead(id, dead) {
+      const s = sends.get(id);
+      if (s) s.dead = dead;
+    },
     async olderThan(before, after, limit) {
       const t = (d: Date) => d.getTime();
       const past = (s: PendingSendRecord) => !after || t(s.createdAt) > t(after.createdAt) || (t(s.createdAt) === t(after.createdAt) && s._id > after._id);
@@ -82,6 +100,9 @@ export function memoryPendingSendStore(): PendingSendStore {
 }
 
 export const memoryCommunicationStores = (): CommunicationStores => ({
-  tokens: memoryDeviceTokenStore(), notifications: memoryNotificationStore(), outbox: memoryOutboxStore(), pending: memoryPendingSendStore(),
+  tokens: memoryDeviceTokenStore(),
+  notifications: memoryNotificationStore(),
+  outbox: memoryOutboxStore(),
+  pending: memoryPendingSendStore(),
   ensureIndexes: async () => undefined,
 });

@@ -5,8 +5,14 @@ import { copy } from './copy.js';
 export function memoryConfigStore(): ConfigStore {
   const modules = new Map<string, Record<string, unknown>>();
   return {
-    async all() { return copy(Object.fromEntries(modules)); },
-    async get(module) { return copy(modules.get(module) ?? null); },
-    async put(module, value) { modules.set(module, copy(value)); },
+    async all() {
+      return copy(Object.fromEntries(modules));
+    },
+    async get(module) {
+      return copy(modules.get(module) ?? null);
+    },
+    async put(module, value) {
+      modules.set(module, copy(value));
+    },
   };
 }

@@ -28,7 +28,9 @@ export function memoryDecisionStore(hub: MemoryHub, prefix: string): DecisionSto
       }
       return `${gen}:${hub.get(epoch(subject)) ?? 0}:${hub.get(typeEpoch(type)) ?? 0}:${hub.get(struct) ?? 0}`;
     },
-    async put(s, a, o, allowed, stamp) { hub.set(key(s, a, o), `${allowed ? 1 : 0}:${stamp}`, { px: TTL_MS }); },
+    async put(s, a, o, allowed, stamp) {
+      hub.set(key(s, a, o), `${allowed ? 1 : 0}:${stamp}`, { px: TTL_MS });
+    },
     async bump(objects, types, structure) {
       const token = randomBytes(9).toString('base64url');
       for (const o of objects) hub.set(epoch(o), token, { px: OBJECT_EPOCH_TTL_MS });

@@ -4,7 +4,10 @@ import { DuplicateKey } from '../ports/errors.js';
 import { copy } from './copy.js';
 import { matches, sorter } from './mongo-order.js';
 
-interface Collection { docs: Map<string, Doc>; unique: Set<string> }
+interface Collection {
+  docs: Map<string, Doc>;
+  unique: Set<string>;
+}
 
 /**
  * A unique field's key; none for a missing field, which never clashes on FerretDB v1 (PostgreSQL's NULL), though
@@ -16,18 +19,20 @@ export function memoryDocumentStore(): DocumentStore & { collections(): Promise<
   const cols = new Map<string, Collection>();
   const col = (name: string) => {
     let c = cols.get(name);
-    if (!c) cols.set(name, (c = { docs: new Map(), unique: new Set() }));
+    if (!c) cols.set(name, c = { docs: new Map(), unique: new Set() });
     return c;
   };
-  const clashes = (c: Collection, doc: Doc) => [...c.unique].some((field) =>
-    keyOf(doc[field]) !== undefined && [...c.docs.values()].some((d) => d._id !== doc._id && keyOf(d[field]) === keyOf(doc[field])));
+  const clashes = (c: Collection, doc: Doc) =>
+    [...c.unique].some((field) => keyOf(doc[field]) !== undefined && [...c.docs.values()].some((d) => d._id !== doc._id && keyOf(d[field]) === keyOf(doc[field])));
   return {
     async insert(collection, doc) {
       const c = col(collection);
       if (c.docs.has(doc._id) || clashes(c, doc)) throw new DuplicateKey();
       c.docs.set(doc._id, copy(doc));
     },
-    async findById(collection, id) { return copy(cols.get(collection)?.docs.get(id) ?? null); },
+    async findById(collection, id) {
+      return copy(cols.get(collection)?.docs.get(id) ?? null);
+    },
     async findByIds(collection, ids) {
       const docs = cols.get(collection)?.docs;
       return [...new Set(ids)].flatMap((id) => (docs?.has(id) ? [copy(docs.get(id)!)] : []));
@@ -51,8 +56,12 @@ export function memoryDocumentStore(): DocumentStore & { collections(): Promise<
         .sort(sorter<Doc>({ ...sort, _id: sort._id ?? 1 }));
       return copy(all.slice(skip, skip + limit));
     },
-    async count(collection, filter) { return [...(cols.get(collection)?.docs.values() ?? [])].filter((d) => matches(d, filter)).length; },
-    async sample(collection, n) { return copy([...(cols.get(collection)?.docs.values() ?? [])].slice(0, n)); },
+    async count(collection, filter) {
+      return [...(cols.get(collection)?.docs.values() ?? [])].filter((d) => matches(d, filter)).length;
+    },
+    async sample(collection, n) {
+      return copy([...(cols.get(collection)?.docs.values() ?? [])].slice(0, n));
+    },
     async uniqueIndex(collection, field) {
       const c = col(collection);
       const seen = new Set<string>();
@@ -64,6 +73,8 @@ export function memoryDocumentStore(): DocumentStore & { collections(): Promise<
       }
       c.unique.add(field);
     },
-    async collections() { return [...cols.keys()]; },
+    async collections() {
+      return [...cols.keys()];
+    },
   };
 }

@@ -5,7 +5,11 @@ import type { MemoryHub } from './hub.js';
 
 export function memoryEpoch(hub: MemoryHub, key: string): Epoch {
   return {
-    async read() { return hub.get(key) ?? '0'; },
-    async bump() { hub.set(key, randomUUID()); },
+    async read() {
+      return hub.get(key) ?? '0';
+    },
+    async bump() {
+      hub.set(key, randomUUID());
+    },
   };
 }

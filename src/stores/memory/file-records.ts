@@ -5,9 +5,15 @@ import { copy, insertNew } from './copy.js';
 export function memoryFileRecordStore(): FileRecordStore {
   const files = new Map<string, FileRecord>();
   return {
-    async insert(record) { insertNew(files, record); },
-    async get(id) { return copy(files.get(id) ?? null); },
-    async getMany(ids) { return [...new Set(ids)].flatMap((id) => (files.has(id) ? [copy(files.get(id)!)] : [])); },
+    async insert(record) {
+      insertNew(files, record);
+    },
+    async get(id) {
+      return copy(files.get(id) ?? null);
+    },
+    async getMany(ids) {
+      return [...new Set(ids)].flatMap((id) => (files.has(id) ? [copy(files.get(id)!)] : []));
+    },
     async update(id, set) {
       const found = files.get(id);
       if (!found) return null;

@@ -27,8 +27,10 @@ export function memoryFileStorage(name = 'memory'): FileStorage {
       if (!bytes) throw new FileMissing(key);
       return Readable.from([range ? bytes.subarray(range.start, range.end + 1) : bytes]);
     },
-    async delete(key) { files.delete(checked(key)); },
-    async probe() { /* memory is always there */ },
+    async delete(key) {
+      files.delete(checked(key));
+    },
+    async probe() {/* memory is always there */},
   };
 }
 
@@ -38,7 +40,7 @@ export function memoryFileStorages(): OpenFileStorage {
   return (name: string, settings: FileStorageSettings) => {
     const key = name === 's3' ? `s3 ${JSON.stringify(settings.s3)}` : `local ${settings.dir}`;
     let storage = built.get(key);
-    if (!storage) built.set(key, (storage = memoryFileStorage(name === 's3' ? 's3' : 'local')));
+    if (!storage) built.set(key, storage = memoryFileStorage(name === 's3' ? 's3' : 'local'));
     return storage;
   };
 }

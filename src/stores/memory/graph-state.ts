@@ -2,7 +2,12 @@
 import { parseObject, tupleText, type Tuple } from '../../engine/ids.js';
 
 /** `searchable`: the tuple listing's catch-up has passed it (Neo4j: keyLower set, searchPending gone); kept on a re-put. */
-export interface MemEdge { tuple: Tuple; key: string; mark: string; searchable: boolean }
+export interface MemEdge {
+  tuple: Tuple;
+  key: string;
+  mark: string;
+  searchable: boolean;
+}
 
 /** One graph stands for one Neo4j projection: the graph store writes it, the tuple listing reads its TUPLE edges. */
 export class MemoryGraph {
@@ -16,7 +21,9 @@ export class MemoryGraph {
   /** Whether the list fields were filled once (tuple listing's marker). */
   listFieldsFilled = false;
 
-  edges(grant: boolean): Map<string, MemEdge> { return grant ? this.grants : this.tuples; }
+  edges(grant: boolean): Map<string, MemEdge> {
+    return grant ? this.grants : this.tuples;
+  }
 
   put(tuple: Tuple, grant: boolean, mark: string): void {
     for (const o of [tuple.subject, tuple.resource]) if (!this.objects.has(o)) this.objects.set(o, parseObject(o)!.type);

@@ -18,7 +18,14 @@ export function memoryGraphStore(g: MemoryGraph): GraphStore {
     let level = [start];
     for (let d = 0; d < DEPTH && level.length; d++) {
       const found: string[] = [];
-      for (const o of level) for (const x of next(o)) if (!seen.has(x)) { seen.add(x); found.push(x); }
+      for (const o of level) {
+        for (const x of next(o)) {
+          if (!seen.has(x)) {
+            seen.add(x);
+            found.push(x);
+          }
+        }
+      }
       level = found;
     }
     return seen;

@@ -1,6 +1,9 @@
 // The state the Redis twins share: what one Redis is to several processes (keys with expiry, structured values, channels).
 
-interface Entry { value: string; expires: number | null }
+interface Entry {
+  value: string;
+  expires: number | null;
+}
 
 /**
  * One hub stands for one Redis: every twin built on it sees the others' writes, so two services on one hub behave
@@ -15,7 +18,10 @@ export class MemoryHub {
   get(key: string): string | null {
     const e = this.kv.get(key);
     if (!e) return null;
-    if (e.expires !== null && Date.now() >= e.expires) { this.kv.delete(key); return null; }
+    if (e.expires !== null && Date.now() >= e.expires) {
+      this.kv.delete(key);
+      return null;
+    }
     return e.value;
   }
 
@@ -71,9 +77,14 @@ export class MemoryHub {
 
   subscribe(channel: string, fn: (message: string) => void): () => void {
     let subs = this.channels.get(channel);
-    if (!subs) { subs = new Set(); this.channels.set(channel, subs); }
+    if (!subs) {
+      subs = new Set();
+      this.channels.set(channel, subs);
+    }
     subs.add(fn);
-    return () => { subs.delete(fn); };
+    return () => {
+      subs.delete(fn);
+    };
   }
 
   /** Loses every key and structure (subscriptions, being connections, stay). */

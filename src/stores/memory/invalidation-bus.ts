@@ -10,8 +10,15 @@ const MARGIN_MS = 250;
 const ACK_MS = 500;
 
 /** The member set: lease ends (hub clock, ms) by member, and when the set was created. */
-interface Members { leases: Map<string, number>; born: number }
-interface Message { from: string; n: number; inv: Invalidation }
+interface Members {
+  leases: Map<string, number>;
+  born: number;
+}
+interface Message {
+  from: string;
+  n: number;
+  inv: Invalidation;
+}
 
 /**
  * The same protocol as the Redis bus over the hub: leases in a member set renewed every quarter of a lease, an
@@ -28,8 +35,8 @@ export class MemoryInvalidationBus implements InvalidationBusMember {
   private stopped = false;
 
   /** `leaseMs`: a member's lease (the Redis bus's by default); the contract suite runs the protocol on a shorter one. */
-  constructor(private readonly hub: MemoryHub, private readonly prefix: string, private readonly apply: (inv: Invalidation) => void,
-    private readonly reset: () => void, private readonly leaseMs = LEASE_MS) {}
+  constructor(private readonly hub: MemoryHub, private readonly prefix: string, private readonly apply: (inv: Invalidation) => void, private readonly reset: () => void,
+    private readonly leaseMs = LEASE_MS) {}
 
   private members(): Members {
     return this.hub.struct(`${this.prefix}:bus:members`, () => ({ leases: new Map(), born: Date.now() }));
@@ -41,7 +48,9 @@ export class MemoryInvalidationBus implements InvalidationBusMember {
     return m.leases;
   }
 
-  trusted(): boolean { return this.unsubscribe.length > 0 && performance.now() < this.trustedUntil; }
+  trusted(): boolean {
+    return this.unsubscribe.length > 0 && performance.now() < this.trustedUntil;
+  }
 
   async start(): Promise<void> {
     const channel = `${this.prefix}:bus:invalidate`;
@@ -90,7 +99,9 @@ export class MemoryInvalidationBus implements InvalidationBusMember {
     this.apply(inv);
     const n = ++this.seq;
     let done!: () => void;
-    const settled = new Promise<void>((resolve) => { done = resolve; });
+    const settled = new Promise<void>((resolve) => {
+      done = resolve;
+    });
     const waiter = { acked: new Set<string>(), expected: null as Set<string> | null, done };
     this.waiters.set(n, waiter);
     try {
@@ -106,7 +117,9 @@ export class MemoryInvalidationBus implements InvalidationBusMember {
       if (lost > 0) await sleep(lost + 1);
       if ([...waiter.expected].some((m) => !waiter.acked.has(m))) {
         let timer: NodeJS.Timeout | undefined;
-        await Promise.race([settled, new Promise<void>((r) => { timer = setTimeout(r, ACK_MS); })]);
+        await Promise.race([settled, new Promise<void>((r) => {
+          timer = setTimeout(r, ACK_MS);
+        })]);
         clearTimeout(timer);
       }
       const silent = [...waiter.expected].filter((m) => !waiter.acked.has(m));
@@ -114,7 +127,10 @@ export class MemoryInvalidationBus implements InvalidationBusMember {
       const at = Date.now();
       for (const m of silent) {
         const until = this.live(at).get(m);
-        if (until !== undefined) { wait = Math.max(wait, until - at); this.live(at).delete(m); }
+        if (until !== undefined) {
+          wait = Math.max(wait, until - at);
+          this.live(at).delete(m);
+        }
       }
       if (wait > 0) await sleep(wait + 1);
     } finally {

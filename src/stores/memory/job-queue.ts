@@ -3,7 +3,12 @@ import type { Job, JobCounts, JobOptions, JobQueue, JobState, OpenJobQueue, Work
 
 /** A job as the queue keeps it: its data as JSON (as Redis keeps it), and which run of it counts (an abandoned one does not). */
 interface Entry {
-  job: Omit<Job<unknown>, 'data'>; json: string; state: JobState; options: JobOptions; run: number; timer?: NodeJS.Timeout;
+  job: Omit<Job<unknown>, 'data'>;
+  json: string;
+  state: JobState;
+  options: JobOptions;
+  run: number;
+  timer?: NodeJS.Timeout;
 }
 
 const shown = <T>(e: Entry): Job<T> => ({ ...e.job, data: JSON.parse(e.json) as T });
@@ -52,7 +57,10 @@ class SharedQueue {
     e.job.failedReason = error.message;
     if (e.job.attemptsMade < e.job.attempts) {
       e.state = 'delayed';
-      e.timer = setTimeout(() => { e.timer = undefined; if (this.jobs.get(e.job.id) === e) this.wait(e.job.id); }, e.options.backoffMs * 2 ** (e.job.attemptsMade - 1));
+      e.timer = setTimeout(() => {
+        e.timer = undefined;
+        if (this.jobs.get(e.job.id) === e) this.wait(e.job.id);
+      }, e.options.backoffMs * 2 ** (e.job.attemptsMade - 1));
       e.timer.unref();
     } else {
       this.finish(e, 'failed', this.failed, e.options.keepFailed);
@@ -85,7 +93,9 @@ class SharedQueue {
     this.wait(id);
   }
 
-  failedNewestFirst(): Entry[] { return [...this.failed].reverse().map((id) => this.jobs.get(id)!); }
+  failedNewestFirst(): Entry[] {
+    return [...this.failed].reverse().map((id) => this.jobs.get(id)!);
+  }
 
   counts(): JobCounts {
     const c: JobCounts = { waiting: 0, active: 0, delayed: 0, completed: 0, failed: 0 };
@@ -99,8 +109,8 @@ class MemoryWorker {
   readonly running = new Map<Entry, { run: number; done: Promise<void> }>();
   stopped = false;
 
-  constructor(private readonly queue: SharedQueue, private readonly work: (job: Job<unknown>) => Promise<unknown>,
-    public concurrency: number, private readonly events: WorkerEvents<unknown>) {}
+  constructor(private readonly queue: SharedQueue, private readonly work: (job: Job<unknown>) => Promise<unknown>, public concurrency: number,
+    private readonly events: WorkerEvents<unknown>) {}
 
   pump(): void {
     while (!this.stopped && this.running.size < this.concurrency) {
@@ -123,7 +133,9 @@ class MemoryWorker {
   async close(waitMs: number): Promise<void> {
     this.stopped = true;
     let timer: NodeJS.Timeout | undefined;
-    const waited = new Promise<void>((r) => { timer = setTimeout(r, waitMs); });
+    const waited = new Promise<void>((r) => {
+      timer = setTimeout(r, waitMs);
+    });
     await Promise.race([Promise.allSettled([...this.running.values()].map((r) => r.done)), waited]);
     clearTimeout(timer);
     this.queue.workers.delete(this);
@@ -135,9 +147,14 @@ class MemoryWorker {
 function handle<T>(queue: SharedQueue, name: string): JobQueue<T> {
   let worker: MemoryWorker | null = null;
   let closing: Promise<void> | null = null;
-  const open = () => { if (closing) throw new Error(`the queue ${name} is closed`); };
+  const open = () => {
+    if (closing) throw new Error(`the queue ${name} is closed`);
+  };
   return {
-    async add(jobName, data, id, options) { open(); queue.add(jobName, data, id, options); },
+    async add(jobName, data, id, options) {
+      open();
+      queue.add(jobName, data, id, options);
+    },
     async get(id) {
       open();
       const e = queue.jobs.get(id);
@@ -148,9 +165,17 @@ function handle<T>(queue: SharedQueue, name: string): JobQueue<T> {
       const all = queue.failedNewestFirst();
       return { jobs: all.slice(skip, limit === undefined ? undefined : skip + limit).map((e) => shown<T>(e)), count: all.length };
     },
-    async retry(id) { open(); queue.retry(id); },
-    async counts() { open(); return queue.counts(); },
-    async probe() { open(); },
+    async retry(id) {
+      open();
+      queue.retry(id);
+    },
+    async counts() {
+      open();
+      return queue.counts();
+    },
+    async probe() {
+      open();
+    },
     work(run, { concurrency, events }) {
       open();
       if (worker) throw new Error(`the queue ${name} has a worker already`);
@@ -176,7 +201,7 @@ export function memoryJobQueues(): OpenJobQueue {
   const queues = new Map<string, SharedQueue>();
   return <T>(name: string) => {
     let q = queues.get(name);
-    if (!q) queues.set(name, (q = new SharedQueue()));
+    if (!q) queues.set(name, q = new SharedQueue());
     return handle<T>(q, name);
   };
 }

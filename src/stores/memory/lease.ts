@@ -5,7 +5,9 @@ import type { MemoryHub } from './hub.js';
 
 /** A lock shared by every twin on the hub; the holder renews it every third of its time to live, or loses it. */
 export class MemoryLease extends RenewedLease {
-  constructor(private readonly hub: MemoryHub, key: string, ttlMs = 15_000) { super(key, ttlMs); }
+  constructor(private readonly hub: MemoryHub, key: string, ttlMs = 15_000) {
+    super(key, ttlMs);
+  }
 
   protected async setIfAbsent(token: string): Promise<boolean> {
     return this.hub.set(this.key, token, { px: this.ttlMs, nx: true });
@@ -29,13 +31,17 @@ export class MemoryHeartbeat implements Heartbeat {
   private key = (owner: string) => `${this.prefix}:alive:${owner}`;
 
   start(): void {
-    const beat = () => { this.hub.set(this.key(this.owner), '1', { px: this.ttlMs }); };
+    const beat = () => {
+      this.hub.set(this.key(this.owner), '1', { px: this.ttlMs });
+    };
     beat();
     this.timer = setInterval(beat, Math.floor(this.ttlMs / 4));
     this.timer.unref();
   }
 
-  async alive(owners: string[]): Promise<Set<string>> { return new Set(owners.filter((o) => this.hub.get(this.key(o)) !== null)); }
+  async alive(owners: string[]): Promise<Set<string>> {
+    return new Set(owners.filter((o) => this.hub.get(this.key(o)) !== null));
+  }
 
   async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);

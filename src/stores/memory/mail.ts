@@ -36,6 +36,8 @@ function mailer(server: MemoryMailServer, settings: SmtpSettings, auth?: { user:
       server.received.push({ ...message, to: [...message.to], accepted });
       return { messageId: `<${randomUUID()}@memory.invalid>`, accepted, rejected, response: '250 OK: queued' };
     },
-    close() { closed = true; },
+    close() {
+      closed = true;
+    },
   };
 }

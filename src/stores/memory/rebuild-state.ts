@@ -5,7 +5,11 @@ import { copy } from './copy.js';
 export function memoryRebuildState(): RebuildStateStore {
   let state: RebuildState = { requested: null, running: null };
   return {
-    async get() { return copy(state); },
-    async put(next) { state = { requested: copy(next.requested), running: copy(next.running) }; },
+    async get() {
+      return copy(state);
+    },
+    async put(next) {
+      state = { requested: copy(next.requested), running: copy(next.running) };
+    },
   };
 }

@@ -9,7 +9,9 @@ export function memoryRefreshTokenStore(): RefreshTokenStore {
   const tokens = new Map<string, RefreshRecord>();
   const revoked = new Map<string, Date>();
   return {
-    async insert(record) { insertNew(tokens, record); },
+    async insert(record) {
+      insertNew(tokens, record);
+    },
     async use(hash) {
       const live = tokens.get(hash);
       if (!live) {
@@ -22,16 +24,30 @@ export function memoryRefreshTokenStore(): RefreshTokenStore {
       tokens.delete(hash);
       return { record: copy(live), reused: false };
     },
-    async remove(hash) { tokens.delete(hash); },
+    async remove(hash) {
+      tokens.delete(hash);
+    },
     async revokeFamily(family) {
       revoked.set(family, new Date());
       for (const [id, t] of tokens) if (t.family === family && !t.used) tokens.delete(id);
     },
-    async familyRevoked(family) { return revoked.has(family); },
+    async familyRevoked(family) {
+      return revoked.has(family);
+    },
     async purgeExpired(now, revokedBefore) {
       let n = 0;
-      for (const [id, t] of tokens) if (t.expiresAt < now) { tokens.delete(id); n++; }
-      for (const [family, at] of revoked) if (at < revokedBefore) { revoked.delete(family); n++; }
+      for (const [id, t] of tokens) {
+        if (t.expiresAt < now) {
+          tokens.delete(id);
+          n++;
+        }
+      }
+      for (const [family, at] of revoked) {
+        if (at < revokedBefore) {
+          revoked.delete(family);
+          n++;
+        }
+      }
       return n;
     },
   };

@@ -6,8 +6,14 @@ export function memoryReindexState(hub: MemoryHub, prefix: string): ReindexState
   const pending = () => hub.struct(`${prefix}:reindexing`, () => new Map<number, string>());
   return {
     // Stored as text, so a caller's later change to its object is not seen here (Redis keeps JSON).
-    async begin(r) { pending().set(r.revision, JSON.stringify(r)); },
-    async end(revisions) { for (const r of revisions) pending().delete(r); },
-    async all() { return [...pending().values()].map((v) => JSON.parse(v) as PendingReindex); },
+    async begin(r) {
+      pending().set(r.revision, JSON.stringify(r));
+    },
+    async end(revisions) {
+      for (const r of revisions) pending().delete(r);
+    },
+    async all() {
+      return [...pending().values()].map((v) => JSON.parse(v) as PendingReindex);
+    },
   };
 }

@@ -14,15 +14,26 @@ export function memoryRevisionCounter(hub: MemoryHub, prefix: string): RevisionC
   const run = () => `run:${hub.struct(`${prefix}:run`, () => ({ id: randomUUID() })).id}`;
   const bySet = (a: [string, number], b: [string, number]) => a[1] - b[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0);
   return {
-    async next() { return hub.incr(key); },
+    async next() {
+      return hub.incr(key);
+    },
     async take() {
       const r = hub.incr(key);
       pending().set(String(r), r);
       return r;
     },
-    async confirm(revision) { pending().set(`c${revision}`, revision); },
-    async settle(revisions) { for (const r of revisions) { pending().delete(String(r)); pending().delete(`c${r}`); } },
-    async dropMarks(members) { for (const m of members) pending().delete(m); },
+    async confirm(revision) {
+      pending().set(`c${revision}`, revision);
+    },
+    async settle(revisions) {
+      for (const r of revisions) {
+        pending().delete(String(r));
+        pending().delete(`c${r}`);
+      }
+    },
+    async dropMarks(members) {
+      for (const m of members) pending().delete(m);
+    },
     async frontier(): Promise<Frontier | null> {
       const latest = hub.get(key);
       const mark = [...pending()].find(([, r]) => r === 0)?.[0];
@@ -40,7 +51,11 @@ export function memoryRevisionCounter(hub: MemoryHub, prefix: string): RevisionC
       for (const [m, r] of [...set]) if (r === 0) set.delete(m);
       set.set(run(), 0);
     },
-    async raise(floor) { if (Number(hub.get(key) ?? 0) < floor) hub.set(key, String(floor)); },
-    async current() { return Number(hub.get(key) ?? 0); },
+    async raise(floor) {
+      if (Number(hub.get(key) ?? 0) < floor) hub.set(key, String(floor));
+    },
+    async current() {
+      return Number(hub.get(key) ?? 0);
+    },
   };
 }

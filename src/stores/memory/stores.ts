@@ -47,12 +47,26 @@ export function memoryBackend() {
     /** The mail server the service's mailers reach when the config points at `mail.settings` (host memory.invalid). */
     mail: memoryMailServer() as MemoryMailServer,
     shared: {
-      admins: memoryAdminStore(), apiTokens: memoryApiTokenStore(), authz: memoryAuthzStore(), rebuildState: memoryRebuildState(),
-      accessViews: memoryAccessViewStore(), users: memoryUserStore(), refreshTokens: memoryRefreshTokenStore(), teams: memoryTeamStore(),
-      schemas: memorySchemaStore(() => documents.collections()), documents, customEndpoints: memoryEndpointStore(),
-      files: memoryFileRecordStore(), fileStorage: memoryFileStorages(), config: memoryConfigStore(),
-      communications: memoryCommunicationStores(), jobQueue: memoryJobQueues(), chat: memoryChatStore(),
-      index: memoryIndexStore(graph), graph: memoryGraphStore(graph), tupleListing: memoryTupleListing(graph),
+      admins: memoryAdminStore(),
+      apiTokens: memoryApiTokenStore(),
+      authz: memoryAuthzStore(),
+      rebuildState: memoryRebuildState(),
+      accessViews: memoryAccessViewStore(),
+      users: memoryUserStore(),
+      refreshTokens: memoryRefreshTokenStore(),
+      teams: memoryTeamStore(),
+      schemas: memorySchemaStore(() => documents.collections()),
+      documents,
+      customEndpoints: memoryEndpointStore(),
+      files: memoryFileRecordStore(),
+      fileStorage: memoryFileStorages(),
+      config: memoryConfigStore(),
+      communications: memoryCommunicationStores(),
+      jobQueue: memoryJobQueues(),
+      chat: memoryChatStore(),
+      index: memoryIndexStore(graph),
+      graph: memoryGraphStore(graph),
+      tupleListing: memoryTupleListing(graph),
     },
     changeLogState: memoryChangeLogState(),
   };
@@ -83,6 +97,6 @@ export function memoryStores(backend: MemoryBackend = memoryBackend(), prefix = 
     // One copy of every document: there is no read preference or write concern to apply.
     tuneDatabase: () => undefined,
     probes: () => ({}),
-    async close() { /* nothing connected */ },
+    async close() {/* nothing connected */},
   };
 }

@@ -6,11 +6,23 @@ export function memoryTeamStore(): TeamStore {
   const teams = new Map<string, TeamRecord>();
   const invitations = new Map<string, InvitationRecord>();
   return {
-    async insert(team) { insertNew(teams, team); },
-    async findById(id) { return copy(teams.get(id) ?? null); },
-    async findByIds(ids) { return [...new Set(ids)].flatMap((id) => (teams.has(id) ? [copy(teams.get(id)!)] : [])); },
-    async insertInvitation(inv) { insertNew(invitations, inv); },
-    async findInvitation(hash) { return copy(invitations.get(hash) ?? null); },
-    async deleteInvitation(hash) { return invitations.delete(hash); },
+    async insert(team) {
+      insertNew(teams, team);
+    },
+    async findById(id) {
+      return copy(teams.get(id) ?? null);
+    },
+    async findByIds(ids) {
+      return [...new Set(ids)].flatMap((id) => (teams.has(id) ? [copy(teams.get(id)!)] : []));
+    },
+    async insertInvitation(inv) {
+      insertNew(invitations, inv);
+    },
+    async findInvitation(hash) {
+      return copy(invitations.get(hash) ?? null);
+    },
+    async deleteInvitation(hash) {
+      return invitations.delete(hash);
+    },
   };
 }

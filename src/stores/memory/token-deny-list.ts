@@ -9,6 +9,8 @@ export function memoryTokenDenyList(hub: MemoryHub, prefix: string): TokenDenyLi
       const ms = until.getTime() - Date.now();
       if (ms > 0) hub.set(key(id), '1', { px: ms });
     },
-    async denied(ids) { return ids.some((id) => hub.get(key(id)) !== null); },
+    async denied(ids) {
+      return ids.some((id) => hub.get(key(id)) !== null);
+    },
   };
 }

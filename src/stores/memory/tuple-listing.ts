@@ -24,7 +24,10 @@ export function memoryTupleListing(g: MemoryGraph, limits = DEFAULT_LIMITS): Tup
     let n = 0;
     for (const e of g.tuples.values()) {
       if (n >= limit) break;
-      if (!e.searchable) { e.searchable = true; n++; }
+      if (!e.searchable) {
+        e.searchable = true;
+        n++;
+      }
     }
     return n;
   };
@@ -69,7 +72,9 @@ export function memoryTupleListing(g: MemoryGraph, limits = DEFAULT_LIMITS): Tup
       if (counted.exact && q.skip >= counted.count) return { keys: [], ...counted };
       return { keys: range(q, prefix).slice(q.skip, q.skip + q.limit), ...counted };
     },
-    async catchUp(limit) { return catchUp(limit); },
+    async catchUp(limit) {
+      return catchUp(limit);
+    },
     async prepare(starting) {
       if (g.listFieldsFilled) return 0;
       starting?.();

@@ -10,8 +10,14 @@ export function memoryUserStore(): UserStore {
       users.set(user._id, copy(user));
       return user;
     },
-    async findByEmail(email) { return copy([...users.values()].find((u) => u.email === email) ?? null); },
-    async findById(id) { return copy(users.get(id) ?? null); },
-    async findByIds(ids) { return [...new Set(ids)].flatMap((id) => (users.has(id) ? [copy(users.get(id)!)] : [])); },
+    async findByEmail(email) {
+      return copy([...users.values()].find((u) => u.email === email) ?? null);
+    },
+    async findById(id) {
+      return copy(users.get(id) ?? null);
+    },
+    async findByIds(ids) {
+      return [...new Set(ids)].flatMap((id) => (users.has(id) ? [copy(users.get(id)!)] : []));
+    },
   };
 }

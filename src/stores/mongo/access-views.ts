@@ -9,8 +9,17 @@ import { upsertRaced } from './duplicate-key.js';
 /** Objects per chunk document. */
 const CHUNK = 1000;
 
-interface ViewDoc extends AccessViewRecord { version?: string; objects?: string[] }
-interface ChunkDoc { _id: string; view: string; version: string; n: number; objects: string[] }
+interface ViewDoc extends AccessViewRecord {
+  version?: string;
+  objects?: string[];
+}
+interface ChunkDoc {
+  _id: string;
+  view: string;
+  version: string;
+  n: number;
+  objects: string[];
+}
 
 /** View names are letters, digits and `_ . -` (the route checks), so `/` cannot be part of one. */
 const chunkId = (view: string, version: string, n: number) => `${view}/${version}/${n}`;
@@ -46,7 +55,9 @@ export function mongoAccessViewStore(db: Db): AccessViewStore {
           if (before?.version && before.version !== version) await chunks.deleteMany({ view: view._id, version: before.version });
           return record(doc);
         },
-        async discard() { await chunks.deleteMany({ view: name, version }); },
+        async discard() {
+          await chunks.deleteMany({ view: name, version });
+        },
       };
     },
     async get(name) {

@@ -11,10 +11,12 @@ export function mongoAdminStore(db: Db): AdminStore {
     findByUsername: (username) => col.findOne({ username }),
     findById: (id) => col.findOne({ _id: id }),
     async upsert(username, passwordHash) {
-      await upsertRaced(() => col.updateOne({ username }, {
-        $set: { passwordHash },
-        $setOnInsert: { _id: randomUUID(), username, createdAt: new Date() },
-      }, { upsert: true }));
+      await upsertRaced(() =>
+        col.updateOne({ username }, {
+          $set: { passwordHash },
+          $setOnInsert: { _id: randomUUID(), username, createdAt: new Date() },
+        }, { upsert: true })
+      );
       return (await col.findOne({ username }))!;
     },
   };

@@ -10,7 +10,10 @@ export function mongoApiTokenStore(db: Db): ApiTokenStore {
     async insert(record) {
       // The public prefix is the key, so authentication is one `_id` lookup (FerretDB v1 scans other filters).
       const doc = { ...record, _id: record.tokenPrefix };
-      return nullIfDuplicate(async () => { await col.insertOne(doc); return doc; });
+      return nullIfDuplicate(async () => {
+        await col.insertOne(doc);
+        return doc;
+      });
     },
     async findByPrefix(tokenPrefix) {
       const found = await col.findOne({ _id: tokenPrefix });
@@ -18,7 +21,11 @@ export function mongoApiTokenStore(db: Db): ApiTokenStore {
     },
     listByAdmin: (adminId) => col.find({ adminId }).sort({ createdAt: 1 }).toArray(),
     findById: (id) => col.findOne({ _id: id }),
-    async delete(id) { return (await col.deleteOne({ _id: id })).deletedCount === 1; },
-    async touch(id, at) { await col.updateOne({ _id: id }, { $set: { lastUsedAt: at } }); },
+    async delete(id) {
+      return (await col.deleteOne({ _id: id })).deletedCount === 1;
+    },
+    async touch(id, at) {
+      await col.updateOne({ _id: id }, { $set: { lastUsedAt: at } });
+    },
   };
 }

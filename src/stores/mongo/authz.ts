@@ -13,7 +13,16 @@ import { COLLECTIONS } from './connection.js';
 import { DUPLICATE_KEY, isDuplicateKey } from './duplicate-key.js';
 import { tupleId } from '../tuple-id.js';
 
-interface GrantDoc { _id: string; subject: string; permission: string; resource: string; computedTuple: string; resourceType: string; revision: number; createdAt: Date }
+interface GrantDoc {
+  _id: string;
+  subject: string;
+  permission: string;
+  resource: string;
+  computedTuple: string;
+  resourceType: string;
+  revision: number;
+  createdAt: Date;
+}
 
 export { tupleId };
 
@@ -22,8 +31,7 @@ const sortOf = (sort: string | undefined, fallback: string): Sort => {
   const field = sort ?? fallback;
   return field.startsWith('-') ? { [field.slice(1)]: -1, _id: 1 } : { [field]: 1, _id: 1 };
 };
-const asTuple = (r: { subject: string; relation: string; resource: string }): Tuple =>
-  ({ subject: r.subject, relation: r.relation, resource: r.resource });
+const asTuple = (r: { subject: string; relation: string; resource: string }): Tuple => ({ subject: r.subject, relation: r.relation, resource: r.resource });
 const grantTuple = (g: GrantDoc): Tuple => ({ subject: g.subject, relation: g.permission, resource: g.resource });
 
 /**
@@ -73,8 +81,7 @@ export function mongoDefinitions(db: Db): DefinitionStore {
     async saveDefinition(def: Definition, version: number) {
       const now = new Date();
       const existing = await defs.findOne({ name: def.name });
-      const doc = { name: def.name, relations: def.relations, permissions: def.permissions, version, updatedAt: now,
-        createdAt: existing?.createdAt ?? now };
+      const doc = { name: def.name, relations: def.relations, permissions: def.permissions, version, updatedAt: now, createdAt: existing?.createdAt ?? now };
       // Whole-document replace: FerretDB v1 does not replace an embedded document holding arrays under $set.
       // The version filter makes it conditional; the unique name index settles concurrent first writes.
       const replaced = await defs.replaceOne({ name: def.name, version: { $lt: version } }, doc);
@@ -93,7 +100,6 @@ export function mongoDefinitions(db: Db): DefinitionStore {
       if (found) await defs.deleteOne({ _id: found._id });
       return found;
     },
-
   };
 }
 
@@ -107,8 +113,8 @@ export function mongoTuples(db: Db): TupleReads & TupleWrites {
         const s = parseObject(t.subject)!;
         const o = parseObject(t.resource)!;
         const computedTuple = tupleText(t);
-        return { _id: tupleId(computedTuple), subject: t.subject, relation: t.relation, resource: t.resource, computedTuple,
-          subjectType: s.type, subjectId: s.id, resourceType: o.type, resourceId: o.id, createdAt, revision };
+        return { _id: tupleId(computedTuple), subject: t.subject, relation: t.relation, resource: t.resource, computedTuple, subjectType: s.type, subjectId: s.id,
+          resourceType: o.type, resourceId: o.id, createdAt, revision };
       });
       const failed = new Set<number>();
       try {
@@ -159,7 +165,6 @@ export function mongoTuples(db: Db): TupleReads & TupleWrites {
       for await (const rows of inBatches(cursor, batch)) yield rows.map(asTuple);
     },
     countTuples: () => documentCount(rels),
-
   };
 }
 
@@ -176,8 +181,8 @@ export function mongoGrants(db: Db): GrantStore {
     async putGrant(g, revision) {
       const computedTuple = tupleText(g);
       try {
-        await grants.insertOne({ _id: tupleId(computedTuple), subject: g.subject, permission: g.relation, resource: g.resource,
-          computedTuple, resourceType: parseObject(g.resource)!.type, revision, createdAt: new Date() });
+        await grants.insertOne({ _id: tupleId(computedTuple), subject: g.subject, permission: g.relation, resource: g.resource, computedTuple,
+          resourceType: parseObject(g.resource)!.type, revision, createdAt: new Date() });
         return { created: true };
       } catch (e) {
         if (!isDuplicateKey(e)) throw e;

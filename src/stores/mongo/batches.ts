@@ -3,7 +3,10 @@ export async function* inBatches<T>(cursor: AsyncIterable<T>, size: number): Asy
   let chunk: T[] = [];
   for await (const row of cursor) {
     chunk.push(row);
-    if (chunk.length === size) { yield chunk; chunk = []; }
+    if (chunk.length === size) {
+      yield chunk;
+      chunk = [];
+    }
   }
   if (chunk.length) yield chunk;
 }

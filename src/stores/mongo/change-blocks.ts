@@ -17,7 +17,11 @@ const SEALED_MAX_CHARS = 512 * 1024;
 /** Point reads in flight at once. */
 const PARALLEL = 25;
 
-export interface SealedBlock { _id: number; entries?: string; revisions?: number[] }
+export interface SealedBlock {
+  _id: number;
+  entries?: string;
+  revisions?: number[];
+}
 /**
  * A revision claimed as missing for good: a reader inserts it before passing over a final gap or sealing a block
  * without it, so a writer still on its way with that revision (its mark dropped by `heal`, or its clock or stall past
@@ -77,8 +81,13 @@ class ChangeBlocks {
     }
     if (gaps.length === 0) return { entries, complete };
     const at = new Date(t);
-    const lost = (await Promise.all(gaps.map((r) => this.log.insertOne({ _id: r, revision: r, kind: VOID, at } as unknown as Stored)
-      .then(() => null, (e: unknown) => { if (isDuplicateKey(e)) return r; throw e; }))))
+    const lost = (await Promise.all(gaps.map((r) =>
+      this.log.insertOne({ _id: r, revision: r, kind: VOID, at } as unknown as Stored)
+        .then(() => null, (e: unknown) => {
+          if (isDuplicateKey(e)) return r;
+          throw e;
+        })
+    )))
       .filter((r): r is number => r !== null);
     if (lost.length === 0) return { entries, complete };
     // Another reader's void, or the late write itself: read what won.
@@ -95,7 +104,9 @@ class ChangeBlocks {
     const json = JSON.stringify(entries.map((e) => ({ ...e, at: e.at.getTime() })));
     const doc = json.length <= SEALED_MAX_CHARS ? { _id: b, entries: json } : { _id: b, revisions: entries.map((e) => e.revision) };
     // Another reader sealing the same block wrote the same entries.
-    await this.sealed.insertOne(doc).catch((e: unknown) => { if (!isDuplicateKey(e)) throw e; });
+    await this.sealed.insertOne(doc).catch((e: unknown) => {
+      if (!isDuplicateKey(e)) throw e;
+    });
   }
 
   /** Block `b`'s entries after `after`, the whole block being settled: from its sealed copy, else read, and sealed if final. */

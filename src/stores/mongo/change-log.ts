@@ -19,7 +19,10 @@ const MAX_TRIES = 50;
 export function mongoChangeLog(db: Db, counter: RevisionCounter): ChangeLog {
   // Seeded on first use, so the service starts (and reports not ready) while Redis is down.
   let seeded: Promise<void> | null = null;
-  const seed = () => (seeded ??= seedRevisions(db, counter).catch((e: unknown) => { seeded = null; throw e; }));
+  const seed = () => (seeded ??= seedRevisions(db, counter).catch((e: unknown) => {
+    seeded = null;
+    throw e;
+  }));
   const log = db.collection<ChangeEntry & { _id: number }>(COLLECTIONS.changes);
   const pending = db.collection<{ _id: number; owner: string; at: Date }>(COLLECTIONS.pending);
   let rebuilding: Promise<void> | null = null;
@@ -27,7 +30,10 @@ export function mongoChangeLog(db: Db, counter: RevisionCounter): ChangeLog {
   const marks = revisionMark(db);
   // FerretDB v1 scans the log for an `_id` range (blocks of point reads there); MongoDB answers it from `_id_`.
   let ferret: Promise<boolean> | null = null;
-  const isFerret = () => (ferret ??= db.command({ buildInfo: 1 }).then((b) => 'ferretdbVersion' in b, (e: unknown) => { ferret = null; throw e; }));
+  const isFerret = () => (ferret ??= db.command({ buildInfo: 1 }).then((b) => 'ferretdbVersion' in b, (e: unknown) => {
+    ferret = null;
+    throw e;
+  }));
 
   return {
     async commit(entry, owner, opts = {}) {
@@ -72,7 +78,9 @@ export function mongoChangeLog(db: Db, counter: RevisionCounter): ChangeLog {
         await seedRevisions(db, counter);
         const all = await pending.find({}, { projection: { _id: 1 } }).toArray();
         await counter.rebuild(all.map((p) => p._id));
-      })().finally(() => { rebuilding = null; });
+      })().finally(() => {
+        rebuilding = null;
+      });
       await rebuilding.catch(() => undefined);
       return null;
     },
@@ -99,8 +107,11 @@ export function mongoChangeLog(db: Db, counter: RevisionCounter): ChangeLog {
 }
 
 interface CommitDeps {
-  db: Db; counter: RevisionCounter; marks: ReturnType<typeof revisionMark>;
-  log: Collection<ChangeEntry & { _id: number }>; pending: Collection<{ _id: number; owner: string; at: Date }>;
+  db: Db;
+  counter: RevisionCounter;
+  marks: ReturnType<typeof revisionMark>;
+  log: Collection<ChangeEntry & { _id: number }>;
+  pending: Collection<{ _id: number; owner: string; at: Date }>;
 }
 
 /** Logs one entry under a new revision, taking another while the one taken is already stored. */
@@ -114,7 +125,9 @@ async function commitEntry({ db, counter, marks, log, pending }: CommitDeps, ent
       // The pending marker goes first: any entry in the log is pending until its appliers finish. The durable
       // high-water mark is raised beside it (no added wait), so every logged revision is at or below it.
       await Promise.all([
-        keepPending ? pending.insertOne({ _id: revision, owner, at }).then(() => { claimed = true; }) : undefined,
+        keepPending ? pending.insertOne({ _id: revision, owner, at }).then(() => {
+          claimed = true;
+        }) : undefined,
         marks.raise(revision),
       ]);
       await log.insertOne({ _id: revision, revision, ...entry, at });

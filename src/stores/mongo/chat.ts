@@ -13,7 +13,9 @@ export function mongoChatStore(db: Db): ChatStore {
     async prepare() {
       await messages.createIndex({ roomId: 1, _id: -1 });
     },
-    async insertRoom(room) { await neutralDuplicate(() => rooms.insertOne(room)); },
+    async insertRoom(room) {
+      await neutralDuplicate(() => rooms.insertOne(room));
+    },
     findRoom: (id) => rooms.findOne({ _id: id }),
     findRooms: (ids) => findByIds(rooms, ids),
     async changeParticipants(id, add, remove) {
@@ -23,19 +25,29 @@ export function mongoChatStore(db: Db): ChatStore {
       if (remove.length) await rooms.updateOne({ _id: id }, { $pullAll: { participants: remove }, $set: { updatedAt } });
       return rooms.findOne({ _id: id });
     },
-    async deleteRoom(id) { return (await rooms.deleteOne({ _id: id })).deletedCount === 1; },
-    async insertMessage(m) { await neutralDuplicate(() => messages.insertOne(m)); },
+    async deleteRoom(id) {
+      return (await rooms.deleteOne({ _id: id })).deletedCount === 1;
+    },
+    async insertMessage(m) {
+      await neutralDuplicate(() => messages.insertOne(m));
+    },
     findMessage: (id) => messages.findOne({ _id: id }),
     async messages(roomId, skip, limit) {
       const [page, count] = await Promise.all([
-        messages.find({ roomId }).sort({ _id: -1 }).skip(skip).limit(limit).toArray(), messages.countDocuments({ roomId })]);
+        messages.find({ roomId }).sort({ _id: -1 }).skip(skip).limit(limit).toArray(),
+        messages.countDocuments({ roomId }),
+      ]);
       return { messages: page, count };
     },
     async editMessage(id, message, updatedAt) {
       const r = await messages.updateOne({ _id: id }, { $set: { message, updatedAt } });
       return r.matchedCount === 0 ? null : messages.findOne({ _id: id });
     },
-    async deleteMessage(id) { return (await messages.deleteOne({ _id: id })).deletedCount === 1; },
-    async deleteRoomMessages(roomId) { return (await messages.deleteMany({ roomId })).deletedCount; },
+    async deleteMessage(id) {
+      return (await messages.deleteOne({ _id: id })).deletedCount === 1;
+    },
+    async deleteRoomMessages(roomId) {
+      return (await messages.deleteMany({ roomId })).deletedCount;
+    },
   };
 }

@@ -1,7 +1,14 @@
 // Device tokens, notifications, pending sends and the outbox of sent messages in MongoDB (FerretDB v1 compatible: no $in over many ids).
 import type { Db, Filter } from 'mongodb';
 import type {
-  CommunicationStores, DeviceTokenStore, NotificationRecord, NotificationStore, OutboxRecord, OutboxStore, PendingSendRecord, PendingSendStore,
+  CommunicationStores,
+  DeviceTokenStore,
+  NotificationRecord,
+  NotificationStore,
+  OutboxRecord,
+  OutboxStore,
+  PendingSendRecord,
+  PendingSendStore,
 } from '../ports/communications.js';
 import { COLLECTIONS } from './connection.js';
 import { nullIfDuplicate, upsertRaced } from './duplicate-key.js';
@@ -19,12 +26,16 @@ export function mongoDeviceTokenStore(db: Db): DeviceTokenStore {
   const col = db.collection<{ _id: string; userId: string; platform: string; createdAt: Date; updatedAt: Date }>(COLLECTIONS.deviceTokens);
   return {
     async register(t, max) {
-      await upsertRaced(() => col.updateOne({ _id: t._id }, { $set: { userId: t.userId, platform: t.platform, updatedAt: t.updatedAt }, $setOnInsert: { createdAt: t.createdAt } }, { upsert: true }));
+      await upsertRaced(() =>
+        col.updateOne({ _id: t._id }, { $set: { userId: t.userId, platform: t.platform, updatedAt: t.updatedAt }, $setOnInsert: { createdAt: t.createdAt } }, { upsert: true })
+      );
       // The oldest beyond the bound go: a user reinstalling an app many times keeps a bounded list.
       const extra = await col.find({ userId: t.userId }).sort({ updatedAt: -1 }).skip(max).project<{ _id: string }>({ _id: 1 }).toArray();
       for (const e of extra) await col.deleteOne({ _id: e._id, userId: t.userId });
     },
-    async remove(userId, token) { return (await col.deleteOne({ _id: token, userId })).deletedCount === 1; },
+    async remove(userId, token) {
+      return (await col.deleteOne({ _id: token, userId })).deletedCount === 1;
+    },
     ofUser: async (userId) => (await col.find({ userId }).sort({ updatedAt: -1 }).toArray()) as Awaited<ReturnType<DeviceTokenStore['ofUser']>>,
   };
 }
@@ -70,8 +81,12 @@ export function mongoPendingSendStore(db: Db): PendingSendStore {
   const col = db.collection<PendingSendRecord>(COLLECTIONS.pendingSends);
   return {
     add: async (r) => (await nullIfDuplicate(() => col.insertOne(r))) !== null,
-    async remove(id) { await col.deleteOne({ _id: id }); },
-    async setDead(id, dead) { await col.updateOne({ _id: id }, { $set: { dead } }); },
+    async remove(id) {
+      await col.deleteOne({ _id: id });
+    },
+    async setDead(id, dead) {
+      await col.updateOne({ _id: id }, { $set: { dead } });
+    },
     olderThan(before, after, limit) {
       const page: Filter<PendingSendRecord> = after
         ? { $or: [{ createdAt: { $gt: after.createdAt, $lt: before } }, { createdAt: after.createdAt, _id: { $gt: after._id } }] }
@@ -83,6 +98,9 @@ export function mongoPendingSendStore(db: Db): PendingSendStore {
 
 /** The four stores, and their indexes (created when the communications module starts). */
 export const mongoCommunicationStores = (db: Db): CommunicationStores => ({
-  tokens: mongoDeviceTokenStore(db), notifications: mongoNotificationStore(db), outbox: mongoOutboxStore(db), pending: mongoPendingSendStore(db),
+  tokens: mongoDeviceTokenStore(db),
+  notifications: mongoNotificationStore(db),
+  outbox: mongoOutboxStore(db),
+  pending: mongoPendingSendStore(db),
   ensureIndexes: () => communicationIndexes(db),
 });

@@ -95,7 +95,9 @@ async function ensureIndexes(db: Db): Promise<void> {
     db.collection(c.accessViewChunks).createIndex({ view: 1, version: 1 }),
     // One schema per collection (two would share documents and access rules). A database that already holds two owners
     // still starts: creating and adopting schemas check the owner first, and the second owner is an operator's to fix.
-    db.collection(c.schemas).createIndex({ collectionName: 1 }, { unique: true }).catch((e: unknown) => { if (!isDuplicateKey(e)) throw e; }),
+    db.collection(c.schemas).createIndex({ collectionName: 1 }, { unique: true }).catch((e: unknown) => {
+      if (!isDuplicateKey(e)) throw e;
+    }),
   ]);
 }
 

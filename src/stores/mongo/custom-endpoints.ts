@@ -15,8 +15,15 @@ export function mongoEndpointStore(db: Db): EndpointStore {
     },
     count: () => col.countDocuments({}),
     get: (name) => col.findOne({ _id: name }),
-    async insert(r) { return (await nullIfDuplicate(async () => { await col.insertOne(r); return true; })) ?? false; },
-    async replace(r) { return (await col.replaceOne({ _id: r._id }, r)).matchedCount === 1; },
+    async insert(r) {
+      return (await nullIfDuplicate(async () => {
+        await col.insertOne(r);
+        return true;
+      })) ?? false;
+    },
+    async replace(r) {
+      return (await col.replaceOne({ _id: r._id }, r)).matchedCount === 1;
+    },
     async delete(name) {
       const found = await col.findOne({ _id: name });
       if (!found) return null;

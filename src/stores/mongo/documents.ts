@@ -17,7 +17,9 @@ export function mongoDocumentStore(db: Db): DocumentStore {
     (await col(collection).findOne(byId(id)))
       ?? (HEX24.test(id) ? col(collection).findOne(byId(new ObjectId(id))) : null);
   return {
-    async insert(collection, doc) { await neutralDuplicate(() => col(collection).insertOne(doc as Document)); },
+    async insert(collection, doc) {
+      await neutralDuplicate(() => col(collection).insertOne(doc as Document));
+    },
     async findById(collection, id) {
       const d = await raw(collection, id);
       return d ? asDoc(d) : null;
@@ -45,7 +47,11 @@ export function mongoDocumentStore(db: Db): DocumentStore {
       return docs.map(asDoc);
     },
     count: (collection, filter) => col(collection).countDocuments(filter),
-    async sample(collection, n) { return (await col(collection).find({}).limit(n).toArray()).map(asDoc); },
-    async uniqueIndex(collection, field) { await neutralDuplicate(() => col(collection).createIndex({ [field]: 1 }, { unique: true })); },
+    async sample(collection, n) {
+      return (await col(collection).find({}).limit(n).toArray()).map(asDoc);
+    },
+    async uniqueIndex(collection, field) {
+      await neutralDuplicate(() => col(collection).createIndex({ [field]: 1 }, { unique: true }));
+    },
   };
 }

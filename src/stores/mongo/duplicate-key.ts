@@ -7,7 +7,8 @@ export const DUPLICATE_KEY = 11000;
  * A duplicate key: code 11000, or FerretDB v1's answer to a unique index built over values stored twice, an internal
  * error carrying PostgreSQL's unique violation (SQLSTATE 23505), where MongoDB answers 11000.
  */
-export const isDuplicateKey = (e: unknown): boolean => (e as { code?: number }).code === DUPLICATE_KEY
+export const isDuplicateKey = (e: unknown): boolean =>
+  (e as { code?: number }).code === DUPLICATE_KEY
   || ((e as { code?: number }).code === 1 && /\(SQLSTATE 23505\)/.test((e as { message?: string }).message ?? ''));
 
 /** `fn`'s result, or null when it failed on a duplicate key. */

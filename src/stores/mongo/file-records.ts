@@ -8,7 +8,9 @@ export const FILES_COLLECTION = 'storage_files';
 export function mongoFileRecordStore(db: Db): FileRecordStore {
   const col = db.collection<FileRecord>(FILES_COLLECTION);
   return {
-    async insert(record) { await neutralDuplicate(() => col.insertOne(record)); },
+    async insert(record) {
+      await neutralDuplicate(() => col.insertOne(record));
+    },
     get: (id) => col.findOne({ _id: id }),
     async getMany(ids) {
       // One indexed lookup each: FerretDB v1 scans a whole collection for `$in`.

@@ -26,7 +26,10 @@ export async function highestLogged(log: Collection<{ _id: number }>, from = 0):
   if (!(await anyIn(low))) return from;
   // anyIn(low) holds and anyIn(high) does not; the highest revision is the largest x with anyIn(x).
   let step = WINDOW;
-  while (await anyIn(low + step)) { low += step; step *= 2; }
+  while (await anyIn(low + step)) {
+    low += step;
+    step *= 2;
+  }
   let high = low + step;
   while (high - low > 1) {
     const mid = Math.floor((low + high) / 2);

@@ -10,7 +10,9 @@ export function mongoRefreshTokenStore(db: Db): RefreshTokenStore {
   const col = db.collection<RefreshRecord>(COLLECTIONS.refreshTokens);
   const revoked = db.collection<{ _id: string; revokedAt: Date }>(COLLECTIONS.revokedFamilies);
   return {
-    async insert(record) { await neutralDuplicate(() => col.insertOne(record)); },
+    async insert(record) {
+      await neutralDuplicate(() => col.insertOne(record));
+    },
     async use(hash) {
       const live = await col.findOne({ _id: hash });
       if (!live) {
@@ -28,13 +30,17 @@ export function mongoRefreshTokenStore(db: Db): RefreshTokenStore {
       await col.deleteOne({ _id: hash });
       return { record: live, reused: false };
     },
-    async remove(hash) { await col.deleteOne({ _id: hash }); },
+    async remove(hash) {
+      await col.deleteOne({ _id: hash });
+    },
     async revokeFamily(family) {
       // Reuses racing each revoke the login: their upserts of one family may lose to each other's insert.
       await upsertRaced(() => revoked.updateOne({ _id: family }, { $set: { revokedAt: new Date() } }, { upsert: true }));
       await col.deleteMany({ family, used: false });
     },
-    async familyRevoked(family) { return (await revoked.findOne({ _id: family })) !== null; },
+    async familyRevoked(family) {
+      return (await revoked.findOne({ _id: family })) !== null;
+    },
     async purgeExpired(now, revokedBefore) {
       const tokens = await col.deleteMany({ expiresAt: { $lt: now } });
       const families = await revoked.deleteMany({ revokedAt: { $lt: revokedBefore } });

@@ -25,6 +25,8 @@ export function revisionMark(db: Db) {
   return {
     raise,
     /** The mark, 0 before any write raised it. */
-    async read(): Promise<number> { return (await marks.findOne({ _id: ID }))?.revision ?? 0; },
+    async read(): Promise<number> {
+      return (await marks.findOne({ _id: ID }))?.revision ?? 0;
+    },
   };
 }

@@ -16,14 +16,23 @@ export function mongoSchemaStore(db: Db): SchemaStore {
     findByName: (name) => schemas.findOne({ name }),
     findByCollection: (collectionName) => schemas.findOne({ collectionName }),
     async insert(s) {
-      return nullIfDuplicate(async () => { await schemas.insertOne(s); return s; });
+      return nullIfDuplicate(async () => {
+        await schemas.insertOne(s);
+        return s;
+      });
     },
-    async replace(s) { await neutralDuplicate(() => schemas.replaceOne({ _id: s._id }, s)); },
-    async collections() { return (await db.listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name); },
+    async replace(s) {
+      await neutralDuplicate(() => schemas.replaceOne({ _id: s._id }, s));
+    },
+    async collections() {
+      return (await db.listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name);
+    },
     async putIntrospected(list) {
       for (const r of list) await upsertRaced(() => found.replaceOne({ _id: r._id }, r, { upsert: true }));
     },
     introspected: () => found.find({}).sort({ _id: 1 }).toArray(),
-    async dropIntrospected(ids) { for (const id of ids) await found.deleteOne({ _id: id }); },
+    async dropIntrospected(ids) {
+      for (const id of ids) await found.deleteOne({ _id: id });
+    },
   };
 }

@@ -21,13 +21,14 @@ export function tunedDb(client: MongoClient): { db: Db; set(options: DatabaseOpt
     collections.set(name, { version, collection });
     return collection;
   };
-  const forward = <T extends object>(target: () => T) => new Proxy({} as T, {
-    get(_t, prop) {
-      const obj = target();
-      const v = Reflect.get(obj, prop, obj) as unknown;
-      return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(obj) : v;
-    },
-  });
+  const forward = <T extends object>(target: () => T) =>
+    new Proxy({} as T, {
+      get(_t, prop) {
+        const obj = target();
+        const v = Reflect.get(obj, prop, obj) as unknown;
+        return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(obj) : v;
+      },
+    });
   const db = new Proxy(current, {
     get(_t, prop) {
       if (prop === 'collection') return (name: string) => forward(() => collectionNow(name));

@@ -9,7 +9,10 @@ export function mongoUserStore(db: Db): UserStore {
   const col = db.collection<UserRecord>(COLLECTIONS.users);
   return {
     async insert(user) {
-      return nullIfDuplicate(async () => { await col.insertOne(user); return user; });
+      return nullIfDuplicate(async () => {
+        await col.insertOne(user);
+        return user;
+      });
     },
     findByEmail: (email) => col.findOne({ email }),
     findById: (id) => col.findOne({ _id: id }),

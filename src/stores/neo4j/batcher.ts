@@ -1,6 +1,10 @@
 // Groups reads asked while others are in flight into one query: at high concurrency a round trip and a transaction serve many.
 
-interface Waiting<Q, A> { q: Q; resolve(a: A): void; reject(e: unknown): void }
+interface Waiting<Q, A> {
+  q: Q;
+  resolve(a: A): void;
+  reject(e: unknown): void;
+}
 
 /**
  * Up to `parallel` queries run at once. A read asked while that many are in flight waits for the next free slot,
@@ -11,8 +15,7 @@ export class Batcher<Q, A> {
   private readonly queue: Array<Waiting<Q, A>> = [];
   private inFlight = 0;
 
-  constructor(private readonly one: (q: [Q]) => Promise<A[]>, private readonly many: (qs: Q[]) => Promise<A[]>,
-    private readonly parallel = 2, private readonly max = 64) {}
+  constructor(private readonly one: (q: [Q]) => Promise<A[]>, private readonly many: (qs: Q[]) => Promise<A[]>, private readonly parallel = 2, private readonly max = 64) {}
 
   ask(q: Q): Promise<A> {
     return new Promise<A>((resolve, reject) => {
@@ -37,7 +40,10 @@ export class Batcher<Q, A> {
           // The store is failing: what waits would fail the same way, one slow timeout after another.
           this.queue.splice(0).forEach((w) => w.reject(e));
         })
-        .finally(() => { this.inFlight--; this.flush(); });
+        .finally(() => {
+          this.inFlight--;
+          this.flush();
+        });
     }
   }
 }

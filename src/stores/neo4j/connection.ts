@@ -19,10 +19,13 @@ export function loadCypher(file: string): Map<string, string> {
 
 export async function connectNeo4j(uri: string, user: string, password: string): Promise<Driver> {
   const driver = neo4j.driver(uri, password ? neo4j.auth.basic(user, password) : undefined, {
-    disableLosslessIntegers: true, maxConnectionPoolSize: 50, connectionAcquisitionTimeout: 10000,
+    disableLosslessIntegers: true,
+    maxConnectionPoolSize: 50,
+    connectionAcquisitionTimeout: 10000,
     // Fail fast while Neo4j is down (the default retries for 30 s); the change log keeps the work. Under 1 s, a
     // managed transaction is retried once (transient errors), so a call fails in about a second; at 2 s it took 3.
-    maxTransactionRetryTime: 500, connectionTimeout: 3000,
+    maxTransactionRetryTime: 500,
+    connectionTimeout: 3000,
   });
   await driver.verifyConnectivity();
   for (const statement of loadCypher('schema.cypher').values()) await driver.executeQuery(statement);
@@ -40,7 +43,9 @@ export async function warmNeo4j(driver: Driver, spliced: string[] = []): Promise
   const statements = ['projection.cypher', 'index.cypher'].flatMap((file) => [...loadCypher(file).values()])
     .filter((statement) => !statement.includes('__')); // a label or a tail is spliced in first: `spliced` has those
   for (const statement of [...statements, ...spliced]) {
-    await driver.executeQuery(`EXPLAIN ${statement}`).then(() => { planned++; }, () => undefined);
+    await driver.executeQuery(`EXPLAIN ${statement}`).then(() => {
+      planned++;
+    }, () => undefined);
   }
   return planned;
 }

@@ -23,8 +23,9 @@ const setClause = (edge: string, mark: string) => {
 };
 
 /** put-edges (`template`, from projection.cypher) for one edge kind, with the rebuild's mark or without it. */
-const putEdges = (template: string, edge: 'TUPLE' | 'GRANT', mark: string) => template.replace('__EDGE__', edge)
-  .replace('__NAME_PROPERTY__', edge === 'GRANT' ? 'permission' : 'relation').replace('__SET__', setClause(edge, mark));
+const putEdges = (template: string, edge: 'TUPLE' | 'GRANT', mark: string) =>
+  template.replace('__EDGE__', edge)
+    .replace('__NAME_PROPERTY__', edge === 'GRANT' ? 'permission' : 'relation').replace('__SET__', setClause(edge, mark));
 
 /** The put-edges statements plain writes send, for warmNeo4j to plan at start. */
 export const putEdgesStatements = () => {
@@ -58,7 +59,10 @@ export function neo4jGraphStore(driver: Driver): GraphStore {
       const groups = new Map<'TUPLE' | 'GRANT', EdgeChange[]>();
       const gone = { tuples: [] as string[], grants: [] as string[] };
       for (const c of changes) {
-        if (!c.present) { (c.grant ? gone.grants : gone.tuples).push(tupleText(c.tuple)); continue; }
+        if (!c.present) {
+          (c.grant ? gone.grants : gone.tuples).push(tupleText(c.tuple));
+          continue;
+        }
         const k = c.grant ? 'GRANT' : 'TUPLE';
         const list = groups.get(k);
         if (list) list.push(c); else groups.set(k, [c]);
@@ -70,8 +74,8 @@ export function neo4jGraphStore(driver: Driver): GraphStore {
           await driver.executeQuery(statement, { mark, rows: list.slice(i, i + SYNC_ROWS).map(({ tuple: t }) => {
             const s = parseObject(t.subject)!;
             const o = parseObject(t.resource)!;
-            return { subject: t.subject, subjectType: checked(s.type), subjectId: s.id, resource: t.resource, resourceType: checked(o.type),
-              resourceId: o.id, key: tupleText(t), name: t.relation };
+            return { subject: t.subject, subjectType: checked(s.type), subjectId: s.id, resource: t.resource, resourceType: checked(o.type), resourceId: o.id, key: tupleText(t),
+              name: t.relation };
           }) });
         }
       }

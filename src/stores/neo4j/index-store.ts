@@ -10,7 +10,9 @@ const CHUNK = 500;
 const chunks = <T>(list: T[]) => Array.from({ length: Math.ceil(list.length / CHUNK) }, (_, i) => list.slice(i * CHUNK, (i + 1) * CHUNK));
 
 const counted = (rec: Neo4jRecord | undefined): ListCount => ({
-  count: Number(rec?.get('count') ?? 0), below: Number(rec?.get('below') ?? 0), has: Boolean(rec?.get('has')),
+  count: Number(rec?.get('count') ?? 0),
+  below: Number(rec?.get('below') ?? 0),
+  has: Boolean(rec?.get('has')),
 });
 
 /**
@@ -25,7 +27,11 @@ function byWeight(flats: FlatRecord[]): FlatRecord[][] {
   let weight = 0;
   for (const f of flats) {
     const w = 1 + f.keys.length + f.deps.length;
-    if (part.length && (weight + w > EDGES_PER_WRITE || part.length >= CHUNK)) { out.push(part); part = []; weight = 0; }
+    if (part.length && (weight + w > EDGES_PER_WRITE || part.length >= CHUNK)) {
+      out.push(part);
+      part = [];
+      weight = 0;
+    }
     part.push(f);
     weight += w;
   }
@@ -53,7 +59,11 @@ export function splicedStatements(): string[] {
 
 /** A plan as the statements' parameters: maps by arrow relation, since Cypher reads them with `map[t.relation]`. */
 export const planParams = (p: IndexPlan) => ({
-  public: p.public, direct: p.direct, grants: p.grants, slots: p.slots, arrowRels: p.arrows.map((a) => a.rel),
+  public: p.public,
+  direct: p.direct,
+  grants: p.grants,
+  slots: p.slots,
+  arrowRels: p.arrows.map((a) => a.rel),
   targets: Object.fromEntries(p.arrows.map((a) => [a.rel, a.targets])),
   types: Object.fromEntries(p.arrows.map((a) => [a.rel, a.types])),
 });
@@ -74,7 +84,8 @@ export function neo4jIndexStore(driver: Driver, opts: { denseObject?: number } =
   const stmt = (name: string) => q.get(name)!;
   const run = reader(driver);
   const cx: Cypher = {
-    driver, stmt,
+    driver,
+    stmt,
     // Generations are integers in Neo4j; a JS number would arrive as a float and print as "1.0" in ids.
     write: (name, params) => driver.executeQuery(stmt(name), { ...params, ...(typeof params.gen === 'number' ? { gen: neo4j.int(params.gen) } : {}) }),
     read: (name, params) => run(stmt(name), params),
@@ -114,8 +125,12 @@ function generationCalls({ driver, stmt, write, read }: Cypher): Pick<IndexStore
       }
       return true;
     },
-    async setBuilding(gen) { await write('set-building', { building: gen === null ? null : neo4j.int(gen) }); },
-    async switchGeneration(gen) { await write('switch-generation', { gen }); },
+    async setBuilding(gen) {
+      await write('set-building', { building: gen === null ? null : neo4j.int(gen) });
+    },
+    async switchGeneration(gen) {
+      await write('switch-generation', { gen });
+    },
     dropGeneration: (gen) => dropNodes(driver, [stmt('drop-generation-edges'), stmt('drop-generation')], gen),
   };
 }
@@ -134,8 +149,16 @@ function writeCalls({ write, read }: Cypher): Pick<IndexStore, 'putFlats' | 'obj
       const changed: string[] = [];
       for (const part of byWeight(flats)) {
         const rows = part.map((f) => ({
-          id: f.id, obj: f.obj, perm: f.perm, public: f.public, hash: f.hash, deps: f.deps,
-          gives: f.keys.map((k) => { const { obj, rel } = splitKey(k); return { obj, rel, slot: slotOf(typeOf(obj), rel) }; }),
+          id: f.id,
+          obj: f.obj,
+          perm: f.perm,
+          public: f.public,
+          hash: f.hash,
+          deps: f.deps,
+          gives: f.keys.map((k) => {
+            const { obj, rel } = splitKey(k);
+            return { obj, rel, slot: slotOf(typeOf(obj), rel) };
+          }),
         }));
         changed.push(...((await write('put-flats', { gen, flats: rows })).records[0]?.get('changed') as string[] ?? []));
       }
@@ -166,14 +189,16 @@ function pointReads({ read }: Cypher, dense: number): Pick<IndexStore, 'check' |
       const out = many.map(() => false);
       for (const rec of (await read('check-many', { checks: many, dense })).records) out[Number(rec.get('i'))] = Boolean(rec.get('allowed'));
       return out;
-    });
+    },
+  );
   const holdChecks = new Batcher<{ subject: string; object: string; relation: string }, boolean>(
     async ([one]) => [Boolean((await read('holds', one!)).records[0]?.get('held'))],
     async (many) => {
       const out = many.map(() => false);
       for (const rec of (await read('holds-many', { checks: many })).records) out[Number(rec.get('i'))] = Boolean(rec.get('held'));
       return out;
-    });
+    },
+  );
   return {
     holds: (subject, object, relation) => holdChecks.ask({ subject, object, relation }),
     check: (subject, object, plan) => checks.ask({ subject, object, ...planParams(plan) }),
@@ -186,7 +211,9 @@ function pointReads({ read }: Cypher, dense: number): Pick<IndexStore, 'check' |
 }
 
 /** The lists and their counts, paged by the statements, from the live generation. */
-function listReads({ read, stmt, text: readText }: Cypher): Pick<IndexStore, 'listObjects' | 'countObjects' | 'listNamed' | 'countNamed' | 'listSubjects' | 'countSubjects' | 'listHeld' | 'countHeld' | 'listHolders' | 'countHolders'> {
+function listReads(
+  { read, stmt, text: readText }: Cypher,
+): Pick<IndexStore, 'listObjects' | 'countObjects' | 'listNamed' | 'countNamed' | 'listSubjects' | 'countSubjects' | 'listHeld' | 'countHeld' | 'listHolders' | 'countHolders'> {
   const ints = (skip: number, limit: number) => ({ skip: neo4j.int(skip), limit: neo4j.int(limit) });
   const ids = (r: QueryResult, field: string) => r.records.map((rec) => rec.get(field) as string);
   const tailed = (name: string, tail: string) => stmt(name).replace('__TAIL__', tail);

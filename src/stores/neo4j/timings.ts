@@ -25,7 +25,11 @@ export function timeStatements(driver: Driver): Driver {
   const executeQuery = driver.executeQuery.bind(driver);
   (driver as { executeQuery: unknown }).executeQuery = async (query: string, ...rest: unknown[]) => {
     const started = performance.now();
-    try { return await (executeQuery as (q: string, ...r: unknown[]) => Promise<unknown>)(query, ...rest); } finally { add(query, started); }
+    try {
+      return await (executeQuery as (q: string, ...r: unknown[]) => Promise<unknown>)(query, ...rest);
+    } finally {
+      add(query, started);
+    }
   };
   const session = driver.session.bind(driver);
   (driver as { session: unknown }).session = (...args: Parameters<Driver['session']>) => {

@@ -41,8 +41,7 @@ export function neo4jTupleListing(driver: Driver, limits = { cap: LIST_COUNT_CAP
     else if (rt === undefined && st !== 'Object') statement = stmt('count-from-type', { type: st });
     else if (st === undefined && rt !== 'Object') statement = stmt('count-to-type', { type: rt });
     if (statement) return { count: Number((await one(statement, {})).get('n')), exact: true };
-    const n = Number((await one(stmt(rt === undefined ? 'count-keyed' : 'count-typed'),
-      { prefix, resourceType: rt ?? null, cap: int(limits.cap) })).get('n'));
+    const n = Number((await one(stmt(rt === undefined ? 'count-keyed' : 'count-typed'), { prefix, resourceType: rt ?? null, cap: int(limits.cap) })).get('n'));
     return { count: n, exact: n < limits.cap };
   }
 

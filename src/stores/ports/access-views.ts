@@ -2,8 +2,14 @@
 import type { Page } from './paging.js';
 
 export interface AccessViewRecord {
-  _id: string; subject: string; permission: string; resourceType: string; count: number; revision: number;
-  createdAt: Date; refreshedAt: Date;
+  _id: string;
+  subject: string;
+  permission: string;
+  resourceType: string;
+  count: number;
+  revision: number;
+  createdAt: Date;
+  refreshedAt: Date;
 }
 
 /** A view being computed: its objects are written a chunk at a time, and readers see them only once it is published. */

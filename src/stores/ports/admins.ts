@@ -1,5 +1,10 @@
 // Admin accounts of the admin surface.
-export interface AdminRecord { _id: string; username: string; passwordHash: string; createdAt: Date }
+export interface AdminRecord {
+  _id: string;
+  username: string;
+  passwordHash: string;
+  createdAt: Date;
+}
 export interface AdminStore {
   findByUsername(username: string): Promise<AdminRecord | null>;
   findById(id: string): Promise<AdminRecord | null>;

@@ -32,7 +32,11 @@ export const GAP_FINAL_MS = 10_000;
 export const weightOf = (e: ChangeEntry): number => Math.max(1, e.tuples?.length ?? 0);
 
 /** A committed entry that its appliers have not finished; `owner` is the process that wrote it. */
-export interface PendingRecord { revision: number; owner: string; at: Date }
+export interface PendingRecord {
+  revision: number;
+  owner: string;
+  at: Date;
+}
 
 /** The change log and its outbox of pending entries. */
 export interface ChangeLog {
@@ -67,7 +71,10 @@ export interface ChangeLog {
   heal(upTo: number): Promise<void>;
 }
 
-export interface Frontier { latest: number; oldest: number | null }
+export interface Frontier {
+  latest: number;
+  oldest: number | null;
+}
 
 /** Hands out revisions; the change log's unique `_id` is the final word, so a lost counter only costs a retry. */
 export interface RevisionCounter {

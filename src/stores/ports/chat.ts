@@ -1,18 +1,25 @@
 // Chat rooms and their messages (the chat module); who may read a room lives only in relation tuples.
 
 export interface RoomRecord {
-  _id: string; name: string;
+  _id: string;
+  name: string;
   /** The users named as participants (the creator first, unless a team owns the room); membership itself is tuples. */
   participants: string[];
   createdBy: string;
   /** `Team:<id>` when a team owns the room, else null (the creator does). */
   scope: string | null;
-  createdAt: string; updatedAt: string;
+  createdAt: string;
+  updatedAt: string;
 }
 
 export interface MessageRecord {
   /** Ordered by creation time (hex milliseconds first): sorting by `_id` descending is newest first. */
-  _id: string; roomId: string; senderId: string; message: string; createdAt: string; updatedAt?: string;
+  _id: string;
+  roomId: string;
+  senderId: string;
+  message: string;
+  createdAt: string;
+  updatedAt?: string;
 }
 
 export interface ChatStore {

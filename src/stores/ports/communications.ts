@@ -2,14 +2,36 @@
 export type Channel = 'email' | 'push' | 'sms';
 export type Platform = 'ios' | 'android' | 'web';
 
-export interface DeviceTokenRecord { _id: string; userId: string; platform: Platform; createdAt: Date; updatedAt: Date }
+export interface DeviceTokenRecord {
+  _id: string;
+  userId: string;
+  platform: Platform;
+  createdAt: Date;
+  updatedAt: Date;
+}
 export interface NotificationRecord {
-  _id: string; userId: string; title: string; body: string; data?: Record<string, unknown>; read: boolean; createdAt: Date;
+  _id: string;
+  userId: string;
+  title: string;
+  body: string;
+  data?: Record<string, unknown>;
+  read: boolean;
+  createdAt: Date;
 }
 /** One delivered message, keyed by its job id: what the store provider keeps, and the ledger that makes a retry a no-op. */
 export interface OutboxRecord {
-  _id: string; channel: Channel; provider: string; to: string[]; subject?: string; body: string; html?: string;
-  data?: Record<string, unknown>; userId?: string; providerMessageId?: string; attempts: number; sentAt: Date;
+  _id: string;
+  channel: Channel;
+  provider: string;
+  to: string[];
+  subject?: string;
+  body: string;
+  html?: string;
+  data?: Record<string, unknown>;
+  userId?: string;
+  providerMessageId?: string;
+  attempts: number;
+  sentAt: Date;
 }
 
 export interface DeviceTokenStore {
@@ -40,7 +62,13 @@ export interface OutboxStore {
  * A send acknowledged and not yet delivered, keyed by its job id. Redis may lose its last writes in a crash (its AOF is
  * written once a second), so MongoDB keeps the request until its delivery is recorded, and a job Redis lost is queued again.
  */
-export interface PendingSendRecord { _id: string; channel: Channel; request: Record<string, unknown>; createdAt: Date; dead: boolean }
+export interface PendingSendRecord {
+  _id: string;
+  channel: Channel;
+  request: Record<string, unknown>;
+  createdAt: Date;
+  dead: boolean;
+}
 
 export interface PendingSendStore {
   /** Records the send; false when it is recorded already. */
@@ -54,7 +82,9 @@ export interface PendingSendStore {
 
 /** The MongoDB side of communications, as the services see it. */
 export interface CommunicationStores {
-  tokens: DeviceTokenStore; notifications: NotificationStore; outbox: OutboxStore; pending: PendingSendStore;
+  tokens: DeviceTokenStore;
+  notifications: NotificationStore;
+  outbox: OutboxStore;
+  pending: PendingSendStore;
   ensureIndexes(): Promise<void>;
 }
-

@@ -2,7 +2,12 @@
 import type { Definition } from '../../engine/model.js';
 import type { ListQuery, Page } from './paging.js';
 
-export interface DefinitionRecord extends Definition { _id: string; version: number; createdAt: Date; updatedAt: Date }
+export interface DefinitionRecord extends Definition {
+  _id: string;
+  version: number;
+  createdAt: Date;
+  updatedAt: Date;
+}
 
 export interface DefinitionStore {
   definitions(): Promise<DefinitionRecord[]>;

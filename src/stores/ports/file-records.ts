@@ -1,9 +1,16 @@
 // The records of stored files (name, size, type, where their bytes are); who may see them is in the tuples.
 export interface FileRecord {
-  _id: string; name: string; size: number; mimeType: string; folder: string | null; isPublic: boolean;
-  createdAt: string; updatedAt: string;
+  _id: string;
+  name: string;
+  size: number;
+  mimeType: string;
+  folder: string | null;
+  isPublic: boolean;
+  createdAt: string;
+  updatedAt: string;
   /** The provider that holds the bytes and their key there (the key changes when the content is replaced). */
-  provider: string; key: string;
+  provider: string;
+  key: string;
 }
 
 export interface FileRecordStore {

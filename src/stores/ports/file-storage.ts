@@ -1,7 +1,10 @@
 // Where file bytes live (local disk, an S3-compatible bucket): written from a stream, read whole or as a byte range.
 import type { Readable } from 'node:stream';
 
-export interface ByteRange { start: number; end: number } // both inclusive, as in HTTP
+export interface ByteRange {
+  start: number;
+  end: number;
+} // both inclusive, as in HTTP
 
 /**
  * Keys are ids the service generates ([A-Za-z0-9_-], at most 200 characters); a provider may refuse any other.
@@ -20,7 +23,9 @@ export interface FileStorage {
 }
 
 export class FileMissing extends Error {
-  constructor(key: string) { super(`no stored bytes under ${key}`); }
+  constructor(key: string) {
+    super(`no stored bytes under ${key}`);
+  }
 }
 
 /** Where the providers keep their bytes, as the `storage` module's config says. */

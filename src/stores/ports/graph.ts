@@ -2,7 +2,11 @@
 import type { Tuple } from '../../engine/ids.js';
 
 /** One tuple or grant edge of the projection, with whether MongoDB has it now. */
-export interface EdgeChange { tuple: Tuple; grant: boolean; present: boolean }
+export interface EdgeChange {
+  tuple: Tuple;
+  grant: boolean;
+  present: boolean;
+}
 
 /** The tuple graph projected into Neo4j: TUPLE edges for tuples, GRANT edges for direct grants. */
 export interface GraphStore {

@@ -3,7 +3,15 @@
 import type { IndexPlan } from '../../engine/index-plan.js';
 
 /** A flattened set F(obj, perm): the keys (`Y#r`, or `Y#p!` for a grant) whose holders have `perm` on `obj`. */
-export interface FlatRecord { id: string; obj: string; perm: string; public: boolean; keys: string[]; deps: string[]; hash: string }
+export interface FlatRecord {
+  id: string;
+  obj: string;
+  perm: string;
+  public: boolean;
+  keys: string[];
+  deps: string[];
+  hash: string;
+}
 export interface IndexRecords {
   gen: number;
   /** O's arrow tuples (subject x, relation) with the flats of x they lead to, at most 1,000. */
@@ -12,7 +20,10 @@ export interface IndexRecords {
   held: Array<{ key: string; slot: string }> | null;
 }
 /** The model's validity rules for a list of every named object: `Type#relation` -> subject types (or '*'), `Type#permission`. */
-export interface Validity { allowed: Record<string, string[]>; perms: string[] }
+export interface Validity {
+  allowed: Record<string, string[]>;
+  perms: string[];
+}
 
 /**
  * The precomputed index, by generation (every write names its generation; `gen` 0 never exists), read together with
@@ -63,4 +74,8 @@ export interface IndexStore {
   dropGeneration(gen: number): Promise<number>;
 }
 /** A list's length, how many of its ids sort before `pivot`, and whether `pivot` is one of them. */
-export interface ListCount { count: number; below: number; has: boolean }
+export interface ListCount {
+  count: number;
+  below: number;
+  has: boolean;
+}

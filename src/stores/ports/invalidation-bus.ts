@@ -3,7 +3,8 @@ import type { PendingReindex } from './reindex-state.js';
 
 /** What a write changed: objects whose decisions are stale, and whether the index structure changed (all of them are). */
 export interface Invalidation {
-  keys: string[]; structure: boolean;
+  keys: string[];
+  structure: boolean;
   /** The highest revision the change applied, when it came from the change log (decision watchers report it). */
   revision?: number;
   /** A definition change: its re-index began (the new model is in force) or these re-indexes ended. */

@@ -2,7 +2,9 @@
 
 /** Another holder kept the lease for the whole wait (the store answered: not an outage). */
 export class LeaseTimeout extends Error {
-  constructor(key: string, ms: number) { super(`the lease ${key} stayed taken for ${ms} ms`); }
+  constructor(key: string, ms: number) {
+    super(`the lease ${key} stayed taken for ${ms} ms`);
+  }
 }
 
 /** A lock shared by every process; the holder keeps it renewed, and a holder that dies loses it after its time to live. */

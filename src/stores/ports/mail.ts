@@ -2,13 +2,28 @@
 
 /** How to reach the server: TLS from the first byte when `secure` (else STARTTLS when offered); `timeoutMs` bounds each step. */
 export interface SmtpSettings {
-  host: string; port: number; secure: boolean; auth?: { user: string; pass: string }; timeoutMs: number;
+  host: string;
+  port: number;
+  secure: boolean;
+  auth?: { user: string; pass: string };
+  timeoutMs: number;
 }
 
-export interface MailMessage { from: string; to: string[]; subject: string; text?: string; html?: string }
+export interface MailMessage {
+  from: string;
+  to: string[];
+  subject: string;
+  text?: string;
+  html?: string;
+}
 
 /** The server's answer: the recipients it took and those it refused, in the order given. */
-export interface MailReceipt { messageId: string; accepted: string[]; rejected: string[]; response: string }
+export interface MailReceipt {
+  messageId: string;
+  accepted: string[];
+  rejected: string[];
+  response: string;
+}
 
 export interface Mailer {
   /**

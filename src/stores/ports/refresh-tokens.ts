@@ -1,7 +1,13 @@
 // Client refresh tokens, rotated on use and revoked by family.
 
 /** A refresh token, stored by the hash of its value; rotating it marks it used, and every token of a login shares a family. */
-export interface RefreshRecord { _id: string; userId: string; family: string; expiresAt: Date; used: boolean }
+export interface RefreshRecord {
+  _id: string;
+  userId: string;
+  family: string;
+  expiresAt: Date;
+  used: boolean;
+}
 export interface RefreshTokenStore {
   insert(record: RefreshRecord): Promise<void>;
   /**

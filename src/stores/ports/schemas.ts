@@ -4,11 +4,22 @@ import type { Page } from './paging.js';
 
 /** A database schema: its documents live in `collectionName`; `authorization.enabled` registers a definition. */
 export interface SchemaRecord {
-  _id: string; name: string; collectionName: string; fields: Fields;
-  serviceOptions: { authorization: { enabled: boolean } }; createdAt: Date; updatedAt: Date;
+  _id: string;
+  name: string;
+  collectionName: string;
+  fields: Fields;
+  serviceOptions: { authorization: { enabled: boolean } };
+  createdAt: Date;
+  updatedAt: Date;
 }
 /** A collection found by introspection, waiting to be adopted as a schema. */
-export interface IntrospectedRecord { _id: string; collectionName: string; fields: Fields; documents: number; foundAt: Date }
+export interface IntrospectedRecord {
+  _id: string;
+  collectionName: string;
+  fields: Fields;
+  documents: number;
+  foundAt: Date;
+}
 export interface SchemaStore {
   list(skip: number, limit: number): Promise<Page<SchemaRecord>>;
   all(): Promise<SchemaRecord[]>;

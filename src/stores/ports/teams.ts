@@ -1,6 +1,18 @@
 // Teams and their single-use invitations.
-export interface TeamRecord { _id: string; name: string; parentTeam?: string; createdBy: string; createdAt: Date }
-export interface InvitationRecord { _id: string; teamId: string; email: string; invitedBy: string; expiresAt: Date }
+export interface TeamRecord {
+  _id: string;
+  name: string;
+  parentTeam?: string;
+  createdBy: string;
+  createdAt: Date;
+}
+export interface InvitationRecord {
+  _id: string;
+  teamId: string;
+  email: string;
+  invitedBy: string;
+  expiresAt: Date;
+}
 export interface TeamStore {
   insert(team: TeamRecord): Promise<void>;
   findById(id: string): Promise<TeamRecord | null>;

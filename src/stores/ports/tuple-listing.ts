@@ -2,8 +2,12 @@
 
 /** Which tuples, in which order: `subjectType` and `resourceType` match exactly, `search` is a case-insensitive substring. */
 export interface TupleListQuery {
-  subjectType?: string; resourceType?: string; search?: string;
-  descending: boolean; skip: number; limit: number;
+  subjectType?: string;
+  resourceType?: string;
+  search?: string;
+  descending: boolean;
+  skip: number;
+  limit: number;
 }
 
 /**

@@ -2,8 +2,17 @@
 import type { Tuple } from '../../engine/ids.js';
 
 export interface RelationRecord {
-  _id: string; subject: string; relation: string; resource: string; computedTuple: string;
-  subjectType: string; subjectId: string; resourceType: string; resourceId: string; createdAt: Date; revision: number;
+  _id: string;
+  subject: string;
+  relation: string;
+  resource: string;
+  computedTuple: string;
+  subjectType: string;
+  subjectId: string;
+  resourceType: string;
+  resourceId: string;
+  createdAt: Date;
+  revision: number;
 }
 
 export type TupleMatch = ({ resource: string } | { subject: string }) & { relation?: string; subjectType?: string };

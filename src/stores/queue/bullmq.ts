@@ -4,12 +4,31 @@ import type { Job, JobQueue, JobState, OpenJobQueue } from '../ports/job-queue.j
 import { bullmqConnection, type QueueConnection } from '../redis/bullmq.js';
 
 const jobOf = <T>(j: BullJob): Job<T> => ({
-  id: String(j.id), name: j.name, data: j.data as T, attemptsMade: j.attemptsMade, attempts: j.opts.attempts ?? 1,
-  createdAt: j.timestamp, finishedAt: j.finishedOn || null, failedReason: j.failedReason ?? '',
+  id: String(j.id),
+  name: j.name,
+  data: j.data as T,
+  attemptsMade: j.attemptsMade,
+  attempts: j.opts.attempts ?? 1,
+  createdAt: j.timestamp,
+  finishedAt: j.finishedOn || null,
+  failedReason: j.failedReason ?? '',
 });
 
 /** Handles on queues kept under `<prefix>:bull` on the Redis at `url`. */
 export const bullmqJobQueues = (url: string, prefix: string): OpenJobQueue => (name) => bullmqJobQueue(url, `${prefix}:bull`, name);
+
+/** Closes a worker, forced after `waitMs` (a forced close can hang too while Redis is down: it is started, not waited for). */
+async function closeWorker(w: Worker, force: boolean, waitMs: number): Promise<void> {
+  let forceTimer: NodeJS.Timeout | undefined;
+  const forced = new Promise<void>((res) => {
+    forceTimer = setTimeout(() => {
+      w.close(true).catch(() => undefined);
+      res();
+    }, waitMs);
+  });
+  await Promise.race([w.close(force), forced]).catch(() => undefined);
+  clearTimeout(forceTimer);
+}
 
 function bullmqJobQueue<T>(url: string, prefix: string, name: string): JobQueue<T> {
   // A call made while Redis is down, or in flight when it goes, fails at once.
@@ -21,20 +40,14 @@ function bullmqJobQueue<T>(url: string, prefix: string, name: string): JobQueue<
   let closing: Promise<void> | null = null;
 
   async function closeAll(waitMs: number): Promise<void> {
-    if (worker) {
-      const w = worker;
-      let forceTimer: NodeJS.Timeout | undefined;
-      // A close waits for the jobs in hand, which never finish while Redis is down, and a close once begun cannot be
-      // forced (BullMQ answers the same promise): it kept its lock-renewal timer and its blocking connection
-      // reconnecting after the service stopped. So it is forced from the start when the worker is not connected.
-      const force = !(consumer?.ready() ?? false);
-      // A forced close can hang too while Redis is down: it is started, not waited for.
-      const forced = new Promise<void>((res) => { forceTimer = setTimeout(() => { w.close(true).catch(() => undefined); res(); }, waitMs); });
-      await Promise.race([w.close(force), forced]).catch(() => undefined);
-      clearTimeout(forceTimer);
-    }
+    // A close waits for the jobs in hand, which never finish while Redis is down, and a close once begun cannot be
+    // forced (BullMQ answers the same promise): it kept its lock-renewal timer and its blocking connection
+    // reconnecting after the service stopped. So it is forced from the start when the worker is not connected.
+    if (worker) await closeWorker(worker, !(consumer?.ready() ?? false), waitMs);
     let timer: NodeJS.Timeout | undefined;
-    await Promise.race([queue.close(), new Promise((r) => { timer = setTimeout(r, waitMs); })]).catch(() => undefined);
+    await Promise.race([queue.close(), new Promise((r) => {
+      timer = setTimeout(r, waitMs);
+    })]).catch(() => undefined);
     clearTimeout(timer);
     producer.close();
     consumer?.close();
@@ -43,8 +56,11 @@ function bullmqJobQueue<T>(url: string, prefix: string, name: string): JobQueue<
   return {
     async add(jobName, data, id, o) {
       await queue.add(jobName, data, {
-        jobId: id, attempts: o.attempts, backoff: { type: 'exponential', delay: o.backoffMs },
-        removeOnComplete: { count: o.keepCompleted }, removeOnFail: { count: o.keepFailed },
+        jobId: id,
+        attempts: o.attempts,
+        backoff: { type: 'exponential', delay: o.backoffMs },
+        removeOnComplete: { count: o.keepCompleted },
+        removeOnFail: { count: o.keepFailed },
       });
     },
     async get(id) {
@@ -66,7 +82,9 @@ function bullmqJobQueue<T>(url: string, prefix: string, name: string): JobQueue<
       const c = await queue.getJobCounts('waiting', 'active', 'delayed', 'completed', 'failed');
       return { waiting: c.waiting ?? 0, active: c.active ?? 0, delayed: c.delayed ?? 0, completed: c.completed ?? 0, failed: c.failed ?? 0 };
     },
-    async probe() { await producer.ping(); },
+    async probe() {
+      await producer.ping();
+    },
     work(run, { concurrency, events }) {
       if (worker) throw new Error(`the queue ${name} has a worker already`);
       if (closing) throw new Error(`the queue ${name} is closed`);
@@ -75,9 +93,13 @@ function bullmqJobQueue<T>(url: string, prefix: string, name: string): JobQueue<
       worker.on('error', (e) => events.error(e));
       worker.on('ready', () => events.ready());
       worker.on('completed', (j) => events.completed(jobOf<T>(j)));
-      worker.on('failed', (j, e) => { if (j) events.failed(jobOf<T>(j), e); });
+      worker.on('failed', (j, e) => {
+        if (j) events.failed(jobOf<T>(j), e);
+      });
     },
-    setConcurrency(n) { if (worker) worker.concurrency = n; },
+    setConcurrency(n) {
+      if (worker) worker.concurrency = n;
+    },
     close(waitMs) {
       closing ??= closeAll(waitMs);
       return closing;

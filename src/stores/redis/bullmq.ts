@@ -3,7 +3,9 @@ import { Redis, type RedisOptions } from 'ioredis';
 
 /** A Redis connection BullMQ is given (`client` is the driver's, handed to BullMQ as is: its own ioredis type). */
 export interface QueueConnection {
-  client: never; ping(): Promise<unknown>; close(): void;
+  client: never;
+  ping(): Promise<unknown>;
+  close(): void;
   /** Connected to Redis now (not connecting, nor reconnecting). */
   ready(): boolean;
 }
@@ -25,6 +27,8 @@ export function bullmqConnection(url: string, role: 'producer' | 'worker'): Queu
     client: client as never,
     ping: () => client.ping(),
     ready: () => client.status === 'ready',
-    close() { client.disconnect(); },
+    close() {
+      client.disconnect();
+    },
   };
 }

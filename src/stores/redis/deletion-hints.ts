@@ -19,7 +19,9 @@ export function redisDeletionHints(redis: Redis, prefix: string): DeletionHints 
       for (let i = 0; i < texts.length; i += 1000) {
         const part = texts.slice(i, i + 1000);
         const values = await redis.mget(...part.map(key));
-        part.forEach((t, j) => { if (values[j] !== null) out.add(t); });
+        part.forEach((t, j) => {
+          if (values[j] !== null) out.add(t);
+        });
       }
       return out;
     },

@@ -14,6 +14,8 @@ export function redisEpoch(redis: Redis, key: string): Epoch {
     },
     // A new token, not a count: a counter restarts at 0 when Redis loses its data and comes back to values processes
     // cached before, which would then pass for current.
-    async bump() { await redis.set(key, randomUUID()); },
+    async bump() {
+      await redis.set(key, randomUUID());
+    },
   };
 }

@@ -41,7 +41,11 @@ for _, id in ipairs(ARGV) do
 end
 return wait`;
 
-interface Waiter { acked: Set<string>; expected: Set<string> | null; done: () => void }
+interface Waiter {
+  acked: Set<string>;
+  expected: Set<string> | null;
+  done: () => void;
+}
 
 /**
  * Every process holds a lease in a member set and listens on one channel. A writer publishes what it changed
@@ -67,8 +71,8 @@ export class InvalidationBus implements Bus {
 
   /** `apply` drops local state for an invalidation from another process; `reset` drops all of it. */
   /** `leaseMs`: a member's lease; the contract suite runs the protocol on a shorter one. */
-  constructor(private readonly redis: Redis, prefix: string, private readonly apply: (inv: Invalidation) => void,
-    private readonly reset: () => void, private readonly leaseMs = LEASE_MS) {
+  constructor(private readonly redis: Redis, prefix: string, private readonly apply: (inv: Invalidation) => void, private readonly reset: () => void,
+    private readonly leaseMs = LEASE_MS) {
     this.members = `${prefix}:bus:members`;
     this.channel = `${prefix}:bus:invalidate`;
     this.ackPrefix = `${prefix}:bus:ack:`;
@@ -78,11 +82,15 @@ export class InvalidationBus implements Bus {
     this.sub.on('error', () => undefined); // the main connection reports outages
     // Messages published while the subscription is down are lost: nothing local is trusted until it is back.
     this.sub.on('close', () => this.distrust());
-    this.sub.on('ready', () => { void this.subscribe(); });
+    this.sub.on('ready', () => {
+      void this.subscribe();
+    });
   }
 
   /** Whether local state may be served now. */
-  trusted(): boolean { return this.subscribed && performance.now() < this.trustedUntil; }
+  trusted(): boolean {
+    return this.subscribed && performance.now() < this.trustedUntil;
+  }
 
   /** Starts renewing; resolves once this process is a member, or after `waitMs` if Redis does not answer. */
   async start(waitMs = 3000): Promise<void> {
@@ -139,7 +147,11 @@ export class InvalidationBus implements Bus {
       return;
     }
     let msg: { w: string; n: number; k: string[]; s: boolean; r?: number; x?: Invalidation['reindex'] };
-    try { msg = JSON.parse(message); } catch { return; }
+    try {
+      msg = JSON.parse(message);
+    } catch {
+      return;
+    }
     if (msg.w === this.id) return;
     this.apply({ keys: msg.k, structure: msg.s, revision: msg.r, ...(msg.x ? { reindex: msg.x } : {}) });
     this.redis.publish(this.ackPrefix + msg.w, `${msg.n} ${this.id}`).catch(() => undefined);
@@ -153,7 +165,9 @@ export class InvalidationBus implements Bus {
     this.apply(inv);
     const n = ++this.seq;
     let done!: () => void;
-    const settled = new Promise<void>((resolve) => { done = resolve; });
+    const settled = new Promise<void>((resolve) => {
+      done = resolve;
+    });
     const waiter: Waiter = { acked: new Set(), expected: null, done };
     this.waiters.set(n, waiter);
     try {
@@ -167,7 +181,9 @@ export class InvalidationBus implements Bus {
       }
       if ([...waiter.expected].some((m) => !waiter.acked.has(m))) {
         let timer: NodeJS.Timeout | undefined;
-        await Promise.race([settled, new Promise<void>((r) => { timer = setTimeout(r, ACK_MS); })]);
+        await Promise.race([settled, new Promise<void>((r) => {
+          timer = setTimeout(r, ACK_MS);
+        })]);
         clearTimeout(timer);
       }
       const silent = [...waiter.expected].filter((m) => !waiter.acked.has(m));

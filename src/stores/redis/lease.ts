@@ -16,7 +16,9 @@ export class Lease extends RenewedLease {
    * could take the lease until it expired; deleted on the next attempt instead, as the work under it has ended.
    */
   private unreleased: string | null = null;
-  constructor(private readonly redis: Redis, key: string, ttlMs = 15_000) { super(key, ttlMs); }
+  constructor(private readonly redis: Redis, key: string, ttlMs = 15_000) {
+    super(key, ttlMs);
+  }
 
   protected async setIfAbsent(token: string): Promise<boolean> {
     if (this.unreleased) {
@@ -31,7 +33,9 @@ export class Lease extends RenewedLease {
   }
 
   protected async free(token: string): Promise<void> {
-    await this.redis.eval(RELEASE, 1, this.key, token).catch(() => { this.unreleased = token; });
+    await this.redis.eval(RELEASE, 1, this.key, token).catch(() => {
+      this.unreleased = token;
+    });
   }
 }
 

@@ -11,7 +11,10 @@ export function redisRateCounter(redis: Redis, prefix: string): RateCounter {
     if (!limiter) {
       const duration = Math.ceil(windowMs / 1000);
       limiter = new RateLimiterRedis({
-        storeClient: redis, keyPrefix: `${prefix}:rl:${key}`, points: max, duration,
+        storeClient: redis,
+        keyPrefix: `${prefix}:rl:${key}`,
+        points: max,
+        duration,
         // Redis down: each process counts on its own rather than refusing everyone or letting everyone through.
         insuranceLimiter: new RateLimiterMemory({ points: max, duration }),
       });

@@ -36,7 +36,9 @@ export function redisRevisionCounter(redis: Redis, prefix: string): RevisionCoun
     runId = redis.info('server').then((text) => /run_id:(\w+)/.exec(text)?.[1] ?? null, () => null);
   };
   redis.on('ready', readRunId);
-  redis.on('close', () => { runId = Promise.resolve(null); });
+  redis.on('close', () => {
+    runId = Promise.resolve(null);
+  });
   if (redis.status === 'ready') readRunId();
   const currentRun = async () => (await runId) ?? (readRunId(), await runId);
   return {
@@ -44,9 +46,15 @@ export function redisRevisionCounter(redis: Redis, prefix: string): RevisionCoun
     take: async () => Number(await redis.eval(TAKE, 2, key, pending)),
     // A confirmation is its own member: `heal` may drop a take-mark whose writer has not inserted yet, and that
     // drop must not take away the confirmation the writer adds once it has.
-    async confirm(revision) { await redis.zadd(pending, revision, `c${revision}`); },
-    async settle(revisions) { if (revisions.length) await redis.zrem(pending, ...revisions.flatMap((r) => [String(r), `c${r}`])); },
-    async dropMarks(members) { if (members.length) await redis.zrem(pending, ...members); },
+    async confirm(revision) {
+      await redis.zadd(pending, revision, `c${revision}`);
+    },
+    async settle(revisions) {
+      if (revisions.length) await redis.zrem(pending, ...revisions.flatMap((r) => [String(r), `c${r}`]));
+    },
+    async dropMarks(members) {
+      if (members.length) await redis.zrem(pending, ...members);
+    },
     async frontier(): Promise<Frontier | null> {
       const run = await currentRun();
       if (run === null) return null;
@@ -61,7 +69,11 @@ export function redisRevisionCounter(redis: Redis, prefix: string): RevisionCoun
       const run = await currentRun();
       if (run !== null) await redis.eval(REBUILD, 2, key, pending, `run:${run}`, ...revisions.map(String));
     },
-    async raise(floor) { await redis.eval(RAISE, 1, key, String(floor)); },
-    async current() { return Number((await redis.get(key)) ?? 0); },
+    async raise(floor) {
+      await redis.eval(RAISE, 1, key, String(floor));
+    },
+    async current() {
+      return Number((await redis.get(key)) ?? 0);
+    },
   };
 }

@@ -9,6 +9,8 @@ export function redisTokenDenyList(redis: Redis, prefix: string): TokenDenyList 
       const ms = until.getTime() - Date.now();
       if (ms > 0) await redis.set(key(id), '1', 'PX', ms);
     },
-    async denied(ids) { return ids.length > 0 && (await redis.exists(...ids.map(key))) > 0; },
+    async denied(ids) {
+      return ids.length > 0 && (await redis.exists(...ids.map(key))) > 0;
+    },
   };
 }

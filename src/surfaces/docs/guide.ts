@@ -2,9 +2,10 @@
 import { label, type Route } from '../registry.js';
 
 export function usageGuide(routes: readonly Route[]): string {
-  const section = (surface: 'admin' | 'client') => routes.filter((r) => r.surface === surface)
-    .map((r) => `- \`${label(r)}\`: ${r.summary}${surface === 'admin' && r.mcp !== false ? ` (tool \`${r.id}\`)` : ''}`)
-    .join('\n');
+  const section = (surface: 'admin' | 'client') =>
+    routes.filter((r) => r.surface === surface)
+      .map((r) => `- \`${label(r)}\`: ${r.summary}${surface === 'admin' && r.mcp !== false ? ` (tool \`${r.id}\`)` : ''}`)
+      .join('\n');
   return `# authz-graph API guide
 
 Two HTTP surfaces. The admin surface (default :3030) is for operators and agents: send \`masterkey: <key>\`,

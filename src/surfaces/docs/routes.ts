@@ -18,7 +18,8 @@ const SWAGGER_DIR = dirname(createRequire(import.meta.url).resolve('swagger-ui-d
 const INIT = "window.ui = SwaggerUIBundle({ url: '/openapi.json', dom_id: '#ui', validatorUrl: null });";
 
 /** The Swagger UI page for a surface; its assets are served from /docs/assets. */
-export const swaggerPage = (surface: Surface) => `<!doctype html>
+export const swaggerPage = (surface: Surface) =>
+  `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>authz-graph ${surface} API</title>
 <link rel="stylesheet" href="/docs/assets/swagger-ui.css"></head>
 <body><div id="ui"></div><script src="/docs/assets/swagger-ui-bundle.js"></script>
@@ -40,15 +41,29 @@ export function docsRoutes(getRoutes: () => readonly Route[], version: string): 
   };
   return (['admin', 'client'] as const).flatMap((surface) => [
     route({
-      surface, http: { method: 'get', path: '/openapi.json' }, output: openapiReply, group: 'core', auth: 'none', mcp: false, summary: 'This surface\'s OpenAPI 3.1 document',
+      surface,
+      http: { method: 'get', path: '/openapi.json' },
+      output: openapiReply,
+      group: 'core',
+      auth: 'none',
+      mcp: false,
+      summary: "This surface's OpenAPI 3.1 document",
       handle: async () => ({ body: doc(surface) }),
     }),
     route({
-      surface, http: { method: 'get', path: '/docs', produces: ['text/html'] }, output: text, group: 'core', auth: 'none', mcp: false, summary: 'Swagger UI over /openapi.json',
+      surface,
+      http: { method: 'get', path: '/docs', produces: ['text/html'] },
+      output: text,
+      group: 'core',
+      auth: 'none',
+      mcp: false,
+      summary: 'Swagger UI over /openapi.json',
       handle: async () => ({ text: swaggerPage(surface), headers: { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': DOCS_CSP } }),
     }),
   ]);
 }
 
 /** The Swagger UI's own files, for both surfaces. */
-export const mountSwaggerAssets = (app: Express) => { app.use('/docs/assets', express.static(SWAGGER_DIR, { index: false })); };
+export const mountSwaggerAssets = (app: Express) => {
+  app.use('/docs/assets', express.static(SWAGGER_DIR, { index: false }));
+};

@@ -1,7 +1,18 @@
 // The client GraphQL schema: a field per client route of the registry (as the admin one), and typed fields per database schema.
 import {
-  GraphQLBoolean, GraphQLFloat, GraphQLID, GraphQLInputObjectType, GraphQLInt, GraphQLList, GraphQLNonNull, GraphQLObjectType,
-  GraphQLSchema, GraphQLString, type GraphQLFieldConfig, type GraphQLInputType, type GraphQLOutputType,
+  GraphQLBoolean,
+  GraphQLFloat,
+  GraphQLID,
+  GraphQLInputObjectType,
+  GraphQLInt,
+  GraphQLList,
+  GraphQLNonNull,
+  GraphQLObjectType,
+  GraphQLSchema,
+  GraphQLString,
+  type GraphQLFieldConfig,
+  type GraphQLInputType,
+  type GraphQLOutputType,
 } from 'graphql';
 import type { FieldType } from '../../engine/schema-fields.js';
 import type { SchemaRecord } from '../../stores/ports/schemas.js';
@@ -13,7 +24,13 @@ import { answersBytes, routeFields } from './route-fields.js';
 type Field = GraphQLFieldConfig<unknown, Caller>;
 
 const SCALARS: Record<FieldType, GraphQLOutputType & GraphQLInputType> = {
-  String: GraphQLString, Number: GraphQLFloat, Boolean: GraphQLBoolean, Date: GraphQLString, ObjectId: GraphQLID, JSON: JSONScalar, Relation: GraphQLID,
+  String: GraphQLString,
+  Number: GraphQLFloat,
+  Boolean: GraphQLBoolean,
+  Date: GraphQLString,
+  ObjectId: GraphQLID,
+  JSON: JSONScalar,
+  Relation: GraphQLID,
 };
 const FIXED_TYPES = new Set(['Query', 'Mutation', 'JSON', 'DeleteResult', 'AuthorizationDecision', 'CheckReason', 'String', 'Int', 'Float', 'Boolean', 'ID']);
 const FIXED_FIELDS = new Set(['authorizationCheck', 'authorizationDecision', 'me']);
@@ -39,16 +56,24 @@ export function usableSchemas(all: SchemaRecord[]): { usable: SchemaRecord[]; sk
 
 /** The client routes the typed fields (kept for the apps using them) and each schema's fields run. */
 export const CLIENT_GRAPHQL_ROUTES = {
-  check: 'get_authorization_check', me: 'get_authentication_user', find: 'get_database_schema', findOne: 'get_database_schema_id',
-  create: 'post_database_schema', patch: 'patch_database_schema_id', remove: 'delete_database_schema_id',
+  check: 'get_authorization_check',
+  me: 'get_authentication_user',
+  find: 'get_database_schema',
+  findOne: 'get_database_schema_id',
+  create: 'post_database_schema',
+  patch: 'patch_database_schema_id',
+  remove: 'delete_database_schema_id',
 } as const;
 
 const reasonType = new GraphQLObjectType({
-  name: 'CheckReason', description: 'Why a deny names a type or action the model does not have (a typo, or a name a migration removed)',
-  fields: { code: { type: new GraphQLNonNull(GraphQLString), description: 'UNKNOWN_TYPE or UNKNOWN_PERMISSION' }, message: { type: new GraphQLNonNull(GraphQLString) }, didYouMean: { type: GraphQLString } },
+  name: 'CheckReason',
+  description: 'Why a deny names a type or action the model does not have (a typo, or a name a migration removed)',
+  fields: { code: { type: new GraphQLNonNull(GraphQLString), description: 'UNKNOWN_TYPE or UNKNOWN_PERMISSION' }, message: { type: new GraphQLNonNull(GraphQLString) },
+    didYouMean: { type: GraphQLString } },
 });
 const decisionType = new GraphQLObjectType({
-  name: 'AuthorizationDecision', fields: { allowed: { type: new GraphQLNonNull(GraphQLBoolean) }, reason: { type: reasonType } },
+  name: 'AuthorizationDecision',
+  fields: { allowed: { type: new GraphQLNonNull(GraphQLBoolean) }, reason: { type: reasonType } },
 });
 
 /**
@@ -64,20 +89,25 @@ export function clientSchema(all: SchemaRecord[], pipeline: Pipeline): GraphQLSc
   });
   const derived = routeFields(pipeline, clientGraphqlRoutes(pipeline.registry.all()));
   const checkArgs = {
-    action: { type: new GraphQLNonNull(GraphQLString) }, resource: { type: new GraphQLNonNull(GraphQLString) }, scope: { type: GraphQLString },
+    action: { type: new GraphQLNonNull(GraphQLString) },
+    resource: { type: new GraphQLNonNull(GraphQLString) },
+    scope: { type: GraphQLString },
     consistency: { type: GraphQLString, description: 'minimize_latency (default), at_least_as_fresh (with revision) or fully_consistent' },
     revision: { type: GraphQLInt, description: 'with at_least_as_fresh: see every write up to this revision (waits at most FRESHNESS_WAIT_MS, 5 s by default, else INDEX_BEHIND)' },
   };
   const query: Record<string, Field> = {
     ...derived.query,
     authorizationCheck: {
-      type: new GraphQLNonNull(GraphQLBoolean), description: 'Whether you (or a scope you act for) may do an action on a resource',
+      type: new GraphQLNonNull(GraphQLBoolean),
+      description: 'Whether you (or a scope you act for) may do an action on a resource',
       args: checkArgs,
       resolve: async (_s, args: Record<string, unknown>, caller) => ((await run(ids.check, caller, { query: textual(args) })) as { allowed: boolean }).allowed,
     },
     authorizationDecision: {
-      type: new GraphQLNonNull(decisionType), description: 'authorizationCheck with the reason a deny names a type or action the model lacks',
-      args: checkArgs, resolve: (_s, args: Record<string, unknown>, caller) => run(ids.check, caller, { query: textual(args) }),
+      type: new GraphQLNonNull(decisionType),
+      description: 'authorizationCheck with the reason a deny names a type or action the model lacks',
+      args: checkArgs,
+      resolve: (_s, args: Record<string, unknown>, caller) => run(ids.check, caller, { query: textual(args) }),
     },
     me: { type: JSONScalar, description: 'Your account', resolve: (_s, _a, caller) => run(ids.me, caller, {}) },
   };
@@ -93,7 +123,8 @@ export function clientSchema(all: SchemaRecord[], pipeline: Pipeline): GraphQLSc
 type Run = (id: string, caller: Caller, raw: RawInput) => Promise<unknown>;
 
 /** One schema's type, its find and findOne queries and its create, patch and delete mutations. */
-function addSchemaFields(s: ReturnType<typeof usableSchemas>['usable'][number], run: Run, deleteResult: GraphQLObjectType, query: Record<string, Field>, mutation: Record<string, Field>): void {
+function addSchemaFields(s: ReturnType<typeof usableSchemas>['usable'][number], run: Run, deleteResult: GraphQLObjectType, query: Record<string, Field>,
+  mutation: Record<string, Field>): void {
   const ids = CLIENT_GRAPHQL_ROUTES;
   const fields = Object.entries(s.fields);
   const docType = new GraphQLObjectType({
@@ -101,7 +132,8 @@ function addSchemaFields(s: ReturnType<typeof usableSchemas>['usable'][number], 
     fields: {
       _id: { type: new GraphQLNonNull(GraphQLID) },
       ...Object.fromEntries(fields.map(([n, f]) => [n, { type: SCALARS[f.type] }])),
-      createdAt: { type: GraphQLString }, updatedAt: { type: GraphQLString },
+      createdAt: { type: GraphQLString },
+      updatedAt: { type: GraphQLString },
     },
   });
   // GraphQL has no empty input types: a schema without fields is created without input and cannot be patched.
@@ -117,10 +149,14 @@ function addSchemaFields(s: ReturnType<typeof usableSchemas>['usable'][number], 
     fields: { documents: { type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(docType))) }, count: { type: new GraphQLNonNull(GraphQLInt) } },
   });
   query[`find${s.name}`] = {
-    type: new GraphQLNonNull(page), description: `The ${s.name} documents you (or the scope) can read, paged`,
+    type: new GraphQLNonNull(page),
+    description: `The ${s.name} documents you (or the scope) can read, paged`,
     args: {
-      skip: { type: GraphQLInt }, limit: { type: GraphQLInt }, sort: { type: GraphQLString, description: 'a field, "-field" for descending' },
-      scope: { type: GraphQLString }, ...(filter ? { where: { type: filter, description: 'equality filters' } } : {}),
+      skip: { type: GraphQLInt },
+      limit: { type: GraphQLInt },
+      sort: { type: GraphQLString, description: 'a field, "-field" for descending' },
+      scope: { type: GraphQLString },
+      ...(filter ? { where: { type: filter, description: 'equality filters' } } : {}),
     },
     resolve: (_s, a: Record<string, unknown>, ctx) => {
       const { where, ...rest } = a as { where?: Record<string, unknown> };
@@ -128,31 +164,36 @@ function addSchemaFields(s: ReturnType<typeof usableSchemas>['usable'][number], 
     },
   };
   query[`findOne${s.name}`] = {
-    type: docType, description: `One ${s.name} document you can read (null otherwise)`, args: { id: { type: new GraphQLNonNull(GraphQLID) } },
+    type: docType,
+    description: `One ${s.name} document you can read (null otherwise)`,
+    args: { id: { type: new GraphQLNonNull(GraphQLID) } },
     resolve: (_s, a: { id: string }, ctx) => run(ids.findOne, ctx, { params: { schema: s.name, id: a.id } }).catch(nullWhenNotFound),
   };
   mutation[`create${s.name}`] = {
-    type: new GraphQLNonNull(docType), description: `Create a ${s.name}; you (or the scope team) become its owner`,
+    type: new GraphQLNonNull(docType),
+    description: `Create a ${s.name}; you (or the scope team) become its owner`,
     args: { ...(input ? { input: { type: new GraphQLNonNull(input) } } : {}), scope: { type: GraphQLString } },
     resolve: (_s, a: { input?: Record<string, unknown>; scope?: string }, ctx) =>
       run(ids.create, ctx, { params: { schema: s.name }, query: textual({ scope: a.scope }), body: { ...a.input } }),
   };
-  if (input) mutation[`patch${s.name}`] = {
-    type: new GraphQLNonNull(docType), description: `Change fields of a ${s.name} (needs edit)`,
-    args: { id: { type: new GraphQLNonNull(GraphQLID) }, input: { type: new GraphQLNonNull(input) } },
-    resolve: (_s, a: { id: string; input: Record<string, unknown> }, ctx) =>
-      run(ids.patch, ctx, { params: { schema: s.name, id: a.id }, body: { ...a.input } }),
-  };
+  if (input) {
+    mutation[`patch${s.name}`] = {
+      type: new GraphQLNonNull(docType),
+      description: `Change fields of a ${s.name} (needs edit)`,
+      args: { id: { type: new GraphQLNonNull(GraphQLID) }, input: { type: new GraphQLNonNull(input) } },
+      resolve: (_s, a: { id: string; input: Record<string, unknown> }, ctx) => run(ids.patch, ctx, { params: { schema: s.name, id: a.id }, body: { ...a.input } }),
+    };
+  }
   mutation[`delete${s.name}`] = {
-    type: new GraphQLNonNull(deleteResult), description: `Delete a ${s.name} and its tuples (needs delete)`,
+    type: new GraphQLNonNull(deleteResult),
+    description: `Delete a ${s.name} and its tuples (needs delete)`,
     args: { id: { type: new GraphQLNonNull(GraphQLID) } },
     resolve: (_s, a: { id: string }, ctx) => run(ids.remove, ctx, { params: { schema: s.name, id: a.id } }),
   };
 }
 
 /** Query values as REST receives them: strings, absent when not given. */
-const textual = (o: Record<string, unknown>) =>
-  Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined && v !== null).map(([k, v]) => [k, String(v)]));
+const textual = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined && v !== null).map(([k, v]) => [k, String(v)]));
 
 /** A document you may not read is null in GraphQL, as it is a 404 in REST. */
 function nullWhenNotFound(e: unknown): null {

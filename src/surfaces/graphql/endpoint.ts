@@ -72,12 +72,17 @@ export function graphqlEndpoint(o: EndpointOptions): (app: Express) => void {
     const fresh = current && (version !== null ? current.version === version : Date.now() - current.at < UNKNOWN_VERSION_MS);
     if (fresh) return current!.handler;
     if (current && failed && failed.version === version && Date.now() - failed.at < UNKNOWN_VERSION_MS) return current.handler;
-    building ??= rebuild(version).then((h) => { failed = null; return h; }, (e: unknown) => {
+    building ??= rebuild(version).then((h) => {
+      failed = null;
+      return h;
+    }, (e: unknown) => {
       o.log.error({ err: e }, 'GraphQL schema could not be built; the last good one serves');
       failed = { version, at: Date.now() };
       if (current) return current.handler;
       throw e;
-    }).finally(() => { building = null; });
+    }).finally(() => {
+      building = null;
+    });
     return building;
   }
 

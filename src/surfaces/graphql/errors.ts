@@ -10,8 +10,7 @@ import type { Surface } from '../registry.js';
 const INPUT_CODES = new Set(['GRAPHQL_PARSE_FAILED', 'GRAPHQL_VALIDATION_FAILED', 'BAD_USER_INPUT', 'OPERATION_RESOLUTION_FAILURE', 'BAD_REQUEST']);
 
 /** An AppError as a GraphQLError; Apollo answers with its HTTP status when it ends the request (authentication, rate limits). */
-export const toGraphQLError = (e: AppError) =>
-  new GraphQLError(e.message, { extensions: { code: e.code, status: e.status, http: { status: e.status } } });
+export const toGraphQLError = (e: AppError) => new GraphQLError(e.message, { extensions: { code: e.code, status: e.status, http: { status: e.status } } });
 
 export function formatError(surface: Surface, pipeline: Pipeline) {
   return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
@@ -26,7 +25,9 @@ export function formatError(surface: Surface, pipeline: Pipeline) {
     else if (original instanceof GraphQLError && typeof code === 'string' && INPUT_CODES.has(code)) e = new AppError('VALIDATION_FAILED', formatted.message);
     else e = pipeline.neutral(original, 'POST /graphql');
     return {
-      message: e.message, locations: formatted.locations, path: formatted.path,
+      message: e.message,
+      locations: formatted.locations,
+      path: formatted.path,
       extensions: { code: e.code, status: e.status, ...(surface === 'admin' && e.details.length ? { details: e.details } : {}) },
     };
   };
@@ -52,8 +53,16 @@ function withoutStack(e: Error): void {
 export const callerErrorStacks: ApolloServerPlugin = {
   async requestDidStart() {
     return {
-      async parsingDidStart() { return async (e?: Error) => { if (e) withoutStack(e); }; },
-      async validationDidStart() { return async (errors?: readonly Error[]) => { errors?.forEach(withoutStack); }; },
+      async parsingDidStart() {
+        return async (e?: Error) => {
+          if (e) withoutStack(e);
+        };
+      },
+      async validationDidStart() {
+        return async (errors?: readonly Error[]) => {
+          errors?.forEach(withoutStack);
+        };
+      },
     };
   },
 };

@@ -26,14 +26,19 @@ export function oneStreamedBody(context: ValidationContext): ASTVisitor {
   return {
     Field(node) {
       if (context.getFieldDef()?.extensions[STREAMED_BODY] !== true || ++seen !== 2) return;
-      context.reportError(new GraphQLError(`At most one upload field (${node.name.value} and the like) per GraphQL request; send the others in requests of their own`, { nodes: node }));
+      context.reportError(
+        new GraphQLError(`At most one upload field (${node.name.value} and the like) per GraphQL request; send the others in requests of their own`, { nodes: node }),
+      );
     },
   };
 }
 
 /** The Apollo options that hold a document to `l`; a refused document is a 400 VALIDATION_FAILED naming the limit. */
 export function documentLimits(l: GraphqlLimits): {
-  parseOptions: ParseOptions; validationRules: ValidationRule[]; validationOptions: { hideSuggestions: boolean }; plugins: ApolloServerPlugin[];
+  parseOptions: ParseOptions;
+  validationRules: ValidationRule[];
+  validationOptions: { hideSuggestions: boolean };
+  plugins: ApolloServerPlugin[];
 } {
   const armor = new ApolloArmor({
     // Tokens are counted by graphql-js's own parser (parseOptions below), which stops reading at the limit.

@@ -19,7 +19,8 @@ export const answersBytes = (r: Route) => (r.http.produces ?? ['application/json
 function asStreamed(r: Route, raw: RawInput, caller: Caller): { raw: RawInput; caller: Caller } {
   if (!r.http.streamJson) return { raw, caller };
   const text = JSON.stringify(raw.body ?? {});
-  return { raw: { params: raw.params, query: raw.query, stream: Readable.from([text]) }, caller: { ...caller, headers: { ...caller.headers, 'content-type': 'application/json' } } };
+  return { raw: { params: raw.params, query: raw.query, stream: Readable.from([text]) },
+    caller: { ...caller, headers: { ...caller.headers, 'content-type': 'application/json' } } };
 }
 
 /** One field running `r` through the pipeline (validation, authorization, rate limit: what the REST call costs). */

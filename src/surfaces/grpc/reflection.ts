@@ -7,13 +7,23 @@ import { ROOT } from '../../root.js';
 
 const { FileDescriptorProto } = descriptor; // CommonJS: its exports are not named to ESM
 
-interface Field { name: string; typeName?: string }
-interface Message { name: string; field?: Field[]; nestedType?: Message[]; options?: { mapEntry?: boolean } }
-interface File { package?: string; messageType?: Message[] }
+interface Field {
+  name: string;
+  typeName?: string;
+}
+interface Message {
+  name: string;
+  field?: Field[];
+  nestedType?: Message[];
+  options?: { mapEntry?: boolean };
+}
+interface File {
+  package?: string;
+  messageType?: Message[];
+}
 
 /** protoc's name for a map field's entry message: `relations` → `RelationsEntry`, `by_name` → `ByNameEntry`. */
-export const mapEntryName = (field: string) =>
-  field.replace(/(^|_)([a-z0-9])/g, (_, _sep: string, c: string) => c.toUpperCase()).replace(/_/g, '') + 'Entry';
+export const mapEntryName = (field: string) => field.replace(/(^|_)([a-z0-9])/g, (_, _sep: string, c: string) => c.toUpperCase()).replace(/_/g, '') + 'Entry';
 
 /**
  * protobufjs names a map's entry message after the field alone (`Relations`), and Go's descriptor checks

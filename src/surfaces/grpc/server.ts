@@ -1,7 +1,16 @@
 // gRPC (contract 4.5): each method translated to a registry route and run through the pipeline; health and reflection.
 import {
-  Server, ServerCredentials, loadPackageDefinition, type GrpcObject, type Metadata, type ServerUnaryCall, type ServerWritableStream,
-  type ServiceClientConstructor, type ServiceDefinition, type UntypedServiceImplementation, type sendUnaryData,
+  Server,
+  ServerCredentials,
+  loadPackageDefinition,
+  type GrpcObject,
+  type Metadata,
+  type ServerUnaryCall,
+  type ServerWritableStream,
+  type ServiceClientConstructor,
+  type ServiceDefinition,
+  type UntypedServiceImplementation,
+  type sendUnaryData,
 } from '@grpc/grpc-js';
 import { ReflectionService } from '@grpc/reflection';
 import { HealthImplementation } from 'grpc-health-check';
@@ -33,23 +42,32 @@ const PAGE = 1000;
 
 /** Metadata as the headers the pipeline reads credentials and the W3C trace context from. */
 function callerOf(metadata: Metadata, peer: string): Caller {
-  const first = (k: string) => { const v = metadata.get(k)[0]; return v === undefined ? undefined : String(v); };
+  const first = (k: string) => {
+    const v = metadata.get(k)[0];
+    return v === undefined ? undefined : String(v);
+  };
   // "ipv4:127.0.0.1:5000" or "ipv6:[::1]:5000": the address without its port, as rate limits count it.
   const bare = peer.replace(/^ipv[46]:/, '');
   const ip = bare.startsWith('[') ? bare.slice(1, bare.indexOf(']')) : bare.replace(/:\d+$/, '');
   return {
-    transport: 'grpc', ip,
+    transport: 'grpc',
+    ip,
     headers: { authorization: first('authorization'), masterkey: first('masterkey'), traceparent: first('traceparent'), tracestate: first('tracestate') },
   };
 }
 
 /** Writes with backpressure: resolves once the stream can take more, or is gone (cancelled, closed). */
-const written = (call: ServerWritableStream<Msg, Msg>, msg: Msg, signal: AbortSignal) => new Promise<void>((resolve) => {
-  if (signal.aborted || call.write(msg)) return resolve();
-  const done = () => { call.off('drain', done); signal.removeEventListener('abort', done); resolve(); };
-  call.once('drain', done);
-  signal.addEventListener('abort', done, { once: true });
-});
+const written = (call: ServerWritableStream<Msg, Msg>, msg: Msg, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    if (signal.aborted || call.write(msg)) return resolve();
+    const done = () => {
+      call.off('drain', done);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    call.once('drain', done);
+    signal.addEventListener('abort', done, { once: true });
+  });
 /** A request whose bytes are not a message of its type; answered INVALID_ARGUMENT, as REST answers a body that is not JSON. */
 const UNDECODABLE = Symbol('undecodable');
 const undecodable = () => new AppError('BAD_REQUEST', 'The request is not a valid message of its type');
@@ -58,7 +76,13 @@ const undecodable = () => new AppError('BAD_REQUEST', 'The request is not a vali
 function tolerant(service: ServiceDefinition): ServiceDefinition {
   return Object.fromEntries(Object.entries(service).map(([name, m]) => [name, {
     ...m,
-    requestDeserialize: (bytes: Buffer) => { try { return m.requestDeserialize(bytes); } catch { return { [UNDECODABLE]: true }; } },
+    requestDeserialize: (bytes: Buffer) => {
+      try {
+        return m.requestDeserialize(bytes);
+      } catch {
+        return { [UNDECODABLE]: true };
+      }
+    },
   }])) as ServiceDefinition;
 }
 
@@ -100,7 +124,9 @@ export class GrpcTransport {
       call.on('close', () => abort.abort());
       const fail = (e: unknown) => {
         // A status error on the call itself is what grpc-js sends as the stream's status (destroy would send none).
-        try { call.emit('error', this.status(e, name)); } catch { /* the call is gone */ }
+        try {
+          call.emit('error', this.status(e, name));
+        } catch { /* the call is gone */ }
       };
       const run = UNDECODABLE in call.request ? Promise.reject(undecodable()) : body(call, callerOf(call.metadata, call.getPeer()), abort.signal);
       run.then(
@@ -144,8 +170,11 @@ export class GrpcTransport {
       impl[name] = m.kind === 'unary' ? this.unary(m) : m.kind === 'paged' ? this.paged(name, m) : this.watch(name, m.after);
     }
     const server = new Server({
-      'grpc.max_receive_message_length': this.deps.maxMessageBytes, 'grpc.max_send_message_length': 4 * this.deps.maxMessageBytes,
-      'grpc.keepalive_time_ms': 60_000, 'grpc.keepalive_timeout_ms': 20_000, 'grpc.max_concurrent_streams': MAX_STREAMS,
+      'grpc.max_receive_message_length': this.deps.maxMessageBytes,
+      'grpc.max_send_message_length': 4 * this.deps.maxMessageBytes,
+      'grpc.keepalive_time_ms': 60_000,
+      'grpc.keepalive_timeout_ms': 20_000,
+      'grpc.max_concurrent_streams': MAX_STREAMS,
     });
     server.addService(tolerant(service), impl);
     const health = new HealthImplementation({ '': 'NOT_SERVING', [SERVICE]: 'NOT_SERVING' });
@@ -176,8 +205,14 @@ export class GrpcTransport {
     const server = this.server;
     if (!server) return;
     await new Promise<void>((resolve) => {
-      const force = setTimeout(() => { server.forceShutdown(); resolve(); }, 5000);
-      server.tryShutdown(() => { clearTimeout(force); resolve(); });
+      const force = setTimeout(() => {
+        server.forceShutdown();
+        resolve();
+      }, 5000);
+      server.tryShutdown(() => {
+        clearTimeout(force);
+        resolve();
+      });
     });
   }
 }

@@ -3,10 +3,17 @@ import { Metadata, status, type ServiceError } from '@grpc/grpc-js';
 import type { AppError } from '../../errors.js';
 
 const BY_HTTP: Record<number, status> = {
-  400: status.INVALID_ARGUMENT, 401: status.UNAUTHENTICATED, 403: status.PERMISSION_DENIED, 404: status.NOT_FOUND,
+  400: status.INVALID_ARGUMENT,
+  401: status.UNAUTHENTICATED,
+  403: status.PERMISSION_DENIED,
+  404: status.NOT_FOUND,
   // A version conflict, a lease taken, a write the model refuses: the system is not in a state to take it.
-  409: status.FAILED_PRECONDITION, 422: status.FAILED_PRECONDITION,
-  413: status.RESOURCE_EXHAUSTED, 429: status.RESOURCE_EXHAUSTED, 503: status.UNAVAILABLE, 500: status.INTERNAL,
+  409: status.FAILED_PRECONDITION,
+  422: status.FAILED_PRECONDITION,
+  413: status.RESOURCE_EXHAUSTED,
+  429: status.RESOURCE_EXHAUSTED,
+  503: status.UNAVAILABLE,
+  500: status.INTERNAL,
 };
 
 /** Details sent with an error, at most this many bytes of JSON (whole items only, so it always parses). */

@@ -32,7 +32,8 @@ export function tracker(surface: Surface, log: Logger, observe: Observe): (req: 
       log[level]({
         req: { id: request.id, method: request.method, url: request.url, remoteAddress: req.socket.remoteAddress, headers: req.headers },
         // The status only: the response headers are the same security headers on every answer, a third of each line.
-        res: { statusCode: res.statusCode }, responseTime: Math.round(seconds * 1e6) / 1e3,
+        res: { statusCode: res.statusCode },
+        responseTime: Math.round(seconds * 1e6) / 1e3,
       }, messageOf(res.statusCode));
     });
   };

@@ -26,7 +26,9 @@ export function corsPolicy(surface: Surface, origins: readonly string[]): CorsGa
       return true;
     }
     let passed = false;
-    allow(req, res, () => { passed = true; });
+    allow(req, res, () => {
+      passed = true;
+    });
     return !passed;
   };
 }

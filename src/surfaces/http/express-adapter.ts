@@ -10,7 +10,11 @@ import { callRequest, tracker, type Observe } from './access-log.js';
 import { headersOf, httpFailure, type TrustProxy } from './wire.js';
 
 export interface HttpDeps {
-  pipeline: Pipeline; log: Logger; bodyLimit: string; trustProxy: TrustProxy; observe: Observe;
+  pipeline: Pipeline;
+  log: Logger;
+  bodyLimit: string;
+  trustProxy: TrustProxy;
+  observe: Observe;
 }
 
 /**
@@ -68,8 +72,8 @@ export function createHttpApp(surface: Surface, deps: HttpDeps, mount: Array<(ap
     app[r.http.method](r.http.path, body, async (req: Request, res: Response) => {
       try {
         const stream = streamed(req) ? req : undefined;
-        const reply = await pipeline.invoke(r, { params: req.params, query: req.query, body: req.body, stream },
-          { transport: 'rest', ip: String(req.ip), headers: headersOf(req), bounded: true, request: callRequest(req) });
+        const reply = await pipeline.invoke(r, { params: req.params, query: req.query, body: req.body, stream }, { transport: 'rest', ip: String(req.ip), headers: headersOf(req),
+          bounded: true, request: callRequest(req) });
         for (const [k, v] of Object.entries(reply.headers ?? {})) res.setHeader(k, v);
         res.status(reply.status ?? 200);
         if (reply.stream) await sendStream(res, reply.stream, deps.log, label(r));

@@ -23,8 +23,8 @@ export function leanRoutes(surface: Surface, deps: HttpDeps): Handler {
   const serve = async (r: Route, req: IncomingMessage, res: ServerResponse, search: string) => {
     track(req, res, () => r.http.path);
     try {
-      const reply = await pipeline.invoke(r, { params: {}, query: parseQuery(search) },
-        { transport: 'rest', ip: address(req), headers: headersOf(req), bounded: true, request: callRequest(req) });
+      const reply = await pipeline.invoke(r, { params: {}, query: parseQuery(search) }, { transport: 'rest', ip: address(req), headers: headersOf(req), bounded: true,
+        request: callRequest(req) });
       if (reply.stream || reply.text !== undefined) throw new AppError('INTERNAL', `${label(r)} is not a JSON route`);
       sendJson(res, reply.status ?? 200, reply.body ?? {}, reply.headers);
     } catch (e) {

@@ -23,13 +23,14 @@ export function securityHeaders(req: IncomingMessage, res: ServerResponse): void
  * requests to its own origin only, no framing. Styles set through the DOM are not governed by style-src, so the pages
  * need no inline styles.
  */
-export const pagePolicy = (scripts = '') => [
-  "default-src 'none'",
-  `script-src 'self'${scripts ? ` ${scripts}` : ''}`,
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "connect-src 'self'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
+export const pagePolicy = (scripts = '') =>
+  [
+    "default-src 'none'",
+    `script-src 'self'${scripts ? ` ${scripts}` : ''}`,
+    "style-src 'self'",
+    "img-src 'self' data:",
+    "connect-src 'self'",
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ');

@@ -27,14 +27,15 @@ export function clientAddress(trust: TrustProxy): (req: IncomingMessage) => stri
   if (trust === false) return (req) => req.socket.remoteAddress ?? '';
   const fn = trust === true ? () => true
     : typeof trust === 'number' ? (_a: string, i: number) => i < trust
-      : proxyAddr.compile(trust.split(',').map((s) => s.trim()));
+    : proxyAddr.compile(trust.split(',').map((s) => s.trim()));
   return (req) => proxyAddr(req, fn);
 }
 
 /** An AppError as the surface's error body (DESIGN.md section 6), with Retry-After on 429 and Content-Range on 416. */
 export function errorReply(surface: Surface, e: AppError): { status: number; body: unknown; headers: Record<string, string> } {
   return {
-    status: e.status, body: (surface === 'admin' ? adminErrorBody : clientErrorBody)(e),
+    status: e.status,
+    body: (surface === 'admin' ? adminErrorBody : clientErrorBody)(e),
     headers: e instanceof RateLimited ? { 'Retry-After': String(e.retryAfterSeconds) }
       : e instanceof RangeNotSatisfiable ? { 'Content-Range': `bytes */${e.size}` } : {},
   };

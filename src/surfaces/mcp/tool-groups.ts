@@ -13,7 +13,11 @@ export const DEFAULT_GROUPS = ['core', META];
 export const ALIASES: Record<string, string[]> = { communications: ['email', 'push', 'sms'] };
 
 export interface Tool {
-  name: string; group: string; description: string; route: Route; flat: FlatArgs;
+  name: string;
+  group: string;
+  description: string;
+  route: Route;
+  flat: FlatArgs;
   /** Fixed arguments the caller does not give (the module of a config tool). */
   fixed?: Record<string, unknown>;
   /**
@@ -50,7 +54,8 @@ function toolOf(r: Route, name: string, group = r.group, fixed?: Record<string, 
     inputSchema[a.name] = described ? field.describe(described) : field;
   }
   for (const where of Object.keys(flat.whole)) inputSchema[where] = z.unknown().describe(`the whole ${where}`);
-  return { name, group, description: description ?? `${r.summary} (${r.rateKey})`, route: r, flat, fixed, inputSchema: z.looseObject(inputSchema).meta({ additionalProperties: false }) };
+  return { name, group, description: description ?? `${r.summary} (${r.rateKey})`, route: r, flat, fixed,
+    inputSchema: z.looseObject(inputSchema).meta({ additionalProperties: false }) };
 }
 
 /**

@@ -10,7 +10,13 @@ import { splitArgs } from '../flat-args.js';
 import { collected, type Caller, type Pipeline } from '../pipeline.js';
 import { ALIASES, GLOBAL, META, allTools, selectGroups, type Tool } from './tool-groups.js';
 
-export interface DocResource { uri: string; name: string; description: string; mimeType: string; read(): Promise<string> }
+export interface DocResource {
+  uri: string;
+  name: string;
+  description: string;
+  mimeType: string;
+  read(): Promise<string>;
+}
 
 export interface ToolServerDeps {
   pipeline: Pipeline;
@@ -91,12 +97,17 @@ export function mountToolServer(deps: ToolServerDeps): (app: Express) => void {
       }
       const server = build(deps, tools, groups, { transport: 'mcp', ip: String(req.ip), headers, principal, bounded: true, request: callRequest(req) }, validator);
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-      res.on('close', () => { void transport.close(); void server.close(); });
+      res.on('close', () => {
+        void transport.close();
+        void server.close();
+      });
       await server.connect(transport);
       await transport.handleRequest(req, res, req.body);
     } catch (e) {
       if (!res.headersSent) send(res, e, `${req.method} /mcp`);
     }
   };
-  return (app) => { app.all('/mcp', handle); };
+  return (app) => {
+    app.all('/mcp', handle);
+  };
 }

@@ -22,7 +22,10 @@ let building = 0;
 export async function bundlePlayground(opts: { minify?: boolean } = {}): Promise<PlaygroundAssets> {
   // Counted before any await: a call made while another finishes must keep that one from stopping esbuild under it.
   building++;
-  const esbuild = await import('esbuild').catch((e: unknown) => { building--; throw e; });
+  const esbuild = await import('esbuild').catch((e: unknown) => {
+    building--;
+    throw e;
+  });
   try {
     return await bundle(esbuild.build, opts);
   } finally {
@@ -34,11 +37,20 @@ async function bundle(build: typeof import('esbuild').build, opts: { minify?: bo
   // A classic script (iife), not a module: browsers refuse module scripts on pages opened from disk (file://).
   const result = await build({
     entryPoints: [
-      { in: join(SOURCES, 'main.ts'), out: 'playground' }, { in: join(SOURCES, 'worker.ts'), out: 'playground-worker' },
+      { in: join(SOURCES, 'main.ts'), out: 'playground' },
+      { in: join(SOURCES, 'worker.ts'), out: 'playground-worker' },
       { in: join(SOURCES, 'playground.css'), out: 'playground' },
     ],
-    bundle: true, write: false, outdir: 'out', format: 'iife', platform: 'browser', target: 'es2022',
-    minify: opts.minify ?? true, legalComments: 'none', logLevel: 'silent', charset: 'utf8',
+    bundle: true,
+    write: false,
+    outdir: 'out',
+    format: 'iife',
+    platform: 'browser',
+    target: 'es2022',
+    minify: opts.minify ?? true,
+    legalComments: 'none',
+    logLevel: 'silent',
+    charset: 'utf8',
   });
   const text = (name: AssetName) => {
     const file = result.outputFiles.find((f) => basename(f.path) === name);

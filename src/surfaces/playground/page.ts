@@ -8,7 +8,8 @@ const NO_PUSH = 'Pushing needs the page served by the service, at {admin}/playgr
  * The page; `assets` is where its scripts and stylesheet are (`/playground/assets/` served, `./` built). Only the page
  * the service serves pushes: it sends the token to its own origin, which is the service only when the service served it.
  */
-export const playgroundPage = (assets: string, where: 'service' | 'static') => `<!doctype html>
+export const playgroundPage = (assets: string, where: 'service' | 'static') =>
+  `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>authz-graph playground</title>
 <link rel="stylesheet" href="${assets}playground.css">
@@ -55,7 +56,8 @@ refused User:ann#nope@Doc:1</pre>
 </body></html>
 `;
 
-const editor = (id: string, label: string) => `<div class="editor"><div class="gutter"><div class="gutter-lines"></div></div>`
+const editor = (id: string, label: string) =>
+  `<div class="editor"><div class="gutter"><div class="gutter-lines"></div></div>`
   + `<textarea id="${id}" aria-label="${label}" spellcheck="false" wrap="off" autocomplete="off" autocapitalize="off"></textarea></div>`;
 
 /** Its own script and stylesheet and nothing else, no inline code; fetch to its own origin only (the push). */

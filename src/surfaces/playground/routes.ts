@@ -15,7 +15,8 @@ export function playgroundRoutes(): Route[] {
   const common = { surface: 'admin' as const, group: 'core', auth: 'none' as const, mcp: false, output: text };
   return [
     route({
-      ...common, http: { method: 'get', path: '/playground', produces: ['text/html'] },
+      ...common,
+      http: { method: 'get', path: '/playground', produces: ['text/html'] },
       summary: 'The playground: edit a model, tuples and assertions and see verdicts from the same engine, in the browser',
       handle: async () => {
         // The page asks for its script next: the first bundling starts now.
@@ -24,8 +25,10 @@ export function playgroundRoutes(): Route[] {
       },
     }),
     route({
-      ...common, http: { method: 'get', path: '/playground/assets/:file', produces: ['text/javascript', 'text/css'] }, errors: ['NOT_FOUND'],
-      summary: 'The playground\'s script and stylesheet',
+      ...common,
+      http: { method: 'get', path: '/playground/assets/:file', produces: ['text/javascript', 'text/css'] },
+      errors: ['NOT_FOUND'],
+      summary: "The playground's script and stylesheet",
       params: z.strictObject({ file: z.string().max(100) }),
       handle: async ({ params }) => {
         if (!isAsset(params.file)) throw new AppError('NOT_FOUND', `No playground file ${params.file}; there are ${ASSET_NAMES.join(' and ')}`);

@@ -27,57 +27,106 @@ const page = { skip: z.coerce.number().int().min(0).default(0), limit: z.coerce.
 const teamIdText = z.string().min(1).max(200).regex(/^[^#@\s:]+$/, 'not a team id');
 const teamId = z.strictObject({ id: teamIdText });
 
+const anyone = { surface: 'client' as const, group: 'authentication', auth: 'none' as const };
+const signedIn = { surface: 'client' as const, group: 'authentication', auth: 'user' as const };
+
 export function authenticationRoutes(deps: { clientAuth: ClientAuth; teams: Teams }): Route[] {
-  const { clientAuth, teams } = deps;
-  const open = { surface: 'client' as const, group: 'authentication', auth: 'none' as const };
-  const user = { surface: 'client' as const, group: 'authentication', auth: 'user' as const };
+  return [...sessionRoutes(deps.clientAuth), ...teamRoutes(deps.teams)];
+}
+
+/** Register, log in, renew, log out, who am I. */
+function sessionRoutes(clientAuth: ClientAuth): Route[] {
   return [
     route({
-      ...open, http: { method: 'post', path: '/authentication/local/new', created: 'always', bodyLimit: '16kb' }, output: replies.registered, errors: ['ALREADY_EXISTS'], summary: 'Register with email and password; returns the user, no tokens',
+      ...anyone,
+      http: { method: 'post', path: '/authentication/local/new', created: 'always', bodyLimit: '16kb' },
+      output: replies.registered,
+      errors: ['ALREADY_EXISTS'],
+      summary: 'Register with email and password; returns the user, no tokens',
       body: z.strictObject({ email, password }),
       handle: async ({ body }) => ({ status: 201, body: await clientAuth.register(body.email, body.password) }),
     }),
     route({
-      ...open, http: { method: 'post', path: '/authentication/local', bodyLimit: '16kb' }, output: replies.tokens, login: true, summary: 'Log in: an access token and a refresh token',
+      ...anyone,
+      http: { method: 'post', path: '/authentication/local', bodyLimit: '16kb' },
+      output: replies.tokens,
+      login: true,
+      summary: 'Log in: an access token and a refresh token',
       body: z.strictObject({ email: z.string().min(1).max(254), password: z.string().min(1).max(1024) }),
       handle: async ({ body }) => ({ body: await clientAuth.login(body.email, body.password) }),
     }),
     route({
-      ...open, http: { method: 'post', path: '/authentication/renew', bodyLimit: '16kb' }, output: replies.tokens, summary: 'Rotate a refresh token; reusing a rotated one revokes the login',
+      ...anyone,
+      http: { method: 'post', path: '/authentication/renew', bodyLimit: '16kb' },
+      output: replies.tokens,
+      summary: 'Rotate a refresh token; reusing a rotated one revokes the login',
       body: z.strictObject({ refreshToken: z.string().min(1).max(200) }),
       handle: async ({ body }) => ({ body: await clientAuth.renew(body.refreshToken) }),
     }),
     route({
-      ...user, http: { method: 'post', path: '/authentication/logout' }, output: replies.ok, summary: 'End the session: the access token stops working at once',
+      ...signedIn,
+      http: { method: 'post', path: '/authentication/logout' },
+      output: replies.ok,
+      summary: 'End the session: the access token stops working at once',
       handle: async ({ user: u }) => ({ body: await clientAuth.logout(u!) }),
     }),
     route({
-      ...user, http: { method: 'get', path: '/authentication/user' }, output: replies.me, summary: 'The authenticated user',
+      ...signedIn,
+      http: { method: 'get', path: '/authentication/user' },
+      output: replies.me,
+      summary: 'The authenticated user',
       handle: async ({ user: u }) => ({ body: await clientAuth.user(u!) }),
     }),
+  ];
+}
+
+/** Teams of the caller: create, list, join, invite, members. */
+function teamRoutes(teams: Teams): Route[] {
+  return [
     route({
-      ...user, http: { method: 'post', path: '/authentication/teams', created: 'always' }, output: replies.teamCreated, errors: ['FORBIDDEN', 'NOT_FOUND'], summary: 'Create a team; the creator owns it, a parent team owns it too',
+      ...signedIn,
+      http: { method: 'post', path: '/authentication/teams', created: 'always' },
+      output: replies.teamCreated,
+      errors: ['FORBIDDEN', 'NOT_FOUND'],
+      summary: 'Create a team; the creator owns it, a parent team owns it too',
       body: z.strictObject({ name: z.string().trim().min(1).max(200), parentTeam: teamIdText.optional() }),
       handle: async ({ body, user: u }) => ({ status: 201, body: await teams.create(u!.userId, body.name, body.parentTeam) }),
     }),
     route({
-      ...user, http: { method: 'get', path: '/authentication/teams' }, output: replies.teams, summary: 'The teams you can read',
+      ...signedIn,
+      http: { method: 'get', path: '/authentication/teams' },
+      output: replies.teams,
+      summary: 'The teams you can read',
       query: z.strictObject(page),
       handle: async ({ query, user: u }) => ({ body: await teams.list(u!.userId, query.skip, query.limit) }),
     }),
     route({
-      ...user, http: { method: 'post', path: '/authentication/teams/join' }, output: replies.joined, errors: ['NOT_FOUND', 'FORBIDDEN'], summary: 'Join a team with an invitation sent to your email',
+      ...signedIn,
+      http: { method: 'post', path: '/authentication/teams/join' },
+      output: replies.joined,
+      errors: ['NOT_FOUND', 'FORBIDDEN'],
+      summary: 'Join a team with an invitation sent to your email',
       body: z.strictObject({ invitationToken: z.string().min(1).max(200) }),
       handle: async ({ body, user: u }) => ({ body: await teams.join(u!.userId, body.invitationToken) }),
     }),
     route({
-      ...user, http: { method: 'post', path: '/authentication/teams/:id/invite', created: 'always' }, output: replies.invitation, errors: ['FORBIDDEN', 'NOT_FOUND'], summary: 'Invite an email to a team (needs invite)',
-      params: teamId, body: z.strictObject({ email }),
+      ...signedIn,
+      http: { method: 'post', path: '/authentication/teams/:id/invite', created: 'always' },
+      output: replies.invitation,
+      errors: ['FORBIDDEN', 'NOT_FOUND'],
+      summary: 'Invite an email to a team (needs invite)',
+      params: teamId,
+      body: z.strictObject({ email }),
       handle: async ({ params, body, user: u }) => ({ status: 201, body: await teams.invite(u!.userId, params.id, body.email) }),
     }),
     route({
-      ...user, http: { method: 'get', path: '/authentication/teams/:id/members' }, output: replies.members, errors: ['FORBIDDEN', 'NOT_FOUND'], summary: 'Members and their roles (needs viewMembers)',
-      params: teamId, query: z.strictObject(page),
+      ...signedIn,
+      http: { method: 'get', path: '/authentication/teams/:id/members' },
+      output: replies.members,
+      errors: ['FORBIDDEN', 'NOT_FOUND'],
+      summary: 'Members and their roles (needs viewMembers)',
+      params: teamId,
+      query: z.strictObject(page),
       handle: async ({ params, query, user: u }) => ({ body: await teams.members(u!.userId, params.id, query.skip, query.limit) }),
     }),
   ];

@@ -4,27 +4,51 @@ import { z } from 'zod';
 import { edges, names, revision, time } from './reply-parts.js';
 
 const definition = z.object({
-  _id: z.string(), name: z.string(), relations: edges, permissions: edges, version: z.number().int(), createdAt: time, updatedAt: time,
+  _id: z.string(),
+  name: z.string(),
+  relations: edges,
+  permissions: edges,
+  version: z.number().int(),
+  createdAt: time,
+  updatedAt: time,
 }).meta({ id: 'ResourceDefinition' });
 const relation = z.object({
-  _id: z.string(), subject: z.string(), relation: z.string(), resource: z.string(), computedTuple: z.string(),
-  subjectType: z.string(), subjectId: z.string(), resourceType: z.string(), resourceId: z.string(), createdAt: time, revision: z.number().int(),
+  _id: z.string(),
+  subject: z.string(),
+  relation: z.string(),
+  resource: z.string(),
+  computedTuple: z.string(),
+  subjectType: z.string(),
+  subjectId: z.string(),
+  resourceType: z.string(),
+  resourceId: z.string(),
+  createdAt: time,
+  revision: z.number().int(),
 }).meta({ id: 'Relation' });
 const grant = z.object({ subject: z.string(), permission: z.string(), resource: z.string() });
 const change = z.object({
-  revision: z.number().int(), kind: z.enum(['relation', 'grant', 'definition']), op: z.enum(['create', 'delete', 'update']),
+  revision: z.number().int(),
+  kind: z.enum(['relation', 'grant', 'definition']),
+  op: z.enum(['create', 'delete', 'update']),
   tuple: z.string().optional(),
   definition: z.object({ name: z.string(), relations: edges.optional(), permissions: edges.optional(), version: z.number().int().optional() }).optional(),
   at: time,
 }).meta({ id: 'Change' });
 const accessView = z.object({
-  name: z.string(), subject: z.string(), permission: z.string(), resourceType: z.string(), count: z.number().int(),
-  revision: z.number().int(), createdAt: time, refreshedAt: time,
+  name: z.string(),
+  subject: z.string(),
+  permission: z.string(),
+  resourceType: z.string(),
+  count: z.number().int(),
+  revision: z.number().int(),
+  createdAt: time,
+  refreshedAt: time,
 }).meta({ id: 'AccessView' });
 const unknownCode = z.enum(['UNKNOWN_TYPE', 'UNKNOWN_PERMISSION']);
 /** Present on a deny whose type or action the model lacks (a typo, or a name a migration removed): the deny holds. */
 const checkReason = z.object({
-  code: unknownCode, message: z.string(),
+  code: unknownCode,
+  message: z.string(),
   didYouMean: z.string().optional().meta({ description: 'The nearest name the model has, when one is near' }),
 }).meta({ id: 'CheckReason', description: 'Why a deny names a type or action the model does not have' });
 const checkAnswer = z.object({ allowed: z.boolean(), reason: checkReason.optional() });
@@ -45,7 +69,8 @@ export const authorizationReplies = {
     revision,
   }),
   relations: z.object({
-    relations: z.array(relation), count: z.number().int(),
+    relations: z.array(relation),
+    count: z.number().int(),
     countCapped: z.boolean().meta({ description: 'true: counting every match would read too much; count is a lower bound' }),
   }),
   relation,
@@ -54,10 +79,14 @@ export const authorizationReplies = {
   revoked: z.object({ deleted: grant, revision }),
   allowed: checkAnswer,
   evaluation: z.object({
-    allowed: z.boolean(), assigned: z.boolean().optional(), reason: z.string().optional(),
+    allowed: z.boolean(),
+    assigned: z.boolean().optional(),
+    reason: z.string().optional(),
     reasonCode: unknownCode.optional().meta({ description: 'When the type or action is unknown to the model; reason then says which' }),
     didYouMean: z.string().optional(),
-    paths: z.array(z.string()).optional().meta({ description: 'The stored tuples, in order, that make the decision' }), subjectIndex: z.unknown().optional(), objectIndex: z.unknown().optional(),
+    paths: z.array(z.string()).optional().meta({ description: 'The stored tuples, in order, that make the decision' }),
+    subjectIndex: z.unknown().optional(),
+    objectIndex: z.unknown().optional(),
   }),
   objects: z.object({ objects: names, count: z.number().int() }),
   subjects: z.object({ subjects: names, public: z.boolean(), count: z.number().int() }),
@@ -70,7 +99,10 @@ export const authorizationReplies = {
   decisions: z.object({ items: z.array(decision) }),
   reconstruct: z.object({ result: z.literal('ok'), revision }),
   indexStatus: z.object({
-    pending: z.number().int(), appliedRevision: z.number().int(), revision: z.number().int(), generation: z.number().int(),
+    pending: z.number().int(),
+    appliedRevision: z.number().int(),
+    revision: z.number().int(),
+    generation: z.number().int(),
     building: z.number().int().nullable(),
   }).catchall(z.unknown()),
   roles: z.object({ roles: names }),

@@ -2,12 +2,14 @@
 import { z } from 'zod';
 import type { AccessViews } from '../../services/authorization/access-views.js';
 import type { ChangeFeed } from '../../services/authorization/change-feed.js';
-import type { Checks, ReadOptions } from '../../services/authorization/checks.js';
+import type { Checks } from '../../services/authorization/checks.js';
 import { definitionView, type Definitions } from '../../services/authorization/definitions.js';
 import { RELATION_SORTS, type RelationList } from '../../services/authorization/relation-list.js';
 import { relationView, type Relations } from '../../services/authorization/relations.js';
-import { WRITE_MAX } from '../../services/authorization/tuple-updates.js';
 import { authorizationReplies as replies } from './authorization-replies.js';
+import { decisionRoutes } from './authorization-decisions.js';
+import { listQuery, definitionBody, tupleBody, grantBody, idParam, writeBody, viewName } from './authorization-bodies.js';
+import { WRITE_MAX } from '../../services/authorization/tuple-updates.js';
 import { consistencyFields, nameText as name, objectText as object, readOptions, revisionText, tuplePart } from './fields.js';
 import { route, type Reply, type Route } from '../registry.js';
 
@@ -16,99 +18,117 @@ export interface IndexerControl {
   status(): Promise<Record<string, unknown>>;
 }
 
-const listQuery = {
-  skip: z.coerce.number().int().min(0).default(0),
-  limit: z.coerce.number().int().min(1).max(1000).default(25),
-  sort: z.string().regex(/^-?[A-Za-z_]+$/).optional(),
-  search: z.string().max(200).optional(),
-};
 const consistency = consistencyFields;
-const definitionBody = {
-  relations: z.record(z.string(), z.array(z.string())).default({}),
-  permissions: z.record(z.string(), z.array(z.string())).default({}),
-  version: z.number().int().min(0).optional(),
-};
-const tupleBody = z.strictObject({ subject: tuplePart, relation: tuplePart, resource: tuplePart });
-const grantBody = z.strictObject({ subject: object, permission: name, resource: object });
-const idParam = z.strictObject({ id: z.string().min(1).max(200) });
-const update = z.strictObject({
-  operation: z.enum(['create', 'delete']).meta({ description: 'create: stored if missing (else counted as existing); delete: removed if stored (else counted as missing)' }),
-  subject: tuplePart, relation: tuplePart, resource: tuplePart,
-});
-const writeBody = z.strictObject({
-  updates: z.array(update).min(1, 'needs at least one update')
-    .max(WRITE_MAX, `has more than ${WRITE_MAX} updates; split the write into calls of at most ${WRITE_MAX}`),
-}).meta({ description: [
-  `Up to ${WRITE_MAX} updates, each with its own subject, relation and resource, validated whole before anything is written:`,
-  "every tuple well-formed (400), each create's relation declared by its resource type and its subject type allowed (422 with",
-  "the model's code; `details[].index` names the update), and no tuple twice in one call (400 naming both indexes). One refused",
-  'update and nothing changes. A delete needs only a well-formed tuple, so one a narrowed definition no longer allows can go.',
-  'All updates are committed to the change log as one entry at one revision (the answer), stored, then indexed in coalesced',
-  'batches after the answer: a read with consistency=at_least_as_fresh&revision=<revision> sees all of them. The change feed',
-  'lists each update at that revision, in call order, as a create or a delete. Repeating the call is safe.',
-].join(' ') });
-
-const withRevision = <T extends { revision?: number }>(body: T, status = 200): Reply =>
-  ({ status, body, headers: body.revision === undefined ? {} : { 'X-Authz-Revision': String(body.revision) } });
+const withRevision = <T extends { revision?: number }>(body: T, status = 200): Reply => ({ status, body,
+  headers: body.revision === undefined ? {} : { 'X-Authz-Revision': String(body.revision) } });
 const read = readOptions;
-
-/** Checks one bulk call may carry. */
-export const BULK_MAX = 100;
-const viewName = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$/, 'letters, digits, _ . - (at most 100)');
 
 /** What the authorization routes call. */
 export interface AuthorizationRouteDeps {
-  definitions: Definitions; relations: Relations; relationList: RelationList; checks: Checks; indexer: IndexerControl; feed: ChangeFeed;
+  definitions: Definitions;
+  relations: Relations;
+  relationList: RelationList;
+  checks: Checks;
+  indexer: IndexerControl;
+  feed: ChangeFeed;
   views: AccessViews;
 }
 const admin = { surface: 'admin' as const, group: 'authorization', auth: 'admin' as const };
 
 export function authorizationRoutes(deps: AuthorizationRouteDeps): Route[] {
-  return [...definitionRoutes(deps), ...relationRoutes(deps), ...checkRoutes(deps), ...feedViewAndIndexerRoutes(deps)];
+  return [
+    ...definitionRoutes(deps),
+    ...relationRoutes(deps),
+    ...relationReadRoutes(deps),
+    ...grantRoutes(deps),
+    ...decisionRoutes(deps.checks),
+    ...feedAndViewRoutes(deps),
+    ...indexerRoutes(deps),
+  ];
 }
 
 /** Resource definitions: create or replace, list, read, patch, delete. */
 function definitionRoutes({ definitions }: AuthorizationRouteDeps): Route[] {
   return [
     route({
-      ...admin, grpc: 'CreateResourceDefinition', http: { method: 'post', path: '/authorization/resources' }, output: replies.definitionPut, errors: ['INVALID_DEFINITION', 'VERSION_CONFLICT', 'SCHEMA_DEFINITION', 'MODULE_DEFINITION'], summary: 'Create or replace a resource definition (writing the one a schema or a module registered needs a version)',
+      ...admin,
+      grpc: 'CreateResourceDefinition',
+      http: { method: 'post', path: '/authorization/resources' },
+      output: replies.definitionPut,
+      errors: ['INVALID_DEFINITION', 'VERSION_CONFLICT', 'SCHEMA_DEFINITION', 'MODULE_DEFINITION'],
+      summary: 'Create or replace a resource definition (writing the one a schema or a module registered needs a version)',
       body: z.strictObject({ name, ...definitionBody }),
-      handle: async ({ body }) => withRevision(await definitions.put(
-        { name: body.name, relations: body.relations, permissions: body.permissions }, body.version)),
+      handle: async ({ body }) =>
+        withRevision(await definitions.put(
+          { name: body.name, relations: body.relations, permissions: body.permissions },
+          body.version,
+        )),
     }),
     route({
-      ...admin, grpc: 'ListResourceDefinitions', http: { method: 'get', path: '/authorization/resources' }, output: replies.definitions, summary: 'List resource definitions',
-      query: z.strictObject(listQuery), handle: async ({ query }) => ({ body: await definitions.list(query) }),
+      ...admin,
+      grpc: 'ListResourceDefinitions',
+      http: { method: 'get', path: '/authorization/resources' },
+      output: replies.definitions,
+      summary: 'List resource definitions',
+      query: z.strictObject(listQuery),
+      handle: async ({ query }) => ({ body: await definitions.list(query) }),
     }),
     route({
-      ...admin, grpc: 'GetResourceDefinition', http: { method: 'get', path: '/authorization/resources/:id' }, output: replies.definition, errors: ['NOT_FOUND'], summary: 'One definition, by id or name',
+      ...admin,
+      grpc: 'GetResourceDefinition',
+      http: { method: 'get', path: '/authorization/resources/:id' },
+      output: replies.definition,
+      errors: ['NOT_FOUND'],
+      summary: 'One definition, by id or name',
       params: idParam,
       handle: async ({ params }) => ({ body: definitionView(await definitions.get(params.id)) }),
     }),
     route({
-      ...admin, grpc: 'UpdateResourceDefinition', http: { method: 'patch', path: '/authorization/resources/:id' }, output: replies.definitionPut, errors: ['NOT_FOUND', 'INVALID_DEFINITION', 'VERSION_CONFLICT', 'SCHEMA_DEFINITION', 'MODULE_DEFINITION'], summary: 'Replace relations and permissions; re-indexes the type (the definition a schema or a module registered needs its next version)',
-      params: idParam, body: z.strictObject(definitionBody),
+      ...admin,
+      grpc: 'UpdateResourceDefinition',
+      http: { method: 'patch', path: '/authorization/resources/:id' },
+      output: replies.definitionPut,
+      errors: ['NOT_FOUND', 'INVALID_DEFINITION', 'VERSION_CONFLICT', 'SCHEMA_DEFINITION', 'MODULE_DEFINITION'],
+      summary: 'Replace relations and permissions; re-indexes the type (the definition a schema or a module registered needs its next version)',
+      params: idParam,
+      body: z.strictObject(definitionBody),
       handle: async ({ params, body }) => {
         const found = await definitions.get(params.id);
         return withRevision(await definitions.put(
-          { name: found.name, relations: body.relations, permissions: body.permissions }, body.version, { mustExist: true }));
+          { name: found.name, relations: body.relations, permissions: body.permissions },
+          body.version,
+          { mustExist: true },
+        ));
       },
     }),
     route({
-      ...admin, grpc: 'DeleteResourceDefinition', http: { method: 'delete', path: '/authorization/resources/:id' }, output: replies.definitionDeleted, errors: ['NOT_FOUND', 'BUILTIN_DEFINITION', 'VERSION_CONFLICT', 'SCHEMA_DEFINITION', 'MODULE_DEFINITION'],
+      ...admin,
+      grpc: 'DeleteResourceDefinition',
+      http: { method: 'delete', path: '/authorization/resources/:id' },
+      output: replies.definitionDeleted,
+      errors: ['NOT_FOUND', 'BUILTIN_DEFINITION', 'VERSION_CONFLICT', 'SCHEMA_DEFINITION', 'MODULE_DEFINITION'],
       summary: 'Delete a definition and its index data (the definition a schema or a module registered needs its current version)',
       params: idParam,
-      query: z.strictObject({ version: revisionText.optional().meta({ description: 'The stored version: needed to delete the definition a schema or a module registered; another version is 409 VERSION_CONFLICT' }) }),
+      query: z.strictObject({
+        version: revisionText.optional().meta({
+          description: 'The stored version: needed to delete the definition a schema or a module registered; another version is 409 VERSION_CONFLICT',
+        }),
+      }),
       handle: async ({ params, query }) => withRevision(await definitions.remove(params.id, query.version)),
     }),
   ];
 }
 
 /** Tuples: write one, many or a batch of them; list, read, delete. */
-function relationRoutes({ relations, relationList, checks }: AuthorizationRouteDeps): Route[] {
+function relationRoutes({ relations }: AuthorizationRouteDeps): Route[] {
   return [
     route({
-      ...admin, grpc: 'CreateRelation', http: { method: 'post', path: '/authorization/relations', created: 'when-new' }, output: replies.relationCreated, errors: ['UNKNOWN_TYPE', 'RELATION_NOT_DEFINED', 'RELATION_NOT_ALLOWED'], summary: 'Write one tuple, indexed before the answer',
+      ...admin,
+      grpc: 'CreateRelation',
+      http: { method: 'post', path: '/authorization/relations', created: 'when-new' },
+      output: replies.relationCreated,
+      errors: ['UNKNOWN_TYPE', 'RELATION_NOT_DEFINED', 'RELATION_NOT_ALLOWED'],
+      summary: 'Write one tuple, indexed before the answer',
       body: tupleBody,
       handle: async ({ body }) => {
         const r = await relations.create(body);
@@ -116,20 +136,42 @@ function relationRoutes({ relations, relationList, checks }: AuthorizationRouteD
       },
     }),
     route({
-      ...admin, grpc: 'CreateRelations', http: { method: 'post', path: '/authorization/relations/many' }, output: replies.relationsMany, errors: ['UNKNOWN_TYPE', 'RELATION_NOT_DEFINED', 'RELATION_NOT_ALLOWED'], summary: 'Grant one relation on many resources; indexed in coalesced batches after the answer',
+      ...admin,
+      grpc: 'CreateRelations',
+      http: { method: 'post', path: '/authorization/relations/many' },
+      output: replies.relationsMany,
+      errors: ['UNKNOWN_TYPE', 'RELATION_NOT_DEFINED', 'RELATION_NOT_ALLOWED'],
+      summary: 'Grant one relation on many resources; indexed in coalesced batches after the answer',
       body: z.strictObject({ subject: tuplePart, relation: tuplePart, resources: z.array(tuplePart).min(1).max(1000) }),
       handle: async ({ body }) => withRevision(await relations.createMany(body.subject, body.relation, body.resources)),
     }),
     route({
-      ...admin, grpc: 'WriteRelations', http: { method: 'post', path: '/authorization/relations/write' }, output: replies.relationsWritten, errors: ['UNKNOWN_TYPE', 'RELATION_NOT_DEFINED', 'RELATION_NOT_ALLOWED'],
+      ...admin,
+      grpc: 'WriteRelations',
+      http: { method: 'post', path: '/authorization/relations/write' },
+      output: replies.relationsWritten,
+      errors: ['UNKNOWN_TYPE', 'RELATION_NOT_DEFINED', 'RELATION_NOT_ALLOWED'],
       summary: `Create and delete up to ${WRITE_MAX} arbitrary tuples at one revision; indexed in coalesced batches after the answer`,
-      body: writeBody, handle: async ({ body }) => withRevision(await relations.write(body.updates)),
+      body: writeBody,
+      handle: async ({ body }) => withRevision(await relations.write(body.updates)),
     }),
+  ];
+}
+
+/** Tuples: list, read, delete. */
+function relationReadRoutes({ relations, relationList, checks }: AuthorizationRouteDeps): Route[] {
+  return [
     route({
-      ...admin, grpc: 'ReadRelations', http: { method: 'get', path: '/authorization/relations' }, output: replies.relations, errors: ['LIST_TOO_LARGE', 'INDEX_BEHIND'],
-      summary: 'List and filter tuples, in tuple-text order, from the projection\'s indexes',
+      ...admin,
+      grpc: 'ReadRelations',
+      http: { method: 'get', path: '/authorization/relations' },
+      output: replies.relations,
+      errors: ['LIST_TOO_LARGE', 'INDEX_BEHIND'],
+      summary: "List and filter tuples, in tuple-text order, from the projection's indexes",
       query: z.strictObject({
-        ...listQuery, subjectType: name.optional(), resourceType: name.optional(),
+        ...listQuery,
+        subjectType: name.optional(),
+        resourceType: name.optional(),
         sort: z.enum(RELATION_SORTS, { error: `sort must be one of ${RELATION_SORTS.join(', ')} (the orders an index serves)` }).optional()
           .meta({ description: 'computedTuple (the default) or -computedTuple; no other order is served by an index' }),
         search: listQuery.search.meta({ description: [
@@ -149,26 +191,37 @@ function relationRoutes({ relations, relationList, checks }: AuthorizationRouteD
       },
     }),
     route({
-      ...admin, http: { method: 'get', path: '/authorization/relations/:id' }, output: replies.relation, errors: ['NOT_FOUND'], summary: 'One tuple by id',
-      params: idParam, handle: async ({ params }) => ({ body: await relations.get(params.id) }),
+      ...admin,
+      http: { method: 'get', path: '/authorization/relations/:id' },
+      output: replies.relation,
+      errors: ['NOT_FOUND'],
+      summary: 'One tuple by id',
+      params: idParam,
+      handle: async ({ params }) => ({ body: await relations.get(params.id) }),
     }),
     route({
-      ...admin, grpc: 'DeleteRelation', http: { method: 'delete', path: '/authorization/relations/:id' }, output: replies.relationDeleted, errors: ['NOT_FOUND'], summary: 'Delete a tuple, re-indexed before the answer',
-      params: idParam, handle: async ({ params }) => withRevision(await relations.remove(params.id)),
+      ...admin,
+      grpc: 'DeleteRelation',
+      http: { method: 'delete', path: '/authorization/relations/:id' },
+      output: replies.relationDeleted,
+      errors: ['NOT_FOUND'],
+      summary: 'Delete a tuple, re-indexed before the answer',
+      params: idParam,
+      handle: async ({ params }) => withRevision(await relations.remove(params.id)),
     }),
   ];
 }
 
-/** Grants and decisions: grant, revoke, check one or many, explain, list objects and subjects. */
-function checkRoutes({ relations, checks }: AuthorizationRouteDeps): Route[] {
-  /** Admin scope rule: with a scope, the subject needs a direct tuple or grant on it, then the scope is asked. */
-  const adminCan = async (q: { subject: string; permission: string; resource: string; scope?: string }, opts: ReadOptions) => {
-    if (q.scope && !(await checks.hasDirectOn(q.subject, q.scope))) return checks.answer(false, q.permission, q.resource);
-    return checks.check(q.scope ?? q.subject, q.permission, q.resource, opts);
-  };
+/** Direct grants: grant and revoke. */
+function grantRoutes({ relations }: AuthorizationRouteDeps): Route[] {
   return [
     route({
-      ...admin, grpc: 'GrantPermission', http: { method: 'post', path: '/authorization/permissions/grant', created: 'when-new' }, output: replies.granted, errors: ['UNKNOWN_TYPE', 'PERMISSION_NOT_DEFINED'], summary: 'Direct grant subject#permission@resource',
+      ...admin,
+      grpc: 'GrantPermission',
+      http: { method: 'post', path: '/authorization/permissions/grant', created: 'when-new' },
+      output: replies.granted,
+      errors: ['UNKNOWN_TYPE', 'PERMISSION_NOT_DEFINED'],
+      summary: 'Direct grant subject#permission@resource',
       body: grantBody,
       handle: async ({ body }) => {
         const r = await relations.grant({ subject: body.subject, relation: body.permission, resource: body.resource });
@@ -176,69 +229,38 @@ function checkRoutes({ relations, checks }: AuthorizationRouteDeps): Route[] {
       },
     }),
     route({
-      ...admin, grpc: 'RevokePermission', http: { method: 'delete', path: '/authorization/permissions/grant' }, output: replies.revoked, errors: ['NOT_FOUND'], summary: 'Revoke a direct grant',
+      ...admin,
+      grpc: 'RevokePermission',
+      http: { method: 'delete', path: '/authorization/permissions/grant' },
+      output: replies.revoked,
+      errors: ['NOT_FOUND'],
+      summary: 'Revoke a direct grant',
       body: grantBody,
       handle: async ({ body }) => withRevision(await relations.revoke({ subject: body.subject, relation: body.permission, resource: body.resource })),
-    }),
-    route({
-      ...admin, grpc: 'Can', http: { method: 'get', path: '/authorization/permissions/can', lean: true }, output: replies.allowed, errors: ['UNKNOWN_TYPE', 'PERMISSION_NOT_DEFINED', 'INDEX_BEHIND'], summary: 'Decide subject, permission, resource',
-      query: z.strictObject({ subject: object, permission: name, resource: object, scope: object.optional(), ...consistency }),
-      handle: async ({ query }) => ({ body: await adminCan(query, read(query)) }),
-    }),
-    route({
-      ...admin, grpc: 'CheckBulk', http: { method: 'post', path: '/authorization/permissions/bulk' }, output: replies.bulkCheck, errors: ['INDEX_BEHIND'],
-      summary: `Decide up to ${BULK_MAX} (subject, permission, resource) at once, answers in order`,
-      body: z.strictObject({
-        items: z.array(z.strictObject({ subject: object, permission: name, resource: object, scope: object.optional() })).min(1).max(BULK_MAX),
-        consistency: consistency.consistency, revision: z.number().int().min(0).optional(),
-      }),
-      handle: async ({ body }) => {
-        // The wait for a revision is paid once; the checks then share the index's grouped queries.
-        const opts = { ...read(body), settled: true };
-        await checks.settle(read(body));
-        return { body: { results: await Promise.all(body.items.map((i) => adminCan(i, opts))) } };
-      },
-    }),
-    route({
-      ...admin, grpc: 'Evaluate', http: { method: 'get', path: '/authorization/permissions/evaluate' }, output: replies.evaluation, errors: ['UNKNOWN_TYPE', 'PERMISSION_NOT_DEFINED', 'INDEX_BEHIND'], summary: 'Explain a decision: paths and raw index records',
-      query: z.strictObject({ subject: object, permission: name, resource: object, scope: object.optional(), ...consistency }),
-      handle: async ({ query }) => {
-        if (query.scope && !(await checks.hasDirectOn(query.subject, query.scope))) {
-          return { body: { allowed: false, reason: `${query.subject} has no direct tuple or grant on the scope ${query.scope}` } };
-        }
-        return { body: await checks.evaluate(query.scope ?? query.subject, query.permission, query.resource, read(query)) };
-      },
-    }),
-    route({
-      ...admin, grpc: 'LookupResources', http: { method: 'get', path: '/authorization/permissions/objects' }, output: replies.objects, errors: ['UNKNOWN_TYPE', 'PERMISSION_NOT_DEFINED', 'INDEX_BEHIND'], summary: 'Objects of a type the subject may act on, paged',
-      query: z.strictObject({ subject: object, permission: name, resourceType: name, skip: listQuery.skip, limit: listQuery.limit, ...consistency }),
-      handle: async ({ query }) => ({
-        body: await checks.listObjects(query.subject, query.permission, query.resourceType, query.skip, query.limit, read(query)),
-      }),
-    }),
-    route({
-      ...admin, grpc: 'LookupSubjects', http: { method: 'get', path: '/authorization/permissions/subjects' }, output: replies.subjects, errors: ['UNKNOWN_TYPE', 'PERMISSION_NOT_DEFINED', 'INDEX_BEHIND'], summary: 'Subjects of a type that may act on a resource, paged',
-      query: z.strictObject({ permission: name, resource: object, subjectType: name, skip: listQuery.skip, limit: listQuery.limit, ...consistency }),
-      handle: async ({ query }) => ({
-        body: await checks.listSubjects(query.permission, query.resource, query.subjectType, query.skip, query.limit, read(query)),
-      }),
     }),
   ];
 }
 
-/** The change feed, access-list views, and the indexer's rebuild and status. */
-function feedViewAndIndexerRoutes({ indexer, feed, views }: AuthorizationRouteDeps): Route[] {
+/** The change feed and access-list views. */
+function feedAndViewRoutes({ feed, views }: AuthorizationRouteDeps): Route[] {
   return [
     route({
-      ...admin, grpc: 'Watch', http: { method: 'get', path: '/authorization/changes' }, output: replies.changes,
+      ...admin,
+      grpc: 'Watch',
+      http: { method: 'get', path: '/authorization/changes' },
+      output: replies.changes,
       summary: 'Tuple, grant and definition changes after a revision, in revision order (the change feed)',
       query: z.strictObject({ after: revisionText.default(0), limit: z.coerce.number().int().min(1).max(1000).default(100) }),
       handle: async ({ query }) => ({ body: await feed.page(query.after, query.limit) }),
     }),
 
     route({
-      ...admin, grpc: 'CreateAccessView', http: { method: 'post', path: '/authorization/views', created: 'when-new' }, output: replies.accessView,
-      errors: ['LIST_TOO_LARGE', 'INDEX_BEHIND'], summary: 'Create or redefine a named access-list view (the objects of a type a subject may act on) and compute it',
+      ...admin,
+      grpc: 'CreateAccessView',
+      http: { method: 'post', path: '/authorization/views', created: 'when-new' },
+      output: replies.accessView,
+      errors: ['LIST_TOO_LARGE', 'INDEX_BEHIND'],
+      summary: 'Create or redefine a named access-list view (the objects of a type a subject may act on) and compute it',
       body: z.strictObject({ name: viewName, subject: object, permission: name, resourceType: name }),
       handle: async ({ body }) => {
         const r = await views.create(body);
@@ -246,33 +268,64 @@ function feedViewAndIndexerRoutes({ indexer, feed, views }: AuthorizationRouteDe
       },
     }),
     route({
-      ...admin, grpc: 'ListAccessViews', http: { method: 'get', path: '/authorization/views' }, output: replies.accessViews, summary: 'List access-list views',
-      query: z.strictObject({ skip: listQuery.skip, limit: listQuery.limit }), handle: async ({ query }) => ({ body: await views.list(query.skip, query.limit) }),
+      ...admin,
+      grpc: 'ListAccessViews',
+      http: { method: 'get', path: '/authorization/views' },
+      output: replies.accessViews,
+      summary: 'List access-list views',
+      query: z.strictObject({ skip: listQuery.skip, limit: listQuery.limit }),
+      handle: async ({ query }) => ({ body: await views.list(query.skip, query.limit) }),
     }),
     route({
-      ...admin, grpc: 'ReadAccessView', http: { method: 'get', path: '/authorization/views/:name' }, output: replies.accessViewPage, errors: ['NOT_FOUND'],
+      ...admin,
+      grpc: 'ReadAccessView',
+      http: { method: 'get', path: '/authorization/views/:name' },
+      output: replies.accessViewPage,
+      errors: ['NOT_FOUND'],
       summary: "One page of an access-list view's objects, as of its last refresh",
-      params: z.strictObject({ name: viewName }), query: z.strictObject({ skip: listQuery.skip, limit: listQuery.limit }),
+      params: z.strictObject({ name: viewName }),
+      query: z.strictObject({ skip: listQuery.skip, limit: listQuery.limit }),
       handle: async ({ params, query }) => ({ body: await views.page(params.name, query.skip, query.limit) }),
     }),
     route({
-      ...admin, grpc: 'RefreshAccessView', http: { method: 'post', path: '/authorization/views/:name/refresh' }, output: replies.accessView, errors: ['NOT_FOUND', 'LIST_TOO_LARGE', 'INDEX_BEHIND'],
-      summary: 'Compute an access-list view again from the index', params: z.strictObject({ name: viewName }),
+      ...admin,
+      grpc: 'RefreshAccessView',
+      http: { method: 'post', path: '/authorization/views/:name/refresh' },
+      output: replies.accessView,
+      errors: ['NOT_FOUND', 'LIST_TOO_LARGE', 'INDEX_BEHIND'],
+      summary: 'Compute an access-list view again from the index',
+      params: z.strictObject({ name: viewName }),
       handle: async ({ params }) => ({ body: await views.refresh(params.name) }),
     }),
     route({
-      ...admin, grpc: 'DeleteAccessView', http: { method: 'delete', path: '/authorization/views/:name' }, output: replies.accessViewDeleted, errors: ['NOT_FOUND'],
-      summary: 'Delete an access-list view', params: z.strictObject({ name: viewName }),
+      ...admin,
+      grpc: 'DeleteAccessView',
+      http: { method: 'delete', path: '/authorization/views/:name' },
+      output: replies.accessViewDeleted,
+      errors: ['NOT_FOUND'],
+      summary: 'Delete an access-list view',
+      params: z.strictObject({ name: viewName }),
       handle: async ({ params }) => ({ body: await views.remove(params.name) }),
     }),
+  ];
+}
 
+/** The indexer: rebuild and status. */
+function indexerRoutes({ indexer }: AuthorizationRouteDeps): Route[] {
+  return [
     route({
-      ...admin, http: { method: 'post', path: '/authorization/indexer/reconstruct' }, output: replies.reconstruct, summary: 'Rebuild the index in the background (soft or hard)',
+      ...admin,
+      http: { method: 'post', path: '/authorization/indexer/reconstruct' },
+      output: replies.reconstruct,
+      summary: 'Rebuild the index in the background (soft or hard)',
       body: z.strictObject({ soft: z.boolean().optional() }),
       handle: async ({ body }) => withRevision({ result: 'ok', revision: await indexer.reconstruct(body.soft ?? false) }),
     }),
     route({
-      ...admin, http: { method: 'get', path: '/authorization/indexer/status' }, output: replies.indexStatus, summary: 'Pending changes, the applied revision and any rebuild in progress',
+      ...admin,
+      http: { method: 'get', path: '/authorization/indexer/status' },
+      output: replies.indexStatus,
+      summary: 'Pending changes, the applied revision and any rebuild in progress',
       handle: async () => ({ body: await indexer.status() }),
     }),
   ];

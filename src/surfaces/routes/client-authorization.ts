@@ -30,7 +30,10 @@ export function clientAuthorizationRoutes(deps: { checks: Checks; revisions: Rev
   };
   return [
     route({
-      ...user, http: { method: 'get', path: '/authorization/check', lean: true }, output: replies.allowed, errors: ['FORBIDDEN', 'UNKNOWN_TYPE', 'PERMISSION_NOT_DEFINED', 'INDEX_BEHIND'],
+      ...user,
+      http: { method: 'get', path: '/authorization/check', lean: true },
+      output: replies.allowed,
+      errors: ['FORBIDDEN', 'UNKNOWN_TYPE', 'PERMISSION_NOT_DEFINED', 'INDEX_BEHIND'],
       summary: 'Whether you (or a scope you act for) may do an action on a resource; consistency=at_least_as_fresh&revision=N sees every write up to N',
       query: z.strictObject({ action, resource: object, scope: object.optional(), ...consistencyFields }),
       handle: async ({ query, user: u }) => {
@@ -42,7 +45,10 @@ export function clientAuthorizationRoutes(deps: { checks: Checks; revisions: Rev
       },
     }),
     route({
-      ...user, http: { method: 'post', path: '/authorization/decisions' }, output: replies.decisions, errors: ['INDEX_BEHIND'],
+      ...user,
+      http: { method: 'post', path: '/authorization/decisions' },
+      output: replies.decisions,
+      errors: ['INDEX_BEHIND'],
       summary: `Your decisions on up to ${DECISIONS_MAX} (action, resource) pairs, with the revision they hold at (the socket's decision watch starts here)`,
       body: z.strictObject({ items: decisionItems, ...decisionFreshness }),
       // Each item is a check: a call of N items counts as N against the rate limit, on every transport.
@@ -58,8 +64,13 @@ export function clientAuthorizationRoutes(deps: { checks: Checks; revisions: Rev
       },
     }),
     route({
-      ...user, http: { method: 'get', path: '/authorization/role/:resource' }, output: replies.roles, errors: ['FORBIDDEN', 'INDEX_BEHIND'], summary: 'Your direct relations (or a scope\'s) on a resource',
-      params: z.strictObject({ resource: object }), query: z.strictObject({ scope: object.optional(), ...consistencyFields }),
+      ...user,
+      http: { method: 'get', path: '/authorization/role/:resource' },
+      output: replies.roles,
+      errors: ['FORBIDDEN', 'INDEX_BEHIND'],
+      summary: "Your direct relations (or a scope's) on a resource",
+      params: z.strictObject({ resource: object }),
+      query: z.strictObject({ scope: object.optional(), ...consistencyFields }),
       handle: async ({ params, query, user: u }) => {
         await checks.settle(readOptions(query));
         const subject = await scoped(`User:${u!.userId}`, query.scope, 'read', { ...readOptions(query), settled: true });

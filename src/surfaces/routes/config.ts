@@ -16,12 +16,22 @@ export function configRoutes(deps: { settings: Settings }): Route[] {
   return [
     route({ ...admin, http: { method: 'get', path: '/config' }, output: replies.config, summary: 'Every config module', handle: async () => ({ body: await settings.all() }) }),
     route({
-      ...admin, http: { method: 'get', path: '/config/:module' }, output: replies.configModule, errors: ['NOT_FOUND'], summary: "One config module's settings",
-      params: moduleParam, handle: async ({ params }) => ({ body: await settings.one(params.module) }),
+      ...admin,
+      http: { method: 'get', path: '/config/:module' },
+      output: replies.configModule,
+      errors: ['NOT_FOUND'],
+      summary: "One config module's settings",
+      params: moduleParam,
+      handle: async ({ params }) => ({ body: await settings.one(params.module) }),
     }),
     route({
-      ...admin, http: { method: 'patch', path: '/config/:module' }, output: replies.configModule, errors: ['NOT_FOUND', 'BUSY'], summary: 'Change settings of a module: objects merge, null removes a key',
-      params: moduleParam, body: z.record(z.string(), z.unknown()),
+      ...admin,
+      http: { method: 'patch', path: '/config/:module' },
+      output: replies.configModule,
+      errors: ['NOT_FOUND', 'BUSY'],
+      summary: 'Change settings of a module: objects merge, null removes a key',
+      params: moduleParam,
+      body: z.record(z.string(), z.unknown()),
       handle: async ({ params, body }) => ({ body: await settings.patch(params.module, body) }),
     }),
   ];

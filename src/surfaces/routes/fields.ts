@@ -21,8 +21,7 @@ export const consistencyFields = {
     .pipe(z.transform(Number)).pipe(z.number().int().min(0).max(Number.MAX_SAFE_INTEGER)).optional(),
 };
 /** The read options `Checks` takes, from a query or body with `consistencyFields`. */
-export const readOptions = (q: { consistency?: ReadOptions['consistency']; revision?: number }): ReadOptions =>
-  ({ consistency: q.consistency, revision: q.revision });
+export const readOptions = (q: { consistency?: ReadOptions['consistency']; revision?: number }): ReadOptions => ({ consistency: q.consistency, revision: q.revision });
 /**
  * Text that goes into a message header (a mail subject, a push title): a CR or LF in it would end the header and start
  * another (`\r\nBcc: someone`), so either is refused by name rather than sent or stored.

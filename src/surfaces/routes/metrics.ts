@@ -5,7 +5,12 @@ import { route, type Route } from '../registry.js';
 
 export function metricsRoutes(deps: { metrics: Metrics }): Route[] {
   return [route({
-    surface: 'admin', http: { method: 'get', path: '/metrics', produces: ['text/plain'] }, output: text, group: 'core', auth: 'admin', mcp: false,
+    surface: 'admin',
+    http: { method: 'get', path: '/metrics', produces: ['text/plain'] },
+    output: text,
+    group: 'core',
+    auth: 'admin',
+    mcp: false,
     summary: 'Prometheus metrics: request latency per route, decisions and cache hits, index lag and queue depth',
     handle: async () => ({ text: await deps.metrics.text(), headers: { 'content-type': deps.metrics.registry.contentType } }),
   })];

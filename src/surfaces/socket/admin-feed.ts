@@ -15,7 +15,11 @@ import { CLOSE } from './messages.js';
 
 export const FEED_PATH = '/authorization/changes';
 
-export interface AdminFeedDeps extends ConnectionLimits { pipeline: Pipeline; activity: Activity; trustProxy: TrustProxy }
+export interface AdminFeedDeps extends ConnectionLimits {
+  pipeline: Pipeline;
+  activity: Activity;
+  trustProxy: TrustProxy;
+}
 
 /** What upgrades of the admin surface at any path but the feed's are logged and counted under. */
 const OTHER_PATHS = 'GET (no socket here)';
@@ -29,7 +33,10 @@ export function adminFeedSocket(deps: AdminFeedDeps) {
 
   const follow = (ws: WebSocket, caller: Caller, after: number) => {
     const abort = new AbortController();
-    const conn = new Connection(ws, deps, () => { abort.abort(); open.delete(conn); });
+    const conn = new Connection(ws, deps, () => {
+      abort.abort();
+      open.delete(conn);
+    });
     open.add(conn);
     void (async () => {
       try {
@@ -52,8 +59,8 @@ export function adminFeedSocket(deps: AdminFeedDeps) {
         // Logged and counted as a call is: this upgrade never reaches a route (past here the feed's route logs it).
         // Counted under one fixed key, so random paths cannot grow the metrics' label sets.
         const caller = { transport: 'socket' as const, ip: clientAddress(deps.trustProxy)(req), headers: {}, request: callRequest(req) };
-        const refused = deps.pipeline.refusedConnection('admin', OTHER_PATHS, caller,
-          new AppError('ROUTE_NOT_FOUND', `WebSockets on this surface: ${FEED_PATH}`), performance.now());
+        const refused = deps.pipeline.refusedConnection('admin', OTHER_PATHS, caller, new AppError('ROUTE_NOT_FOUND', `WebSockets on this surface: ${FEED_PATH}`),
+          performance.now());
         return refuseUpgrade('admin', socket, refused);
       }
       void (async () => {
@@ -72,6 +79,8 @@ export function adminFeedSocket(deps: AdminFeedDeps) {
         }
       })();
     },
-    stop(): void { for (const c of open) c.close(CLOSE.goingAway, 'the service is stopping'); },
+    stop(): void {
+      for (const c of open) c.close(CLOSE.goingAway, 'the service is stopping');
+    },
   };
 }

@@ -13,7 +13,11 @@ import type { Connection } from './connection.js';
 import { socketError } from './errors.js';
 
 /** What the realtime socket needs of the chat module. */
-export interface ChatSockets { events: ChatEvents; watch: DecisionWatch; config: () => ChatConfig }
+export interface ChatSockets {
+  events: ChatEvents;
+  watch: DecisionWatch;
+  config: () => ChatConfig;
+}
 
 const ROOM_ROUTE = 'get_chat_rooms_roomid';
 const SEND_ROUTE = 'post_chat_messages';
@@ -26,7 +30,9 @@ export class ChatSession implements RoomListener {
   constructor(private readonly chat: ChatSockets, private readonly pipeline: Pipeline, private readonly conn: Connection,
     private readonly caller: Caller & { user: ClientPrincipal }) {}
 
-  deliver(event: ChatEvent): void { this.conn.send(event); }
+  deliver(event: ChatEvent): void {
+    this.conn.send(event);
+  }
 
   end(): void {
     for (const room of [...this.joined.keys()]) this.drop(room);
@@ -72,8 +78,13 @@ export class ChatSession implements RoomListener {
     // Listening first, then the watch: its first round asks once more, so a removal racing the join still ends in `left`.
     this.chat.events.join(room, this);
     const stop = this.chat.watch.add({
-      subject: `User:${this.caller.user.userId}`, action: 'read', resource: roomObject(room), allowed: true,
-      notify: (d) => { if (!d.allowed && this.joined.has(room)) this.revoked(room); },
+      subject: `User:${this.caller.user.userId}`,
+      action: 'read',
+      resource: roomObject(room),
+      allowed: true,
+      notify: (d) => {
+        if (!d.allowed && this.joined.has(room)) this.revoked(room);
+      },
     });
     this.joined.set(room, stop);
     this.conn.send({ type: 'joined', room });

@@ -15,14 +15,20 @@ export class Connection {
   closed = false;
 
   constructor(readonly ws: WebSocket, private readonly limits: ConnectionLimits, onClose: () => void) {
-    ws.on('pong', () => { this.alive = true; });
+    ws.on('pong', () => {
+      this.alive = true;
+    });
     this.timer = setInterval(() => {
       if (!this.alive) return void ws.terminate();
       this.alive = false;
       ws.ping();
     }, limits.heartbeatMs);
     this.timer.unref();
-    ws.on('close', () => { this.closed = true; clearInterval(this.timer); onClose(); });
+    ws.on('close', () => {
+      this.closed = true;
+      clearInterval(this.timer);
+      onClose();
+    });
     ws.on('error', () => ws.terminate());
   }
 

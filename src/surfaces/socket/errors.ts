@@ -3,9 +3,15 @@ import type { AppError } from '../../errors.js';
 import type { Neutral } from '../http/wire.js';
 
 /** What an error message refers to: the client's message id, a chat room. */
-export interface ErrorAbout { id?: string; room?: string }
+export interface ErrorAbout {
+  id?: string;
+  room?: string;
+}
 
-export interface SocketError { error: AppError; message: { type: 'error'; code: string; message: string } & ErrorAbout }
+export interface SocketError {
+  error: AppError;
+  message: { type: 'error'; code: string; message: string } & ErrorAbout;
+}
 
 export function socketError(neutral: Neutral, e: unknown, where: string, about: ErrorAbout = {}): SocketError {
   const error = neutral(e, where);

@@ -4,9 +4,13 @@ import { chatMessages } from './chat-messages.js';
 
 export const clientMessage = z.discriminatedUnion('type', [
   z.strictObject({
-    type: z.literal('subscribe'), topic: z.literal('decisions'), id: z.string().min(1).max(100),
+    type: z.literal('subscribe'),
+    topic: z.literal('decisions'),
+    id: z.string().min(1).max(100),
     // The items (and how fresh the first answers must be) are the decisions route's body, validated by the pipeline.
-    items: z.unknown(), consistency: z.unknown().optional(), revision: z.unknown().optional(),
+    items: z.unknown(),
+    consistency: z.unknown().optional(),
+    revision: z.unknown().optional(),
   }),
   z.strictObject({ type: z.literal('unsubscribe'), id: z.string().min(1).max(100) }),
   z.strictObject({ type: z.literal('ping') }),

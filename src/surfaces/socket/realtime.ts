@@ -108,8 +108,8 @@ class Session {
     const checked = clientMessage.safeParse(parsed);
     if (!checked.success) {
       const id = typeof (parsed as { id?: unknown })?.id === 'string' ? (parsed as { id: string }).id : undefined;
-      return this.refused(id, new AppError('VALIDATION_FAILED', 'Unknown or malformed message',
-        checked.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }))), started);
+      return this.refused(id, new AppError('VALIDATION_FAILED', 'Unknown or malformed message', checked.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }))),
+        started);
     }
     const msg = checked.data;
     if (msg.type === 'ping') return this.conn.send({ type: 'pong' });
@@ -151,13 +151,19 @@ class Session {
       }
       const answers = (reply.body as { items: Array<{ action: string; resource: string; allowed: boolean; revision: number }> }).items;
       // Unsubscribed while its first answers were on their way (the socket reads on meanwhile): it never starts.
-      if (this.subs.get(id) !== placeholder) { this.count -= asked; return; }
+      if (this.subs.get(id) !== placeholder) {
+        this.count -= asked;
+        return;
+      }
       if (this.conn.closed) return;
       this.conn.send({ type: 'subscribed', id, items: answers });
       const subject = `User:${this.caller.user.userId}`;
       this.subs.set(id, answers.map((a) => {
         const w: Watched = {
-          subject, action: a.action, resource: a.resource, allowed: a.allowed,
+          subject,
+          action: a.action,
+          resource: a.resource,
+          allowed: a.allowed,
           notify: (d) => this.conn.send({ type: 'decision', id, ...d }),
         };
         return this.deps.watch.add(w);
@@ -230,9 +236,14 @@ export class RealtimeTransport {
       if (++pending > MAX_PENDING || pendingBytes > maxBytes) {
         return void conn.close(1008, `more than ${MAX_PENDING} messages or ${maxBytes} bytes waiting: send slower`);
       }
-      const done = () => { pending--; pendingBytes -= data.length; };
+      const done = () => {
+        pending--;
+        pendingBytes -= data.length;
+      };
       chain = chain.then(() => session!.onMessage(data, isBinary))
-        .then((r) => { if (r) void r.later.finally(done); else done(); }, done);
+        .then((r) => {
+          if (r) void r.later.finally(done); else done();
+        }, done);
     });
   }
 
@@ -243,7 +254,10 @@ export class RealtimeTransport {
     });
     server.on('clientError', refuseMalformed('client'));
     server.on('upgrade', (req, socket, head) => void this.upgrade(req, socket, head));
-    await new Promise<void>((resolve, reject) => { server.once('error', reject); server.listen(this.deps.port, this.deps.host, () => resolve()); });
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(this.deps.port, this.deps.host, () => resolve());
+    });
     this.server = server;
     const addr = server.address();
     return typeof addr === 'object' && addr ? addr.port : this.deps.port;
@@ -254,6 +268,9 @@ export class RealtimeTransport {
     for (const c of this.connections) c.close(CLOSE.goingAway, 'the service is stopping');
     const server = this.server;
     if (!server) return;
-    await new Promise<void>((resolve) => { server.close(() => resolve()); server.closeAllConnections(); });
+    await new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
   }
 }

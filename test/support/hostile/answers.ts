@@ -3,7 +3,11 @@ import { status as grpcStatus } from '@grpc/grpc-js';
 import { CATALOG, type ErrorCode } from '../../../src/errors.js';
 
 /** An answer judged: its status as HTTP would say it, and why it is not a documented one (empty when it is). */
-export interface Verdict { status: number; code?: string; problem?: string }
+export interface Verdict {
+  status: number;
+  code?: string;
+  problem?: string;
+}
 
 const known = (code: unknown): code is ErrorCode => typeof code === 'string' && code in CATALOG;
 const keys = (o: object) => Object.keys(o).sort().join(',');
@@ -27,7 +31,9 @@ export function errorBody(surface: 'admin' | 'client', status: number, body: unk
 export function httpVerdict(surface: 'admin' | 'client', status: number, text: string, retryAfter: string | null): Verdict {
   if (status >= 200 && status < 300) return { status };
   let body: unknown = null;
-  try { body = JSON.parse(text); } catch { /* judged below */ }
+  try {
+    body = JSON.parse(text);
+  } catch { /* judged below */ }
   const v = errorBody(surface, status, body);
   if (!v.problem && status === 429 && !/^\d+$/.test(retryAfter ?? '')) return { ...v, problem: '429 without Retry-After' };
   if (!v.problem && status < 400) return { ...v, problem: `status ${status}` };
@@ -37,7 +43,11 @@ export function httpVerdict(surface: 'admin' | 'client', status: number, text: s
 /** A GraphQL answer: data, or errors each with a catalog code and its status (or the pipeline's HTTP error body). */
 export function graphqlVerdict(surface: 'admin' | 'client', status: number, text: string, retryAfter: string | null): Verdict {
   let body: { data?: unknown; errors?: Array<{ extensions?: { code?: unknown; status?: unknown } }>; code?: unknown } | null = null;
-  try { body = JSON.parse(text); } catch { return { status, problem: `not JSON: ${text.slice(0, 200)}` }; }
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return { status, problem: `not JSON: ${text.slice(0, 200)}` };
+  }
   if (body && typeof body === 'object' && 'code' in body) return httpVerdict(surface, status, text, retryAfter);
   if (status >= 500) return { status, problem: `HTTP ${status}: ${text.slice(0, 300)}` };
   const errors = body?.errors ?? [];
@@ -55,7 +65,11 @@ export function graphqlVerdict(surface: 'admin' | 'client', status: number, text
 /** A JSON-RPC answer of the MCP tool server: a tool result, a tool error carrying the admin error body, or a protocol error. */
 export function mcpVerdict(status: number, text: string, retryAfter: string | null, toolExists = true): Verdict {
   let body: { result?: { isError?: boolean; content?: Array<{ text?: string }> }; error?: { code?: unknown }; code?: unknown } | null = null;
-  try { body = JSON.parse(text); } catch { return { status, problem: `not JSON: ${text.slice(0, 200)}` }; }
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return { status, problem: `not JSON: ${text.slice(0, 200)}` };
+  }
   if (status >= 500) return { status, problem: `HTTP ${status}: ${text.slice(0, 300)}` };
   if (body && 'code' in body) return httpVerdict('admin', status, text, retryAfter);
   // JSON-RPC's own errors for envelopes that are not a valid request (-32700 parse error to -32600 invalid request, -32601/-32602).
@@ -69,15 +83,25 @@ export function mcpVerdict(status: number, text: string, retryAfter: string | nu
   // A tool that does not exist has no route to answer for it: the SDK says so as MCP's invalid-params error.
   if (!toolExists && /^MCP error -32602: Tool .* not found$/s.test(result.content?.[0]?.text ?? '')) return { status: 400, code: 'JSON-RPC -32602' };
   let inner: { status?: number } | null = null;
-  try { inner = JSON.parse(result.content?.[0]?.text ?? ''); } catch { return { status: 500, problem: `tool error is not the REST body: ${text.slice(0, 300)}` }; }
+  try {
+    inner = JSON.parse(result.content?.[0]?.text ?? '');
+  } catch {
+    return { status: 500, problem: `tool error is not the REST body: ${text.slice(0, 300)}` };
+  }
   const v = errorBody('admin', Number(inner?.status), inner);
   return v.problem ? { ...v, problem: `${v.problem}: ${text.slice(0, 300)}` } : v;
 }
 
 /** The HTTP status of each gRPC status code the service maps its catalog to (grpc/status.ts); the rest are failures. */
 const GRPC_AS_HTTP: Partial<Record<number, number>> = {
-  [grpcStatus.INVALID_ARGUMENT]: 400, [grpcStatus.UNAUTHENTICATED]: 401, [grpcStatus.PERMISSION_DENIED]: 403, [grpcStatus.NOT_FOUND]: 404,
-  [grpcStatus.FAILED_PRECONDITION]: 409, [grpcStatus.RESOURCE_EXHAUSTED]: 429, [grpcStatus.UNAVAILABLE]: 503, [grpcStatus.INTERNAL]: 500,
+  [grpcStatus.INVALID_ARGUMENT]: 400,
+  [grpcStatus.UNAUTHENTICATED]: 401,
+  [grpcStatus.PERMISSION_DENIED]: 403,
+  [grpcStatus.NOT_FOUND]: 404,
+  [grpcStatus.FAILED_PRECONDITION]: 409,
+  [grpcStatus.RESOURCE_EXHAUSTED]: 429,
+  [grpcStatus.UNAVAILABLE]: 503,
+  [grpcStatus.INTERNAL]: 500,
 };
 
 /** A gRPC status: OK, or a mapped code with the catalog code in the `error-code` trailer. */
@@ -97,7 +121,8 @@ export function grpcVerdict(code: number, catalog: string | undefined, details: 
 /** A realtime socket reply: one of the documented messages, or `{type: "error", code, message, id?}` with a catalog code. */
 export function socketVerdict(msg: Record<string, unknown>): Verdict {
   if (msg.type !== 'error') {
-    return ['subscribed', 'unsubscribed', 'pong'].includes(String(msg.type)) ? { status: 200 } : { status: 200, problem: `unexpected message ${JSON.stringify(msg).slice(0, 200)}` };
+    return ['subscribed', 'unsubscribed', 'pong'].includes(String(msg.type)) ? { status: 200 }
+      : { status: 200, problem: `unexpected message ${JSON.stringify(msg).slice(0, 200)}` };
   }
   if (!known(msg.code)) return { status: 500, problem: `error code ${String(msg.code)} is not in the catalog` };
   const s = CATALOG[msg.code][0];

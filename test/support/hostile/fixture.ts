@@ -40,10 +40,16 @@ export async function hostileFixture(): Promise<Fixture> {
     if (r.status >= 300) throw new Error(`fixture call failed: ${r.status} ${JSON.stringify(r.body)}`);
     return r.body;
   };
-  await ok(svc.http('POST', '/authorization/resources', { body: { name: 'Doc', relations: { viewer: ['User', 'Team'], owner: ['User'] }, permissions: { read: ['viewer', 'owner'] } } }));
+  await ok(
+    svc.http('POST', '/authorization/resources', { body: { name: 'Doc', relations: { viewer: ['User', 'Team'], owner: ['User'] }, permissions: { read: ['viewer', 'owner'] } } }),
+  );
   await ok(svc.http('POST', '/authorization/relations', { body: { subject: 'User:u1', relation: 'viewer', resource: 'Doc:d1' } }));
   await ok(svc.http('POST', '/authorization/permissions/grant', { body: { subject: 'User:u1', permission: 'read', resource: 'Doc:d2' } }));
-  await ok(svc.http('POST', '/database/schemas', { body: { name: 'Note', fields: { title: 'String', pages: 'Number', meta: 'JSON' }, serviceOptions: { authorization: { enabled: true } } } }));
+  await ok(
+    svc.http('POST', '/database/schemas', {
+      body: { name: 'Note', fields: { title: 'String', pages: 'Number', meta: 'JSON' }, serviceOptions: { authorization: { enabled: true } } },
+    }),
+  );
   await ok(svc.http('POST', '/authorization/views', { body: { name: 'v1', subject: 'User:u1', permission: 'read', resourceType: 'Doc' } }));
   const client = (method: string, path: string, body?: unknown, token?: string) =>
     svc.http(method, `${svc.client}${path}`, { body, headers: token ? { authorization: `Bearer ${token}` } : {} });
@@ -63,11 +69,16 @@ export async function hostileFixture(): Promise<Fixture> {
     const exported = await svc.http('GET', '/state/export?tuples=true');
     // The change feed's head: any write of a tuple, grant or definition moves it.
     let after = 0;
-    for (let page = await ok(svc.http('GET', '/authorization/changes?after=0&limit=1000')); page.changes.length; page = await ok(svc.http('GET', `/authorization/changes?after=${after}&limit=1000`))) after = page.next;
+    for (let page = await ok(svc.http('GET', '/authorization/changes?after=0&limit=1000')); page.changes.length;
+      page = await ok(svc.http('GET', `/authorization/changes?after=${after}&limit=1000`))) after = page.next;
     const reads = await Promise.all([
-      ok(svc.http('GET', '/api-tokens')), ok(svc.http('GET', '/authorization/views')), ok(svc.http('GET', '/database/schemas?limit=1000')),
-      ok(client('GET', '/database/Note?limit=1000', undefined, user.token)), ok(client('GET', '/authentication/teams', undefined, user.token)),
-      ok(client('GET', '/authentication/user', undefined, user.token)), ok(svc.http('GET', '/config')),
+      ok(svc.http('GET', '/api-tokens')),
+      ok(svc.http('GET', '/authorization/views')),
+      ok(svc.http('GET', '/database/schemas?limit=1000')),
+      ok(client('GET', '/database/Note?limit=1000', undefined, user.token)),
+      ok(client('GET', '/authentication/teams', undefined, user.token)),
+      ok(client('GET', '/authentication/user', undefined, user.token)),
+      ok(svc.http('GET', '/config')),
       ok(client('GET', '/storage/files?limit=1000', undefined, user.token)),
     ]);
     if (exported.status !== 200) throw new Error(`state export failed: ${exported.status}`);

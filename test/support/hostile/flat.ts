@@ -10,7 +10,10 @@ export function argsOf(r: Route, flat: FlatArgs, intent: Intent): Record<string,
   for (const where of ['params', 'query', 'body'] as const) {
     const v = intent[where];
     if (v === undefined) continue;
-    if (flat.whole[where] || !(v && typeof v === 'object' && !Array.isArray(v))) { args[where] = v; continue; }
+    if (flat.whole[where] || !(v && typeof v === 'object' && !Array.isArray(v))) {
+      args[where] = v;
+      continue;
+    }
     for (const [k, x] of Object.entries(v)) if (!(k in args)) Object.defineProperty(args, k, { value: x, enumerable: true, writable: true, configurable: true });
   }
   return Object.fromEntries(Object.entries(args));

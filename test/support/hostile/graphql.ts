@@ -8,8 +8,8 @@ import { POISON } from './mutation.js';
 import { hostileValue } from './values.js';
 
 /** What is done to the document around the field: nothing mostly, else what GraphQL servers have been brought down with. */
-const WRAPS = ['none', 'none', 'none', 'none', 'none', 'literal', 'literal', 'aliases', 'deep', 'tokens', 'syntax', 'unknown-field', 'wrong-op',
-  'batched', 'not-string', 'variables-text', 'directives', 'fragment-cycle', 'long-name'] as const;
+const WRAPS = ['none', 'none', 'none', 'none', 'none', 'literal', 'literal', 'aliases', 'deep', 'tokens', 'syntax', 'unknown-field', 'wrong-op', 'batched', 'not-string',
+  'variables-text', 'directives', 'fragment-cycle', 'long-name'] as const;
 export type Wrap = typeof WRAPS[number];
 
 const NAME = /^[_A-Za-z][_0-9A-Za-z]*$/;
@@ -24,32 +24,52 @@ export function literal(v: unknown): string {
   return `{${Object.entries(v as Record<string, unknown>).map(([k, x]) => `${k}: ${literal(x)}`).join(', ')}}`;
 }
 
-export interface GqlRequest { body: unknown; label: string }
+export interface GqlRequest {
+  body: unknown;
+  label: string;
+}
 
 /** The document around one field call, written per `wrap`. */
 function wrapped(op: 'query' | 'mutation', field: string, call: string, decls: string, variables: Record<string, unknown>, wrap: Wrap, n: number): unknown {
   const head = decls ? `${op} (${decls})` : op;
   switch (wrap) {
-    case 'aliases': return { query: `${head} { ${Array.from({ length: 50 + n * 40 }, (_, i) => `a${i}: ${call}`).join(' ')} }`, variables };
-    case 'deep': return { query: `query { __schema { ${'types { fields { type { '.repeat(20 + n * 10)}name${' } } }'.repeat(20 + n * 10)} } }` };
-    case 'tokens': return { query: `${head} { ${call} ${'__typename '.repeat(5000 + n * 2000)} }`, variables };
-    case 'syntax': return { query: `${head} { ${call}`.slice(0, -1 - (n % 5)), variables };
-    case 'unknown-field': return { query: `${op} { ${field}_nope ${'x'.repeat(n)} }` };
-    case 'wrong-op': return { query: `${op === 'query' ? 'mutation' : 'query'}${decls ? ` (${decls})` : ''} { ${call} }`, variables };
-    case 'batched': return [{ query: `${head} { ${call} }`, variables }, { query: `${head} { ${call} }`, variables }];
-    case 'not-string': return { query: { $ne: null }, variables };
-    case 'variables-text': return { query: `${head} { ${call} }`, variables: JSON.stringify(variables) };
-    case 'directives': return { query: `${head} { ${call} ${'@include(if: true) '.repeat(100 + n * 50)} }`, variables };
-    case 'fragment-cycle': return { query: `${head} { ...A } fragment A on ${op === 'query' ? 'Query' : 'Mutation'} { ...B } fragment B on ${op === 'query' ? 'Query' : 'Mutation'} { ...A }`, variables };
-    case 'long-name': return { query: `${head} { ${'f'.repeat(100_000)}: ${call} }`, variables };
-    default: return { query: `${head} { ${call} }`, variables };
+    case 'aliases':
+      return { query: `${head} { ${Array.from({ length: 50 + n * 40 }, (_, i) => `a${i}: ${call}`).join(' ')} }`, variables };
+    case 'deep':
+      return { query: `query { __schema { ${'types { fields { type { '.repeat(20 + n * 10)}name${' } } }'.repeat(20 + n * 10)} } }` };
+    case 'tokens':
+      return { query: `${head} { ${call} ${'__typename '.repeat(5000 + n * 2000)} }`, variables };
+    case 'syntax':
+      return { query: `${head} { ${call}`.slice(0, -1 - (n % 5)), variables };
+    case 'unknown-field':
+      return { query: `${op} { ${field}_nope ${'x'.repeat(n)} }` };
+    case 'wrong-op':
+      return { query: `${op === 'query' ? 'mutation' : 'query'}${decls ? ` (${decls})` : ''} { ${call} }`, variables };
+    case 'batched':
+      return [{ query: `${head} { ${call} }`, variables }, { query: `${head} { ${call} }`, variables }];
+    case 'not-string':
+      return { query: { $ne: null }, variables };
+    case 'variables-text':
+      return { query: `${head} { ${call} }`, variables: JSON.stringify(variables) };
+    case 'directives':
+      return { query: `${head} { ${call} ${'@include(if: true) '.repeat(100 + n * 50)} }`, variables };
+    case 'fragment-cycle':
+      return { query: `${head} { ...A } fragment A on ${op === 'query' ? 'Query' : 'Mutation'} { ...B } fragment B on ${op === 'query' ? 'Query' : 'Mutation'} { ...A }`,
+        variables };
+    case 'long-name':
+      return { query: `${head} { ${'f'.repeat(100_000)}: ${call} }`, variables };
+    default:
+      return { query: `${head} { ${call} }`, variables };
   }
 }
 
-export interface AdminGqlCase { intent: ReturnType<typeof intents> extends fc.Arbitrary<infer I> ? I : never; wrap: Wrap; n: number }
+export interface AdminGqlCase {
+  intent: ReturnType<typeof intents> extends fc.Arbitrary<infer I> ? I : never;
+  wrap: Wrap;
+  n: number;
+}
 
-export const adminGqlCases = (r: Route, known: string[]): fc.Arbitrary<AdminGqlCase> =>
-  fc.record({ intent: intents(r, known), wrap: fc.constantFrom(...WRAPS), n: fc.nat(9) });
+export const adminGqlCases = (r: Route, known: string[]): fc.Arbitrary<AdminGqlCase> => fc.record({ intent: intents(r, known), wrap: fc.constantFrom(...WRAPS), n: fc.nat(9) });
 
 /** One admin field call; null when a mutating route has nothing to poison (sent without credentials instead). */
 export function adminGqlRequest(r: Route, c: AdminGqlCase): GqlRequest | null {
@@ -75,22 +95,29 @@ export function adminGqlRequest(r: Route, c: AdminGqlCase): GqlRequest | null {
 export const CLIENT_FIELDS = {
   check: { field: 'authorizationCheck', op: 'query', args: { action: 'String!', resource: 'String!', scope: 'String' }, select: '', mutates: false },
   me: { field: 'me', op: 'query', args: {}, select: '', mutates: false },
-  find: { field: 'findNote', op: 'query', args: { skip: 'Int', limit: 'Int', sort: 'String', scope: 'String', where: 'NoteFilter' }, select: '{ count documents { _id title pages meta } }', mutates: false },
+  find: { field: 'findNote', op: 'query', args: { skip: 'Int', limit: 'Int', sort: 'String', scope: 'String', where: 'NoteFilter' },
+    select: '{ count documents { _id title pages meta } }', mutates: false },
   findOne: { field: 'findOneNote', op: 'query', args: { id: 'ID!' }, select: '{ _id title }', mutates: false },
   create: { field: 'createNote', op: 'mutation', args: { input: 'NoteInput!', scope: 'String' }, select: '{ _id }', mutates: true },
   patch: { field: 'patchNote', op: 'mutation', args: { id: 'ID!', input: 'NoteInput!' }, select: '{ _id }', mutates: true },
-  remove: { field: 'deleteNote', op: 'mutation', args: { id: 'ID!', }, select: '{ tuples }', mutates: true },
+  remove: { field: 'deleteNote', op: 'mutation', args: { id: 'ID!' }, select: '{ tuples }', mutates: true },
 } as const;
 export type ClientField = keyof typeof CLIENT_FIELDS;
 
 const typedValue = (type: string, known: string[]): fc.Arbitrary<unknown> => {
   const base = type.replace('!', '');
-  const plausible = base === 'Int' ? fc.constantFrom(0, 1, 25) : base === 'NoteInput' ? fc.record({ title: fc.constantFrom('t', ...PLAUSIBLE), pages: fc.constantFrom(1, 2) }, { requiredKeys: [] })
+  const plausible = base === 'Int' ? fc.constantFrom(0, 1, 25)
+    : base === 'NoteInput' ? fc.record({ title: fc.constantFrom('t', ...PLAUSIBLE), pages: fc.constantFrom(1, 2) }, { requiredKeys: [] })
     : base === 'NoteFilter' ? fc.record({ title: fc.constantFrom('t', 'x') }, { requiredKeys: [] }) : fc.constantFrom(...PLAUSIBLE, ...known);
   return fc.oneof({ weight: 3, arbitrary: plausible }, { weight: 2, arbitrary: hostileValue });
 };
 
-export interface ClientGqlCase { vars: Record<string, unknown>; omit: boolean[]; wrap: Wrap; n: number }
+export interface ClientGqlCase {
+  vars: Record<string, unknown>;
+  omit: boolean[];
+  wrap: Wrap;
+  n: number;
+}
 
 export const clientGqlCases = (f: ClientField, known: string[]): fc.Arbitrary<ClientGqlCase> => {
   const spec = CLIENT_FIELDS[f];
@@ -98,7 +125,8 @@ export const clientGqlCases = (f: ClientField, known: string[]): fc.Arbitrary<Cl
   return fc.record({
     vars: fc.record(Object.fromEntries(names.map((n) => [n, typedValue(spec.args[n], known)])) as Record<string, fc.Arbitrary<unknown>>),
     omit: fc.array(fc.oneof({ weight: 3, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }), { minLength: names.length, maxLength: names.length }),
-    wrap: fc.constantFrom(...WRAPS), n: fc.nat(9),
+    wrap: fc.constantFrom(...WRAPS),
+    n: fc.nat(9),
   });
 };
 
@@ -111,7 +139,9 @@ export function clientGqlRequest(f: ClientField, c: ClientGqlCase): GqlRequest {
   const types = spec.args as Record<string, string>;
   const vars: Record<string, unknown> = {};
   // Required arguments are left out now and then too: "missing fields".
-  Object.keys(types).forEach((n, i) => { if (!c.omit[i]) vars[n] = c.vars[n]; });
+  Object.keys(types).forEach((n, i) => {
+    if (!c.omit[i]) vars[n] = c.vars[n];
+  });
   if (spec.mutates) {
     if ('id' in spec.args) vars.id = POISON;
     else vars.input = { ...(vars.input && typeof vars.input === 'object' && !Array.isArray(vars.input) ? vars.input : {}), title: POISON };

@@ -23,12 +23,22 @@ function scalar(f: protobuf.Field, known: string[]): fc.Arbitrary<unknown> {
   }
   if (f.resolvedType instanceof protobuf.Type) return message(f.resolvedType, known);
   switch (f.type) {
-    case 'string': return text(known);
-    case 'int32': case 'sint32': case 'uint32': return INT32;
-    case 'int64': case 'sint64': case 'uint64': return INT64;
-    case 'bool': return fc.boolean();
-    case 'bytes': return fc.uint8Array({ maxLength: 16 });
-    default: return fc.constant(0);
+    case 'string':
+      return text(known);
+    case 'int32':
+    case 'sint32':
+    case 'uint32':
+      return INT32;
+    case 'int64':
+    case 'sint64':
+    case 'uint64':
+      return INT64;
+    case 'bool':
+      return fc.boolean();
+    case 'bytes':
+      return fc.uint8Array({ maxLength: 16 });
+    default:
+      return fc.constant(0);
   }
 }
 
@@ -39,20 +49,27 @@ export function message(t: protobuf.Type, known: string[], depth = 0): fc.Arbitr
     let v: fc.Arbitrary<unknown>;
     if (depth > 2) v = fc.constant(undefined);
     else if (f instanceof protobuf.MapField) v = fc.dictionary(text(known), scalar(f, known), { maxKeys: 4 });
-    else if (f.repeated) v = fc.oneof({ weight: 4, arbitrary: fc.array(scalar(f, known), { maxLength: 4 }) }, { weight: 1, arbitrary: fc.array(scalar(f, known), { minLength: 101, maxLength: 1200 }) });
+    else if (f.repeated) {
+      v = fc.oneof({ weight: 4, arbitrary: fc.array(scalar(f, known), { maxLength: 4 }) }, { weight: 1,
+        arbitrary: fc.array(scalar(f, known), { minLength: 101, maxLength: 1200 }) });
+    }
     else v = scalar(f, known);
     return fc.option(v.map((x) => [f.name, x] as const), { freq: 4 });
   });
   return fc.tuple(...fields).map((es) => Object.fromEntries(es.filter((e) => e !== null && e[1] !== undefined) as Array<readonly [string, unknown]>));
 }
 
-export interface GrpcCase { req: Record<string, unknown>; bytes: Uint8Array | null }
+export interface GrpcCase {
+  req: Record<string, unknown>;
+  bytes: Uint8Array | null;
+}
 
 /** Typed requests mostly; now and then bytes that may not decode as the request type at all. */
-export const grpcCases = (method: string, known: string[]): fc.Arbitrary<GrpcCase> => fc.record({
-  req: message(service.methods[method]!.resolvedRequestType ?? root.lookupType(service.methods[method]!.requestType), known),
-  bytes: fc.option(fc.uint8Array({ minLength: 1, maxLength: 200 }), { freq: 6 }),
-});
+export const grpcCases = (method: string, known: string[]): fc.Arbitrary<GrpcCase> =>
+  fc.record({
+    req: message(service.methods[method]!.resolvedRequestType ?? root.lookupType(service.methods[method]!.requestType), known),
+    bytes: fc.option(fc.uint8Array({ minLength: 1, maxLength: 200 }), { freq: 6 }),
+  });
 
 /**
  * A first byte no message decodes past: field 15 (no request type has one, so the decoder must skip it) with wire type
@@ -79,7 +96,11 @@ export function grpcBytes(registry: Registry, method: string, c: GrpcCase): Buff
 export function grpcDecoded(method: string, bytes: Buffer): string {
   const m = service.methods[method]!;
   const type = m.resolvedRequestType ?? root.lookupType(m.requestType);
-  try { return JSON.stringify(type.toObject(type.decode(bytes), { longs: String, enums: String })); } catch { return ''; }
+  try {
+    return JSON.stringify(type.toObject(type.decode(bytes), { longs: String, enums: String }));
+  } catch {
+    return '';
+  }
 }
 
 const plainString = (f: protobuf.Field) => f.type === 'string' && !f.repeated && !(f instanceof protobuf.MapField);
@@ -91,15 +112,19 @@ const plainString = (f: protobuf.Field) => f.type === 'string' && !f.repeated &&
 function poisoned(type: protobuf.Type, req: Record<string, unknown>): Record<string, unknown> {
   const first = type.fieldsArray.find(plainString);
   if (first) return { ...req, [first.name]: POISON };
-  const list = type.fieldsArray.find((f) => f.repeated && f.resolve().resolvedType instanceof protobuf.Type
-    && (f.resolvedType as protobuf.Type).fieldsArray.some(plainString))!;
+  const list = type.fieldsArray.find((f) =>
+    f.repeated && f.resolve().resolvedType instanceof protobuf.Type
+    && (f.resolvedType as protobuf.Type).fieldsArray.some(plainString)
+  )!;
   const inner = (list.resolvedType as protobuf.Type).fieldsArray.find(plainString)!;
   const items = Array.isArray(req[list.name]) ? req[list.name] as unknown[] : [];
   return { ...req, [list.name]: [...items, { [inner.name]: POISON }] };
 }
 
 /** A client that sends bytes as they are, for every method of the service. */
-export function rawClient(address: string): { call(method: string, bytes: Buffer, md: Metadata, timeoutMs: number): Promise<{ code: number; catalog?: string; details: string; ms: number }>; close(): void } {
+export function rawClient(
+  address: string,
+): { call(method: string, bytes: Buffer, md: Metadata, timeoutMs: number): Promise<{ code: number; catalog?: string; details: string; ms: number }>; close(): void } {
   const Ctor = makeGenericClientConstructor({}, 'Raw');
   const client: Client = new Ctor(address, credentials.createInsecure());
   const id = (b: Buffer) => b;
@@ -111,7 +136,10 @@ export function rawClient(address: string): { call(method: string, bytes: Buffer
       const ms = () => Math.round(performance.now() - started);
       const deadline = new Date(Date.now() + timeoutMs);
       const verdictOf = (e: ServiceError | null) => ({
-        code: e?.code ?? 0, catalog: e?.metadata?.get('error-code')[0]?.toString(), details: e?.details ?? '', ms: ms(),
+        code: e?.code ?? 0,
+        catalog: e?.metadata?.get('error-code')[0]?.toString(),
+        details: e?.details ?? '',
+        ms: ms(),
       });
       return new Promise((resolve) => {
         if (!m.responseStream) {
@@ -121,10 +149,18 @@ export function rawClient(address: string): { call(method: string, bytes: Buffer
         // A stream is answered by its first message (a following Watch may then stay silent) or by its status.
         const stream = client.makeServerStreamRequest(path, id, id, bytes, md, { deadline });
         let settled = false;
-        const settle = (v: ReturnType<typeof verdictOf>) => { if (!settled) { settled = true; resolve(v); stream.cancel(); } };
+        const settle = (v: ReturnType<typeof verdictOf>) => {
+          if (!settled) {
+            settled = true;
+            resolve(v);
+            stream.cancel();
+          }
+        };
         stream.on('data', () => settle(verdictOf(null)));
         stream.on('error', (e: ServiceError) => settle(verdictOf(e)));
-        stream.on('status', (s: { code: number; details: string; metadata: Metadata }) => settle({ code: s.code, catalog: s.metadata.get('error-code')[0]?.toString(), details: s.details, ms: ms() }));
+        stream.on('status',
+          (s: { code: number; details: string; metadata: Metadata }) =>
+            settle({ code: s.code, catalog: s.metadata.get('error-code')[0]?.toString(), details: s.details, ms: ms() }));
       });
     },
     close: () => client.close(),

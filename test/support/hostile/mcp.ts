@@ -7,11 +7,15 @@ import { mutating } from './mutation.js';
 import { hostileValue } from './values.js';
 
 /** What is done to the JSON-RPC envelope: nothing mostly, else wrong types and shapes where the protocol has fixed ones. */
-const ENVELOPES = ['none', 'none', 'none', 'none', 'none', 'none', 'args-wrong-type', 'unknown-tool', 'no-jsonrpc', 'id-object', 'batch',
-  'unknown-method', 'proto-params', 'bytes', 'params-wrong-type'] as const;
+const ENVELOPES = ['none', 'none', 'none', 'none', 'none', 'none', 'args-wrong-type', 'unknown-tool', 'no-jsonrpc', 'id-object', 'batch', 'unknown-method', 'proto-params', 'bytes',
+  'params-wrong-type'] as const;
 export type Envelope = typeof ENVELOPES[number];
 
-export interface McpCase { intent: Intent; envelope: Envelope; junk: unknown }
+export interface McpCase {
+  intent: Intent;
+  envelope: Envelope;
+  junk: unknown;
+}
 
 export const mcpCases = (t: Tool, known: string[]): fc.Arbitrary<McpCase> =>
   fc.record({ intent: intents(t.route, known), envelope: fc.constantFrom(...ENVELOPES), junk: hostileValue });
@@ -27,16 +31,34 @@ export function mcpBody(t: Tool, c: McpCase, id: number): Buffer | null {
   const envelope = junkArgs && (c.envelope === 'args-wrong-type' || c.envelope === 'params-wrong-type') ? 'none' : c.envelope;
   let env: unknown;
   switch (envelope) {
-    case 'args-wrong-type': env = call(c.junk); break;
-    case 'unknown-tool': env = { ...call(args), params: { name: `${t.name}\u0000x`, arguments: args } }; break;
-    case 'no-jsonrpc': env = { id, method: 'tools/call', params: { name: t.name, arguments: args } }; break;
-    case 'id-object': env = { ...call(args), id: { $gt: 1 } }; break;
-    case 'batch': env = [call(args), call(args)]; break;
-    case 'unknown-method': env = { ...call(args), method: 'tools/../call' }; break;
-    case 'proto-params': env = { ...call(args), params: JSON.parse(`{"__proto__":{"name":"x"},"name":${JSON.stringify(t.name)},"arguments":${JSON.stringify(args)}}`) }; break;
-    case 'params-wrong-type': env = { ...call(args), params: c.junk }; break;
-    case 'bytes': return Buffer.concat([Buffer.from(JSON.stringify(call(args)).slice(0, -2)), Buffer.from([0xff, 0xfe, 0x00])]);
-    default: env = call(args);
+    case 'args-wrong-type':
+      env = call(c.junk);
+      break;
+    case 'unknown-tool':
+      env = { ...call(args), params: { name: `${t.name}\u0000x`, arguments: args } };
+      break;
+    case 'no-jsonrpc':
+      env = { id, method: 'tools/call', params: { name: t.name, arguments: args } };
+      break;
+    case 'id-object':
+      env = { ...call(args), id: { $gt: 1 } };
+      break;
+    case 'batch':
+      env = [call(args), call(args)];
+      break;
+    case 'unknown-method':
+      env = { ...call(args), method: 'tools/../call' };
+      break;
+    case 'proto-params':
+      env = { ...call(args), params: JSON.parse(`{"__proto__":{"name":"x"},"name":${JSON.stringify(t.name)},"arguments":${JSON.stringify(args)}}`) };
+      break;
+    case 'params-wrong-type':
+      env = { ...call(args), params: c.junk };
+      break;
+    case 'bytes':
+      return Buffer.concat([Buffer.from(JSON.stringify(call(args)).slice(0, -2)), Buffer.from([0xff, 0xfe, 0x00])]);
+    default:
+      env = call(args);
   }
   return Buffer.from(JSON.stringify(env));
 }

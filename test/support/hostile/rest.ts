@@ -9,15 +9,26 @@ import { mutating, wouldPass } from './mutation.js';
 import { jsonRefused, multipartOf, multipartRefused, poisoned, streamPoisons, streamsJson, takesMultipart, withBase64Data, type StreamPoison } from './streamed.js';
 import { hostileString, hostileValue } from './values.js';
 
-export interface RestRequest { method: string; path: string; body?: Buffer; contentType?: string }
+export interface RestRequest {
+  method: string;
+  path: string;
+  body?: Buffer;
+  contentType?: string;
+}
 
 /** Path segments routers and proxies have mishandled: traversal, encoded NUL and slashes, bad escapes, raw non-UTF-8 bytes. */
-const ODD_SEGMENTS = ['..', '.', '%2e%2e', '%00', 'a%00b', 'a%2Fb', '%2F', '%5C', '%E0%A4%A', '%FF', '%C0%AF', '\u00ff\u00fe', '', '%20',
-  '__proto__', 'constructor', ';x=1', '*', '~', 'x'.repeat(600), 'y'.repeat(6000), 'User%3Au1', 'Doc:d1'];
+const ODD_SEGMENTS = ['..', '.', '%2e%2e', '%00', 'a%00b', 'a%2Fb', '%2F', '%5C', '%E0%A4%A', '%FF', '%C0%AF', '\u00ff\u00fe', '', '%20', '__proto__', 'constructor', ';x=1', '*',
+  '~', 'x'.repeat(600), 'y'.repeat(6000), 'User%3Au1', 'Doc:d1'];
 
 const asText = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v) ?? '');
 /** encodeURIComponent, or null for text it cannot encode (lone surrogates). */
-const encoded = (s: string) => { try { return encodeURIComponent(s); } catch { return null; } };
+const encoded = (s: string) => {
+  try {
+    return encodeURIComponent(s);
+  } catch {
+    return null;
+  }
+};
 
 /** How a body is written: JSON of the intent, multipart (routes that take it), or bytes JSON parsers and decoders choke on. */
 type BodyMode = 'json' | 'invalid-utf8' | 'truncated' | 'garbage' | 'text/plain' | 'ndjson' | 'multipart';
@@ -28,25 +39,33 @@ type BodyMode = 'json' | 'invalid-utf8' | 'truncated' | 'garbage' | 'text/plain'
  * `bareQuery`: a streamed route's case sent without a query, so its body gets to the service.
  */
 export interface RestCase {
-  intent: Intent; odd: Array<string | null>; repeat: unknown[]; bodyMode: BodyMode; garbage: Uint8Array; oversize: boolean;
-  base64: boolean; filename: string | null; poison: StreamPoison;
+  intent: Intent;
+  odd: Array<string | null>;
+  repeat: unknown[];
+  bodyMode: BodyMode;
+  garbage: Uint8Array;
+  oversize: boolean;
+  base64: boolean;
+  filename: string | null;
+  poison: StreamPoison;
   bareQuery: boolean;
 }
 
 const MODES: BodyMode[] = ['json', 'json', 'json', 'json', 'invalid-utf8', 'truncated', 'garbage', 'text/plain', 'ndjson'];
 
-export const restCases = (r: Route, known: string[]): fc.Arbitrary<RestCase> => fc.record({
-  intent: intents(r, known),
-  odd: fc.array(fc.option(fc.constantFrom(...ODD_SEGMENTS), { freq: 3 }), { minLength: 3, maxLength: 3 }),
-  repeat: fc.array(hostileValue, { maxLength: 2 }),
-  bodyMode: fc.constantFrom<BodyMode>(...MODES, ...(takesMultipart(r) ? ['multipart', 'multipart', 'multipart'] as const : [])),
-  garbage: fc.uint8Array({ minLength: 1, maxLength: 64 }),
-  oversize: fc.integer({ min: 0, max: 24 }).map((n) => n === 0),
-  base64: fc.boolean(),
-  filename: fc.option(hostileString, { freq: 3 }),
-  poison: streamPoisons,
-  bareQuery: fc.boolean(),
-});
+export const restCases = (r: Route, known: string[]): fc.Arbitrary<RestCase> =>
+  fc.record({
+    intent: intents(r, known),
+    odd: fc.array(fc.option(fc.constantFrom(...ODD_SEGMENTS), { freq: 3 }), { minLength: 3, maxLength: 3 }),
+    repeat: fc.array(hostileValue, { maxLength: 2 }),
+    bodyMode: fc.constantFrom<BodyMode>(...MODES, ...(takesMultipart(r) ? ['multipart', 'multipart', 'multipart'] as const : [])),
+    garbage: fc.uint8Array({ minLength: 1, maxLength: 64 }),
+    oversize: fc.integer({ min: 0, max: 24 }).map((n) => n === 0),
+    base64: fc.boolean(),
+    filename: fc.option(hostileString, { freq: 3 }),
+    poison: streamPoisons,
+    bareQuery: fc.boolean(),
+  });
 
 /**
  * Node refuses a request line past 16 KB before any route sees it, so query values are kept short enough to get
@@ -63,7 +82,7 @@ function querySearch(query: unknown, repeat: unknown[], oversize: boolean): stri
     const entries = Object.entries(query);
     for (const [k, v] of entries) for (const one of (Array.isArray(v) && v.length ? v : [v]).slice(0, REPEATS)) put(k, one);
     // The same parameter again: the server sees an array where it expects one value.
-    if (entries.length) for (const v of repeat) put(entries[0]![0], v);
+    if (entries.length) { for (const v of repeat) put(entries[0]![0], v); }
   } else if (query !== undefined) {
     parts.push(encoded(asText(query).slice(0, VALUE_CHARS)) ?? '%FF');
   }
@@ -74,14 +93,25 @@ function bodyOf(c: RestCase, value: unknown): { body?: Buffer; contentType?: str
   if (value === undefined) return {};
   const json = Buffer.from(JSON.stringify(value) ?? 'null');
   switch (c.bodyMode) {
-    case 'json': return { body: json, contentType: 'application/json' };
+    case 'json':
+      return { body: json, contentType: 'application/json' };
     // Bytes that are not UTF-8 inside the JSON text: an overlong slash and a lone continuation byte, in a string.
-    case 'invalid-utf8': return { body: Buffer.concat([Buffer.from('{"x":"'), Buffer.from([0xc0, 0xaf, 0x80, 0xff]), Buffer.from('",'), json.subarray(1).length > 1 ? json.subarray(1) : Buffer.from('"y":1}')]), contentType: 'application/json' };
-    case 'truncated': return { body: json.subarray(0, Math.max(1, json.length - 1)), contentType: 'application/json' };
-    case 'garbage': return { body: Buffer.from(c.garbage), contentType: 'application/json' };
-    case 'text/plain': return { body: json, contentType: 'text/plain' };
-    case 'ndjson': return { body: Buffer.concat([json, Buffer.from('\n'), Buffer.from(c.garbage)]), contentType: 'application/x-ndjson' };
-    case 'multipart': return multipartOf(value, c.filename);
+    case 'invalid-utf8':
+      return {
+        body: Buffer.concat([Buffer.from('{"x":"'), Buffer.from([0xc0, 0xaf, 0x80, 0xff]), Buffer.from('",'),
+          json.subarray(1).length > 1 ? json.subarray(1) : Buffer.from('"y":1}')]),
+        contentType: 'application/json',
+      };
+    case 'truncated':
+      return { body: json.subarray(0, Math.max(1, json.length - 1)), contentType: 'application/json' };
+    case 'garbage':
+      return { body: Buffer.from(c.garbage), contentType: 'application/json' };
+    case 'text/plain':
+      return { body: json, contentType: 'text/plain' };
+    case 'ndjson':
+      return { body: Buffer.concat([json, Buffer.from('\n'), Buffer.from(c.garbage)]), contentType: 'application/x-ndjson' };
+    case 'multipart':
+      return multipartOf(value, c.filename);
   }
 }
 
@@ -98,7 +128,11 @@ export function restRequest(r: Route, c: RestCase, bodyValue: unknown = streamed
   const path = r.http.path.replace(/:([A-Za-z]+)/g, (_m, name: string) => {
     const odd = c.odd[i++ % c.odd.length];
     const seg = odd ?? (params[name] === undefined ? '' : encoded(asText(params[name])) ?? '%ED%A0%80');
-    try { decodedParams[name] = decodeURIComponent(seg); } catch { readable = false; }
+    try {
+      decodedParams[name] = decodeURIComponent(seg);
+    } catch {
+      readable = false;
+    }
     if (seg === '') readable = false;
     return seg;
   });
@@ -116,7 +150,11 @@ export function restRequest(r: Route, c: RestCase, bodyValue: unknown = streamed
   }
   let rawBody: unknown;
   if (body && contentType === 'application/json') {
-    try { rawBody = JSON.parse(body.toString('utf8')); } catch { readable = false; }
+    try {
+      rawBody = JSON.parse(body.toString('utf8'));
+    } catch {
+      readable = false;
+    }
     // Express's JSON parser takes only objects and arrays at the top.
     if (rawBody === null || typeof rawBody !== 'object') readable = false;
   } else if (body) readable = false;
@@ -144,7 +182,12 @@ export function restSafe(r: Route, c: RestCase): RestRequest {
   return { ...req, path: `${req.path}${req.path.includes('?') ? '&' : '?'}%24poison=1` };
 }
 
-export interface RestAnswer { status: number; text: string; retryAfter: string | null; ms: number }
+export interface RestAnswer {
+  status: number;
+  text: string;
+  retryAfter: string | null;
+  ms: number;
+}
 
 /** Sends it with node:http, which writes the path as given (fetch would normalise `..` and re-encode). */
 export function send(base: string, req: RestRequest, headers: Record<string, string>, timeoutMs = 10_000): Promise<RestAnswer> {
@@ -153,14 +196,19 @@ export function send(base: string, req: RestRequest, headers: Record<string, str
   return new Promise((resolve) => {
     const done = (a: Omit<RestAnswer, 'ms'>) => resolve({ ...a, ms: Math.round(performance.now() - started) });
     const h: Record<string, string | number> = { ...headers };
-    if (req.body) { h['content-type'] = req.contentType ?? 'application/json'; h['content-length'] = req.body.length; }
+    if (req.body) {
+      h['content-type'] = req.contentType ?? 'application/json';
+      h['content-length'] = req.body.length;
+    }
     const out = request({ host: url.hostname, port: url.port, method: req.method, path: req.path, headers: h, timeout: timeoutMs }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (d: Buffer) => chunks.push(d));
       res.on('end', () => done({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8'), retryAfter: String(res.headers['retry-after'] ?? '') || null }));
       res.on('error', (e) => done({ status: 0, text: `response error: ${e.message}`, retryAfter: null }));
     });
-    out.on('timeout', () => { out.destroy(new Error('timeout')); });
+    out.on('timeout', () => {
+      out.destroy(new Error('timeout'));
+    });
     out.on('error', (e) => done({ status: 0, text: `request error: ${e.message}`, retryAfter: null }));
     out.end(req.body);
   });

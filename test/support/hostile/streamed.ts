@@ -11,11 +11,16 @@ export const streamsJson = (r: Route) => r.http.streamJson === true;
 export const takesMultipart = (r: Route) => /^multipart\//.test(r.http.streamBody ?? '');
 
 /** Text the document store cannot hold; a lone surrogate only where it survives the wire (JSON escapes it, UTF-8 cannot). */
-export const unstorableText = (lone: boolean): fc.Arbitrary<string> => fc.tuple(fc.string({ maxLength: 8 }), fc.string({ maxLength: 8 }), fc.boolean())
-  .map(([a, b, surrogate]) => `${a}${surrogate && lone ? '\ud800' : '\u0000'}${b}`);
+export const unstorableText = (lone: boolean): fc.Arbitrary<string> =>
+  fc.tuple(fc.string({ maxLength: 8 }), fc.string({ maxLength: 8 }), fc.boolean())
+    .map(([a, b, surrogate]) => `${a}${surrogate && lone ? '\ud800' : '\u0000'}${b}`);
 
 /** How a streamed body is poisoned: which of the body's string fields (by index) gets which unstorable text. */
-export interface StreamPoison { at: number; json: string; multipart: string }
+export interface StreamPoison {
+  at: number;
+  json: string;
+  multipart: string;
+}
 export const streamPoisons: fc.Arbitrary<StreamPoison> = fc.record({ at: fc.nat(), json: unstorableText(true), multipart: unstorableText(false) });
 
 const plainObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -53,7 +58,12 @@ const BOUNDARY = '----hostile-boundary';
 /** A part's field name as written: characters that would end the quoted name or the header line are replaced. */
 const wireName = (k: string) => k.replace(/["\\\r\n]/g, '_');
 
-export interface Multipart { body: Buffer; contentType: string; fields: Record<string, string>; filename?: string }
+export interface Multipart {
+  body: Buffer;
+  contentType: string;
+  fields: Record<string, string>;
+  filename?: string;
+}
 
 /**
  * The body's members as multipart: `data` as the file part (its text as the bytes), the rest as fields, as text the

@@ -12,7 +12,8 @@ export const ANSWER_MS = 8000;
 export const INDEX_WAIT_MS = 5000;
 
 export interface Call {
-  transport: string; route: string;
+  transport: string;
+  route: string;
   /** How the caller authenticated: admin, user, or the kind of missing or wrong credentials. */
   as: string;
   /**
@@ -24,7 +25,12 @@ export interface Call {
   writes?: boolean;
 }
 
-export interface Problem extends Call { input: string; status: number; ms: number; answer: string }
+export interface Problem extends Call {
+  input: string;
+  status: number;
+  ms: number;
+  answer: string;
+}
 
 /** Writes a value for a report, long strings cut in the middle (NUL and control characters stay escaped). */
 export function shown(v: unknown, max = 600): string {
@@ -57,7 +63,9 @@ export class Tally {
     if (why) this.problems.push({ ...call, input: typeof call.input === 'function' ? call.input() : call.input, status: v.status, ms, answer: `${why} — ${shown(answer, 400)}` });
   }
 
-  get total(): number { return [...this.perTransport.values()].reduce((a, b) => a + b, 0); }
+  get total(): number {
+    return [...this.perTransport.values()].reduce((a, b) => a + b, 0);
+  }
 
   summary(runs: number, seed: number): string {
     const per = [...this.perTransport.entries()].map(([t, n]) => `${t} ${n}`).join(', ');

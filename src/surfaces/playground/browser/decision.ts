@@ -4,7 +4,9 @@ import { runScenario } from '../../../engine/scenario-run.js';
 import type { Scenario, Step } from '../../../engine/scenario.js';
 
 export interface Decision {
-  subject: string; action: string; resource: string;
+  subject: string;
+  action: string;
+  resource: string;
   allowed: boolean;
   /** The tuples from the subject towards the resource (the server's /evaluate `paths`); empty when denied. */
   path: string[];

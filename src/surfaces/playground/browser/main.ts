@@ -55,7 +55,10 @@ let busy: ReturnType<typeof setTimeout> | undefined;
 let generation = 0;
 
 const texts = (): EditorTexts => ({
-  definitions: editor.definitions.value, tuples: editor.tuples.value, assertions: editor.assertions.value, steps: editor.steps.value,
+  definitions: editor.definitions.value,
+  tuples: editor.tuples.value,
+  assertions: editor.assertions.value,
+  steps: editor.steps.value,
 });
 
 /** Where an initial-stage entry was typed: `$.checks[2]` -> the assertions editor's line. */
@@ -108,7 +111,10 @@ function showResults(parsed: Parsed, outcomes: Outcome[]) {
     li.append(make('span', { className: 'icon', text: o.ok ? '✓' : '✗' }), make('span', { className: 'what', text: o.what }),
       make('span', { className: 'where', text: where ? `${where.editor} line ${where.line}` : o.at }));
     if (!o.ok) li.append(make('div', { className: 'detail', text: describe(o) }));
-    if (o.kind === 'check') { li.tabIndex = 0; li.title = 'Show the path of this decision'; }
+    if (o.kind === 'check') {
+      li.tabIndex = 0;
+      li.title = 'Show the path of this decision';
+    }
     return li;
   });
   results.replaceChildren(...rows, ...more(hidden, 'verdicts'));
@@ -151,7 +157,11 @@ function showDecision(at: string) {
   for (const li of results.querySelectorAll('li.selected')) li.classList.remove('selected');
   results.querySelector(`li[data-at="${CSS.escape(at)}"]`)?.classList.add('selected');
   const d = scenario && decide(scenario, at);
-  if (!d) { graph.replaceChildren(); decisionText.textContent = 'That assertion is gone; click a check to see its path.'; return; }
+  if (!d) {
+    graph.replaceChildren();
+    decisionText.textContent = 'That assertion is gone; click a check to see its path.';
+    return;
+  }
   decisionText.textContent = `${d.subject} ${d.action} ${d.resource}: ${d.allowed ? 'allowed' : 'denied'}. ${d.because}`;
   decisionText.className = d.allowed ? 'pass' : 'fail';
   drawDecision(graph, d);
@@ -218,7 +228,10 @@ for (const [key, sc] of Object.entries(EXAMPLES)) {
   option.value = key;
   examples.append(option);
 }
-examples.addEventListener('change', () => { const sc = EXAMPLES[examples.value]; if (sc) load(sc); });
+examples.addEventListener('change', () => {
+  const sc = EXAMPLES[examples.value];
+  if (sc) load(sc);
+});
 byId<HTMLInputElement>('open').addEventListener('change', (e) => {
   const file = (e.target as HTMLInputElement).files?.[0];
   if (file) void open(file);
@@ -228,18 +241,29 @@ byId('save').addEventListener('click', save);
 byId('push').addEventListener('click', () => void push());
 for (const name of EDITORS) {
   const ta = editor[name];
-  ta.addEventListener('input', () => { clearTimeout(timer); timer = setTimeout(() => void evaluate(), DEBOUNCE_MS); });
+  ta.addEventListener('input', () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => void evaluate(), DEBOUNCE_MS);
+  });
   const inner = ta.parentElement!.querySelector('.gutter-lines') as HTMLElement;
-  ta.addEventListener('scroll', () => { inner.style.transform = `translateY(${-ta.scrollTop}px)`; });
+  ta.addEventListener('scroll', () => {
+    inner.style.transform = `translateY(${-ta.scrollTop}px)`;
+  });
 }
-nameInput.addEventListener('input', () => { clearTimeout(timer); timer = setTimeout(() => void evaluate(), DEBOUNCE_MS); });
+nameInput.addEventListener('input', () => {
+  clearTimeout(timer);
+  timer = setTimeout(() => void evaluate(), DEBOUNCE_MS);
+});
 results.addEventListener('click', (e) => {
   const li = (e.target as Element).closest<HTMLElement>('li[data-kind="check"]');
   if (li?.dataset.at) showDecision(li.dataset.at);
 });
 results.addEventListener('keydown', (e) => {
   const li = (e.target as Element).closest<HTMLElement>('li[data-kind="check"]');
-  if (li?.dataset.at && (e.key === 'Enter' || e.key === ' ')) { e.preventDefault(); showDecision(li.dataset.at); }
+  if (li?.dataset.at && (e.key === 'Enter' || e.key === ' ')) {
+    e.preventDefault();
+    showDecision(li.dataset.at);
+  }
 });
 
 load(EXAMPLES[examples.value] ?? Object.values(EXAMPLES)[0]!);

@@ -3,9 +3,26 @@
 import { parseTupleText } from '../../../engine/ids.js';
 import type { Decision } from './decision.js';
 
-export interface GraphNode { id: string; layer: number; row: number; x: number; y: number; role: 'subject' | 'resource' | 'via' }
-export interface GraphEdge { from: string; to: string; label: string; kind: 'tuple' | 'public' | 'none' }
-export interface GraphLayout { nodes: GraphNode[]; edges: GraphEdge[]; width: number; height: number }
+export interface GraphNode {
+  id: string;
+  layer: number;
+  row: number;
+  x: number;
+  y: number;
+  role: 'subject' | 'resource' | 'via';
+}
+export interface GraphEdge {
+  from: string;
+  to: string;
+  label: string;
+  kind: 'tuple' | 'public' | 'none';
+}
+export interface GraphLayout {
+  nodes: GraphNode[];
+  edges: GraphEdge[];
+  width: number;
+  height: number;
+}
 
 const NODE_W = 180;
 const NODE_H = 40;
@@ -22,13 +39,18 @@ export function layoutDecision(d: Decision): GraphLayout {
     return t ? { from: t.subject, to: t.resource, label: t.relation, kind: 'tuple' as const } : { from: d.subject, to: d.resource, label: text, kind: 'tuple' as const };
   });
   if (d.subject !== d.resource && edges.length === 0) {
-    edges.push(d.allowed ? { from: d.subject, to: d.resource, label: `public (*): ${d.action}`, kind: 'public' } : { from: d.subject, to: d.resource, label: 'no path', kind: 'none' });
+    edges.push(
+      d.allowed ? { from: d.subject, to: d.resource, label: `public (*): ${d.action}`, kind: 'public' } : { from: d.subject, to: d.resource, label: 'no path', kind: 'none' },
+    );
   }
   const layer = new Map<string, number>([[d.subject, 0]]);
   for (const frontier = [d.subject]; frontier.length;) {
     const at = frontier.shift()!;
     for (const e of edges) {
-      if (e.from === at && !layer.has(e.to)) { layer.set(e.to, layer.get(at)! + 1); frontier.push(e.to); }
+      if (e.from === at && !layer.has(e.to)) {
+        layer.set(e.to, layer.get(at)! + 1);
+        frontier.push(e.to);
+      }
     }
   }
   const last = Math.max(...layer.values()) + 1;

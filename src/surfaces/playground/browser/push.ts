@@ -10,7 +10,9 @@ const WRITE_BATCH = 1000;
 const MAX_GRANTS = 1000;
 
 export interface PushReport {
-  definitions: number; tuples: number; grants: number;
+  definitions: number;
+  tuples: number;
+  grants: number;
   /** The revision of the last write: a read at consistency=at_least_as_fresh&revision=N sees everything pushed. */
   revision: number;
   /** Tuples and grants left out because the model refuses them (the playground shows them as refused). */
@@ -26,14 +28,18 @@ function caller(token: string, base: string): Call {
     let res: Response;
     try {
       res = await fetch(base + path, {
-        method, headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify(body),
+        method,
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+        body: JSON.stringify(body),
       });
     } catch (e) {
       throw new PushError(`${method} ${path}: the service did not answer (${(e as Error).message})`);
     }
     const text = await res.text();
     let reply: { code?: string; message?: string; revision?: number } = {};
-    try { reply = JSON.parse(text) as typeof reply; } catch { /* not JSON: reported below by status */ }
+    try {
+      reply = JSON.parse(text) as typeof reply;
+    } catch { /* not JSON: reported below by status */ }
     if (!res.ok) throw new PushError(`${method} ${path}: ${res.status} ${reply.code ?? ''} ${reply.message ?? text.slice(0, 200)}`.replace(/\s+/g, ' ').trim());
     return reply;
   };
@@ -46,18 +52,21 @@ export async function pushScenario(sc: Scenario, token: string, base = ''): Prom
   const definitions = (sc.definitions ?? []).map(expandDefinition);
   const model = new Model(definitions);
   const skipped: string[] = [];
-  const allowed = (texts: string[] | undefined, problem: (t: Tuple) => unknown) => (texts ?? []).flatMap((text) => {
-    const t = parseTupleText(text);
-    if (t && !problem(t)) return [t];
-    skipped.push(text);
-    return [];
-  });
+  const allowed = (texts: string[] | undefined, problem: (t: Tuple) => unknown) =>
+    (texts ?? []).flatMap((text) => {
+      const t = parseTupleText(text);
+      if (t && !problem(t)) return [t];
+      skipped.push(text);
+      return [];
+    });
   const tuples = allowed(sc.tuples, (t) => model.writeProblem(t));
   const grants = allowed(sc.grants, (t) => model.grantProblem(t));
   if (grants.length > MAX_GRANTS) throw new PushError(`${grants.length} grants: a push writes at most ${MAX_GRANTS}`);
 
   let revision = 0;
-  const track = (r: { revision?: number }) => { if (typeof r.revision === 'number') revision = Math.max(revision, r.revision); };
+  const track = (r: { revision?: number }) => {
+    if (typeof r.revision === 'number') revision = Math.max(revision, r.revision);
+  };
   for (const d of definitions) track(await call('POST', '/authorization/resources', d));
   for (let i = 0; i < tuples.length; i += WRITE_BATCH) {
     const updates = tuples.slice(i, i + WRITE_BATCH).map((t) => ({ operation: 'create', ...t }));

@@ -4,10 +4,23 @@ import { parseTupleText } from '../../../engine/ids.js';
 import { formatScenario, parseScenario, type Scenario } from '../../../engine/scenario.js';
 
 export type EditorName = 'definitions' | 'tuples' | 'assertions' | 'steps';
-export interface EditorTexts { definitions: string; tuples: string; assertions: string; steps: string }
+export interface EditorTexts {
+  definitions: string;
+  tuples: string;
+  assertions: string;
+  steps: string;
+}
 /** The scenario's own fields that no editor shows; kept as loaded and saved back. */
-export interface ScenarioMeta { name?: string; source?: string; description?: string }
-export interface EditorProblem { editor: EditorName; line?: number; message: string }
+export interface ScenarioMeta {
+  name?: string;
+  source?: string;
+  description?: string;
+}
+export interface EditorProblem {
+  editor: EditorName;
+  line?: number;
+  message: string;
+}
 
 /** Initial-stage entries by the scenario path they are read back under (`tuples`, `checks`...): their 1-based lines. */
 export type LineMap = Record<'tuples' | 'grants' | 'checks' | 'listObjects' | 'listSubjects' | 'invalidTuples', number[]>;
@@ -102,7 +115,11 @@ function readAssertion(text: string, sc: Scenario, lines: LineMap, line: number)
   const keyword = /^(objects|subjects|refused)\s+/.exec(text)?.[1];
   if (keyword === 'refused') {
     const rest = text.slice('refused'.length).trim();
-    if (!/^["{]/.test(rest)) { sc.invalidTuples!.push(rest); lines.invalidTuples.push(line); return null; }
+    if (!/^["{]/.test(rest)) {
+      sc.invalidTuples!.push(rest);
+      lines.invalidTuples.push(line);
+      return null;
+    }
     let t: unknown;
     try {
       t = JSON.parse(rest);

@@ -8,7 +8,12 @@ import type { VerdictReply, VerdictRequest } from './worker.js';
 /** The verdicts of a scenario, or null when a newer scenario was given before they were ready. */
 export type Verdicts = (sc: Scenario) => Promise<ScenarioResult | null>;
 
-interface Pending { id: number; scenario: Scenario; resolve(r: ScenarioResult | null): void; reject(e: unknown): void }
+interface Pending {
+  id: number;
+  scenario: Scenario;
+  resolve(r: ScenarioResult | null): void;
+  reject(e: unknown): void;
+}
 
 /** `url`: the worker's script; null to compute on the page's thread. */
 export function verdictRunner(url: string | null): Verdicts {
@@ -18,7 +23,11 @@ export function verdictRunner(url: string | null): Verdicts {
   let next = 0;
 
   const here = (p: Pending) => {
-    try { p.resolve(runScenario(p.scenario)); } catch (e) { p.reject(e); }
+    try {
+      p.resolve(runScenario(p.scenario));
+    } catch (e) {
+      p.reject(e);
+    }
   };
   const start = () => {
     try {
@@ -45,19 +54,20 @@ export function verdictRunner(url: string | null): Verdicts {
     };
   };
 
-  return (scenario) => new Promise((resolve, reject) => {
-    if (pending) {
-      // Superseded: its worker is ended mid-run rather than left computing verdicts no one will see.
-      worker?.terminate();
-      worker = null;
-      pending.resolve(null);
-      pending = null;
-    }
-    if (usable && !worker) start();
-    const p: Pending = { id: ++next, scenario, resolve, reject };
-    if (!worker) return here(p);
-    pending = p;
-    const request: VerdictRequest = { id: p.id, scenario };
-    worker.postMessage(request);
-  });
+  return (scenario) =>
+    new Promise((resolve, reject) => {
+      if (pending) {
+        // Superseded: its worker is ended mid-run rather than left computing verdicts no one will see.
+        worker?.terminate();
+        worker = null;
+        pending.resolve(null);
+        pending = null;
+      }
+      if (usable && !worker) start();
+      const p: Pending = { id: ++next, scenario, resolve, reject };
+      if (!worker) return here(p);
+      pending = p;
+      const request: VerdictRequest = { id: p.id, scenario };
+      worker.postMessage(request);
+    });
 }

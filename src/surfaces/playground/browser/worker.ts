@@ -3,8 +3,14 @@
 import { runScenario, type ScenarioResult } from '../../../engine/scenario-run.js';
 import type { Scenario } from '../../../engine/scenario.js';
 
-export interface VerdictRequest { id: number; scenario: Scenario }
-export interface VerdictReply { id: number; result: ScenarioResult }
+export interface VerdictRequest {
+  id: number;
+  scenario: Scenario;
+}
+export interface VerdictReply {
+  id: number;
+  result: ScenarioResult;
+}
 
 self.onmessage = (e: MessageEvent<VerdictRequest>) => {
   const reply: VerdictReply = { id: e.data.id, result: runScenario(e.data.scenario) };
