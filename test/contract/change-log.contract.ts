@@ -1,10 +1,13 @@
 // Contract of ChangeLog: commits at growing revisions, the outbox of pending entries, bounded feed reads, the frontier
 // kept with the revision counter, and a counter that lost its state.
-import type { ChangeEntry, ChangeLog, RevisionCounter } from '../../src/stores/ports/change-log.js';
+import { CommitUnconfirmed, type ChangeEntry, type ChangeLog, type RevisionCounter } from '../../src/stores/ports/change-log.js';
 import { withStore, type Make, type Wrap } from './harness.js';
 
-/** The log, its counter, and `reopen`: the same stored log under a counter that lost everything (a wiped Redis). */
-export type ChangeLogMade = { counter: RevisionCounter; reopen(): Promise<ChangeLog> };
+/**
+ * The log, its counter, `reopen`: the same stored log under a counter that lost everything (a wiped Redis), and
+ * `withCounter`: the same stored log under its counter as `wrap` changes it (a Redis that fails some calls).
+ */
+export type ChangeLogMade = { counter: RevisionCounter; reopen(): Promise<ChangeLog>; withCounter(wrap: (c: RevisionCounter) => RevisionCounter): Promise<ChangeLog> };
 
 const add = (...tuples: string[]): Omit<ChangeEntry, 'revision' | 'at'> => ({ kind: 'tuples', op: 'add', tuples });
 const define = (type: string): Omit<ChangeEntry, 'revision' | 'at'> => ({ kind: 'definition', op: 'define', type,
@@ -106,6 +109,21 @@ function frontierAndCounter(t: Wrap<ChangeLog, ChangeLogMade>) {
     await store.release(b);
     expect(await frontierOf(store)).toEqual({ latest: c, oldest: null });
     expect((await store.pending()).map((p) => p.revision)).toEqual([b]);
+  }));
+
+  it('a commit whose mark in the fast copy fails throws CommitUnconfirmed with its revision: the entry is logged and pending', t(async ({ store, withCounter }) => {
+    const a = await store.commit(add('User:a#viewer@Doc:1'), 'p');
+    const broken = await withCounter((c) => ({
+      ...c,
+      confirm: async () => {
+        throw new Error('Connection is closed.');
+      },
+    }));
+    const failed = await broken.commit(add('User:b#viewer@Doc:1'), 'p').then(() => null, (e: unknown) => e);
+    expect(failed).toBeInstanceOf(CommitUnconfirmed);
+    expect((failed as CommitUnconfirmed).revision).toBe(a + 1);
+    expect((await store.entries([a + 1])).map((e) => e.tuples)).toEqual([['User:b#viewer@Doc:1']]);
+    expect((await store.pending()).map((p) => p.revision)).toEqual([a, a + 1]);
   }));
 
   it('heals the frontier of marks no pending entry backs (a writer that died after taking its revision)', t(async ({ store, counter }) => {

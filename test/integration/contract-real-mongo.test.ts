@@ -75,6 +75,7 @@ changeLogContract(async () => {
     counter,
     cleanup: async () => undefined,
     reopen: async () => mongoChangeLog(db, redisRevisionCounter(redis, `contract-${randomUUID()}`)),
+    withCounter: async (wrap) => mongoChangeLog(db, wrap(counter)),
   };
 });
 schemasContract(async () => {

@@ -47,7 +47,7 @@ changeLogContract(async () => {
   const counter = memoryRevisionCounter(new MemoryHub(), 'authz');
   // Reopened over the same log with a counter of a Redis that lost everything.
   return { store: memoryChangeLog(counter, state), counter, reopen: async () => memoryChangeLog(memoryRevisionCounter(new MemoryHub(), 'authz'), state),
-    cleanup: async () => undefined };
+    withCounter: async (wrap) => memoryChangeLog(wrap(counter), state), cleanup: async () => undefined };
 });
 schemasContract(async () => {
   const documents = memoryDocumentStore();

@@ -208,6 +208,11 @@ export class Applier {
     return Promise.race([work, late]).finally(() => clearTimeout(timer));
   }
 
+  /** The next recovery pass takes this entry of this process's own, whatever its age (its writer gave up on it). */
+  retrySoon(revision: number): void {
+    this.failed.add(revision);
+  }
+
   /** Queues a committed entry (`/relations/many`); failures stay pending for the recovery loop. */
   submit(entry: ChangeEntry, verify = false): void {
     this.enqueue(entry, false, verify).catch((e: Error) => this.deps.logger.warn({ revision: entry.revision, err: e.message }, 'apply failed; will retry'));

@@ -3,7 +3,7 @@ import { tupleText, isWellFormed, type Tuple } from '../../engine/ids.js';
 import { AppError } from '../../errors.js';
 import type { GrantStore } from '../../stores/ports/grants.js';
 import type { RelationRecord, TupleReads, TupleWrites } from '../../stores/ports/tuples.js';
-import type { ChangeEntry, ChangeLog } from '../../stores/ports/change-log.js';
+import { CommitUnconfirmed, type ChangeEntry, type ChangeLog } from '../../stores/ports/change-log.js';
 import type { DeletionHints } from '../../stores/ports/deletion-hints.js';
 import type { Applier } from './applier.js';
 import type { ModelSource } from './model-source.js';
@@ -48,7 +48,12 @@ export class Relations {
 
   private async commit(kind: ChangeEntry['kind'], op: ChangeEntry['op'], tuples: Tuple[], deleted?: Tuple[]): Promise<ChangeEntry> {
     const entry = { kind, op, tuples: tuples.map(tupleText), ...(deleted ? { deleted: deleted.map(tupleText) } : {}) };
-    const revision = await this.log.commit(entry, this.applier.owner);
+    const revision = await this.log.commit(entry, this.applier.owner).catch((e: unknown) => {
+      // Logged, but nothing stored: the next recovery pass applies it (a no-op, MongoDB read back) instead of waiting
+      // out the grace that covers a MongoDB change still under way, and reads at later revisions stop waiting on it.
+      if (e instanceof CommitUnconfirmed) this.applier.retrySoon(e.revision);
+      throw e;
+    });
     return { ...entry, revision, at: new Date() };
   }
 

@@ -1,5 +1,5 @@
 // In-memory twin of the MongoDB change log and its outbox, fed by a revision counter (the hub's twin of the Redis one).
-import { weightOf, type ChangeEntry, type ChangeLog, type PendingRecord, type RevisionCounter } from '../ports/change-log.js';
+import { CommitUnconfirmed, weightOf, type ChangeEntry, type ChangeLog, type PendingRecord, type RevisionCounter } from '../ports/change-log.js';
 import { copy } from './copy.js';
 
 const MAX_TRIES = 50;
@@ -52,7 +52,11 @@ export function memoryChangeLog(counter: RevisionCounter, state = memoryChangeLo
           if (keepPending) pending.set(revision, { revision, owner, at });
           state.mark = Math.max(state.mark, revision);
           log.set(revision, { ...copy(entry), revision, at });
-          if (keepPending) await counter.confirm(revision);
+          if (keepPending) {
+            await counter.confirm(revision).catch((e: unknown) => {
+              throw new CommitUnconfirmed(revision, e);
+            });
+          }
           return revision;
         }
         await counter.raise(highestStored(revision));

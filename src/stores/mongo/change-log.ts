@@ -1,6 +1,6 @@
 // The change log and its outbox in MongoDB: `change_log` keeps every entry, `pending` the ones not applied yet.
 import type { Collection, Db } from 'mongodb';
-import type { ChangeEntry, ChangeLog, PendingRecord, RevisionCounter } from '../ports/change-log.js';
+import { CommitUnconfirmed, type ChangeEntry, type ChangeLog, type PendingRecord, type RevisionCounter } from '../ports/change-log.js';
 import { changeBlocks, VOID } from './change-blocks.js';
 import { COLLECTIONS } from './connection.js';
 import { isDuplicateKey } from './duplicate-key.js';
@@ -131,7 +131,11 @@ async function commitEntry({ db, counter, marks, log, pending }: CommitDeps, ent
         marks.raise(revision),
       ]);
       await log.insertOne({ _id: revision, revision, ...entry, at });
-      if (keepPending) await counter.confirm(revision);
+      if (keepPending) {
+        await counter.confirm(revision).catch((e: unknown) => {
+          throw new CommitUnconfirmed(revision, e);
+        });
+      }
       return revision;
     } catch (e) {
       if (!isDuplicateKey(e)) throw e;

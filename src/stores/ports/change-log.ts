@@ -38,11 +38,23 @@ export interface PendingRecord {
   at: Date;
 }
 
+/**
+ * The entry was logged and is pending, but the fast copy could not mark it (Redis went away): the commit fails, and
+ * the caller knows the revision, so its recovery can take the entry at once. Nothing of the write was done past the log.
+ */
+export class CommitUnconfirmed extends Error {
+  constructor(readonly revision: number, cause: unknown) {
+    super(`revision ${revision} was logged but not marked pending in the fast copy: ${(cause as Error)?.message ?? cause}`, { cause });
+    this.name = 'CommitUnconfirmed';
+  }
+}
+
 /** The change log and its outbox of pending entries. */
 export interface ChangeLog {
   /**
    * Takes a fresh revision and records the entry: the commit point. Pending until `done`, so a crash
-   * at any later step leaves the entry for the recovery loop. `pending: false` records history only.
+   * at any later step leaves the entry for the recovery loop. `pending: false` records history only. Throws
+   * CommitUnconfirmed when only the fast copy's mark failed.
    */
   commit(entry: Omit<ChangeEntry, 'revision' | 'at'>, owner: string, opts?: { pending?: boolean }): Promise<number>;
   entries(revisions: number[]): Promise<ChangeEntry[]>;
