@@ -25,6 +25,28 @@ function between(inOrder: ChangeEntry[], after: number, upTo: number, limit: num
   return out;
 }
 
+/** As the MongoDB log commits: the revision's pending record and the entry, then the mark in the counter's set. */
+async function commitEntry(state: MemoryChangeLogState, counter: RevisionCounter, entry: Omit<ChangeEntry, 'revision' | 'at'>, owner: string, keepPending: boolean) {
+  const { log, pending } = state;
+  for (let attempt = 0; attempt < MAX_TRIES; attempt++) {
+    const revision = keepPending ? await counter.take() : await counter.next();
+    const at = new Date();
+    if (!log.has(revision) && !(keepPending && pending.has(revision))) {
+      if (keepPending) pending.set(revision, { revision, owner, at });
+      state.mark = Math.max(state.mark, revision);
+      log.set(revision, { ...copy(entry), revision, at });
+      if (keepPending) {
+        await counter.confirm(revision).catch((e: unknown) => {
+          throw new CommitUnconfirmed(revision, e);
+        });
+      }
+      return revision;
+    }
+    await counter.raise(Math.max(revision, state.mark, ...log.keys(), ...pending.keys()));
+  }
+  throw new Error('could not take a revision: the counter keeps colliding with stored revisions');
+}
+
 /**
  * The change log over `state` (shared by several logs to stand for processes, or for one whose counter was lost).
  * A revision the counter hands out twice is refused as the unique `_id` refuses it, and the counter raised past it.
@@ -44,24 +66,7 @@ export function memoryChangeLog(counter: RevisionCounter, state = memoryChangeLo
     async commit(entry, owner, opts = {}) {
       const keepPending = opts.pending !== false;
       await seed();
-      for (let attempt = 0; attempt < MAX_TRIES; attempt++) {
-        const revision = keepPending ? await counter.take() : await counter.next();
-        const at = new Date();
-        const taken = log.has(revision) || (keepPending && pending.has(revision));
-        if (!taken) {
-          if (keepPending) pending.set(revision, { revision, owner, at });
-          state.mark = Math.max(state.mark, revision);
-          log.set(revision, { ...copy(entry), revision, at });
-          if (keepPending) {
-            await counter.confirm(revision).catch((e: unknown) => {
-              throw new CommitUnconfirmed(revision, e);
-            });
-          }
-          return revision;
-        }
-        await counter.raise(highestStored(revision));
-      }
-      throw new Error('could not take a revision: the counter keeps colliding with stored revisions');
+      return commitEntry(state, counter, entry, owner, keepPending);
     },
     async entries(revisions) {
       const wanted = new Set(revisions);
