@@ -99,7 +99,7 @@ export async function authorizationModule(stores: Stores, config: Config, log: L
   const rebuilds = rebuildsOf(stores, config.LEASE_TTL_MS, { heartbeat, applier, batch, models, cache, logger: log });
   const definitions = new Definitions(store, models, changeLog, applier, reindexing, stores.schemas);
   await definitions.seedBuiltins();
-  const relations = new Relations(store, changeLog, applier, models, stores.hints);
+  const relations = new Relations(store, applier, models, stores.hints);
   const checks = new Checks(index, graph, models, cache, revisions, config.LIST_WHOLE, { reindexing, projection: new ProjectionDecisions(graph) });
   watch = new DecisionWatch(checks, revisions, log);
   const indexer = new Indexer({ log: changeLog, owner: heartbeat.owner, rebuilds, revisions, index });

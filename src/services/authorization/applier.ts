@@ -6,7 +6,7 @@ import { AppError } from '../../errors.js';
 import type { Logger } from '../../log.js';
 import type { Epoch } from '../../stores/ports/epoch.js';
 import type { Heartbeat, Lease } from '../../stores/ports/lease.js';
-import type { ChangeEntry, ChangeLog } from '../../stores/ports/change-log.js';
+import { CommitUnconfirmed, type ChangeEntry, type ChangeLog } from '../../stores/ports/change-log.js';
 import type { GraphStore } from '../../stores/ports/graph.js';
 import type { IndexStore } from '../../stores/ports/index-store.js';
 import type { DecisionCache } from './decision-cache.js';
@@ -208,9 +208,15 @@ export class Applier {
     return Promise.race([work, late]).finally(() => clearTimeout(timer));
   }
 
-  /** The next recovery pass takes this entry of this process's own, whatever its age (its writer gave up on it). */
-  retrySoon(revision: number): void {
-    this.failed.add(revision);
+  /**
+   * Commits an entry of this process's own. One logged but not marked in Redis (CommitUnconfirmed: nothing was done past
+   * the log) goes to the next recovery pass, not after the grace that covers a MongoDB change still under way.
+   */
+  commit(entry: Omit<ChangeEntry, 'revision' | 'at'>): Promise<number> {
+    return this.deps.log.commit(entry, this.owner).catch((e: unknown) => {
+      if (e instanceof CommitUnconfirmed) this.failed.add(e.revision);
+      throw e;
+    });
   }
 
   /** Queues a committed entry (`/relations/many`); failures stay pending for the recovery loop. */

@@ -101,7 +101,7 @@ export class Definitions {
   /** Logs the change first (the commit point), so a crash after the save still re-indexes the type. */
   private async commit(op: 'define' | 'remove', type: string, change: Pick<ChangeEntry, 'definition' | 'created'> = {}): Promise<ChangeEntry> {
     const entry = { kind: 'definition' as const, op, type, ...change };
-    const revision = await this.log.commit(entry, this.applier.owner);
+    const revision = await this.applier.commit(entry);
     return { ...entry, revision, at: new Date() };
   }
 

@@ -3,7 +3,7 @@ import { tupleText, isWellFormed, type Tuple } from '../../engine/ids.js';
 import { AppError } from '../../errors.js';
 import type { GrantStore } from '../../stores/ports/grants.js';
 import type { RelationRecord, TupleReads, TupleWrites } from '../../stores/ports/tuples.js';
-import { CommitUnconfirmed, type ChangeEntry, type ChangeLog } from '../../stores/ports/change-log.js';
+import type { ChangeEntry } from '../../stores/ports/change-log.js';
 import type { DeletionHints } from '../../stores/ports/deletion-hints.js';
 import type { Applier } from './applier.js';
 import type { ModelSource } from './model-source.js';
@@ -33,8 +33,8 @@ export const relationView = (r: RelationRecord) => ({
  * same steps, so a retry repairs whatever its failed attempt left behind.
  */
 export class Relations {
-  constructor(private readonly store: TupleReads & TupleWrites & GrantStore, private readonly log: ChangeLog, private readonly applier: Applier,
-    private readonly models: ModelSource, private readonly hints: DeletionHints) {}
+  constructor(private readonly store: TupleReads & TupleWrites & GrantStore, private readonly applier: Applier, private readonly models: ModelSource,
+    private readonly hints: DeletionHints) {}
 
   /** Contract rules (a)-(c): well-formed, declared relation, allowed subject type. */
   private async check(t: Tuple, index?: number) {
@@ -48,12 +48,7 @@ export class Relations {
 
   private async commit(kind: ChangeEntry['kind'], op: ChangeEntry['op'], tuples: Tuple[], deleted?: Tuple[]): Promise<ChangeEntry> {
     const entry = { kind, op, tuples: tuples.map(tupleText), ...(deleted ? { deleted: deleted.map(tupleText) } : {}) };
-    const revision = await this.log.commit(entry, this.applier.owner).catch((e: unknown) => {
-      // Logged, but nothing stored: the next recovery pass applies it (a no-op, MongoDB read back) instead of waiting
-      // out the grace that covers a MongoDB change still under way, and reads at later revisions stop waiting on it.
-      if (e instanceof CommitUnconfirmed) this.applier.retrySoon(e.revision);
-      throw e;
-    });
+    const revision = await this.applier.commit(entry);
     return { ...entry, revision, at: new Date() };
   }
 
