@@ -79,5 +79,6 @@ CREATE INDEX tuple_type_key IF NOT EXISTS FOR ()-[t:TUPLE]-() ON (t.resourceType
 CREATE TEXT INDEX tuple_search IF NOT EXISTS FOR ()-[t:TUPLE]-() ON (t.keyLower);
 
 // name: tuple-search-pending
-// The edges whose keyLower the catch-up has still to fill.
-CREATE INDEX tuple_search_pending IF NOT EXISTS FOR ()-[t:TUPLE]-() ON (t.searchPending);
+// The edges whose keyLower the catch-up has still to fill, in key order (the order every projection writer locks in),
+// and which a search reads beside the text index.
+CREATE INDEX tuple_search_pending_key IF NOT EXISTS FOR ()-[t:TUPLE]-() ON (t.searchPending, t.key);

@@ -27,6 +27,8 @@ export function storeUnavailable(e: unknown, depth = 0): string | null {
   if (typeof err.code === 'string' && (NEO4J_CODES.has(err.code) || err.code.startsWith('Neo.TransientError.'))) return 'Neo4j';
   if (err.name && MONGO_NAMES.has(err.name)) return 'MongoDB';
   if (err.code === 1 && /^Mongo/.test(err.name ?? '') && FERRET_STORAGE_DOWN.some((re) => re.test(err.message ?? ''))) return 'MongoDB';
+  // A commit whose mark in Redis failed, whatever Redis answered (LOADING, READONLY, OOM, a lost connection).
+  if (err.name === 'CommitUnconfirmed') return 'Redis';
   if (err.name === 'MaxRetriesPerRequestError' || REDIS_MESSAGES.some((re) => re.test(err.message ?? ''))) return 'Redis';
   // The driver wraps a connection lost mid-insertMany in a MongoBulkWriteError (the network error is its errorResponse),
   // which may be Node's socket error itself (FerretDB killed during the write: "This socket has been ended ...").

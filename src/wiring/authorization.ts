@@ -105,7 +105,7 @@ export async function authorizationModule(stores: Stores, config: Config, log: L
   const indexer = new Indexer({ log: changeLog, owner: heartbeat.owner, rebuilds, revisions, index });
   if (migrated) await rebuildMigrated(rebuilds, indexer, log);
 
-  const searchCatchUp = new SearchCatchUp(stores.tupleListing, log);
+  const searchCatchUp = new SearchCatchUp(stores.tupleListing, stores.lease('search-catch-up', config.LEASE_TTL_MS), log);
 
   const module: Module = {
     name: 'authorization',

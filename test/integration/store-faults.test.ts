@@ -30,7 +30,7 @@ const FAIL_FAST_MS = 5000;
 const WRITE_BOUND_MS = APPLY_WAIT_MS + 3000;
 /** This file's bound on a MongoDB call to a server that stops answering (MONGO_SOCKET_TIMEOUT_MS; a minute by default). */
 const MONGO_SOCKET_TIMEOUT_MS = 2000;
-/** How long /ready may take to turn ready once the server listens again and the outbox is empty. */
+/** How long /ready may take to turn ready after a PostgreSQL kill, once it listens again and the outbox is empty. */
 const READY_AGAIN_BOUND_MS = 60_000;
 /** How long each store stays down while the writers keep writing. */
 const DOWN_MS = 5000;
@@ -186,6 +186,26 @@ function readiness(check: string) {
  * `kill`: kill -9, then started again. `hang`: stopped with SIGSTOP and continued, so its connections stay open and
  * nothing answers on them (a hung process or a frozen VM), which only the driver's socket timeout ends.
  */
+async function inject(server: Server, how: 'kill' | 'hang') {
+  if (how === 'hang') {
+    const pid = owner.get(server)!.pids?.[server];
+    if (!pid) throw new Error(`no process id for ${server}`);
+    process.kill(pid, 'SIGSTOP');
+    say(`${server}: stopped (SIGSTOP)`);
+    try {
+      await pause(DOWN_MS);
+    } finally {
+      process.kill(pid, 'SIGCONT');
+    }
+  } else {
+    await owner.get(server)!.kill(server, 'SIGKILL');
+    say(`${server}: killed (kill -9)`);
+    await pause(DOWN_MS);
+    await restart();
+  }
+}
+
+/** One fault during the write stream, and what the service did through it. */
 async function fault(server: Server, tag: string, how: 'kill' | 'hang' = 'kill') {
   const ready = readiness(CHECK[server]);
   const stream = writers(tag);
@@ -194,22 +214,7 @@ async function fault(server: Server, tag: string, how: 'kill' | 'hang' = 'kill')
   try {
     await pause(1500);
     killedAt = Date.now();
-    if (how === 'hang') {
-      const pid = owner.get(server)!.pids?.[server];
-      if (!pid) throw new Error(`no process id for ${server}`);
-      process.kill(pid, 'SIGSTOP');
-      say(`${server}: stopped (SIGSTOP)`);
-      try {
-        await pause(DOWN_MS);
-      } finally {
-        process.kill(pid, 'SIGCONT');
-      }
-    } else {
-      await owner.get(server)!.kill(server, 'SIGKILL');
-      say(`${server}: killed (kill -9)`);
-      await pause(DOWN_MS);
-      await restart();
-    }
+    await inject(server, how);
     backAt = Date.now();
     const port = { ferretdb: PORTS.mongo, postgres: PORTS.postgres, neo4j: PORTS.bolt, redis: PORTS.redis }[server];
     expect(await portOpen(port)).toBe(true);
@@ -219,14 +224,16 @@ async function fault(server: Server, tag: string, how: 'kill' | 'hang' = 'kill')
   } finally {
     await stream.end();
   }
+  let convergedAt = 0;
   try {
     await waitIdle(svc.http, 120_000);
+    convergedAt = Date.now();
     // PostgreSQL replays its log after a kill -9 before FerretDB's connections succeed; seen: longer than the writers ran.
-    await ready.untilReady(READY_AGAIN_BOUND_MS);
+    if (server === 'postgres') await ready.untilReady(READY_AGAIN_BOUND_MS);
   } finally {
     await ready.end();
   }
-  const convergedMs = Date.now() - backAt;
+  const convergedMs = convergedAt - backAt;
 
   const state = await readMongo(svc.config.MONGO_URL);
   const all = stream.outcomes;

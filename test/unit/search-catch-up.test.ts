@@ -5,9 +5,21 @@ import { CATCH_UP_BATCH, SearchCatchUp } from '../../src/services/authorization/
 import { memoryGraphStore } from '../../src/stores/memory/graph.js';
 import { MemoryGraph } from '../../src/stores/memory/graph-state.js';
 import { memoryTupleListing } from '../../src/stores/memory/tuple-listing.js';
+import { randomBytes } from 'node:crypto';
+import { createApp, portOf } from '../../src/app.js';
+import { loadConfig } from '../../src/config.js';
+import { OFFLINE_ENV } from '../../src/offline-documents.js';
+import { memoryStores } from '../../src/stores/memory/stores.js';
+import { MemoryHub } from '../../src/stores/memory/hub.js';
+import { MemoryLease } from '../../src/stores/memory/lease.js';
 
 const log = createLogger('silent');
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+const hub = new MemoryHub();
+let leases = 0;
+/** Each test its own lease name; two made with one name stand for two processes. */
+const leaseOf = (name = `catch-up-${++leases}`) => new MemoryLease(hub, name, 2000);
 
 function twins() {
   const g = new MemoryGraph();
@@ -32,14 +44,14 @@ describe('tuple search catch-up', () => {
       calls++;
       return listing.catchUp(n);
     } };
-    expect(await new SearchCatchUp(counted, log).pass()).toBe(CATCH_UP_BATCH + 7);
+    expect(await new SearchCatchUp(counted, leaseOf(), log).pass()).toBe(CATCH_UP_BATCH + 7);
     expect(calls).toBe(2);
     expect(unsearchable()).toBe(0);
   });
 
   it('the loop catches up what is written while it runs, and stops', async () => {
     const { listing, write, unsearchable } = twins();
-    const loop = new SearchCatchUp(listing, log, 20);
+    const loop = new SearchCatchUp(listing, leaseOf(), log, 20);
     loop.start();
     try {
       await write(0, 3);
@@ -61,7 +73,7 @@ describe('tuple search catch-up', () => {
       if (failures-- > 0) throw new Error('Neo4j down');
       return listing.catchUp(n);
     } };
-    const loop = new SearchCatchUp(flaky, log, 20);
+    const loop = new SearchCatchUp(flaky, leaseOf(), log, 20);
     loop.start();
     try {
       for (let i = 0; i < 100 && unsearchable() > 0; i++) await pause(10);
@@ -71,4 +83,42 @@ describe('tuple search catch-up', () => {
       await loop.stop();
     }
   });
+
+  it('one process at a time: a pass while another holds the lease does nothing, and the lease is free after a pass', async () => {
+    const { listing, write, unsearchable } = twins();
+    await write(0, 3);
+    const other = leaseOf('catch-up-shared');
+    expect(await other.tryAcquire()).toBe(true);
+    const mine = new SearchCatchUp(listing, leaseOf('catch-up-shared'), log);
+    expect(await mine.pass()).toBe(0);
+    expect(unsearchable()).toBe(3);
+    await other.release();
+    expect(await mine.pass()).toBe(3);
+    expect(await other.tryAcquire()).toBe(true);
+    await other.release();
+  });
 });
+
+it('the service runs the catch-up: a tuple written and never searched is put in the text index', async () => {
+  const stores = memoryStores();
+  const caughtUp: number[] = [];
+  const listing = stores.tupleListing;
+  const counted = { ...stores, tupleListing: { ...listing, catchUp: async (n: number) => {
+    const got = await listing.catchUp(n);
+    caughtUp.push(got);
+    return got;
+  } } };
+  const masterKey = randomBytes(24).toString('hex');
+  const app = await createApp(loadConfig({ ...OFFLINE_ENV, MASTER_KEY: masterKey, ADMIN_PORT: '0', CLIENT_PORT: '0', GRPC_PORT: '0', SOCKET_PORT: '0' }), log, { stores: counted });
+  try {
+    const admin = `http://127.0.0.1:${portOf(await app.listen(), 'admin')}`;
+    const post = (path: string, body: unknown) =>
+      fetch(admin + path, { method: 'POST', headers: { masterkey: masterKey, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    expect((await post('/authorization/resources', { name: 'Doc', relations: { viewer: ['User'] }, permissions: { read: ['viewer'] } })).status).toBe(200);
+    expect((await post('/authorization/relations', { subject: 'User:ann', relation: 'viewer', resource: 'Doc:plan' })).status).toBe(201);
+    for (let i = 0; i < 100 && !caughtUp.some((n) => n > 0); i++) await pause(50);
+    expect(caughtUp.reduce((a, b) => a + b, 0)).toBe(1);
+  } finally {
+    await app.close();
+  }
+}, 30_000);

@@ -1,5 +1,6 @@
 // Which errors mean a store is out of reach (503 STORE_UNAVAILABLE) and which are bugs or refusals (not 503).
 import { MongoNetworkError, MongoNetworkTimeoutError, MongoServerError } from 'mongodb';
+import { CommitUnconfirmed } from '../../src/stores/ports/change-log.js';
 import { storeUnavailable } from '../../src/stores/unavailable.js';
 
 it('names MongoDB for the driver errors of a server that is down, hung or being reconnected to', () => {
@@ -21,6 +22,11 @@ it('looks through the wrappers a bulk write puts around a lost connection', () =
   expect(storeUnavailable({ name: 'MongoBulkWriteError', message: 'x', errorResponse: { message: 'socket hang up' } })).toBe('MongoDB');
   // The same socket error outside a Mongo error is not called a MongoDB outage.
   expect(storeUnavailable(ended)).toBeNull();
+});
+
+it('names Redis for a commit whose mark in Redis failed, whatever Redis answered', () => {
+  expect(storeUnavailable(new CommitUnconfirmed(7, new Error('LOADING Redis is loading the dataset in memory')))).toBe('Redis');
+  expect(storeUnavailable(new CommitUnconfirmed(7, new Error("READONLY You can't write against a read only replica.")))).toBe('Redis');
 });
 
 it('does not call a refusal or a bug an outage', () => {

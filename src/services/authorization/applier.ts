@@ -209,12 +209,13 @@ export class Applier {
   }
 
   /**
-   * Commits an entry of this process's own. One logged but not marked in Redis (CommitUnconfirmed: nothing was done past
-   * the log) goes to the next recovery pass, not after the grace that covers a MongoDB change still under way.
+   * Commits an entry of this process's own. One logged but not marked in Redis (CommitUnconfirmed) had nothing done past
+   * the log, so it has nothing to apply: done at once (else by the next recovery pass), not after the grace that covers
+   * a MongoDB change still under way, and reads at later revisions do not wait on it.
    */
   commit(entry: Omit<ChangeEntry, 'revision' | 'at'>): Promise<number> {
-    return this.deps.log.commit(entry, this.owner).catch((e: unknown) => {
-      if (e instanceof CommitUnconfirmed) this.failed.add(e.revision);
+    return this.deps.log.commit(entry, this.owner).catch(async (e: unknown) => {
+      if (e instanceof CommitUnconfirmed) await this.deps.log.done([e.revision]).catch(() => this.failed.add(e.revision));
       throw e;
     });
   }

@@ -1,35 +1,46 @@
-// Keeps the admin tuple search current in the background: index writes leave a tuple's search text to this pass.
+// Keeps the admin tuple search's text index current in the background: index writes leave new tuples pending for it.
 import type { Logger } from '../../log.js';
+import type { Lease } from '../../stores/ports/lease.js';
 import type { TupleListing } from '../../stores/ports/tuple-listing.js';
 
-/** Tuples one pass makes searchable in one transaction; a full pass is followed by another at once. */
-export const CATCH_UP_BATCH = 5000;
+/** Tuples one transaction puts in the text index: its fixed cost is paid once for all of them, its locks held briefly. */
+export const CATCH_UP_BATCH = 1000;
 /** Between passes that found nothing more to do: an idle pass is one index seek. */
 export const CATCH_UP_EVERY_MS = 1000;
+/** Failed passes in a row after which each one is a warning (an outage fails a few, and the next pass retries). */
+const WARN_AFTER_FAILURES = 5;
 
 /**
- * A write's transaction skips the text index (about 6.5 ms a transaction, paid here once for thousands of tuples).
- * A search catches up by itself before it reads, so this only keeps the backlog short; any process may run it, and
- * two at once set the same text twice.
+ * A write's transaction skips the text index (about 6 ms a transaction, paid here once for a thousand tuples). A
+ * search also reads the pending tuples, so this only keeps that read short. One process at a time runs it (`lease`):
+ * two would lock the same edges and redo each other's work.
  */
 export class SearchCatchUp {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> = Promise.resolve();
+  private started = false;
   private stopped = false;
+  private failures = 0;
 
-  constructor(private readonly listing: TupleListing, private readonly logger: Logger, private readonly everyMs = CATCH_UP_EVERY_MS) {}
+  constructor(private readonly listing: TupleListing, private readonly lease: Lease, private readonly logger: Logger, private readonly everyMs = CATCH_UP_EVERY_MS) {}
 
   start(): void {
-    this.stopped = false;
+    if (this.started) return;
+    this.started = true;
     this.schedule(0);
   }
 
-  /** Passes until one finds less than a batch to do. */
+  /** Batches until one comes back short, under the lease; 0 when another process holds it. */
   async pass(): Promise<number> {
+    if (!(await this.lease.tryAcquire())) return 0;
     let total = 0;
-    for (let n = CATCH_UP_BATCH; n === CATCH_UP_BATCH && !this.stopped;) {
-      n = await this.listing.catchUp(CATCH_UP_BATCH);
-      total += n;
+    try {
+      for (let n = CATCH_UP_BATCH; n === CATCH_UP_BATCH && !this.stopped && this.lease.held();) {
+        n = await this.listing.catchUp(CATCH_UP_BATCH);
+        total += n;
+      }
+    } finally {
+      await this.lease.release();
     }
     return total;
   }
@@ -37,12 +48,13 @@ export class SearchCatchUp {
   private schedule(ms: number): void {
     if (this.stopped) return;
     this.timer = setTimeout(() => {
-      this.running = this.pass().then(
-        (n) => {
-          if (n >= CATCH_UP_BATCH) this.logger.debug({ tuples: n }, 'tuple search caught up');
-        },
-        (e: Error) => this.logger.debug({ err: e.message }, 'tuple search catch-up failed; next pass retries'),
-      ).finally(() => this.schedule(this.everyMs));
+      this.running = this.pass().then(() => {
+        this.failures = 0;
+      }, (e: Error) => {
+        this.failures++;
+        const level = this.failures >= WARN_AFTER_FAILURES ? 'warn' : 'debug';
+        this.logger[level]({ err: e.message, failures: this.failures }, 'tuple search catch-up failed; the next pass retries (searches still find pending tuples)');
+      }).finally(() => this.schedule(this.everyMs));
     }, ms);
   }
 

@@ -6,8 +6,6 @@ import type { MemoryGraph } from './graph-state.js';
 
 /** The Neo4j adapter's defaults (LIST_COUNT_CAP, LIST_SCAN_BUDGET), not imported: that module loads the driver. */
 const DEFAULT_LIMITS = { cap: 10_000, budget: 20_000 };
-/** SEARCH_CATCH_UP of the adapter. */
-const SEARCH_CATCH_UP = 20_000;
 const byKey = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 export function memoryTupleListing(g: MemoryGraph, limits = DEFAULT_LIMITS): TupleListing {
@@ -18,18 +16,13 @@ export function memoryTupleListing(g: MemoryGraph, limits = DEFAULT_LIMITS): Tup
       .map((e) => e.key).sort(byKey);
     return q.descending ? keys.reverse() : keys;
   };
-  /** As the text index: only edges the catch-up has passed. */
-  const matches = (key: string, search: string) => g.tuples.get(key)?.searchable === true && key.toLowerCase().includes(search.toLowerCase());
+  /** The text index and the pending edges read beside it: every edge, caught up or not. */
+  const matches = (key: string, search: string) => key.toLowerCase().includes(search.toLowerCase());
+  /** The pending edges in key order, as the adapter's index gives them. */
   const catchUp = (limit: number) => {
-    let n = 0;
-    for (const e of g.tuples.values()) {
-      if (n >= limit) break;
-      if (!e.searchable) {
-        e.searchable = true;
-        n++;
-      }
-    }
-    return n;
+    const next = [...g.tuples.values()].filter((e) => !e.searchable).sort((a, b) => byKey(a.key, b.key)).slice(0, Math.max(0, limit));
+    for (const e of next) e.searchable = true;
+    return next.length;
   };
 
   /** One type filter, or none, is counted exactly (Neo4j's count store); anything else up to the cap. */
@@ -64,10 +57,7 @@ export function memoryTupleListing(g: MemoryGraph, limits = DEFAULT_LIMITS): Tup
     limits,
     async list(q) {
       const prefix = q.subjectType === undefined ? '' : `${q.subjectType}:`;
-      if (q.search) {
-        catchUp(SEARCH_CATCH_UP);
-        return search(q, prefix);
-      }
+      if (q.search) return search(q, prefix);
       const counted = count(q, prefix);
       if (counted.exact && q.skip >= counted.count) return { keys: [], ...counted };
       return { keys: range(q, prefix).slice(q.skip, q.skip + q.limit), ...counted };

@@ -37,6 +37,8 @@ export const putEdgesStatements = () => {
 const SYNC_ROWS = 2000;
 
 type Rec = { get(k: string): unknown };
+/** Code-unit order, as Neo4j orders strings. */
+const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 const split = (records: Rec[]) => {
   const tuples: Tuple[] = [];
   const grants: Tuple[] = [];
@@ -67,7 +69,10 @@ export function neo4jGraphStore(driver: Driver): GraphStore {
         const list = groups.get(k);
         if (list) list.push(c); else groups.set(k, [c]);
       }
+      // In key order, as the search catch-up locks edges (listing.cypher): two writers locking one order cannot deadlock.
+      const byText = (a: EdgeChange, b: EdgeChange) => compareText(tupleText(a.tuple), tupleText(b.tuple));
       for (const [edge, list] of groups) {
+        list.sort(byText);
         const statement = putEdges(stmt('put-edges'), edge, mark);
         // At most SYNC_ROWS edges a transaction, which db.memory.transaction.max (half the heap) always holds.
         for (let i = 0; i < list.length; i += SYNC_ROWS) {
@@ -79,6 +84,7 @@ export function neo4jGraphStore(driver: Driver): GraphStore {
           }) });
         }
       }
+      gone.tuples.sort(compareText);
       for (let i = 0; i < gone.tuples.length; i += SYNC_ROWS) await driver.executeQuery(stmt('delete-tuples'), { keys: gone.tuples.slice(i, i + SYNC_ROWS) });
       for (let i = 0; i < gone.grants.length; i += SYNC_ROWS) await driver.executeQuery(stmt('delete-grants'), { keys: gone.grants.slice(i, i + SYNC_ROWS) });
     },

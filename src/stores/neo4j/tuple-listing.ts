@@ -8,11 +8,6 @@ import { loadCypher, reader } from './connection.js';
 export const LIST_COUNT_CAP = 10_000;
 /** Index entries a search matching more than LIST_COUNT_CAP tuples may read in key order to fill its page. */
 export const LIST_SCAN_BUDGET = 20_000;
-/**
- * Tuples a search makes searchable before it reads (the background catch-up keeps the backlog near empty): past it,
- * during a bulk load faster than the catch-up, a search may leave out the newest tuples for a moment.
- */
-export const SEARCH_CATCH_UP = 20_000;
 
 export function neo4jTupleListing(driver: Driver, limits = { cap: LIST_COUNT_CAP, budget: LIST_SCAN_BUDGET }): TupleListing {
   const q = loadCypher('listing.cypher');
@@ -73,10 +68,7 @@ export function neo4jTupleListing(driver: Driver, limits = { cap: LIST_COUNT_CAP
     async list(query) {
       const prefix = query.subjectType === undefined ? '' : `${query.subjectType}:`;
       const dir = query.descending ? 'DESC' : 'ASC';
-      if (query.search) {
-        await catchUp(SEARCH_CATCH_UP);
-        return search(query, prefix, dir);
-      }
+      if (query.search) return search(query, prefix, dir);
       const counted = await count(query, prefix);
       if (counted.exact && query.skip >= counted.count) return { keys: [], ...counted };
       const page = query.resourceType === undefined ? 'page-keyed' : 'page-typed';

@@ -26,8 +26,9 @@ export interface TupleListing {
    */
   prepare(starting?: () => void): Promise<number>;
   /**
-   * Makes at most `limit` tuples searchable that were projected since the last call (a write leaves that to this, in
-   * the background, so its transaction skips the text index's cost); how many. A search runs it first, bounded.
+   * Puts at most `limit` pending tuples into the search's text index, in key order (a write leaves them pending, so
+   * its transaction skips the text index's cost); how many. A search finds pending tuples too, from a scan of them:
+   * this keeps that scan short.
    */
   catchUp(limit: number): Promise<number>;
 }
