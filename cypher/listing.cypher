@@ -87,7 +87,8 @@ RETURN count(*) AS n;
 // index's fixed cost per transaction is paid once for all of them. In key order from the index, as graph.ts writes and
 // deletes edges, so it never deadlocks with them.
 MATCH ()-[t:TUPLE]->() WHERE t.searchPending = true AND t.key IS NOT NULL
-WITH t ORDER BY t.key LIMIT $limit
+// Ordered on both properties of the index, so the index gives the order and a pass reads $limit entries, not the backlog.
+WITH t ORDER BY t.searchPending, t.key LIMIT $limit
 SET t.keyLower = toLower(t.key) REMOVE t.searchPending
 RETURN count(*) AS n;
 
