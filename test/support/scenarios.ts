@@ -4,51 +4,18 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseTupleText, tupleText, type Tuple } from '../../src/engine/ids.js';
 import { schemaDefinition, type Definition } from '../../src/engine/model.js';
+import type { RawDefinition, Scenario as EngineScenario, Step } from '../../src/engine/scenario.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const FIXTURE_CASES = resolve(here, '../fixtures/conformance/cases');
 export const SHARED_CONFORMANCE = resolve(here, '../../../shared/conformance');
 export const hasShared = () => existsSync(join(SHARED_CONFORMANCE, 'reference.mjs'));
 
-export interface RawDefinition {
-  name: string;
-  schema?: boolean;
-  relations?: Record<string, string[]>;
-  permissions?: Record<string, string[]>;
-}
-export interface Check {
-  subject: string;
-  action: string;
-  resource: string;
-  expect: boolean;
-}
-export interface ListObjectsQuery {
-  subject: string;
-  action: string;
-  type: string;
-  expect: string[];
-}
-export interface ListSubjectsQuery {
-  action: string;
-  resource: string;
-  subjectType: string;
-  expect: string[];
-}
-type InvalidTuple = string | { subject: unknown; relation: unknown; resource: unknown };
-export interface Step {
-  op: 'init' | 'add' | 'delete' | 'define';
-  definitions?: RawDefinition[];
-  tuples?: string[];
-  grants?: string[];
-  invalidTuples?: InvalidTuple[];
-  checks?: Check[];
-  listObjects?: ListObjectsQuery[];
-  listSubjects?: ListSubjectsQuery[];
-}
-export interface Scenario extends Omit<Step, 'op'> {
+export type { Check, ListObjectsQuery, ListSubjectsQuery, RawDefinition, Step } from '../../src/engine/scenario.js';
+/** A case file as the tests read it: named and with its source, as every file in the cases folder is. */
+export interface Scenario extends EngineScenario {
   name: string;
   source: string;
-  steps?: Step[];
 }
 
 export function loadCases(dir = FIXTURE_CASES): Array<{ file: string; scenario: Scenario }> {
