@@ -2,26 +2,14 @@
 import { randomUUID } from 'node:crypto';
 import { parseObject, tupleText, type Tuple } from '../../engine/ids.js';
 import type { DefinitionRecord, DefinitionStore } from '../ports/definitions.js';
-import type { GrantStore } from '../ports/grants.js';
+import { grantTuple, type GrantDoc, type GrantStore } from '../ports/grants.js';
 import type { ListQuery, Page } from '../ports/paging.js';
 import type { RelationRecord, TupleReads, TupleWrites } from '../ports/tuples.js';
 import { tupleId } from '../tuple-id.js';
 import { copy } from './copy.js';
 import { compareValues } from './mongo-order.js';
 
-interface GrantDoc {
-  _id: string;
-  subject: string;
-  permission: string;
-  resource: string;
-  computedTuple: string;
-  resourceType: string;
-  revision: number;
-  createdAt: Date;
-}
-
 const asTuple = (r: { subject: string; relation: string; resource: string }): Tuple => ({ subject: r.subject, relation: r.relation, resource: r.resource });
-const grantTuple = (g: GrantDoc): Tuple => ({ subject: g.subject, relation: g.permission, resource: g.resource });
 
 async function* batches<T, U>(rows: T[], size: number, map: (row: T) => U): AsyncGenerator<U[]> {
   for (let i = 0; i < rows.length; i += size) yield rows.slice(i, i + size).map(map);

@@ -4,7 +4,7 @@ import type { Collection, Db, Filter, Sort } from 'mongodb';
 import { parseObject, tupleText, type Tuple } from '../../engine/ids.js';
 import type { Definition } from '../../engine/model.js';
 import type { DefinitionRecord, DefinitionStore } from '../ports/definitions.js';
-import type { GrantStore } from '../ports/grants.js';
+import { grantTuple, type GrantDoc, type GrantStore } from '../ports/grants.js';
 import type { RelationRecord, TupleReads, TupleWrites } from '../ports/tuples.js';
 import type { ListQuery, Page } from '../ports/paging.js';
 import { inBatches } from './batches.js';
@@ -12,17 +12,6 @@ import { documentCount } from './document-count.js';
 import { COLLECTIONS } from './connection.js';
 import { DUPLICATE_KEY, isDuplicateKey } from './duplicate-key.js';
 import { tupleId } from '../tuple-id.js';
-
-interface GrantDoc {
-  _id: string;
-  subject: string;
-  permission: string;
-  resource: string;
-  computedTuple: string;
-  resourceType: string;
-  revision: number;
-  createdAt: Date;
-}
 
 export { tupleId };
 
@@ -32,7 +21,6 @@ const sortOf = (sort: string | undefined, fallback: string): Sort => {
   return field.startsWith('-') ? { [field.slice(1)]: -1, _id: 1 } : { [field]: 1, _id: 1 };
 };
 const asTuple = (r: { subject: string; relation: string; resource: string }): Tuple => ({ subject: r.subject, relation: r.relation, resource: r.resource });
-const grantTuple = (g: GrantDoc): Tuple => ({ subject: g.subject, relation: g.permission, resource: g.resource });
 
 /**
  * Which tuple texts have a document in `col`: one `findOne` by `_id` each, a few at a time. FerretDB v1

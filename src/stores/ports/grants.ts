@@ -15,3 +15,18 @@ export interface GrantWrites {
 }
 
 export type GrantStore = GrantReads & GrantWrites;
+
+/** A grant as both adapters store it (a MongoDB document; the twin keeps the same shape). */
+export interface GrantDoc {
+  _id: string;
+  subject: string;
+  permission: string;
+  resource: string;
+  computedTuple: string;
+  resourceType: string;
+  revision: number;
+  createdAt: Date;
+}
+
+/** The grant as a tuple, its permission in the relation's place. */
+export const grantTuple = (g: GrantDoc): Tuple => ({ subject: g.subject, relation: g.permission, resource: g.resource });
