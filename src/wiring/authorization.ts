@@ -36,8 +36,9 @@ async function applierOf(stores: Stores, config: Config, log: Logger,
     log.warn({ asked: config.INDEX_PARTITIONS, inForce: partitions }, 'INDEX_PARTITIONS was fixed by the first process on this Redis; using that');
   }
   const leases = new IndexLeases(stores.lease('index:structure', ttl), Array.from({ length: partitions }, (_, i) => stores.lease(`index:p${i}`, ttl)));
-  return new Applier({ ...parts, log: stores.changeLog, leases, index: stores.index, graph: stores.graph, logger: log, workEpoch: stores.epoch('index-work'),
+  const applier = new Applier({ ...parts, log: stores.changeLog, leases, index: stores.index, graph: stores.graph, logger: log, workEpoch: stores.epoch('index-work'),
     definitionsEpoch: stores.epoch('definitions'), concurrency: config.INDEX_CONCURRENCY, leaseTtlMs: ttl });
+  return { applier, leases };
 }
 
 /** Hard and soft rebuilds: their state and its lease, and the run lease (twice LEASE_TTL_MS: a batch may run long). */
@@ -95,7 +96,7 @@ export async function authorizationModule(stores: Stores, config: Config, log: L
   await reindexing.refresh().catch((e: Error) => log.warn({ err: e.message }, 'could not read the pending re-indexes; retrying'));
   const cache = new DecisionCache(stores.decisionStore, { decisions, bus });
   const batch = new IndexBatch(store, graph, index, stores.hints);
-  const applier = await applierOf(stores, config, log, { heartbeat, batch, models, cache, reindexing });
+  const { applier, leases } = await applierOf(stores, config, log, { heartbeat, batch, models, cache, reindexing });
   const rebuilds = rebuildsOf(stores, config.LEASE_TTL_MS, { heartbeat, applier, batch, models, cache, logger: log });
   const definitions = new Definitions(store, models, changeLog, applier, reindexing, stores.schemas);
   await definitions.seedBuiltins();
@@ -105,7 +106,8 @@ export async function authorizationModule(stores: Stores, config: Config, log: L
   const indexer = new Indexer({ log: changeLog, owner: heartbeat.owner, rebuilds, revisions, index });
   if (migrated) await rebuildMigrated(rebuilds, indexer, log);
 
-  const searchCatchUp = new SearchCatchUp(stores.tupleListing, stores.lease('search-catch-up', config.LEASE_TTL_MS), log);
+  // A batch waits at most 2 s for the units in hand to finish, then the next pass tries again.
+  const searchCatchUp = new SearchCatchUp(stores.tupleListing, (work) => leases.whileAllHeld(work, 2000), log);
 
   const module: Module = {
     name: 'authorization',

@@ -20,6 +20,15 @@ const hub = new MemoryHub();
 let leases = 0;
 /** Each test its own lease name; two made with one name stand for two processes. */
 const leaseOf = (name = `catch-up-${++leases}`) => new MemoryLease(hub, name, 2000);
+/** Between units as the wiring runs it, with one lease standing for every index lease: null while it is taken. */
+const besideOf = (lease = leaseOf()) => async <T>(work: () => Promise<T>): Promise<T | null> => {
+  if (!(await lease.tryAcquire())) return null;
+  try {
+    return await work();
+  } finally {
+    await lease.release();
+  }
+};
 
 function twins() {
   const g = new MemoryGraph();
@@ -44,14 +53,14 @@ describe('tuple search catch-up', () => {
       calls++;
       return listing.catchUp(n);
     } };
-    expect(await new SearchCatchUp(counted, leaseOf(), log).pass()).toBe(CATCH_UP_BATCH + 7);
+    expect(await new SearchCatchUp(counted, besideOf(), log).pass()).toBe(CATCH_UP_BATCH + 7);
     expect(calls).toBe(2);
     expect(unsearchable()).toBe(0);
   });
 
   it('the loop catches up what is written while it runs, and stops', async () => {
     const { listing, write, unsearchable } = twins();
-    const loop = new SearchCatchUp(listing, leaseOf(), log, 20);
+    const loop = new SearchCatchUp(listing, besideOf(), log, 20);
     loop.start();
     try {
       await write(0, 3);
@@ -73,7 +82,7 @@ describe('tuple search catch-up', () => {
       if (failures-- > 0) throw new Error('Neo4j down');
       return listing.catchUp(n);
     } };
-    const loop = new SearchCatchUp(flaky, leaseOf(), log, 20);
+    const loop = new SearchCatchUp(flaky, besideOf(), log, 20);
     loop.start();
     try {
       for (let i = 0; i < 100 && unsearchable() > 0; i++) await pause(10);
@@ -84,12 +93,12 @@ describe('tuple search catch-up', () => {
     }
   });
 
-  it('one process at a time: a pass while another holds the lease does nothing, and the lease is free after a pass', async () => {
+  it('between units: a pass while a unit holds the leases does nothing, and they are free after a pass', async () => {
     const { listing, write, unsearchable } = twins();
     await write(0, 3);
     const other = leaseOf('catch-up-shared');
     expect(await other.tryAcquire()).toBe(true);
-    const mine = new SearchCatchUp(listing, leaseOf('catch-up-shared'), log);
+    const mine = new SearchCatchUp(listing, besideOf(leaseOf('catch-up-shared')), log);
     expect(await mine.pass()).toBe(0);
     expect(unsearchable()).toBe(3);
     await other.release();

@@ -1,5 +1,5 @@
 // The leases index work runs under: one per partition of objects, and one for the structure (flats, definitions, rebuilds).
-import type { Lease } from '../../stores/ports/lease.js';
+import { LeaseTimeout, type Lease } from '../../stores/ports/lease.js';
 
 /** What a unit of index work needs to hold. */
 export interface Scope {
@@ -101,6 +101,25 @@ export class IndexLeases {
       } else this.unlock(lease);
     }
     return { taken, leases };
+  }
+
+  /**
+   * Runs `work` holding every lease, so no unit, rebuild or re-index writes Neo4j meanwhile; null when they are not all
+   * free within `waitMs`. For work that must not take Neo4j locks beside a unit (the search catch-up).
+   */
+  async whileAllHeld<T>(work: () => Promise<T>, waitMs: number): Promise<T | null> {
+    let held: Lease[];
+    try {
+      held = await this.acquire(this.everything(), waitMs);
+    } catch (e) {
+      if (e instanceof LeaseTimeout) return null;
+      throw e;
+    }
+    try {
+      return await work();
+    } finally {
+      await this.release(held);
+    }
   }
 
   everything(): Scope {

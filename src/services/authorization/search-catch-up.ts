@@ -1,6 +1,5 @@
 // Keeps the admin tuple search's text index current in the background: index writes leave new tuples pending for it.
 import type { Logger } from '../../log.js';
-import type { Lease } from '../../stores/ports/lease.js';
 import type { TupleListing } from '../../stores/ports/tuple-listing.js';
 
 /** Tuples one transaction puts in the text index: its fixed cost is paid once for all of them, its locks held briefly. */
@@ -11,9 +10,15 @@ export const CATCH_UP_EVERY_MS = 1000;
 const WARN_AFTER_FAILURES = 5;
 
 /**
+ * Runs `work` while no unit of index work runs in any process (holding every index lease), or answers null when the
+ * leases stay taken: beside a unit, a batch's locks cost a write a retry of its transaction, about a second.
+ */
+export type BesideUnits = <T>(work: () => Promise<T>) => Promise<T | null>;
+
+/**
  * A write's transaction skips the text index (about 6 ms a transaction, paid here once for a thousand tuples). A
- * search also reads the pending tuples, so this only keeps that read short. One process at a time runs it (`lease`):
- * two would lock the same edges and redo each other's work.
+ * search also reads the pending tuples, so this only keeps that read short. Each batch runs between units (`beside`),
+ * so one process at a time runs one, and a long backlog lets units in between its batches.
  */
 export class SearchCatchUp {
   private timer: NodeJS.Timeout | undefined;
@@ -22,7 +27,7 @@ export class SearchCatchUp {
   private stopped = false;
   private failures = 0;
 
-  constructor(private readonly listing: TupleListing, private readonly lease: Lease, private readonly logger: Logger, private readonly everyMs = CATCH_UP_EVERY_MS) {}
+  constructor(private readonly listing: TupleListing, private readonly beside: BesideUnits, private readonly logger: Logger, private readonly everyMs = CATCH_UP_EVERY_MS) {}
 
   start(): void {
     if (this.started) return;
@@ -30,17 +35,12 @@ export class SearchCatchUp {
     this.schedule(0);
   }
 
-  /** Batches until one comes back short, under the lease; 0 when another process holds it. */
+  /** Batches until one comes back short or the index leases stay taken. */
   async pass(): Promise<number> {
-    if (!(await this.lease.tryAcquire())) return 0;
     let total = 0;
-    try {
-      for (let n = CATCH_UP_BATCH; n === CATCH_UP_BATCH && !this.stopped && this.lease.held();) {
-        n = await this.listing.catchUp(CATCH_UP_BATCH);
-        total += n;
-      }
-    } finally {
-      await this.lease.release();
+    for (let n: number | null = CATCH_UP_BATCH; n === CATCH_UP_BATCH && !this.stopped;) {
+      n = await this.beside(() => this.listing.catchUp(CATCH_UP_BATCH));
+      total += n ?? 0;
     }
     return total;
   }
