@@ -1,5 +1,5 @@
 // The tuple graph in memory: what src/stores/neo4j/graph.ts answers (cypher/projection.cypher), over a MemoryGraph.
-import { tupleText, type Tuple } from '../../engine/ids.js';
+import { byCodeUnits, tupleText, type Tuple } from '../../engine/ids.js';
 import type { GraphStore } from '../ports/graph.js';
 import type { MemoryGraph } from './graph-state.js';
 
@@ -7,7 +7,6 @@ const split = (edges: Array<{ tuple: Tuple; grant: boolean }>) => ({
   tuples: edges.filter((e) => !e.grant).map((e) => ({ ...e.tuple })),
   grants: edges.filter((e) => e.grant).map((e) => ({ ...e.tuple })),
 });
-const byKey = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 /** Paths from the subject to the resource are searched this deep, as tuples-between bounds them. */
 const DEPTH = 10;
 
@@ -67,7 +66,7 @@ export function memoryGraphStore(g: MemoryGraph): GraphStore {
     },
     async touchingType(type, after, objects) {
       const from = after || `${type}:`;
-      const keys = [...g.objects.keys()].filter((k) => k > from && k < `${type};`).sort(byKey).slice(0, objects);
+      const keys = [...g.objects.keys()].filter((k) => k > from && k < `${type};`).sort(byCodeUnits).slice(0, objects);
       if (keys.length === 0) return { tuples: [], grants: [], next: null };
       const edges = keys.flatMap((k) => [
         ...g.resolve(g.into.get(k) ?? []),
@@ -76,7 +75,7 @@ export function memoryGraphStore(g: MemoryGraph): GraphStore {
       return { ...split(edges), next: keys.length < objects ? null : keys.at(-1)! };
     },
     async edgesAfter(grant, after, limit, mark) {
-      return [...g.edges(grant).values()].filter((e) => e.key > after).sort((a, b) => byKey(a.key, b.key)).slice(0, limit)
+      return [...g.edges(grant).values()].filter((e) => e.key > after).sort((a, b) => byCodeUnits(a.key, b.key)).slice(0, limit)
         .map((e) => ({ key: e.key, marked: e.mark === mark }));
     },
     async tuplesBetween(subject, resource) {

@@ -1,11 +1,10 @@
 // The index store in memory: what src/stores/neo4j/index-store.ts answers, from flats in Maps and a MemoryGraph's tuples.
-import { typeOf } from '../../engine/ids.js';
+import { byCodeUnits, typeOf } from '../../engine/ids.js';
 import { slotOf, splitKey, type IndexPlan } from '../../engine/index-plan.js';
 import type { FlatRecord, IndexStore, ListCount } from '../ports/index-store.js';
 import type { MemoryGraph } from './graph-state.js';
 
 /** Neo4j orders strings by their UTF-16 code units, as `<` does (localeCompare would not). */
-export const byCodeUnits = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 const page = (ids: Iterable<string>, skip: number, limit: number) => [...new Set(ids)].sort(byCodeUnits).slice(skip, skip + limit);
 const countOf = (ids: Iterable<string>, pivot: string): ListCount => {
   const all = new Set(ids);

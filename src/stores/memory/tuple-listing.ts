@@ -1,26 +1,25 @@
 // The admin list of relations in memory: what src/stores/neo4j/tuple-listing.ts answers (cypher/listing.cypher), over
 // the TUPLE edges of a MemoryGraph, with the same caps on counts and the same budget for broad searches.
-import { typeOf } from '../../engine/ids.js';
+import { byCodeUnits, typeOf } from '../../engine/ids.js';
 import type { TupleListing, TupleListPage, TupleListQuery } from '../ports/tuple-listing.js';
 import type { MemoryGraph } from './graph-state.js';
 
 /** The Neo4j adapter's defaults (LIST_COUNT_CAP, LIST_SCAN_BUDGET), not imported: that module loads the driver. */
 const DEFAULT_LIMITS = { cap: 10_000, budget: 20_000 };
-const byKey = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 export function memoryTupleListing(g: MemoryGraph, limits = DEFAULT_LIMITS): TupleListing {
   /** Keys in the range the query's filters select, in its order (the range index the adapter reads). */
   const range = (q: TupleListQuery, prefix: string) => {
     const keys = [...g.tuples.values()]
       .filter((e) => e.key.startsWith(prefix) && (q.resourceType === undefined || typeOf(e.tuple.resource) === q.resourceType))
-      .map((e) => e.key).sort(byKey);
+      .map((e) => e.key).sort(byCodeUnits);
     return q.descending ? keys.reverse() : keys;
   };
   /** The text index and the pending edges read beside it: every edge, caught up or not. */
   const matches = (key: string, search: string) => key.toLowerCase().includes(search.toLowerCase());
   /** The pending edges in key order, as the adapter's index gives them. */
   const catchUp = (limit: number) => {
-    const next = [...g.tuples.values()].filter((e) => !e.searchable).sort((a, b) => byKey(a.key, b.key)).slice(0, Math.max(0, limit));
+    const next = [...g.tuples.values()].filter((e) => !e.searchable).sort((a, b) => byCodeUnits(a.key, b.key)).slice(0, Math.max(0, limit));
     for (const e of next) e.searchable = true;
     return next.length;
   };
@@ -36,7 +35,7 @@ export function memoryTupleListing(g: MemoryGraph, limits = DEFAULT_LIMITS): Tup
   }
 
   function search(q: TupleListQuery, prefix: string): TupleListPage {
-    const all = [...g.tuples.keys()].filter((k) => matches(k, q.search!)).sort(byKey);
+    const all = [...g.tuples.keys()].filter((k) => matches(k, q.search!)).sort(byCodeUnits);
     // The text index yields at most `cap` matches, in no order the adapter relies on (here: key order).
     const seen = all.slice(0, limits.cap);
     const inRange = new Set(range(q, prefix));

@@ -1,6 +1,6 @@
 // The tuple graph in Neo4j: MERGE and DELETE by edge key, so replaying any change converges.
 import neo4j, { type Driver } from 'neo4j-driver';
-import { NAME_RE, parseObject, tupleText, type Tuple } from '../../engine/ids.js';
+import { byCodeUnits, NAME_RE, parseObject, tupleText, type Tuple } from '../../engine/ids.js';
 import type { EdgeChange, GraphStore } from '../ports/graph.js';
 import { loadCypher, reader } from './connection.js';
 
@@ -37,8 +37,6 @@ export const putEdgesStatements = () => {
 const SYNC_ROWS = 2000;
 
 type Rec = { get(k: string): unknown };
-/** Code-unit order, as Neo4j orders strings. */
-const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 const split = (records: Rec[]) => {
   const tuples: Tuple[] = [];
   const grants: Tuple[] = [];
@@ -69,22 +67,19 @@ export function neo4jGraphStore(driver: Driver): GraphStore {
         const list = groups.get(k);
         if (list) list.push(c); else groups.set(k, [c]);
       }
-      // In key order, as the search catch-up locks edges (listing.cypher): two writers locking one order cannot deadlock.
-      const byText = (a: EdgeChange, b: EdgeChange) => compareText(tupleText(a.tuple), tupleText(b.tuple));
+      // In key order (batch by batch, as the catch-up's index gives them too): writers locking one order cannot deadlock.
       for (const [edge, list] of groups) {
-        list.sort(byText);
+        const rows = list.map(({ tuple: t }) => {
+          const s = parseObject(t.subject)!;
+          const o = parseObject(t.resource)!;
+          return { subject: t.subject, subjectType: checked(s.type), subjectId: s.id, resource: t.resource, resourceType: checked(o.type), resourceId: o.id, key: tupleText(t),
+            name: t.relation };
+        }).sort((a, b) => byCodeUnits(a.key, b.key));
         const statement = putEdges(stmt('put-edges'), edge, mark);
         // At most SYNC_ROWS edges a transaction, which db.memory.transaction.max (half the heap) always holds.
-        for (let i = 0; i < list.length; i += SYNC_ROWS) {
-          await driver.executeQuery(statement, { mark, rows: list.slice(i, i + SYNC_ROWS).map(({ tuple: t }) => {
-            const s = parseObject(t.subject)!;
-            const o = parseObject(t.resource)!;
-            return { subject: t.subject, subjectType: checked(s.type), subjectId: s.id, resource: t.resource, resourceType: checked(o.type), resourceId: o.id, key: tupleText(t),
-              name: t.relation };
-          }) });
-        }
+        for (let i = 0; i < rows.length; i += SYNC_ROWS) await driver.executeQuery(statement, { mark, rows: rows.slice(i, i + SYNC_ROWS) });
       }
-      gone.tuples.sort(compareText);
+      gone.tuples.sort(byCodeUnits);
       for (let i = 0; i < gone.tuples.length; i += SYNC_ROWS) await driver.executeQuery(stmt('delete-tuples'), { keys: gone.tuples.slice(i, i + SYNC_ROWS) });
       for (let i = 0; i < gone.grants.length; i += SYNC_ROWS) await driver.executeQuery(stmt('delete-grants'), { keys: gone.grants.slice(i, i + SYNC_ROWS) });
     },
