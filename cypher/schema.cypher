@@ -79,6 +79,7 @@ CREATE INDEX tuple_type_key IF NOT EXISTS FOR ()-[t:TUPLE]-() ON (t.resourceType
 CREATE TEXT INDEX tuple_search IF NOT EXISTS FOR ()-[t:TUPLE]-() ON (t.keyLower);
 
 // name: tuple-search-pending
-// The edges whose keyLower the catch-up has still to fill, in key order (the order every projection writer locks in),
-// and which a search reads beside the text index.
+// The edges whose keyLower the catch-up has still to fill (searchPending true), in key order (the order every
+// projection writer locks in), and those it filled less than a settle ago (the time it did): a search reads both
+// beside the text index, which a commit shows a search later than this one (listing.cypher, settle).
 CREATE INDEX tuple_search_pending_key IF NOT EXISTS FOR ()-[t:TUPLE]-() ON (t.searchPending, t.key);

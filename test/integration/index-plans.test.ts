@@ -94,3 +94,17 @@ it('warms every statement at start, the spliced subject lists and the edge write
   for (const st of spliced) expect(st).not.toContain('__');
   expect(await warmNeo4j(driver, spliced)).toBe(plain.length + spliced.length);
 });
+
+// Found when a search missed tuples in CI: the pending edges were planned as a scan of every key, filtered (at 1M
+// tuples, the whole range index on each search), and after the union a limit and the sort were folded into a Top that
+// read every match of the text index before keeping the cap.
+it('plans a search from the pending edges and the text index, reading at most the cap of each', async () => {
+  const listing = loadCypher('listing.cypher');
+  const pending = await explain(listing.get('search-pending')!, { search: 'u1', cap: neo4j.int(10) });
+  expect(pending.some((o) => o.includes('TUPLE(searchPending, key)'))).toBe(true);
+  expect(pending.filter((o) => /Scan|Seek/.test(o) && !o.includes('TUPLE(searchPending, key)'))).toEqual([]);
+  const probe = await explain(listing.get('search-probe')!.replaceAll('__DIR__', 'ASC'), { search: 'u1', cap: neo4j.int(10), pending: [], prefix: '', resourceType: null });
+  const text = probe.findIndex((o) => o.includes('TEXT INDEX'));
+  expect(text).toBeGreaterThan(0);
+  expect(probe[text - 1]).toMatch(/^Limit/);
+});

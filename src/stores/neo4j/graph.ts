@@ -13,9 +13,10 @@ const label = (type: string) => `\`${checked(type)}\``;
 
 /**
  * Set on every TUPLE edge the projection writes (not only new ones), so any re-apply fills edges older than them. The
- * search text is left to the listing's catch-up (cypher/listing.cypher): an edge without it is marked searchPending.
+ * search text is left to the listing's catch-up (cypher/listing.cypher): an edge without it is marked searchPending, and
+ * a rewrite keeps the mark the catch-up left (its settle takes it off).
  */
-const LIST_FIELDS = ['t.resourceType = row.resourceType', 't.searchPending = CASE WHEN t.keyLower IS NULL THEN true END'];
+const LIST_FIELDS = ['t.resourceType = row.resourceType', 't.searchPending = CASE WHEN t.keyLower IS NULL THEN true ELSE t.searchPending END'];
 /** put-edges' SET clause: the mark only for a rebuild's writes, the list fields only on TUPLE edges. */
 const setClause = (edge: string, mark: string) => {
   const fields = [...(mark ? ['t.mark = $mark'] : []), ...(edge === 'TUPLE' ? LIST_FIELDS : [])];

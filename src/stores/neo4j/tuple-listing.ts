@@ -9,7 +9,13 @@ export const LIST_COUNT_CAP = 10_000;
 /** Index entries a search matching more than LIST_COUNT_CAP tuples may read in key order to fill its page. */
 export const LIST_SCAN_BUDGET = 20_000;
 
-export function neo4jTupleListing(driver: Driver, limits = { cap: LIST_COUNT_CAP, budget: LIST_SCAN_BUDGET }): TupleListing {
+/**
+ * How long an edge the catch-up put in the text index stays among the pending ones a search also reads: a commit shows
+ * a search the pending index's change before the text index's (cypher/listing.cypher, search-probe).
+ */
+export const SEARCH_SETTLE_MS = 500;
+
+export function neo4jTupleListing(driver: Driver, limits = { cap: LIST_COUNT_CAP, budget: LIST_SCAN_BUDGET }, settleMs = SEARCH_SETTLE_MS): TupleListing {
   const q = loadCypher('listing.cypher');
   const run = reader(driver);
   const stmt = (name: string, splice: { dir?: 'ASC' | 'DESC'; type?: string } = {}) => {
@@ -43,8 +49,12 @@ export function neo4jTupleListing(driver: Driver, limits = { cap: LIST_COUNT_CAP
   async function search(query: TupleListQuery, prefix: string, dir: 'ASC' | 'DESC'): Promise<TupleListPage> {
     const range = query.resourceType === undefined ? 'keyed' : 'typed';
     const params = { search: query.search!, prefix, resourceType: query.resourceType ?? null, skip: int(query.skip), limit: int(query.limit) };
-    // Most searches name an object or a tuple: the text index gives every match, read whole, sorted and counted.
-    const probe = await one(stmt('search-probe', { dir }), { ...params, cap: int(limits.cap) });
+    // Most searches name an object or a tuple: the text index gives every match, read whole, sorted and counted. The
+    // edges not in it yet are read first, in a statement of their own (cypher/listing.cypher, search-probe, says why).
+    const cap = int(limits.cap);
+    const pending = (await run(stmt('search-pending'), { search: params.search, cap })).records
+      .map((r) => ({ key: r.get('key') as string, resourceType: r.get('resourceType') as string | null }));
+    const probe = await one(stmt('search-probe', { dir }), { ...params, cap, pending });
     const matched = Number(probe.get('matched'));
     if (Number(probe.get('seen')) < limits.cap) return { keys: probe.get('page') as string[], count: matched, exact: true };
     // A broad one: key order, filtered, within the budget; a full page ends it, else the tally tells whether the range ended.
@@ -56,8 +66,9 @@ export function neo4jTupleListing(driver: Driver, limits = { cap: LIST_COUNT_CAP
     return { keys, count: Number(tally.get('matched')), exact: true };
   }
 
-  /** Written in a write transaction (`run` reads). */
+  /** Settles the marks of edges indexed at least settleMs ago, then indexes more; written in a write transaction each. */
   async function catchUp(limit: number): Promise<number> {
+    await driver.executeQuery(stmt('settle'), { limit: int(limit), settleMs: int(settleMs) });
     const r = await driver.executeQuery(stmt('catch-up'), { limit: int(limit) });
     return Number(r.records[0]?.get('n') ?? 0);
   }

@@ -28,7 +28,7 @@ export interface TupleListing {
   /**
    * Puts at most `limit` pending tuples into the search's text index, in key order (a write leaves them pending, so
    * its transaction skips the text index's cost); how many. A search finds pending tuples too, from a scan of them:
-   * this keeps that scan short.
+   * this keeps that scan short. A store may keep a tuple among the pending ones a while after it is indexed.
    */
   catchUp(limit: number): Promise<number>;
 }
