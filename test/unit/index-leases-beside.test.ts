@@ -31,3 +31,34 @@ it('frees the leases when the work fails', async () => {
   const other = processLeases();
   expect(await other.whileAllHeld(async () => 'ran', 50)).toBe('ran');
 });
+
+// Found reading whileAllHeld: it took the leases in order, waiting up to its limit for each, so while one unit held the
+// last partition it held the structure and every partition before it, and a write needing one of them waited.
+it('holds no lease while it waits for the rest: a unit asking for one it would have taken first gets it at once', async () => {
+  const unitSide = processLeases();
+  const writer = processLeases();
+  const catchUp = processLeases();
+  const last = await unitSide.acquire({ partitions: [2], structure: false }, 100);
+  let ran = 0;
+  const waiting = catchUp.whileAllHeld(async () => ++ran, 1500);
+  await new Promise((r) => setTimeout(r, 50));
+  const first = await writer.acquire({ partitions: [0], structure: true }, 100);
+  expect(ran).toBe(0);
+  await writer.release(first);
+  await unitSide.release(last);
+  expect(await waiting).toBe(1);
+});
+
+it('takes none when one is taken, and all of them once they are free', async () => {
+  const unitSide = processLeases();
+  const catchUp = processLeases();
+  const unit = await unitSide.acquire({ partitions: [1], structure: false }, 100);
+  expect(await catchUp.tryAll(catchUp.everything())).toBeNull();
+  // The ones it tried were given back: another unit of the catch-up's side takes them without waiting.
+  const freed = await catchUp.acquire({ partitions: [0], structure: true }, 10);
+  await catchUp.release(freed);
+  await unitSide.release(unit);
+  const all = await catchUp.tryAll(catchUp.everything());
+  expect(all).toHaveLength(4);
+  await catchUp.release(all!);
+});

@@ -1,5 +1,5 @@
 // The leases index work runs under: one per partition of objects, and one for the structure (flats, definitions, rebuilds).
-import { LeaseTimeout, type Lease } from '../../stores/ports/lease.js';
+import type { Lease } from '../../stores/ports/lease.js';
 
 /** What a unit of index work needs to hold. */
 export interface Scope {
@@ -63,9 +63,14 @@ export class IndexLeases {
     return partitionOf(object, this.partitions.length);
   }
 
+  /** The leases of `scope` in the global order: structure first, then partitions ascending. */
+  private ordered(scope: Scope): Lease[] {
+    return [...(scope.structure ? [this.structure] : []), ...[...new Set(scope.partitions)].sort((a, b) => a - b).map((p) => this.partitions[p]!)];
+  }
+
   /** Waits for every lease of `scope`, in the global order; on failure releases what it took. */
   async acquire(scope: Scope, waitMs: number): Promise<Lease[]> {
-    const wanted = [...(scope.structure ? [this.structure] : []), ...[...new Set(scope.partitions)].sort((a, b) => a - b).map((p) => this.partitions[p]!)];
+    const wanted = this.ordered(scope);
     const held: Lease[] = [];
     try {
       for (const lease of wanted) {
@@ -103,17 +108,42 @@ export class IndexLeases {
     return { taken, leases };
   }
 
+  /** Every lease of `scope` if all are free now, else none: it never holds one while another is taken. */
+  async tryAll(scope: Scope): Promise<Lease[] | null> {
+    const held: Lease[] = [];
+    try {
+      for (const lease of this.ordered(scope)) {
+        if (!this.tryLock(lease)) break;
+        if (!(await lease.tryAcquire().catch((e: unknown) => {
+          this.unlock(lease);
+          throw e;
+        }))) {
+          this.unlock(lease);
+          break;
+        }
+        held.push(lease);
+      }
+    } catch (e) {
+      await this.release(held);
+      throw e;
+    }
+    if (held.length === this.ordered(scope).length) return held;
+    await this.release(held);
+    return null;
+  }
+
   /**
    * Runs `work` holding every lease, so no unit, rebuild or re-index writes Neo4j meanwhile; null when they are not all
-   * free within `waitMs`. For work that must not take Neo4j locks beside a unit (the search catch-up).
+   * free at once within `waitMs`. For work that must not take Neo4j locks beside a unit (the search catch-up). It tries
+   * them all or none, again and again: taking them in order and waiting for each, it held the first ones while it
+   * waited for the rest, and a write needing one of those waited behind it.
    */
   async whileAllHeld<T>(work: () => Promise<T>, waitMs: number): Promise<T | null> {
-    let held: Lease[];
-    try {
-      held = await this.acquire(this.everything(), waitMs);
-    } catch (e) {
-      if (e instanceof LeaseTimeout) return null;
-      throw e;
+    const deadline = Date.now() + waitMs;
+    let held: Lease[] | null;
+    for (let pause = 2; !(held = await this.tryAll(this.everything())); pause = Math.min(pause * 2, 50)) {
+      if (Date.now() + pause > deadline) return null;
+      await new Promise((r) => setTimeout(r, pause));
     }
     try {
       return await work();
