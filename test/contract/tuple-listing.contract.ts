@@ -10,6 +10,8 @@ export interface ListingHarness {
   graph: GraphStore;
   listing(limits: { cap: number; budget: number }): TupleListing;
   cleanup(): Promise<void>;
+  /** How long the adapter keeps an indexed tuple among the pending ones (Neo4j: its settle), if it does. */
+  settleMs?: number;
 }
 
 const LIMITS = { cap: 5, budget: 8 };
@@ -121,9 +123,6 @@ function catchUpCase(get: () => { h: ListingHarness; listing: TupleListing }) {
   });
 }
 
-/** How long the race case keeps passing after the backlog is gone: past the Neo4j adapter's settle (500 ms). */
-const SETTLE_WINDOW_MS = 1500;
-
 /**
  * A search while the catch-up moves its matches from the pending edges to the text index finds each of them: on Neo4j
  * a commit shows a search the pending index's change before the text index's, and searches missed the edges of a pass.
@@ -140,7 +139,7 @@ function catchUpRaceCase(get: () => { h: ListingHarness; listing: TupleListing }
     let passing = true;
     // Small passes until the backlog is gone, and on past the settle, so marks come off while searches run too.
     const passes = (async () => {
-      const until = Date.now() + SETTLE_WINDOW_MS;
+      const until = Date.now() + 3 * (h.settleMs ?? 0);
       try {
         while (await listing.catchUp(10) > 0 || Date.now() < until);
       } finally {

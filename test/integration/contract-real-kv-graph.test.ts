@@ -6,7 +6,7 @@ import { type Driver, isInt } from 'neo4j-driver';
 import { connectNeo4j, warmNeo4j } from '../../src/stores/neo4j/connection.js';
 import { neo4jGraphStore, putEdgesStatements } from '../../src/stores/neo4j/graph.js';
 import { neo4jIndexStore, splicedStatements } from '../../src/stores/neo4j/index-store.js';
-import { neo4jTupleListing } from '../../src/stores/neo4j/tuple-listing.js';
+import { neo4jTupleListing, SEARCH_SETTLE_MS } from '../../src/stores/neo4j/tuple-listing.js';
 import { graphContract, t } from '../contract/graph.contract.js';
 import { tupleListingContract } from '../contract/tuple-listing.contract.js';
 import { redisChatChannel } from '../../src/stores/redis/chat-channel.js';
@@ -112,7 +112,7 @@ describe('real adapters: Neo4j', () => {
   });
   tupleListingContract(async () => {
     const driver = await connectIndex();
-    return { graph: neo4jGraphStore(driver), listing: (limits) => neo4jTupleListing(driver, limits), cleanup: () => driver.close() };
+    return { graph: neo4jGraphStore(driver), listing: (limits) => neo4jTupleListing(driver, limits), cleanup: () => driver.close(), settleMs: SEARCH_SETTLE_MS };
   });
 });
 
