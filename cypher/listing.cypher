@@ -35,9 +35,12 @@ RETURN t.key AS key ORDER BY t.resourceType __DIR__, t.key __DIR__ SKIP $skip LI
 // The edges not in the text index yet, or indexed too lately to be sure a search sees them there (settle), that match
 // the search: a backlog the catch-up keeps short. Read before search-probe, in a statement of its own (see there). The
 // hint: on an empty store Neo4j planned this as a scan of every key, filtered: at 1M tuples, all of them each search.
+// Read in the index's ascending order, pinned: `true` sorts before every number, so an edge the catch-up marks with
+// its time while this reads moves ahead of the cursor (read again, kept once), never behind it.
 MATCH ()-[t:TUPLE]->() USING INDEX t:TUPLE(searchPending, key)
 WHERE t.searchPending IS NOT NULL AND t.key IS NOT NULL AND toLower(t.key) CONTAINS toLower($search)
-RETURN t.key AS key, t.resourceType AS resourceType LIMIT $cap;
+WITH t ORDER BY t.searchPending, t.key
+RETURN DISTINCT t.key AS key, t.resourceType AS resourceType LIMIT $cap;
 
 // name: search-probe
 // The text index's matches and the pending ones ($pending, from search-pending), at most $cap of each, the first $cap
@@ -47,8 +50,9 @@ RETURN t.key AS key, t.resourceType AS resourceType LIMIT $cap;
 // Why two statements, and settle: a statement reads the text index as it was when it began but the pending edges'
 // range index as it goes, and a commit shows a search its range index change before its text index change. When a
 // catch-up took the mark off in its own transaction, in one statement, a search missed the edges a pass committed
-// meanwhile (in CI, and in the contract case). Now an edge keeps its mark at least $settleMs after its text is indexed,
-// and the marks are read first: one unmarked before search-pending read it was searchable long before this began.
+// meanwhile (in CI, and in the contract case). Now an edge keeps its mark until a later transaction (settle, after the
+// catch-up's commit returned and $settleMs after it began), and the marks are read first: one unmarked before
+// search-pending read it was searchable before this began.
 // One read twice is kept once (UNION).
 CALL () {
   UNWIND $pending AS p
@@ -93,9 +97,12 @@ RETURN count(*) AS scanned, count(CASE WHEN toLower(t.key) CONTAINS toLower($sea
 OPTIONAL MATCH (m:ProjectionMeta {id: 'list-fields'}) RETURN m IS NOT NULL AS filled;
 
 // name: fill
-// Fills the list fields of older edges in batches: resourceType is the resource's type, keyLower the lowered key.
+// Fills the list fields of older edges in batches: resourceType is the resource's type, keyLower the lowered key. A
+// pending mark becomes a time, for settle to take off later (see there).
 MATCH ()-[t:TUPLE]->(o:Object) WHERE t.resourceType IS NULL OR (t.keyLower IS NULL AND t.searchPending IS NULL)
-CALL (t, o) { SET t.resourceType = o.type, t.keyLower = toLower(t.key) REMOVE t.searchPending } IN TRANSACTIONS OF 10000 ROWS
+CALL (t, o) {
+  SET t.resourceType = o.type, t.keyLower = toLower(t.key), t.searchPending = CASE WHEN t.searchPending IS NULL THEN null ELSE timestamp() END
+} IN TRANSACTIONS OF 10000 ROWS
 RETURN count(*) AS n;
 
 // name: catch-up
@@ -103,18 +110,19 @@ RETURN count(*) AS n;
 // text index's fixed cost per transaction is paid once for all of them. In key order from the index, as graph.ts
 // writes and deletes edges, so it never deadlocks with them. Each keeps a mark, the time it was indexed, until settle
 // takes it off: see there.
-MATCH ()-[t:TUPLE]->() WHERE t.searchPending = true AND t.key IS NOT NULL
+MATCH ()-[t:TUPLE]->() USING INDEX t:TUPLE(searchPending, key) WHERE t.searchPending = true AND t.key IS NOT NULL
 // Ordered on both properties of the index, so the index gives the order and a pass reads $limit entries, not the backlog.
 WITH t ORDER BY t.searchPending, t.key LIMIT $limit
 SET t.keyLower = toLower(t.key), t.searchPending = timestamp()
 RETURN count(*) AS n;
 
 // name: settle
-// Takes the mark off at most $limit edges indexed at least $settleMs ago, so a search stops reading them as pending.
-// Not in the same transaction as catch-up: a commit shows the range index's change to a search before the text
-// index's (a search in CI missed tuples that one transaction had moved from one to the other), so an edge stays among
-// the pending ones until its text has long been searchable. Locked in key order, as catch-up.
-MATCH ()-[t:TUPLE]->() WHERE t.searchPending < timestamp() - $settleMs AND t.key IS NOT NULL
+// Takes the mark off at most $limit edges marked at least $settleMs ago, so a search stops reading them as pending.
+// Never in the transaction that indexed them: a commit shows a search the range index's change before the text
+// index's (a search in CI missed tuples that one transaction had moved from one to the other). Run after a catch-up's
+// commit has returned (the order is what makes it safe; the time, from when that catch-up began, is a margin). Locked
+// in key order, as catch-up. The hint: on a small store Neo4j planned this as a scan of every key.
+MATCH ()-[t:TUPLE]->() USING INDEX t:TUPLE(searchPending, key) WHERE t.searchPending < timestamp() - $settleMs AND t.key IS NOT NULL
 WITH t ORDER BY t.searchPending, t.key LIMIT $limit
 WITH t ORDER BY t.key
 REMOVE t.searchPending

@@ -124,7 +124,8 @@ describe('real adapters: Neo4j tuple search marks', () => {
     const driver = await connectIndex();
     try {
       const graph = neo4jGraphStore(driver);
-      const listing = neo4jTupleListing(driver, undefined, 300);
+      // A settle long enough for a loaded machine to sync and pass within it.
+      const listing = neo4jTupleListing(driver, undefined, 2000);
       while (await listing.catchUp(1000) > 0);
       const word = `w${randomUUID().slice(0, 8)}`;
       const keys = ['a', 'b'].map((u) => `Mk:${word}${u}#viewer@Mr:d`);
@@ -140,7 +141,7 @@ describe('real adapters: Neo4j tuple search marks', () => {
       await sync();
       expect(await listing.catchUp(1000)).toBe(0);
       expect(await marks()).toEqual(indexed);
-      await new Promise((r) => setTimeout(r, 400));
+      await new Promise((r) => setTimeout(r, 2100));
       expect(await listing.catchUp(1000)).toBe(0);
       expect(await marks()).toEqual(keys.map((k) => ({ mark: 'none', lower: k.toLowerCase() })));
     } finally {

@@ -16,6 +16,7 @@ const params = (subject: string, type: string) => planParams(indexPlan(new Model
 let driver: Driver;
 /** The plans Neo4j made while the store was empty, as after a start or just before a load: every estimate is 0. */
 let emptyStorePlans: Record<string, string[]>;
+let emptyListingPlans: Record<string, string[]>;
 
 interface Plan {
   operatorType: string;
@@ -28,6 +29,7 @@ beforeAll(async () => {
   svc = await startService();
   driver = neo4j.driver(process.env.NEO4J_URI!);
   emptyStorePlans = await plansOfReads();
+  emptyListingPlans = await plansOfCatchUp();
   const doc = DOC;
   expect((await svc.http('POST', '/authorization/resources', { body: doc })).status).toBe(200);
   const updates = [
@@ -107,4 +109,21 @@ it('plans a search from the pending edges and the text index, reading at most th
   const text = probe.findIndex((o) => o.includes('TEXT INDEX'));
   expect(text).toBeGreaterThan(0);
   expect(probe[text - 1]).toMatch(/^Limit/);
+});
+
+/** The tuple search's reads of the pending edges and the catch-up's writes: each from the (searchPending, key) index. */
+async function plansOfCatchUp(): Promise<Record<string, string[]>> {
+  const listing = loadCypher('listing.cypher');
+  const p = { search: 'u1', cap: neo4j.int(10), limit: neo4j.int(10), settleMs: neo4j.int(500) };
+  return Object.fromEntries(await Promise.all(['search-pending', 'catch-up', 'settle'].map(async (name) => [name, await explain(listing.get(name)!, p)])));
+}
+
+// Found in review: settle was planned on a small store as a scan of every key, then a filter and a Top, on each pass.
+it('plans the catch-up, its settle and the pending read from their index in its order, on an empty store and a loaded one', async () => {
+  for (const plans of [emptyListingPlans, await plansOfCatchUp()]) {
+    for (const [name, ops] of Object.entries(plans)) {
+      expect([name, ops.some((o) => o.includes('TUPLE(searchPending, key)'))]).toEqual([name, true]);
+      expect([name, ops.filter((o) => (/Scan|Seek/.test(o) && !o.includes('TUPLE(searchPending, key)')) || /^Top/.test(o))]).toEqual([name, []]);
+    }
+  }
 });

@@ -4,8 +4,12 @@ import { IndexLeases } from '../../src/services/authorization/index-leases.js';
 import { MemoryHub } from '../../src/stores/memory/hub.js';
 import { MemoryLease } from '../../src/stores/memory/lease.js';
 
-const hub = new MemoryHub();
-/** The leases of one process over the shared hub: a structure lease and three partitions. */
+// Each case has its own hub: a case that fails holding leases leaves the next one free.
+let hub: MemoryHub;
+beforeEach(() => {
+  hub = new MemoryHub();
+});
+/** The leases of one process over the case's hub: a structure lease and three partitions. */
 const processLeases = () => new IndexLeases(new MemoryLease(hub, 'index:structure', 2000), [0, 1, 2].map((i) => new MemoryLease(hub, `index:p${i}`, 2000)));
 
 it('runs the work only while no unit holds any index lease, and frees them all after', async () => {

@@ -108,27 +108,24 @@ export class IndexLeases {
     return { taken, leases };
   }
 
-  /** Every lease of `scope` if all are free now, else none: it never holds one while another is taken. */
+  /**
+   * Every lease of `scope` if all are free now, else none. It never waits for one while holding another, and tries
+   * them all at once (one round trip, not one per lease), so what it took it holds only that long when one is taken.
+   */
   async tryAll(scope: Scope): Promise<Lease[] | null> {
-    const held: Lease[] = [];
-    try {
-      for (const lease of this.ordered(scope)) {
-        if (!this.tryLock(lease)) break;
-        if (!(await lease.tryAcquire().catch((e: unknown) => {
-          this.unlock(lease);
-          throw e;
-        }))) {
-          this.unlock(lease);
-          break;
-        }
-        held.push(lease);
-      }
-    } catch (e) {
-      await this.release(held);
-      throw e;
+    const wanted = this.ordered(scope);
+    const local = wanted.filter((l) => this.tryLock(l));
+    if (local.length < wanted.length) {
+      local.forEach((l) => this.unlock(l));
+      return null;
     }
-    if (held.length === this.ordered(scope).length) return held;
-    await this.release(held);
+    const tried = await Promise.allSettled(wanted.map((l) => l.tryAcquire()));
+    const taken = wanted.filter((_, i) => tried[i]!.status === 'fulfilled' && (tried[i] as PromiseFulfilledResult<boolean>).value);
+    wanted.filter((l) => !taken.includes(l)).forEach((l) => this.unlock(l));
+    if (taken.length === wanted.length) return taken;
+    await this.release(taken);
+    const failed = tried.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed) throw failed.reason;
     return null;
   }
 

@@ -54,9 +54,10 @@ export function neo4jTupleListing(driver: Driver, limits = { cap: LIST_COUNT_CAP
     const cap = int(limits.cap);
     const pending = (await run(stmt('search-pending'), { search: params.search, cap })).records
       .map((r) => ({ key: r.get('key') as string, resourceType: r.get('resourceType') as string | null }));
-    const probe = await one(stmt('search-probe', { dir }), { ...params, cap, pending });
-    const matched = Number(probe.get('matched'));
-    if (Number(probe.get('seen')) < limits.cap) return { keys: probe.get('page') as string[], count: matched, exact: true };
+    // As many pending matches as the cap: the probe could only say "at least the cap", so the key order answers.
+    const probe = pending.length < limits.cap ? await one(stmt('search-probe', { dir }), { ...params, cap, pending }) : null;
+    const matched = probe ? Number(probe.get('matched')) : limits.cap;
+    if (probe && Number(probe.get('seen')) < limits.cap) return { keys: probe.get('page') as string[], count: matched, exact: true };
     // A broad one: key order, filtered, within the budget; a full page ends it, else the tally tells whether the range ended.
     const keys = (await run(stmt(`search-${range}`, { dir }), { ...params, budget: int(limits.budget) })).records
       .map((r) => r.get('key') as string);
