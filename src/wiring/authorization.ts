@@ -107,7 +107,7 @@ export async function authorizationModule(stores: Stores, config: Config, log: L
   if (migrated) await rebuildMigrated(rebuilds, indexer, log);
 
   // A batch waits at most 2 s for the units in hand to finish, then the next pass tries again.
-  const searchCatchUp = new SearchCatchUp(stores.tupleListing, (work) => leases.whileAllHeld(work, 2000), log);
+  const searchCatchUp = new SearchCatchUp(stores.tupleListing, (work, insist) => leases.whileAllHeld(work, 2000, insist), log);
 
   const module: Module = {
     name: 'authorization',

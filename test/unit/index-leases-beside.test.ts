@@ -66,3 +66,14 @@ it('takes none when one is taken, and all of them once they are free', async () 
   expect(all).toHaveLength(4);
   await catchUp.release(all!);
 });
+
+it('in turn, it waits for a taken lease as a unit does, and runs once it is given back', async () => {
+  const unitSide = processLeases();
+  const catchUp = processLeases();
+  const unit = await unitSide.acquire({ partitions: [1], structure: false }, 100);
+  setTimeout(() => void unitSide.release(unit), 100);
+  expect(await catchUp.whileAllHeld(async () => 'ran', 1500, true)).toBe('ran');
+  const held = await unitSide.acquire({ partitions: [2], structure: false }, 100);
+  expect(await catchUp.whileAllHeld(async () => 'ran', 50, true)).toBeNull();
+  await unitSide.release(held);
+});

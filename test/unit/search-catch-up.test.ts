@@ -1,7 +1,7 @@
 // The background catch-up of the tuple search on the twins: a pass repeats while batches come back full, the loop
 // leaves no tuple unsearchable for long, and stop ends it.
 import { createLogger } from '../../src/log.js';
-import { CATCH_UP_BATCH, SearchCatchUp } from '../../src/services/authorization/search-catch-up.js';
+import { CATCH_UP_BATCH, INSIST_AFTER_PASSES, SearchCatchUp } from '../../src/services/authorization/search-catch-up.js';
 import { memoryGraphStore } from '../../src/stores/memory/graph.js';
 import { MemoryGraph } from '../../src/stores/memory/graph-state.js';
 import { memoryTupleListing } from '../../src/stores/memory/tuple-listing.js';
@@ -91,6 +91,23 @@ describe('tuple search catch-up', () => {
     } finally {
       await loop.stop();
     }
+  });
+
+  it('after passes that all found the leases taken, the next one waits for them in turn, and the count starts over', async () => {
+    const { listing, write, unsearchable } = twins();
+    await write(0, 2);
+    const asked: boolean[] = [];
+    // Units never leave every lease free at once: only a pass that waits in turn gets them.
+    const busy = async <T>(work: () => Promise<T>, insist: boolean): Promise<T | null> => {
+      asked.push(insist);
+      return insist ? work() : null;
+    };
+    const loop = new SearchCatchUp(listing, busy, log);
+    for (let i = 0; i < INSIST_AFTER_PASSES; i++) expect(await loop.pass()).toBe(0);
+    expect(await loop.pass()).toBe(2);
+    expect(unsearchable()).toBe(0);
+    expect(await loop.pass()).toBe(0);
+    expect(asked).toEqual([...Array(INSIST_AFTER_PASSES).fill(false), true, false]);
   });
 
   it('between units: a pass while a unit holds the leases does nothing, and they are free after a pass', async () => {

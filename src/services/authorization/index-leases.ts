@@ -1,5 +1,5 @@
 // The leases index work runs under: one per partition of objects, and one for the structure (flats, definitions, rebuilds).
-import type { Lease } from '../../stores/ports/lease.js';
+import { LeaseTimeout, type Lease } from '../../stores/ports/lease.js';
 
 /** What a unit of index work needs to hold. */
 export interface Scope {
@@ -129,19 +129,29 @@ export class IndexLeases {
     return null;
   }
 
+  /** Every lease, tried all at once again and again until `waitMs` has passed; null if they were never all free. */
+  private async allWithin(waitMs: number): Promise<Lease[] | null> {
+    const deadline = Date.now() + waitMs;
+    for (let pause = 2;; pause = Math.min(pause * 2, 50)) {
+      const held = await this.tryAll(this.everything());
+      if (held || Date.now() + pause > deadline) return held;
+      await new Promise((r) => setTimeout(r, pause));
+    }
+  }
+
   /**
    * Runs `work` holding every lease, so no unit, rebuild or re-index writes Neo4j meanwhile; null when they are not all
    * free at once within `waitMs`. For work that must not take Neo4j locks beside a unit (the search catch-up). It tries
    * them all or none, again and again: taking them in order and waiting for each, it held the first ones while it
-   * waited for the rest, and a write needing one of those waited behind it.
+   * waited for the rest, and a write needing one of those waited behind it. `inTurn` does that still, for a caller
+   * that has found them taken too often (units then wait behind it, once).
    */
-  async whileAllHeld<T>(work: () => Promise<T>, waitMs: number): Promise<T | null> {
-    const deadline = Date.now() + waitMs;
-    let held: Lease[] | null;
-    for (let pause = 2; !(held = await this.tryAll(this.everything())); pause = Math.min(pause * 2, 50)) {
-      if (Date.now() + pause > deadline) return null;
-      await new Promise((r) => setTimeout(r, pause));
-    }
+  async whileAllHeld<T>(work: () => Promise<T>, waitMs: number, inTurn = false): Promise<T | null> {
+    const held = inTurn ? await this.acquire(this.everything(), waitMs).catch((e: unknown) => {
+      if (e instanceof LeaseTimeout) return null;
+      throw e;
+    }) : await this.allWithin(waitMs);
+    if (!held) return null;
     try {
       return await work();
     } finally {

@@ -8,12 +8,18 @@ export const CATCH_UP_BATCH = 1000;
 export const CATCH_UP_EVERY_MS = 1000;
 /** Failed passes in a row after which each one is a warning (an outage fails a few, and the next pass retries). */
 const WARN_AFTER_FAILURES = 5;
+/**
+ * Passes in a row that found the index leases taken, after which the next one waits for them in turn as a unit does:
+ * under steady index work they may never all be free at once, and the backlog each search reads would only grow.
+ */
+export const INSIST_AFTER_PASSES = 10;
 
 /**
  * Runs `work` while no unit of index work runs in any process (holding every index lease), or answers null when the
- * leases stay taken: beside a unit, a batch's locks cost a write a retry of its transaction, about a second.
+ * leases stay taken: beside a unit, a batch's locks cost a write a retry of its transaction, about a second. It takes
+ * them all at once when they are free; `insist`, it waits for them in turn, as a unit does (units wait behind it).
  */
-export type BesideUnits = <T>(work: () => Promise<T>) => Promise<T | null>;
+export type BesideUnits = <T>(work: () => Promise<T>, insist: boolean) => Promise<T | null>;
 
 /**
  * A write's transaction skips the text index (about 6 ms a transaction, paid here once for a thousand tuples). A
@@ -26,6 +32,8 @@ export class SearchCatchUp {
   private started = false;
   private stopped = false;
   private failures = 0;
+  /** Passes in a row that found the leases taken. */
+  private starved = 0;
 
   constructor(private readonly listing: TupleListing, private readonly beside: BesideUnits, private readonly logger: Logger, private readonly everyMs = CATCH_UP_EVERY_MS) {}
 
@@ -39,7 +47,8 @@ export class SearchCatchUp {
   async pass(): Promise<number> {
     let total = 0;
     for (let n: number | null = CATCH_UP_BATCH; n === CATCH_UP_BATCH && !this.stopped;) {
-      n = await this.beside(() => this.listing.catchUp(CATCH_UP_BATCH));
+      n = await this.beside(() => this.listing.catchUp(CATCH_UP_BATCH), this.starved >= INSIST_AFTER_PASSES);
+      this.starved = n === null ? this.starved + 1 : 0;
       total += n ?? 0;
     }
     return total;
