@@ -1,9 +1,9 @@
 // Object and tuple identifiers: `Type:id` and `S#rel@O`, parsed strictly per DESIGN.md section 4.
 
-/** Type, relation and permission names: a letter, then letters, digits or `_`; at most 128 characters. */
 /** Code-unit order of strings, as Neo4j and MongoDB order them (not localeCompare). */
 export const byCodeUnits = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
+/** Type, relation and permission names: a letter, then letters, digits or `_`; at most 128 characters. */
 export const NAME_RE = /^[A-Za-z][A-Za-z0-9_]{0,127}$/;
 export const NAME_RULE = 'must match ^[A-Za-z][A-Za-z0-9_]*$ (at most 128 characters)';
 /**

@@ -4,7 +4,7 @@ import type { TupleListing } from '../../stores/ports/tuple-listing.js';
 
 /** Tuples one transaction puts in the text index: its fixed cost is paid once for all of them, its locks held briefly. */
 export const CATCH_UP_BATCH = 1000;
-/** Between passes that found nothing more to do: an idle pass is one index seek. */
+/** Between passes that found nothing more to do: an idle pass is two index seeks (settle, catch-up) under the leases. */
 export const CATCH_UP_EVERY_MS = 1000;
 /** Failed passes in a row after which each one is a warning (an outage fails a few, and the next pass retries). */
 const WARN_AFTER_FAILURES = 5;
