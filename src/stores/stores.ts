@@ -49,6 +49,8 @@ export interface StoreUrls {
   NEO4J_PASSWORD: string;
   REDIS_URL: string;
   REDIS_PREFIX: string;
+  /** Plan the statements at start (NEO4J_WARM_PLANS); on unless false. */
+  NEO4J_WARM_PLANS?: boolean;
 }
 
 export async function connectStores(urls: StoreUrls, log: Logger): Promise<Stores> {
@@ -59,8 +61,10 @@ export async function connectStores(urls: StoreUrls, log: Logger): Promise<Store
   const tuned = tunedDb(mongo);
   const neo = await connectNeo4j(urls.NEO4J_URI, urls.NEO4J_USER, urls.NEO4J_PASSWORD);
   await requireNeo4jVersion(neo);
-  const warmStarted = Date.now();
-  log.info({ statements: await warmNeo4j(neo, [...splicedStatements(), ...putEdgesStatements()]), ms: Date.now() - warmStarted }, 'Neo4j query plans warmed');
+  if (urls.NEO4J_WARM_PLANS !== false) {
+    const warmStarted = Date.now();
+    log.info({ statements: await warmNeo4j(neo, [...splicedStatements(), ...putEdgesStatements()]), ms: Date.now() - warmStarted }, 'Neo4j query plans warmed');
+  }
   const tupleListing = neo4jTupleListing(neo);
   // Once, on the first start of this version over an older projection (a few thousand tuples a second).
   await tupleListing.prepare(() => log.info('filling the list fields of the projected tuples (once)')).then(

@@ -97,6 +97,21 @@ it('warms every statement at start, the spliced subject lists and the edge write
   expect(await warmNeo4j(driver, spliced)).toBe(plain.length + spliced.length);
 });
 
+// The test services skip it (NEO4J_WARM_PLANS=0: each worker's Neo4j is warmed once, by the global setup); a service
+// started as a user starts one warms, and says how long it took.
+it('warms the plans at start unless NEO4J_WARM_PLANS is off', async () => {
+  const started = async (warm: string) => {
+    const logLines: string[] = [];
+    const s = await startService({ NEO4J_WARM_PLANS: warm, LOG_LEVEL: 'info' }, { wipe: false, logLines });
+    await s.stop();
+    return logLines.filter((l) => l.includes('Neo4j query plans warmed')).map((l) => JSON.parse(l).statements as number);
+  };
+  const statements = ['projection.cypher', 'index.cypher', 'listing.cypher'].flatMap((f) => [...loadCypher(f).values()])
+    .filter((st) => !st.includes('__') && !st.includes('IN TRANSACTIONS')).length + splicedStatements().length + putEdgesStatements().length;
+  expect(await started('1')).toEqual([statements]);
+  expect(await started('0')).toEqual([]);
+});
+
 // Found when a search missed tuples in CI: the pending edges were planned as a scan of every key, filtered (at 1M
 // tuples, the whole range index on each search), and after the union a limit and the sort were folded into a Top that
 // read every match of the text index before keeping the cap.

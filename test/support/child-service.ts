@@ -64,6 +64,7 @@ export async function childService(env: Record<string, string> = {}, args = serv
     CLIENT_JWT_SECRET: randomBytes(32).toString('hex'),
     LOG_LEVEL: 'warn',
     CHECK_REPLIES: '1',
+    NEO4J_WARM_PLANS: '0', // as test/support/service.ts
     ...env,
   };
   const admin = `http://127.0.0.1:${port}`;

@@ -4,11 +4,25 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { removeCluster } from '../../infra/postgres.js';
 import { ROOT, startStack, type StackPorts, type StartedStack } from '../../infra/stack.js';
+import { connectNeo4j, warmNeo4j } from '../../src/stores/neo4j/connection.js';
+import { putEdgesStatements } from '../../src/stores/neo4j/graph.js';
+import { splicedStatements } from '../../src/stores/neo4j/index-store.js';
 import { startContainers } from './containers.js';
 import { stackCount, stackDataName, stackPorts, STACKS_ENV, type WorkerStack } from './test-stacks.js';
 
 declare global {
   var __AUTHZ_STACKS__: Array<{ stack: StartedStack; dataDir?: string }> | undefined;
+  var __AUTHZ_WARMING__: Promise<void> | undefined;
+}
+
+/** Plans every statement once on a stack's Neo4j, as a service's start does unless NEO4J_WARM_PLANS is off. */
+async function warmOnce(uri: string): Promise<void> {
+  const driver = await connectNeo4j(uri, process.env.NEO4J_USER ?? 'neo4j', process.env.NEO4J_PASSWORD ?? '');
+  try {
+    await warmNeo4j(driver, [...splicedStatements(), ...putEdgesStatements()]);
+  } finally {
+    await driver.close();
+  }
 }
 
 async function localStack(i: number, ports: StackPorts, log: (l: string) => void) {
@@ -40,6 +54,11 @@ export default async function setup() {
     await Promise.allSettled(stacks.map(({ stack }) => stack.stop()));
     throw e;
   }
+  // Once per stack, beside the first tests (a cold JVM plans slowly: 30 s for two stacks on two cores, which the run
+  // would otherwise wait for): the test services skip the warm each start would do (NEO4J_WARM_PLANS=0,
+  // test/support/service.ts), which took 3-5 s of Neo4j's CPU a start. The teardown waits for it.
+  globalThis.__AUTHZ_WARMING__ = Promise.all(stacks.map(({ stack }) => warmOnce(stack.urls.NEO4J_URI).catch((e: Error) => log(`warming Neo4j failed: ${e.message}`))))
+    .then(() => undefined);
   const forWorkers: WorkerStack[] = stacks.map(({ stack }) => ({ ...stack.urls, NEO4J_BROWSER_URL: stack.browserUrl }));
   process.env[STACKS_ENV] = JSON.stringify(forWorkers);
   // In band (one worker) the tests run in this process: the first stack's URLs are its environment too.
