@@ -84,6 +84,7 @@ export function tupleListingContract(make: () => Promise<ListingHarness>) {
 
     catchUpCase(() => ({ h, listing }));
     catchUpRaceCase(() => ({ h, listing }));
+    idleCase(() => ({ h, listing }));
 
     it('prepare fills nothing on tuples this version projected, and starts no fill once marked', async () => {
       await listing.prepare();
@@ -120,6 +121,23 @@ function catchUpCase(get: () => { h: ListingHarness; listing: TupleListing }) {
     expect(await get().listing.list(q({ search: word, descending: true, limit: 1 }))).toEqual({ keys: [fresh], count: 4, exact: true });
     expect(await get().listing.catchUp(10)).toBe(1);
     expect(await get().listing.list(q({ search: word }))).toEqual({ keys: [...keys, fresh], count: 4, exact: true });
+  });
+}
+
+/** `idle` says whether a catch-up has anything left: a tuple to index, or a mark to take off (after the settle). */
+function idleCase(get: () => { h: ListingHarness; listing: TupleListing }) {
+  it('is idle once every tuple is caught up and settled, and not after a write', async () => {
+    const { h, listing } = get();
+    while (await listing.catchUp(1000) > 0);
+    await new Promise((r) => setTimeout(r, (h.settleMs ?? 0) + 50));
+    let passes = 0;
+    for (; passes < 50 && !(await listing.idle()); passes++) await listing.catchUp(1000);
+    expect(passes).toBeLessThan(50);
+    const { A, B } = freshTypes();
+    await writeTo(h, [`${A}:a#viewer@${B}:d`]);
+    expect(await listing.idle()).toBe(false);
+    expect(await listing.catchUp(10)).toBe(1);
+    expect(await listing.idle()).toBe(h.settleMs === undefined);
   });
 }
 

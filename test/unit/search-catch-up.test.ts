@@ -106,6 +106,7 @@ describe('tuple search catch-up', () => {
     for (let i = 0; i < INSIST_AFTER_PASSES; i++) expect(await loop.pass()).toBe(0);
     expect(await loop.pass()).toBe(2);
     expect(unsearchable()).toBe(0);
+    await write(2, 1);
     expect(await loop.pass()).toBe(0);
     expect(asked).toEqual([...Array(INSIST_AFTER_PASSES).fill(false), true, false]);
   });
@@ -122,6 +123,24 @@ describe('tuple search catch-up', () => {
     expect(await mine.pass()).toBe(3);
     expect(await other.tryAcquire()).toBe(true);
     await other.release();
+  });
+});
+
+describe('tuple search catch-up when idle', () => {
+  it('an idle pass takes no lease: with nothing pending it does not ask for them', async () => {
+    const { listing, write } = twins();
+    let asked = 0;
+    const counting = async <T>(work: () => Promise<T>): Promise<T | null> => {
+      asked++;
+      return work();
+    };
+    const loop = new SearchCatchUp(listing, counting, log);
+    expect(await loop.pass()).toBe(0);
+    expect(asked).toBe(0);
+    await write(0, 1);
+    expect(await loop.pass()).toBe(1);
+    expect(await loop.pass()).toBe(0);
+    expect(asked).toBe(1);
   });
 });
 

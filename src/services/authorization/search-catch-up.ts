@@ -4,7 +4,7 @@ import type { TupleListing } from '../../stores/ports/tuple-listing.js';
 
 /** Tuples one transaction puts in the text index: its fixed cost is paid once for all of them, its locks held briefly. */
 export const CATCH_UP_BATCH = 1000;
-/** Between passes that found nothing more to do: an idle pass is two index seeks (settle, catch-up) under the leases. */
+/** Between passes that found nothing more to do: an idle pass is one index seek, with no lease taken. */
 export const CATCH_UP_EVERY_MS = 1000;
 /** Failed passes in a row after which each one is a warning (an outage fails a few, and the next pass retries). */
 const WARN_AFTER_FAILURES = 5;
@@ -43,8 +43,9 @@ export class SearchCatchUp {
     this.schedule(0);
   }
 
-  /** Batches until one comes back short or the index leases stay taken. */
+  /** Batches until one comes back short or the index leases stay taken; none, without a lease, when nothing is marked. */
   async pass(): Promise<number> {
+    if (await this.listing.idle()) return 0;
     let total = 0;
     for (let n: number | null = CATCH_UP_BATCH; n === CATCH_UP_BATCH && !this.stopped;) {
       n = await this.beside(() => this.listing.catchUp(CATCH_UP_BATCH), this.starved >= INSIST_AFTER_PASSES);

@@ -64,6 +64,9 @@ export function memoryTupleListing(g: MemoryGraph, limits = DEFAULT_LIMITS): Tup
     async catchUp(limit) {
       return catchUp(limit);
     },
+    async idle() {
+      return [...g.tuples.values()].every((e) => e.searchable);
+    },
     async prepare(starting) {
       if (g.listFieldsFilled) return 0;
       starting?.();

@@ -77,6 +77,9 @@ export function neo4jTupleListing(driver: Driver, limits = { cap: LIST_COUNT_CAP
   return {
     limits,
     catchUp,
+    async idle() {
+      return (await one(stmt('idle'), {})).get('idle') as boolean;
+    },
     async list(query) {
       const prefix = query.subjectType === undefined ? '' : `${query.subjectType}:`;
       const dir = query.descending ? 'DESC' : 'ASC';

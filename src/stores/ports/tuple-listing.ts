@@ -31,4 +31,9 @@ export interface TupleListing {
    * this keeps that scan short. A store may keep a tuple among the pending ones a while after it is indexed.
    */
   catchUp(limit: number): Promise<number>;
+  /**
+   * Whether a catch-up would find nothing to do (no pending tuple, and no mark left to take off), read without taking
+   * a lock: an idle process asks this each pass instead of taking every index lease for a catch-up that does nothing.
+   */
+  idle(): Promise<boolean>;
 }
