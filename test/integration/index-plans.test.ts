@@ -130,11 +130,11 @@ it('plans a search from the pending edges and the text index, reading at most th
 async function plansOfCatchUp(): Promise<Record<string, string[]>> {
   const listing = loadCypher('listing.cypher');
   const p = { search: 'u1', cap: neo4j.int(10), limit: neo4j.int(10), settleMs: neo4j.int(500) };
-  return Object.fromEntries(await Promise.all(['search-pending', 'catch-up', 'settle'].map(async (name) => [name, await explain(listing.get(name)!, p)])));
+  return Object.fromEntries(await Promise.all(['search-pending', 'catch-up', 'settle', 'idle'].map(async (name) => [name, await explain(listing.get(name)!, p)])));
 }
 
 // Found in review: settle was planned on a small store as a scan of every key, then a filter and a Top, on each pass.
-it('plans the catch-up, its settle and the pending read from their index in its order, on an empty store and a loaded one', async () => {
+it('plans the catch-up, its settle, its idle read and the pending read from their index in its order, on an empty store and a loaded one', async () => {
   for (const plans of [emptyListingPlans, await plansOfCatchUp()]) {
     for (const [name, ops] of Object.entries(plans)) {
       expect([name, ops.some((o) => o.includes('TUPLE(searchPending, key)'))]).toEqual([name, true]);

@@ -26,8 +26,8 @@ afterAll(async () => {
 });
 
 /**
- * Takes an index lease for the test, waiting up to 10 s: the search catch-up holds every index lease for a moment each
- * pass, so a plain SET NX can meet it.
+ * Takes an index lease for the test, waiting up to 10 s: the search catch-up holds every index lease for a moment on
+ * each pass while tuples are marked for it (the writes before leave some), so a plain SET NX can meet it.
  */
 async function holdLease(redis: Redis, lease: string): Promise<boolean> {
   for (const until = Date.now() + 10_000; Date.now() < until;) {

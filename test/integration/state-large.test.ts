@@ -5,7 +5,7 @@
 import { startService, type TestService } from '../support/service.js';
 
 const NDJSON = 'application/x-ndjson';
-/** Tuples written (20 bulk writes of a quarter of the documents each, 4 users); the body limit is below their JSON. */
+/** Tuples written (20 bulk writes of a fifth of the documents each, 4 users); the body limit is below their JSON. */
 const PER_WRITE = 250;
 const TUPLES = 20 * PER_WRITE;
 const BODY_LIMIT = '128kb';

@@ -90,7 +90,9 @@ beforeAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
   removeCluster(join(dataDir, 'postgres'));
   await restart();
-  svc = await startService({ ...stacks[0]!.urls, READY_CHECK_REDIS: '1', MONGO_SOCKET_TIMEOUT_MS: String(MONGO_SOCKET_TIMEOUT_MS) }, { wipe: false, logLines: serviceLog });
+  // Its own Neo4j, which the global setup did not warm: the service warms it, as a user's does.
+  svc = await startService({ ...stacks[0]!.urls, NEO4J_WARM_PLANS: '1', READY_CHECK_REDIS: '1', MONGO_SOCKET_TIMEOUT_MS: String(MONGO_SOCKET_TIMEOUT_MS) }, { wipe: false,
+    logLines: serviceLog });
   expect((await svc.http('POST', '/authorization/resources', { body: folderDef })).status).toBe(200);
 }, 300_000);
 afterAll(async () => {

@@ -12,7 +12,6 @@ import { stackCount, stackDataName, stackPorts, STACKS_ENV, type WorkerStack } f
 
 declare global {
   var __AUTHZ_STACKS__: Array<{ stack: StartedStack; dataDir?: string }> | undefined;
-  var __AUTHZ_WARMING__: Promise<void> | undefined;
 }
 
 /** Plans every statement once on a stack's Neo4j, as a service's start does unless NEO4J_WARM_PLANS is off. */
@@ -54,11 +53,14 @@ export default async function setup() {
     await Promise.allSettled(stacks.map(({ stack }) => stack.stop()));
     throw e;
   }
-  // Once per stack, beside the first tests (a cold JVM plans slowly: 30 s for two stacks on two cores, which the run
-  // would otherwise wait for): the test services skip the warm each start would do (NEO4J_WARM_PLANS=0,
-  // test/support/service.ts), which took 3-5 s of Neo4j's CPU a start. The teardown waits for it.
-  globalThis.__AUTHZ_WARMING__ = Promise.all(stacks.map(({ stack }) => warmOnce(stack.urls.NEO4J_URI).catch((e: Error) => log(`warming Neo4j failed: ${e.message}`))))
-    .then(() => undefined);
+  // Once per stack, before the tests: the test services skip the warm each start would do (NEO4J_WARM_PLANS=0,
+  // test/support/service.ts), which took 3-5 s of Neo4j's CPU a start. Run beside the first tests instead, it saves
+  // about 30 s, but a first test then met cold plans: a read asking for a write's revision may time out on them.
+  const warming = Date.now();
+  // A failure leaves the plans cold, which slows the first tests but fails none by itself (and a global setup that
+  // throws gets no teardown, leaving the servers running).
+  await Promise.all(stacks.map(({ stack }) => warmOnce(stack.urls.NEO4J_URI).catch((e: Error) => log(`warming Neo4j failed: ${e.message}`))));
+  log(`Neo4j plans warmed in ${((Date.now() - warming) / 1000).toFixed(1)} s`);
   const forWorkers: WorkerStack[] = stacks.map(({ stack }) => ({ ...stack.urls, NEO4J_BROWSER_URL: stack.browserUrl }));
   process.env[STACKS_ENV] = JSON.stringify(forWorkers);
   // In band (one worker) the tests run in this process: the first stack's URLs are its environment too.

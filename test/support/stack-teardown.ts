@@ -6,7 +6,6 @@ import { removeCluster } from '../../infra/postgres.js';
 const EXIT_GRACE_MS = 30_000;
 
 export default async function teardown() {
-  await globalThis.__AUTHZ_WARMING__;
   const stacks = globalThis.__AUTHZ_STACKS__ ?? [];
   await Promise.all(stacks.map(({ stack }) => stack.stop()));
   for (const { stack, dataDir } of stacks) if (dataDir && stack.started.includes('postgres')) removeCluster(join(dataDir, 'postgres'));

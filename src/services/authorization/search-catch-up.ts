@@ -4,7 +4,7 @@ import type { TupleListing } from '../../stores/ports/tuple-listing.js';
 
 /** Tuples one transaction puts in the text index: its fixed cost is paid once for all of them, its locks held briefly. */
 export const CATCH_UP_BATCH = 1000;
-/** Between passes that found nothing more to do: an idle pass is one index seek, with no lease taken. */
+/** Between passes that found nothing more to do: a pass with nothing marked is one index read, with no lease taken. */
 export const CATCH_UP_EVERY_MS = 1000;
 /** Failed passes in a row after which each one is a warning (an outage fails a few, and the next pass retries). */
 const WARN_AFTER_FAILURES = 5;
@@ -45,7 +45,10 @@ export class SearchCatchUp {
 
   /** Batches until one comes back short or the index leases stay taken; none, without a lease, when nothing is marked. */
   async pass(): Promise<number> {
-    if (await this.listing.idle()) return 0;
+    if (await this.listing.idle()) {
+      this.starved = 0; // nothing to do found no lease taken either
+      return 0;
+    }
     let total = 0;
     for (let n: number | null = CATCH_UP_BATCH; n === CATCH_UP_BATCH && !this.stopped;) {
       n = await this.beside(() => this.listing.catchUp(CATCH_UP_BATCH), this.starved >= INSIST_AFTER_PASSES);

@@ -209,9 +209,10 @@ export class InvalidationBus implements Bus {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
- * Makes the member set under `prefix` older than a lease on a Redis that never held one (just emptied by the test
- * suite's wipe): no set can have been lost there, so the first publish need not wait out a lease, as it must after a
- * Redis restarted empty (each test service's start paid 1.7 s for it, registering the ChatRoom definition).
+ * Makes the member set under `prefix` older than a lease, on a Redis the test suite's wipe has just emptied while no
+ * process from before the wipe still serves: no member can trust what it held, so the first publish need not wait out
+ * a lease, as it must after a Redis restarted empty under running processes (each test service's start paid 1.7 s for
+ * it, registering the ChatRoom definition). Never called by the service.
  */
 export async function establishBus(redis: Redis, prefix: string): Promise<void> {
   await redis.zadd(`${prefix}:bus:members`, BORN, 'born:0');
