@@ -1,7 +1,7 @@
 // The invalidation bus on a real Redis: a publish returns only after every live member applied it or lost its lease.
 import { Redis } from 'ioredis';
 import type { Invalidation } from '../../src/stores/ports/invalidation-bus.js';
-import { InvalidationBus } from '../../src/stores/redis/invalidation-bus.js';
+import { establishBus, InvalidationBus } from '../../src/stores/redis/invalidation-bus.js';
 
 let redis: Redis;
 const buses: InvalidationBus[] = [];
@@ -23,7 +23,7 @@ const redisNow = async () => {
 };
 
 /** A member set that has existed for long: no lost set's members can still trust anything. */
-const established = (prefix: string) => redis.zadd(`${prefix}:bus:members`, 9e15, 'born:0');
+const established = (prefix: string) => establishBus(redis, prefix);
 
 async function member(prefix: string) {
   const seen: Invalidation[] = [];
