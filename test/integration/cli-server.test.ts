@@ -1,6 +1,6 @@
 // The server-facing `authz` commands, run in-process (test/support/cli.ts), against the real service: login, check,
 // evaluate, relations write/read/delete, export then import, rebuild, the change feed followed, a refused batch, a redirect.
-import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -283,6 +283,7 @@ describe('partial failures and redirects', () => {
 });
 
 afterAll(() => {
+  for (const d of [config, work]) rmSync(d, { recursive: true, force: true });
   // The token went in through stdin, the environment and the profile: no run printed it.
   for (const r of runs) expect(`${r.stdout}${r.stderr}`).not.toContain(token);
   expect(runs.length).toBeGreaterThan(20);

@@ -1,12 +1,13 @@
 // `authz test` and `authz validate` run in-process (test/support/cli.ts; the binary itself: cli-bin.test.ts), with no
 // server: the conformance set, wrong expectations, shuffled orders, problem locations, and --help on every command.
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { authz } from '../support/cli.js';
 import { FIXTURE_CASES, loadCases, stepsOf } from '../support/scenarios.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'authz-cli-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const cases = loadCases();
 /** Assertions the server replay makes per file: checks, lists and refused writes, at every step. */
 const assertions = (file: string) =>
@@ -383,5 +384,6 @@ describe('server URLs, refused or warned about before any request', () => {
     expect(readable.code).toBe(6);
     expect(readable.stderr).toMatch(new RegExp(`^authz: warning: ${path.replace(/[.]/g, '\\.')} can be read by other users; run chmod 600 `));
     expect(`${writable.stderr}${readable.stderr}`).not.toContain('az_secret_token');
+    rmSync(config, { recursive: true, force: true });
   });
 });
