@@ -129,7 +129,7 @@ REMOVE t.searchPending
 RETURN count(*) AS n;
 
 // name: idle
-// Whether any edge still carries a mark (pending, or indexed and not yet settled): one index seek, no lock taken.
+// Whether any edge still carries a mark (pending, or indexed and not yet settled): the first entry of the index, no lock taken.
 OPTIONAL MATCH ()-[t:TUPLE]->() USING INDEX t:TUPLE(searchPending, key) WHERE t.searchPending IS NOT NULL AND t.key IS NOT NULL
 WITH t LIMIT 1
 RETURN t IS NULL AS idle;

@@ -23,9 +23,10 @@ import { mongoTeamStore } from './mongo/teams.js';
 import { tunedDb } from './mongo/tuned-db.js';
 import { mongoUserStore } from './mongo/users.js';
 import { bullmqJobQueues } from './queue/bullmq.js';
-import { connectNeo4j, pingNeo4j, requireNeo4jVersion, warmNeo4j } from './neo4j/connection.js';
-import { neo4jGraphStore, putEdgesStatements } from './neo4j/graph.js';
-import { neo4jIndexStore, splicedStatements } from './neo4j/index-store.js';
+import { connectNeo4j, pingNeo4j, requireNeo4jVersion } from './neo4j/connection.js';
+import { neo4jGraphStore } from './neo4j/graph.js';
+import { neo4jIndexStore } from './neo4j/index-store.js';
+import { warmAll } from './neo4j/warm.js';
 import { neo4jTupleListing } from './neo4j/tuple-listing.js';
 import { closeRedis, connectRedis, pingRedis } from './redis/connection.js';
 import { redisChatChannel } from './redis/chat-channel.js';
@@ -63,7 +64,7 @@ export async function connectStores(urls: StoreUrls, log: Logger): Promise<Store
   await requireNeo4jVersion(neo);
   if (urls.NEO4J_WARM_PLANS !== false) {
     const warmStarted = Date.now();
-    log.info({ statements: await warmNeo4j(neo, [...splicedStatements(), ...putEdgesStatements()]), ms: Date.now() - warmStarted }, 'Neo4j query plans warmed');
+    log.info({ statements: await warmAll(neo), ms: Date.now() - warmStarted }, 'Neo4j query plans warmed');
   }
   const tupleListing = neo4jTupleListing(neo);
   // Once, on the first start of this version over an older projection (a few thousand tuples a second).

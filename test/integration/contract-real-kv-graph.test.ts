@@ -3,9 +3,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { type Driver, isInt } from 'neo4j-driver';
-import { connectNeo4j, warmNeo4j } from '../../src/stores/neo4j/connection.js';
-import { neo4jGraphStore, putEdgesStatements } from '../../src/stores/neo4j/graph.js';
-import { neo4jIndexStore, splicedStatements } from '../../src/stores/neo4j/index-store.js';
+import { connectNeo4j } from '../../src/stores/neo4j/connection.js';
+import { neo4jGraphStore } from '../../src/stores/neo4j/graph.js';
+import { warmAll } from '../../src/stores/neo4j/warm.js';
+import { neo4jIndexStore } from '../../src/stores/neo4j/index-store.js';
 import { neo4jTupleListing, SEARCH_SETTLE_MS } from '../../src/stores/neo4j/tuple-listing.js';
 import { graphContract, t } from '../contract/graph.contract.js';
 import { tupleListingContract } from '../contract/tuple-listing.contract.js';
@@ -72,7 +73,7 @@ beforeAll(async () => {
   for (let n = 1; n > 0;) n = Number((await driver.executeQuery('MATCH (x) WITH x LIMIT 10000 DETACH DELETE x RETURN count(*) AS c')).records[0]!.get('c'));
   // As the service does at start: a cold Neo4j plans each statement on its first use (a first subject list took 3.6 s),
   // and the first compare of the index contract ran into that on a loaded machine.
-  await warmNeo4j(driver, [...splicedStatements(), ...putEdgesStatements()]);
+  await warmAll(driver);
   await driver.close();
 });
 afterAll(async () => {

@@ -6,8 +6,8 @@ import { typeOf } from '../../src/engine/ids.js';
 import { indexPlan } from '../../src/engine/index-plan.js';
 import { Model } from '../../src/engine/model.js';
 import { loadCypher, warmNeo4j } from '../../src/stores/neo4j/connection.js';
-import { planParams, splicedStatements } from '../../src/stores/neo4j/index-store.js';
-import { putEdgesStatements } from '../../src/stores/neo4j/graph.js';
+import { planParams } from '../../src/stores/neo4j/index-store.js';
+import { warmedSpliced } from '../../src/stores/neo4j/warm.js';
 import { startService, type TestService } from '../support/service.js';
 
 let svc: TestService;
@@ -43,6 +43,10 @@ afterAll(async () => {
   await driver?.close();
   await svc?.stop();
 });
+
+/** The statements planned as they are written (no splice, no batched fill). */
+const plainStatements = () =>
+  ['projection.cypher', 'index.cypher', 'listing.cypher'].flatMap((f) => [...loadCypher(f).values()]).filter((st) => !st.includes('__') && !st.includes('IN TRANSACTIONS'));
 
 const explain = async (statement: string, p: Record<string, unknown>) =>
   operators((await driver.executeQuery(`EXPLAIN ${statement}`, { ...p, skip: neo4j.int(0), limit: neo4j.int(25), pivot: '' })).summary.plan as unknown as Plan);
@@ -88,10 +92,9 @@ it('plans a check and a list of subjects from the two seeks and their edges', as
 // put-edges takes its labels as parameters: one plan for every label pair, planned here (92 ms at each pair's first use
 // when each pair was a statement of its own).
 it('warms every statement at start, the spliced subject lists and the edge writes included: none fails to plan', async () => {
-  const plain = ['projection.cypher', 'index.cypher', 'listing.cypher'].flatMap((f) => [...loadCypher(f).values()])
-    .filter((st) => !st.includes('__') && !st.includes('IN TRANSACTIONS'));
+  const plain = plainStatements();
   expect(plain.some((st) => st.includes('searchPending'))).toBe(true);
-  const spliced = [...splicedStatements(), ...putEdgesStatements()];
+  const spliced = warmedSpliced();
   expect(spliced).toHaveLength(4);
   for (const st of spliced) expect(st).not.toContain('__');
   expect(await warmNeo4j(driver, spliced)).toBe(plain.length + spliced.length);
@@ -106,9 +109,7 @@ it('warms the plans at start unless NEO4J_WARM_PLANS is off', async () => {
     await s.stop();
     return logLines.filter((l) => l.includes('Neo4j query plans warmed')).map((l) => JSON.parse(l).statements as number);
   };
-  const statements = ['projection.cypher', 'index.cypher', 'listing.cypher'].flatMap((f) => [...loadCypher(f).values()])
-    .filter((st) => !st.includes('__') && !st.includes('IN TRANSACTIONS')).length + splicedStatements().length + putEdgesStatements().length;
-  expect(await started('1')).toEqual([statements]);
+  expect(await started('1')).toEqual([plainStatements().length + warmedSpliced().length]);
   expect(await started('0')).toEqual([]);
 });
 

@@ -4,9 +4,8 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { removeCluster } from '../../infra/postgres.js';
 import { ROOT, startStack, type StackPorts, type StartedStack } from '../../infra/stack.js';
-import { connectNeo4j, warmNeo4j } from '../../src/stores/neo4j/connection.js';
-import { putEdgesStatements } from '../../src/stores/neo4j/graph.js';
-import { splicedStatements } from '../../src/stores/neo4j/index-store.js';
+import { connectNeo4j } from '../../src/stores/neo4j/connection.js';
+import { warmAll } from '../../src/stores/neo4j/warm.js';
 import { startContainers } from './containers.js';
 import { stackCount, stackDataName, stackPorts, STACKS_ENV, type WorkerStack } from './test-stacks.js';
 
@@ -18,7 +17,7 @@ declare global {
 async function warmOnce(uri: string): Promise<void> {
   const driver = await connectNeo4j(uri, process.env.NEO4J_USER ?? 'neo4j', process.env.NEO4J_PASSWORD ?? '');
   try {
-    await warmNeo4j(driver, [...splicedStatements(), ...putEdgesStatements()]);
+    await warmAll(driver);
   } finally {
     await driver.close();
   }
