@@ -22,7 +22,7 @@ let probes: Array<[string, string, boolean]> = [];
 const can = async (subject: string, resource: string) => {
   const q = new URLSearchParams({ subject, permission: 'view', resource, consistency: 'fully_consistent' });
   const r = await svc.http('GET', `/authorization/permissions/can?${q}`);
-  return r.status === 200 ? (r.body.allowed as boolean) : `status ${r.status}`;
+  return r.status === 200 ? (r.body.allowed as boolean) : `status ${r.status} ${r.body?.code ?? ''}: ${r.body?.message ?? ''}`;
 };
 const status = async () => (await svc.http('GET', '/authorization/indexer/status')).body;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -53,7 +53,10 @@ async function checkLoop(until: Promise<unknown>): Promise<{ wrong: string[]; to
 
 beforeAll(async () => {
   await wipe({ MONGO_URL: process.env.MONGO_URL!, NEO4J_URI: process.env.NEO4J_URI!, REDIS_URL: process.env.REDIS_URL! });
-  svc = await childService();
+  // The test asks for the right answers, not for how soon the index has them: on CI's two loaded cores a fully
+  // consistent check waited more than the default 5 s behind a rebuild batch and the streamed writes' units
+  // (503 INDEX_BEHIND; reproduced with two busy loops beside the test). An INDEX_BEHIND within 30 s still fails it.
+  svc = await childService({ FRESHNESS_WAIT_MS: '30000' });
   await svc.start();
   expect((await svc.http('POST', '/authorization/resources', folderDef)).status).toBe(200);
   const updates = [];
