@@ -2,6 +2,7 @@
 // edit and delete, events in a room, `left` for a removed member (and one removed from the team holding the room), two processes.
 import { WebSocket } from 'ws';
 import { holdIndexLeases } from '../support/index-leases.js';
+import { clientAccount } from '../support/client-account.js';
 import { startService, type TestService } from '../support/service.js';
 import { openSocket, type Msg } from '../support/socket-client.js';
 
@@ -14,13 +15,10 @@ afterAll(async () => {
   await svc?.stop();
 });
 
-async function login(email: string): Promise<{ userId: string; token: string }> {
-  const call = (path: string) =>
-    fetch(svc.client + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: 'correct horse' }) });
-  await call('/authentication/local/new');
-  const body = await (await call('/authentication/local')).json() as { userId: string; accessToken: string };
-  return { userId: body.userId, token: body.accessToken };
-}
+const login = async (email: string) => {
+  const { id, token } = await clientAccount(svc, email);
+  return { userId: id, token };
+};
 
 /** A client call as `token` (none: without credentials). */
 async function as(token: string | null, method: string, path: string, body?: unknown) {

@@ -1,6 +1,7 @@
 // Client reads at least as fresh as a revision really wait for it: the index is held back (its leases taken), a grant
 // is written, and each read without the revision answers from the index as it is while the read with it waits.
 import { holdIndexLeases } from '../support/index-leases.js';
+import { clientAccount } from '../support/client-account.js';
 import { startService, type TestService } from '../support/service.js';
 
 let svc: TestService;
@@ -12,13 +13,10 @@ afterAll(async () => {
   await svc?.stop();
 });
 
-async function login(email: string): Promise<{ userId: string; token: string }> {
-  const call = (path: string) =>
-    fetch(svc.client + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: 'correct horse' }) });
-  await call('/authentication/local/new');
-  const body = await (await call('/authentication/local')).json() as { userId: string; accessToken: string };
-  return { userId: body.userId, token: body.accessToken };
-}
+const login = async (email: string) => {
+  const { id, token } = await clientAccount(svc, email);
+  return { userId: id, token };
+};
 
 /** Grants `owner` on `resource` while the index is held, runs `reads` (given the write's revision), then lets the index go. */
 async function whileHeld(userId: string, resource: string, reads: (revision: number) => Promise<() => Promise<void>>) {

@@ -1,6 +1,7 @@
 // Custom endpoints: operators define them on the admin surface; clients call them, authorized through the index as documents are.
 // (The 1,000-definition cap, filled in MongoDB itself: custom-endpoints-cap.test.ts, on the stack.)
 import fc from 'fast-check';
+import { clientCall } from '../support/client-account.js';
 import { startService, type TestService } from '../support/service.js';
 
 let svc: TestService;
@@ -19,8 +20,7 @@ afterAll(async () => {
   await svc?.stop();
 });
 
-const client = (method: string, path: string, token?: string, body?: unknown) =>
-  svc.http(method, `${svc.client}${path}`, { body, headers: token ? { authorization: `Bearer ${token}` } : {} });
+const client = (method: string, path: string, token?: string, body?: unknown) => clientCall(svc, method, path, token, body);
 const define = (body: unknown) => svc.http('POST', '/database/customEndpoints', { body });
 
 async function account(email: string) {

@@ -2,7 +2,7 @@
 // schemas (a driver-made ObjectId addressed by its hex string), and a module's type name is refused on finalize.
 // The collections are made with the driver, so this file runs on the stack (the rest: database-module.test.ts).
 import { MongoClient } from 'mongodb';
-import { clientAccount } from '../support/client-account.js';
+import { clientAccount, clientCall } from '../support/client-account.js';
 import { startService, type TestService } from '../support/service.js';
 
 let svc: TestService;
@@ -13,8 +13,7 @@ afterAll(async () => {
   await svc?.stop();
 });
 
-const client = (method: string, path: string, token?: string, body?: unknown) =>
-  svc.http(method, `${svc.client}${path}`, { body, headers: token ? { authorization: `Bearer ${token}` } : {} });
+const client = (method: string, path: string, token?: string, body?: unknown) => clientCall(svc, method, path, token, body);
 
 const account = (email: string) => clientAccount(svc, email);
 

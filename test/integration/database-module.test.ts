@@ -1,7 +1,7 @@
 // The database module: schemas (admin), documents with ownership and authorized listing (client). Introspection, which
 // adopts collections written in MongoDB itself, is database-introspection.test.ts, on the stack.
 import { waitIdle } from '../support/converge.js';
-import { clientAccount } from '../support/client-account.js';
+import { clientAccount, clientCall } from '../support/client-account.js';
 import { startService, type TestService } from '../support/service.js';
 
 let svc: TestService;
@@ -14,8 +14,7 @@ afterAll(async () => {
   await svc?.stop();
 });
 
-const client = (method: string, path: string, token?: string, body?: unknown) =>
-  svc.http(method, `${svc.client}${path}`, { body, headers: token ? { authorization: `Bearer ${token}` } : {} });
+const client = (method: string, path: string, token?: string, body?: unknown) => clientCall(svc, method, path, token, body);
 
 const account = (email: string) => clientAccount(svc, email);
 

@@ -1,24 +1,12 @@
 // The Swagger UI page (/docs) as a browser shows it under its Content-Security-Policy: every operation of the
 // surface's document rendered, an operation expanded, no CSP violation and nothing requested from elsewhere.
-import type { Browser } from 'playwright-core';
-import { launchChromium } from '../support/chromium.js';
-import { startService, type TestService } from '../support/service.js';
+import { serviceWithBrowser } from '../support/browser-service.js';
 
-let svc: TestService;
-let browser: Browser | undefined;
-
-beforeAll(async () => {
-  svc = await startService();
-  browser = await launchChromium();
-}, 120_000);
-afterAll(async () => {
-  await browser?.close();
-  await svc?.stop();
-});
+const h = serviceWithBrowser();
 
 it.each(['admin', 'client'] as const)('renders the %s API under its CSP', async (surface) => {
-  const origin = surface === 'admin' ? svc.admin : svc.client;
-  const page = await browser!.newPage();
+  const origin = surface === 'admin' ? h.svc.admin : h.svc.client;
+  const page = await h.browser.newPage();
   const violations: string[] = [];
   const elsewhere: string[] = [];
   page.on('console', (m) => {

@@ -3,6 +3,7 @@
 import { connect } from 'node:net';
 import WebSocket from 'ws';
 import { AuthzGraphClient, AuthzGraphError } from '../../src/client/grpc.js';
+import { clientCall } from '../support/client-account.js';
 import { startService, type TestService } from '../support/service.js';
 
 let svc: TestService;
@@ -17,8 +18,7 @@ afterAll(async () => {
   await svc?.stop();
 });
 
-const client = (method: string, path: string, token?: string, body?: unknown) =>
-  svc.http(method, `${svc.client}${path}`, { body, headers: token ? { authorization: `Bearer ${token}` } : {} });
+const client = (method: string, path: string, token?: string, body?: unknown) => clientCall(svc, method, path, token, body);
 
 async function userToken(email: string): Promise<string> {
   expect((await client('POST', '/authentication/local/new', undefined, { email, password: 'correct horse' })).status).toBe(201);

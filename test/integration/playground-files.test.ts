@@ -1,32 +1,21 @@
 // The playground given the scenario files users bring, in headless Chromium: YAML as the CLI takes it; a large file
 // drawn in part (failures first) and counted whole; a slow one worked out without freezing the page.
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import type { Scenario } from '../../src/engine/scenario.js';
 import { MAX_MARKS, MAX_ROWS } from '../../src/surfaces/playground/browser/limits.js';
 import { ROOT } from '../../src/root.js';
-import { launchChromium } from '../support/chromium.js';
 import { eventually } from '../support/eventually.js';
-import { startService, type TestService } from '../support/service.js';
+import { serviceWithBrowser } from '../support/browser-service.js';
 
-let svc: TestService;
-let browser: Browser | undefined;
-
-beforeAll(async () => {
-  svc = await startService();
-  browser = await launchChromium();
-}, 120_000);
-afterAll(async () => {
-  await browser?.close();
-  await svc?.stop();
-});
+const h = serviceWithBrowser();
 
 /** The served playground, with page errors collected. */
 async function open() {
-  const page = await browser!.newPage({ viewport: { width: 1400, height: 900 } });
+  const page = await h.browser.newPage({ viewport: { width: 1400, height: 900 } });
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(`${svc.admin}/playground`);
+  await page.goto(`${h.svc.admin}/playground`);
   await page.locator('#results li').first().waitFor({ timeout: 30_000 });
   return { page, errors };
 }

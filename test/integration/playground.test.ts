@@ -5,7 +5,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { Evaluator } from '../../src/engine/evaluator.js';
 import { parseTupleText } from '../../src/engine/ids.js';
 import { Model } from '../../src/engine/model.js';
@@ -14,26 +14,15 @@ import { expandDefinition, parseScenario, type RawDefinition, type Scenario } fr
 import { ROOT } from '../../src/root.js';
 import { writeStaticPlayground } from '../../src/surfaces/playground/assets.js';
 import { rng } from '../support/random.js';
-import { launchChromium } from '../support/chromium.js';
 import { eventually } from '../support/eventually.js';
-import { startService, type TestService } from '../support/service.js';
+import { serviceWithBrowser } from '../support/browser-service.js';
 
 const ARTIFACTS = join(ROOT, 'test-artifacts');
-let svc: TestService;
-let browser: Browser | undefined;
-
-beforeAll(async () => {
-  svc = await startService();
-  browser = await launchChromium();
-}, 120_000);
-afterAll(async () => {
-  await browser?.close();
-  await svc?.stop();
-});
+const h = serviceWithBrowser();
 
 /** A page on the playground that records CSP violations, page errors and requests to anywhere but the service. */
 async function open(url: string) {
-  const page = await browser!.newPage({ viewport: { width: 1400, height: 900 }, acceptDownloads: true });
+  const page = await h.browser.newPage({ viewport: { width: 1400, height: 900 }, acceptDownloads: true });
   const violations: string[] = [];
   const elsewhere: string[] = [];
   page.on('console', (m) => {
@@ -41,7 +30,7 @@ async function open(url: string) {
   });
   page.on('pageerror', (e) => violations.push(`page error: ${e.message}`));
   page.on('request', (r) => {
-    if (!r.url().startsWith(svc.admin) && !/^(data|blob|file):/.test(r.url())) elsewhere.push(r.url());
+    if (!r.url().startsWith(h.svc.admin) && !/^(data|blob|file):/.test(r.url())) elsewhere.push(r.url());
   });
   await page.addInitScript(() => {
     document.addEventListener('securitypolicyviolation', (e) => console.error(`Refused to load: CSP ${e.violatedDirective} ${e.blockedURI}`));
@@ -58,7 +47,7 @@ const status = (page: Page) => page.locator('#status').textContent();
 const row = (page: Page, at: string) => page.locator(`#results li[data-at="${at}"]`);
 
 it('serves the page under its CSP, its script and stylesheet, and names a file it does not have', async () => {
-  const res = await fetch(`${svc.admin}/playground`);
+  const res = await fetch(`${h.svc.admin}/playground`);
   expect(res.status).toBe(200);
   expect(res.headers.get('content-type')).toMatch(/^text\/html/);
   const csp = res.headers.get('content-security-policy')!;
@@ -67,20 +56,20 @@ it('serves the page under its CSP, its script and stylesheet, and names a file i
   expect(csp).toContain("connect-src 'self'");
   expect(csp).toContain("frame-ancestors 'none'");
   expect(await res.text()).toContain('src="/playground/assets/playground.js"');
-  const js = await fetch(`${svc.admin}/playground/assets/playground.js`);
+  const js = await fetch(`${h.svc.admin}/playground/assets/playground.js`);
   expect([js.status, js.headers.get('content-type')]).toEqual([200, 'text/javascript; charset=utf-8']);
   // The engine itself is in the bundle, not a copy of its answers.
   expect(await js.text()).toContain('self-access: the subject is the resource');
-  const css = await fetch(`${svc.admin}/playground/assets/playground.css`);
+  const css = await fetch(`${h.svc.admin}/playground/assets/playground.css`);
   expect([css.status, css.headers.get('content-type')]).toEqual([200, 'text/css; charset=utf-8']);
-  const missing = await fetch(`${svc.admin}/playground/assets/secrets.json`);
+  const missing = await fetch(`${h.svc.admin}/playground/assets/secrets.json`);
   expect([missing.status, (await missing.json() as { code: string }).code]).toEqual([404, 'NOT_FOUND']);
   // The client surface has no playground: it is a tool for operators.
-  expect((await fetch(`${svc.client}/playground`)).status).toBe(404);
+  expect((await fetch(`${h.svc.client}/playground`)).status).toBe(404);
 });
 
 it('loads an example, fails a broken assertion, draws its path, saves and opens files, and pushes to the server', async () => {
-  const { page, res, violations, elsewhere } = await open(`${svc.admin}/playground`);
+  const { page, res, violations, elsewhere } = await open(`${h.svc.admin}/playground`);
   expect(res!.headers()['content-security-policy']).toContain("default-src 'none'");
 
   // Load an example: the other one first, since the page opens with this one.
@@ -142,7 +131,7 @@ it('loads an example, fails a broken assertion, draws its path, saves and opens 
   await page.fill('#token', 'agt_not-a-token');
   await page.click('#push');
   await eventually(() => status(page), /^Push failed: POST \/authorization\/resources: 401 UNAUTHENTICATED/);
-  const token = await svc.http('POST', '/api-tokens', { body: { name: 'playground test' } });
+  const token = await h.svc.http('POST', '/api-tokens', { body: { name: 'playground test' } });
   expect(token.status).toBe(201);
   await page.fill('#token', token.body.token);
   await page.click('#push');
@@ -151,10 +140,10 @@ it('loads an example, fails a broken assertion, draws its path, saves and opens 
   const example = (await import('../../src/surfaces/playground/browser/examples.js')).EXAMPLES['folders-teams-documents']!;
   for (const c of example.checks!) {
     const q = new URLSearchParams({ subject: c.subject, permission: c.action, resource: c.resource, consistency: 'at_least_as_fresh', revision: revision! });
-    const answer = await svc.http('GET', `/authorization/permissions/can?${q}`, { headers: { authorization: `Bearer ${token.body.token}` } });
+    const answer = await h.svc.http('GET', `/authorization/permissions/can?${q}`, { headers: { authorization: `Bearer ${token.body.token}` } });
     expect([c, answer.status, answer.body.allowed]).toEqual([c, 200, c.expect]);
   }
-  const evaluated = await svc.http('GET', `/authorization/permissions/evaluate?${new URLSearchParams({ subject: 'User:dev', permission: 'read', resource: 'Document:rfc' })}`);
+  const evaluated = await h.svc.http('GET', `/authorization/permissions/evaluate?${new URLSearchParams({ subject: 'User:dev', permission: 'read', resource: 'Document:rfc' })}`);
   expect(evaluated.body.paths).toEqual(['User:dev#member@Team:eng', 'Team:eng#owner@Folder:specs', 'Folder:specs#parent@Folder:api', 'Folder:api#owner@Document:rfc']);
 
   expect(violations).toEqual([]);
@@ -166,7 +155,7 @@ it('works as static files opened from disk, with pushing turned off', async () =
   const dir = mkdtempSync(join(tmpdir(), 'playground-'));
   try {
     await writeStaticPlayground(dir);
-    const page = await browser!.newPage();
+    const page = await h.browser.newPage();
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
     await page.goto(`file://${join(dir, 'index.html')}`);
@@ -209,7 +198,7 @@ function generated(): Scenario {
 
 it('prints the keystroke-to-verdict time on a model of 20 types and 1,000 tuples', async () => {
   const sc = generated();
-  const { page, violations } = await open(`${svc.admin}/playground`);
+  const { page, violations } = await open(`${h.svc.admin}/playground`);
   await page.setInputFiles('#open', { name: 'generated.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(sc)) });
   await eventually(() => summary(page), '50 passed, 0 failed');
 

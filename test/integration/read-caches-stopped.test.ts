@@ -1,21 +1,13 @@
 // A service process that stops answering (SIGSTOP) neither blocks another's writes for long nor serves a stale
 // decision when it resumes: the stopped one is a child process on the real stack (the other read caches: read-caches.test.ts).
 import { childService } from '../support/child-service.js';
+import { defineFoldersAndDocs } from '../support/folder-docs.js';
 import { startService, type TestService } from '../support/service.js';
 
 let a: TestService;
 beforeAll(async () => {
   a = await startService();
-  expect((await a.http('POST', '/authorization/resources', { body: {
-    name: 'Folder',
-    relations: { parent: ['Folder'], viewer: ['User'] },
-    permissions: { view: ['viewer', 'parent->view'] },
-  } })).status).toBe(200);
-  expect((await a.http('POST', '/authorization/resources', { body: {
-    name: 'Doc',
-    relations: { folder: ['Folder'], owner: ['User', 'Team'] },
-    permissions: { view: ['owner', 'owner->read', 'folder->view'] },
-  } })).status).toBe(200);
+  await defineFoldersAndDocs(a);
 }, 120_000);
 afterAll(async () => {
   await a?.stop();

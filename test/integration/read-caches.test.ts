@@ -2,6 +2,7 @@
 // a write acknowledged by one is seen by the next read on the other, whatever that read had cached (a process stopped
 // with SIGSTOP, a child on the real stack: read-caches-stopped.test.ts).
 import { randomBytes } from 'node:crypto';
+import { defineFoldersAndDocs } from '../support/folder-docs.js';
 import { startService, type TestService } from '../support/service.js';
 
 let a: TestService;
@@ -31,17 +32,7 @@ async function readable(svc: TestService, subject: string, extra = '') {
 
 describe('object lists', () => {
   beforeAll(async () => {
-    // Team is built in (member, owner, ...).
-    expect((await a.http('POST', '/authorization/resources', { body: {
-      name: 'Folder',
-      relations: { parent: ['Folder'], viewer: ['User'] },
-      permissions: { view: ['viewer', 'parent->view'] },
-    } })).status).toBe(200);
-    expect((await a.http('POST', '/authorization/resources', { body: {
-      name: 'Doc',
-      relations: { folder: ['Folder'], owner: ['User', 'Team'] },
-      permissions: { view: ['owner', 'owner->read', 'folder->view'] },
-    } })).status).toBe(200);
+    await defineFoldersAndDocs(a);
   });
 
   it('follows every kind of write made through another process, page after page', async () => {

@@ -1,6 +1,7 @@
 // The realtime socket with a real `ws` client: the upgrade's credentials, the decision watch, its limits, and the admin feed socket.
 import { WebSocket } from 'ws';
 import { holdIndexLeases } from '../support/index-leases.js';
+import { clientAccount } from '../support/client-account.js';
 import { startService, type TestService } from '../support/service.js';
 import { openSocket } from '../support/socket-client.js';
 
@@ -16,13 +17,10 @@ afterAll(async () => {
   await svc?.stop();
 });
 
-async function login(email: string): Promise<{ userId: string; token: string }> {
-  const call = (path: string) =>
-    fetch(svc.client + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: 'correct horse' }) });
-  await call('/authentication/local/new');
-  const body = await (await call('/authentication/local')).json() as { userId: string; accessToken: string };
-  return { userId: body.userId, token: body.accessToken };
-}
+const login = async (email: string) => {
+  const { id, token } = await clientAccount(svc, email);
+  return { userId: id, token };
+};
 
 /** A connected socket and every message it got, with a wait for the next one that matches. */
 const connect = (token: string) => openSocket(svc.socket, token);

@@ -6,6 +6,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { AuthzGraphClient, AuthzGraphError } from '../../src/client/grpc.js';
 import { schemaDefinition } from '../../src/engine/model.js';
+import { clientCall } from '../support/client-account.js';
 import { startService, type TestService } from '../support/service.js';
 
 let svc: TestService;
@@ -16,8 +17,7 @@ afterAll(async () => {
   await svc?.stop();
 });
 
-const client = (method: string, path: string, token?: string, body?: unknown) =>
-  svc.http(method, `${svc.client}${path}`, { body, headers: token ? { authorization: `Bearer ${token}` } : {} });
+const client = (method: string, path: string, token?: string, body?: unknown) => clientCall(svc, method, path, token, body);
 /** The README's SDK example's definition, which clashed with its curl walkthrough's schema. */
 const other = { name: 'Doc', relations: { viewer: ['User'] }, permissions: { view: ['viewer'] } };
 

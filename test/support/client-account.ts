@@ -7,3 +7,7 @@ export async function clientAccount(svc: TestService, email: string): Promise<{ 
   const r = await svc.http('POST', `${svc.client}/authentication/local`, { body, headers: {} });
   return { id: r.body.userId as string, token: r.body.accessToken as string };
 }
+
+/** A call on the client surface, with a user's access token when given. */
+export const clientCall = (svc: TestService, method: string, path: string, token?: string, body?: unknown) =>
+  svc.http(method, `${svc.client}${path}`, { body, headers: token ? { authorization: `Bearer ${token}` } : {} });
