@@ -98,7 +98,7 @@ export class Checks {
     const answer = isRelation(model, resource, action)
       ? countsAs(model, subject, action, resource) && await this.index.holds(subject, resource, action)
       : await this.index.check(subject, resource, indexPlan(model, typeOf(subject), typeOf(resource), action));
-    if (cached) await this.cache.store(subject, action, resource, answer, cached.stamp);
+    if (cached) this.cache.store(subject, action, resource, answer, cached.stamp);
     this.onDecision(answer, false);
     return answer;
   }

@@ -10,6 +10,9 @@ export interface Stamp {
   local: LocalStamp;
 }
 
+/** Shared-store writes of decisions a process leaves unanswered at most (about 150 bytes each while queued). */
+export const MAX_PUTS_IN_FLIGHT = 256;
+
 /**
  * An entry records the epochs of its subject, its object and the index structure it was computed under.
  * Writers bump those epochs after the index is updated and before the write returns; readers read the
@@ -48,9 +51,26 @@ export class DecisionCache {
     }
   }
 
-  async store(s: string, a: string, o: string, allowed: boolean, stamp: Stamp): Promise<void> {
+  /**
+   * Keeps a fresh decision here and, without the caller waiting for it, in the shared store: the check's answer does not
+   * depend on that write (its stamp, not its timing, keeps it valid), so a cold check is one Redis round trip and one
+   * index query, not two and one. Past MAX_PUTS_IN_FLIGHT writes still unanswered (a slow Redis), a decision is kept
+   * here only, so checks cannot pile up writes in this process.
+   */
+  store(s: string, a: string, o: string, allowed: boolean, stamp: Stamp): void {
     this.local?.decisions.put(s, a, o, allowed, stamp.local);
-    await this.shared.put(s, a, o, allowed, stamp.shared).catch(() => undefined);
+    if (this.putsInFlight >= MAX_PUTS_IN_FLIGHT) return;
+    this.putsInFlight++;
+    void this.shared.put(s, a, o, allowed, stamp.shared).catch(() => undefined).finally(() => {
+      this.putsInFlight--;
+    });
+  }
+
+  private putsInFlight = 0;
+
+  /** Shared-store writes not yet answered (a test looks). */
+  get pendingPuts(): number {
+    return this.putsInFlight;
   }
 
   /** Invalidates decisions about these subjects and objects (and lists of their types), and all of them when the structure changed. */
