@@ -52,7 +52,7 @@ it('leaves at most MAX_PUTS_IN_FLIGHT writes unanswered, and writes again once t
 it('a write the shared store refuses is dropped quietly', async () => {
   const store = memoryDecisionStore(new MemoryHub(), 'test');
   const cache = new DecisionCache({ ...store, put: () => Promise.reject(new Error('Connection is closed.')) });
-  cache.store('User:a', 'read', 'Doc:d', false, 'stamp');
+  cache.store('User:a', 'read', 'Doc:d', false, { shared: 'stamp', local: null });
   for (let i = 0; i < 50 && cache.pendingPuts > 0; i++) await new Promise((r) => setTimeout(r, 5));
   expect(cache.pendingPuts).toBe(0);
 });
