@@ -48,6 +48,7 @@ function rebuildsOf(stores: Stores, ttl: number, parts: Pick<ConstructorParamete
     state: stores.rebuildState,
     stateLease: stores.lease('rebuild-state', 5000),
     runLease: stores.lease('rebuild', ttl * 2),
+    log: stores.changeLog,
     store: stores.authz,
     graph: stores.graph,
     index: stores.index,

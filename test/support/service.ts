@@ -7,6 +7,7 @@ import { openFileStorage } from '../../src/stores/files/open.js';
 import { smtpMailer } from '../../src/stores/mail/smtp.js';
 import { memoryBackend, memoryStores, type MemoryBackend } from '../../src/stores/memory/stores.js';
 import { establishBus } from '../../src/stores/memory/invalidation-bus.js';
+import type { Stores } from '../../src/stores/ports/stores.js';
 import { openPeer, type Peer } from './peer.js';
 
 export interface TestService {
@@ -58,16 +59,18 @@ let backend: MemoryBackend | null = null;
  * (TEST_STORES=memory makes it the default), with no server; `wipe: false` then keeps the previous service's state.
  * `realIo`: on the twins too, file bytes and mail go through the real adapters (local disk or S3, SMTP), which need no
  * store server: for a test that looks at what the storage directory holds, or talks to a test SMTP server.
+ * `wrapStores`: on the twins, the stores the service gets, made from the twins (a store slowed down, say).
  */
 export async function startService(env: Record<string, string> = {},
-  opts: { wipe?: boolean; logLines?: string[]; memory?: boolean; realIo?: boolean } & AppOptions = {}): Promise<TestService> {
+  opts: { wipe?: boolean; logLines?: string[]; memory?: boolean; realIo?: boolean; wrapStores?: (s: Stores) => Stores } & AppOptions = {}): Promise<TestService> {
   if (opts.memory ?? process.env.TEST_STORES === 'memory') {
     if (opts.wipe !== false || !backend) {
       backend = memoryBackend();
       establishBus(backend.hub, env.REDIS_PREFIX ?? 'authz');
     }
-    const stores = memoryStores(backend, env.REDIS_PREFIX);
-    return serve(env, { ...opts, stores: opts.realIo ? { ...stores, fileStorage: openFileStorage, mailer: smtpMailer } : stores }, backend);
+    const twins = memoryStores(backend, env.REDIS_PREFIX);
+    const stores = opts.realIo ? { ...twins, fileStorage: openFileStorage, mailer: smtpMailer } : twins;
+    return serve(env, { ...opts, stores: opts.wrapStores ? opts.wrapStores(stores) : stores }, backend);
   }
   const urls = { MONGO_URL: process.env.MONGO_URL!, NEO4J_URI: process.env.NEO4J_URI!, REDIS_URL: process.env.REDIS_URL! };
   if (opts.wipe !== false) await wipe(urls);

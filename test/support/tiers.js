@@ -77,6 +77,7 @@ export const TWIN_FILES = [
   'limits',
   'read-caches',
   'readme-blocks',
+  'rebuild-units-first',
   'state',
   'storage',
   'storage-uploads',

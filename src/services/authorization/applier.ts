@@ -116,6 +116,11 @@ export class Applier {
     this.ttl = deps.leaseTtlMs ?? 15_000;
   }
 
+  /** Index units of entries queued or running in this process: a rebuild lets them go before its next batch. */
+  get busy(): boolean {
+    return this.waiting.length > 0 || this.draining > 0;
+  }
+
   /** Told of every unit of tuple and grant work applied here: whether it held the structure lease, and its size (metrics). */
   onUnit: (structure: boolean, tuples: number) => void = () => undefined;
 

@@ -1,7 +1,9 @@
 // Index rebuilds: coalesced requests, run in batches between other index work, resumed after a crash or a stop.
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { parseTupleText, tupleText, type Tuple } from '../../engine/ids.js';
 import type { Logger } from '../../log.js';
+import type { ChangeLog } from '../../stores/ports/change-log.js';
 import type { Heartbeat, Lease } from '../../stores/ports/lease.js';
 import type { GrantReads } from '../../stores/ports/grants.js';
 import type { TupleReads } from '../../stores/ports/tuples.js';
@@ -19,6 +21,10 @@ import { storeUnavailable } from '../../stores/unavailable.js';
 export const REBUILD_BATCH = 1000;
 const CHECK_EVERY_MS = 2000;
 const PROGRESS_EVERY_MS = 2000;
+/** How long a rebuild waits before a batch, at most, for this process's index units to go first. */
+const UNITS_FIRST_MS = 2000;
+/** Its pause before a batch while any process has entries pending: twice a lease poller's 50 ms back-off. */
+const OTHERS_FIRST_MS = 100;
 
 class Stopped extends Error {
   constructor() {
@@ -43,6 +49,7 @@ export class Rebuilds {
     runLease: Lease;
     heartbeat: Heartbeat;
     applier: Applier;
+    log: Pick<ChangeLog, 'oldestPending'>;
     store: TupleReads & GrantReads;
     graph: GraphStore;
     index: IndexStore;
@@ -171,6 +178,7 @@ export class Rebuilds {
       logger.info({ soft: run.soft, phase, done: run.done, total: run.total, seconds: Math.round((Date.now() - started) / 1000) }, 'index rebuild progress');
     };
     const step = async (tuples: Tuple[], grants: Tuple[]) => {
+      await this.unitsFirst();
       if (this.abort.signal.aborted) throw new Stopped();
       await applier.exclusive(async () => {
         const model = await models.reload();
@@ -219,6 +227,7 @@ export class Rebuilds {
         const stored = grant ? await store.presentGrants(unseen) : await store.presentTuples(unseen);
         const gone = unseen.filter((k) => !stored.has(k)).map((k) => parseTupleText(k)).filter((t): t is Tuple => t !== null);
         if (gone.length === 0) continue;
+        await this.unitsFirst();
         await applier.exclusive(async () => {
           const model = await models.reload();
           const r = await batch.apply({ tuples: grant ? [] : gone, grants: grant ? gone : [], gens: await applier.gens(), model });
@@ -227,6 +236,19 @@ export class Rebuilds {
         this.deps.logger.info({ removed: gone.map(tupleText).slice(0, 10), count: gone.length }, 'removed projection edges MongoDB does not have');
       }
     }
+  }
+
+  /**
+   * Before each batch (which holds every index lease): units queued in this process go first, for at most
+   * UNITS_FIRST_MS, and while entries are pending anywhere a short pause lets another process's unit take the leases.
+   * A write then waits for the batch under way, no more: each unit it needed (a plain and an arrow tuple make two)
+   * could wait for a batch of its own, and another process's units, polling for the leases, could miss every gap.
+   */
+  private async unitsFirst(): Promise<void> {
+    const { applier, log } = this.deps;
+    const until = Date.now() + UNITS_FIRST_MS;
+    while (applier.busy && Date.now() < until && !this.abort.signal.aborted) await sleep(5);
+    if ((await log.oldestPending()) !== null) await sleep(OTHERS_FIRST_MS);
   }
 
   /** Stops between batches; the unfinished rebuild stays recorded and restarts at the next start. */
