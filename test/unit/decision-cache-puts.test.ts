@@ -40,19 +40,34 @@ it('leaves at most MAX_PUTS_IN_FLIGHT writes unanswered, and writes again once t
   const cache = new DecisionCache(hanging);
   const { stamp } = (await cache.lookup('User:a', 'read', 'Doc:0'))!;
   for (let i = 0; i < MAX_PUTS_IN_FLIGHT + 100; i++) cache.store('User:a', 'read', `Doc:${i}`, true, stamp);
+  await new Promise((r) => setImmediate(r)); // the writes are sent from a microtask
   expect([puts(), cache.pendingPuts]).toEqual([MAX_PUTS_IN_FLIGHT, MAX_PUTS_IN_FLIGHT]);
   answer();
   for (let i = 0; i < 50 && cache.pendingPuts > 0; i++) await new Promise((r) => setTimeout(r, 5));
   expect(cache.pendingPuts).toBe(0);
   cache.store('User:a', 'read', 'Doc:again', true, stamp);
+  await new Promise((r) => setImmediate(r));
   expect(puts()).toBe(MAX_PUTS_IN_FLIGHT + 1);
   answer();
 });
 
-it('a write the shared store refuses is dropped quietly', async () => {
-  const store = memoryDecisionStore(new MemoryHub(), 'test');
-  const cache = new DecisionCache({ ...store, put: () => Promise.reject(new Error('Connection is closed.')) });
-  cache.store('User:a', 'read', 'Doc:d', false, { shared: 'stamp', local: null });
-  for (let i = 0; i < 50 && cache.pendingPuts > 0; i++) await new Promise((r) => setTimeout(r, 5));
-  expect(cache.pendingPuts).toBe(0);
+it('a write the shared store refuses, or throws at once, is dropped quietly', async () => {
+  const unhandled: unknown[] = [];
+  const listen = (e: unknown) => unhandled.push(e);
+  process.on('unhandledRejection', listen);
+  try {
+    const store = memoryDecisionStore(new MemoryHub(), 'test');
+    for (const put of [() => Promise.reject(new Error('Connection is closed.')), () => {
+      throw new Error('thrown at once');
+    }]) {
+      const cache = new DecisionCache({ ...store, put });
+      expect(() => cache.store('User:a', 'read', 'Doc:d', false, { shared: 'stamp', local: null })).not.toThrow();
+      for (let i = 0; i < 50 && cache.pendingPuts > 0; i++) await new Promise((r) => setTimeout(r, 5));
+      expect(cache.pendingPuts).toBe(0);
+    }
+    await new Promise((r) => setTimeout(r, 20));
+    expect(unhandled).toEqual([]);
+  } finally {
+    process.off('unhandledRejection', listen);
+  }
 });

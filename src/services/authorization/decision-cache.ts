@@ -10,7 +10,7 @@ export interface Stamp {
   local: LocalStamp;
 }
 
-/** Shared-store writes of decisions a process leaves unanswered at most (about 150 bytes each while queued). */
+/** Shared-store writes of decisions a process leaves unanswered at most (about a kilobyte each while queued). */
 export const MAX_PUTS_IN_FLIGHT = 256;
 
 /**
@@ -61,7 +61,8 @@ export class DecisionCache {
     this.local?.decisions.put(s, a, o, allowed, stamp.local);
     if (this.putsInFlight >= MAX_PUTS_IN_FLIGHT) return;
     this.putsInFlight++;
-    void this.shared.put(s, a, o, allowed, stamp.shared).catch(() => undefined).finally(() => {
+    // Through a promise even if an adapter throws at once: the count must come back down, and the check not fail.
+    void Promise.resolve().then(() => this.shared.put(s, a, o, allowed, stamp.shared)).catch(() => undefined).finally(() => {
       this.putsInFlight--;
     });
   }
