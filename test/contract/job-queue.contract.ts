@@ -87,6 +87,7 @@ function runningCases({ open, stateOf }: QueueCases): void {
       runs.push(j);
     }, { concurrency: 1, events });
     await until(async () => (await stateOf(q, 'job-1')) === 'completed', 'job-1 completed');
+    await until(() => seen.length === 1, 'the completed event'); // BullMQ emits it after the job's state has moved
     expect(runs).toHaveLength(1);
     expect(runs[0]).toMatchObject({ id: 'job-1', name: 'email', attemptsMade: 0, attempts: 1,
       data: { to: ['a@example.com'], n: 1, nested: { ok: true }, at: '1970-01-01T00:00:00.000Z' } });
@@ -184,6 +185,7 @@ function failureCases({ open, stateOf }: QueueCases): void {
     }, { concurrency: 1, events });
     await q.add('n', {}, 'flaky', { ...OPTS, attempts: 4 });
     await until(async () => (await stateOf(q, 'flaky')) === 'completed', 'the job completed');
+    await until(() => seen.length === 3, 'the completed event'); // BullMQ emits it after the job's state has moved
     expect(made).toEqual([0, 1, 2]);
     expect(seen).toEqual(['failed flaky 1 attempt 1 failed', 'failed flaky 2 attempt 2 failed', 'completed flaky 3']);
     expect(await q.counts()).toMatchObject({ completed: 1, failed: 0, delayed: 0 });
@@ -197,6 +199,7 @@ function failureCases({ open, stateOf }: QueueCases): void {
     }, { concurrency: 1, events });
     await q.add('sms', { to: ['+1'] }, 'doomed', { ...OPTS, attempts: 2 });
     await until(async () => (await stateOf(q, 'doomed')) === 'failed', 'the job failed');
+    await until(() => seen.length === 2, 'the failed events'); // emitted after the job's state has moved
     expect(seen).toEqual(['failed doomed 1 nope', 'failed doomed 2 nope']);
     const job = await q.get('doomed');
     expect(job).toMatchObject({ name: 'sms', data: { to: ['+1'] }, attemptsMade: 2, attempts: 2, failedReason: 'nope' });
