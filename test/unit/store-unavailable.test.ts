@@ -1,6 +1,7 @@
 // Which errors mean a store is out of reach (503 STORE_UNAVAILABLE) and which are bugs or refusals (not 503).
 import { MongoNetworkError, MongoNetworkTimeoutError, MongoServerError } from 'mongodb';
 import { CommitUnconfirmed } from '../../src/stores/ports/change-log.js';
+import { LeaseLost, LeaseTimeout } from '../../src/stores/ports/lease.js';
 import { storeUnavailable } from '../../src/stores/unavailable.js';
 
 it('names MongoDB for the driver errors of a server that is down, hung or being reconnected to', () => {
@@ -33,4 +34,10 @@ it('does not call a refusal or a bug an outage', () => {
   expect(storeUnavailable(new MongoServerError({ code: 11000, errmsg: 'E11000 duplicate key error' }))).toBeNull();
   expect(storeUnavailable(new TypeError('x is undefined'))).toBeNull();
   expect(storeUnavailable(null)).toBeNull();
+});
+
+it('answers 503 for the leases of a unit that lapsed while it ran, and for a lease that stayed taken', () => {
+  // A unit whose renewals did not land in time is failed and retried: its writes answered 500 INTERNAL in CI before.
+  expect(storeUnavailable(new LeaseLost(['authz:lease:index:structure', 'authz:lease:index:p0'], 'a unit of index work'))).toBe('Redis');
+  expect(storeUnavailable(new LeaseTimeout('authz:lease:index:p1', 30_000))).toBe('Redis');
 });

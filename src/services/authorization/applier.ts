@@ -5,7 +5,7 @@ import type { Model } from '../../engine/model.js';
 import { AppError } from '../../errors.js';
 import type { Logger } from '../../log.js';
 import type { Epoch } from '../../stores/ports/epoch.js';
-import type { Heartbeat, Lease } from '../../stores/ports/lease.js';
+import { LeaseLost, type Heartbeat, type Lease } from '../../stores/ports/lease.js';
 import { CommitUnconfirmed, type ChangeEntry, type ChangeLog } from '../../stores/ports/change-log.js';
 import type { GraphStore } from '../../stores/ports/graph.js';
 import type { IndexStore } from '../../stores/ports/index-store.js';
@@ -164,7 +164,7 @@ export class Applier {
       const result = await work();
       // Renewals failed for longer than a lease lives: another process may have interleaved its unit with this one.
       // Failing makes the entries pending again, and their replay recomputes under fresh leases.
-      if (!allHeld(held)) throw new Error(`an index lease (${held.map((l) => l.key).join(', ')}) was lost during a unit of index work`);
+      if (!allHeld(held)) throw new LeaseLost(held.map((l) => l.key), 'a unit of index work');
       return result;
     } finally {
       await this.deps.leases.release(held);

@@ -7,6 +7,16 @@ export class LeaseTimeout extends Error {
   }
 }
 
+/**
+ * Leases of a unit of work lapsed while it ran (renewals did not land within their time to live): another process may
+ * have interleaved, so the work is failed and done again. Not a bug: the caller answers 503 (retry is safe).
+ */
+export class LeaseLost extends Error {
+  constructor(keys: string[], what: string) {
+    super(`the lease ${keys.join(', ')} was lost during ${what}`);
+  }
+}
+
 /** A lock shared by every process; the holder keeps it renewed, and a holder that dies loses it after its time to live. */
 export interface Lease {
   readonly key: string;
