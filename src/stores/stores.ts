@@ -64,7 +64,7 @@ export async function connectStores(urls: StoreUrls, log: Logger): Promise<Store
   await requireNeo4jVersion(neo);
   if (urls.NEO4J_WARM_PLANS !== false) {
     const warmStarted = Date.now();
-    log.info({ statements: await warmAll(neo), ms: Date.now() - warmStarted }, 'Neo4j query plans warmed');
+    log.info({ ...await warmAll(neo), ms: Date.now() - warmStarted }, 'Neo4j query plans warmed');
   }
   const tupleListing = neo4jTupleListing(neo);
   // Once, on the first start of this version over an older projection (a few thousand tuples a second).

@@ -3,7 +3,7 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { removeCluster } from '../../infra/postgres.js';
-import { ROOT, startStack, type StackPorts, type StartedStack } from '../../infra/stack.js';
+import { prepareEverything, ROOT, startStack, type StackPorts, type StartedStack } from '../../infra/stack.js';
 import { connectNeo4j } from '../../src/stores/neo4j/connection.js';
 import { warmAll } from '../../src/stores/neo4j/warm.js';
 import { startContainers } from './containers.js';
@@ -41,10 +41,13 @@ export default async function setup() {
   // Set before any start can fail: jest runs no global teardown after a failed setup, so a failure stops them here.
   globalThis.__AUTHZ_STACKS__ = stacks;
   try {
-    // The builds (FerretDB, Neo4j jars) happen once, in the first stack's start; the others start beside each other then.
-    stacks.push(container ? { stack: container } : await localStack(0, stackPorts(0), log));
+    // The builds (FerretDB, Neo4j jars) happen once, first; then every stack starts beside the others (one after the
+    // other, the second waited 35 s for the first).
+    if (container) stacks.push({ stack: container });
+    else prepareEverything(process.env, log);
     const more = (i: number) => (container ? startContainers(log).then((c) => ({ stack: c! })) : localStack(i, stackPorts(i), log));
-    const rest = await Promise.allSettled(Array.from({ length: count - 1 }, (_, i) => more(i + 1)));
+    const first = container ? 1 : 0;
+    const rest = await Promise.allSettled(Array.from({ length: count - first }, (_, i) => more(i + first)));
     for (const r of rest) if (r.status === 'fulfilled') stacks.push(r.value);
     const failed = rest.find((r) => r.status === 'rejected');
     if (failed) throw (failed as PromiseRejectedResult).reason;

@@ -57,22 +57,13 @@ export function splicedStatements(): string[] {
   return [LIST_TAIL, COUNT_TAIL].map((tail) => subjectsOf.replace('__TAIL__', tail));
 }
 
-/**
- * Neo4j keys a cached plan by each list parameter's size bucket (0, 1, 2–10, 11–100, …), and a statement with this
- * many subqueries takes 0.7–1.9 s to plan: a model's plans of every size each planned every statement anew, once per
- * bucket and again after each replan. Padded to two with a value no relation, permission or slot has, every plan of up
- * to ten entries a list shares one cached plan per statement.
- */
-const NO_MATCH = '';
-const bucketed = (list: string[]) => (list.length >= 2 ? list : [...list, NO_MATCH, NO_MATCH].slice(0, 2));
-
 /** A plan as the statements' parameters: maps by arrow relation, since Cypher reads them with `map[t.relation]`. */
 export const planParams = (p: IndexPlan) => ({
   public: p.public,
-  direct: bucketed(p.direct),
-  grants: bucketed(p.grants),
-  slots: bucketed(p.slots),
-  arrowRels: bucketed(p.arrows.map((a) => a.rel)),
+  direct: p.direct,
+  grants: p.grants,
+  slots: p.slots,
+  arrowRels: p.arrows.map((a) => a.rel),
   targets: Object.fromEntries(p.arrows.map((a) => [a.rel, a.targets])),
   types: Object.fromEntries(p.arrows.map((a) => [a.rel, a.types])),
 });
