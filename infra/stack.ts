@@ -72,12 +72,14 @@ export function prepare(needs: { redis: boolean; mongo: boolean; neo4j: boolean;
 }
 
 /**
- * Everything a stack's start builds or fetches (FerretDB, PostgreSQL, the Neo4j jars and its launcher), done once before
- * several stacks start beside each other: each start would otherwise build the same files at once.
+ * What a stack's start builds or fetches (FerretDB, PostgreSQL, the Neo4j jars and its launcher), done once before
+ * several stacks start beside each other: each start would otherwise build the same files at once. A server given by
+ * its URL needs nothing here, as in startStack.
  */
 export function prepareEverything(env: NodeJS.ProcessEnv, log: Log): void {
-  prepare({ redis: true, mongo: true, neo4j: true, postgres: ferretStorage(env) === 'postgresql' }, log);
-  neo4jClassDir(join(ROOT, 'infra', 'neo4j', 'Neo4jDev.java'), NEO4J_LIB, CACHE);
+  const mongo = !env.MONGO_URL;
+  prepare({ redis: !env.REDIS_URL, mongo, neo4j: !env.NEO4J_URI, postgres: mongo && ferretStorage(env) === 'postgresql' }, log);
+  if (!env.NEO4J_URI) neo4jClassDir(join(ROOT, 'infra', 'neo4j', 'Neo4jDev.java'), NEO4J_LIB, CACHE);
 }
 
 export function portOpen(port: number, host = '127.0.0.1'): Promise<boolean> {
