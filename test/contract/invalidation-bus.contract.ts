@@ -1,6 +1,6 @@
 // The invalidation bus contract: a publish resolves only once every other live member applied it or cannot serve
 // local state; a member that died is waited out; a lost member set makes every member reset. Twin and Redis.
-import type { Invalidation, InvalidationBusMember } from '../../src/stores/ports/invalidation-bus.js';
+import { BusStopped, type Invalidation, type InvalidationBusMember } from '../../src/stores/ports/invalidation-bus.js';
 import { until } from './wait.js';
 
 /**
@@ -67,6 +67,17 @@ export function busContract(make: () => Promise<BusHarness>) {
       await a.bus.publish({ keys: ['x'], structure: false });
       expect(b.got).toEqual([]);
       await a.bus.stop();
+    });
+
+    // Found as a timer left open after a service stopped: a re-index's last publish, on a member that had left, slept a
+    // whole lease (it is not in the member set, so the set looked new) and kept the process alive.
+    it('a publish after stop rejects at once with BusStopped and reaches no other member', async () => {
+      const [a, b] = [watched(h), watched(h)];
+      await Promise.all([a.bus.start(), b.bus.start()]);
+      await a.bus.stop();
+      await expect(a.bus.publish({ keys: ['x'], structure: false })).rejects.toBeInstanceOf(BusStopped);
+      expect(b.got).toEqual([]);
+      await b.bus.stop();
     });
 
     it('a member that died is waited out: once the publish resolves it can no longer serve what it held', async () => {

@@ -13,7 +13,7 @@ import type { DecisionCache } from './decision-cache.js';
 import { NeedsStructure, type IndexBatch } from './index-batch.js';
 import { allHeld, type IndexLeases, type Scope } from './index-leases.js';
 import type { ModelSource } from './model-source.js';
-import { OWN_GRACE_MS, toRecover } from './recovery-selection.js';
+import { orphanGraceMs, OWN_GRACE_MS, toRecover } from './recovery-selection.js';
 import type { Reindexing } from './reindexing.js';
 import { DefinitionApplier } from './definition-applier.js';
 
@@ -21,12 +21,10 @@ import { DefinitionApplier } from './definition-applier.js';
 const STATE_MAX_AGE_MS = 2000;
 /** Tuples in one coalesced batch; a larger backlog is split. */
 export const BATCH_TUPLES = 2000;
-/** Objects of a redefined type listed per page of its re-index (with every tuple on them). */
+/** How often the recovery loop looks for pending entries. */
 const RECOVER_EVERY_MS = 1000;
 /** Pending entries one recovery pass reads, oldest first. */
 const RECOVER_LIST = 5000;
-/** A dead writer's pending marker without a log entry is dropped past this (its heartbeat lapsed well before). */
-const orphanGraceMs = (leaseTtlMs: number) => 2 * leaseTtlMs;
 // Waiting on other processes' units (one may be a large rebuild batch, or a dead process's lease running out); Redis
 // being down fails at once instead.
 const leaseWaitMs = (leaseTtlMs: number) => Math.max(30_000, 2 * leaseTtlMs);
@@ -44,13 +42,7 @@ interface Waiter {
   sync: boolean;
   verify: boolean;
 }
-interface Item {
-  t: Tuple;
-  grant: boolean;
-}
-
-/** Whether a tuple may change flattened sets (an arrow tuple on an inherited object, or one making a new source). */
-const shapesFlats = changesFlats;
+type Item = { t: Tuple; grant: boolean };
 
 /** The partitions a unit writes for one tuple or grant: its resource's, and its subject's when the subject has rows. */
 function needsOf(model: Model, x: Item, leases: IndexLeases): number[] {
@@ -138,6 +130,7 @@ export class Applier {
 
   /** Runs `work` alone, holding every index lease (definitions, rebuilds). */
   exclusive<T>(work: () => Promise<T>): Promise<T> {
+    if (this.stopped) return Promise.reject(new Error('stopped'));
     return this.tracked(async () => {
       const held = await this.deps.leases.acquire(this.deps.leases.everything(), this.leaseWait);
       // Before the work: a unit that reads the epoch after this lease is released sees it changed and reads the model
@@ -231,6 +224,8 @@ export class Applier {
   }
 
   private enqueue(entry: ChangeEntry, sync: boolean, verify: boolean): Promise<void> {
+    // After stop no loop drains the queue: the entry stays pending for the recovery of the next process.
+    if (this.stopped) return Promise.reject(new Error('stopped'));
     if (this.inFlight.has(entry.revision)) return Promise.resolve();
     this.inFlight.add(entry.revision);
     if (entry.kind === 'definition') {
@@ -304,8 +299,8 @@ export class Applier {
     // Classified with the model as cached; a unit that finds, under its leases, that a tuple now shapes flats hands it on.
     const model = await this.deps.models.get();
     const needs = (x: Item) => needsOf(model, x, leases);
-    let plain = items.filter((x) => x.grant || !shapesFlats(model, x.t));
-    const structural = items.filter((x) => !x.grant && shapesFlats(model, x.t));
+    let plain = items.filter((x) => x.grant || !changesFlats(model, x.t));
+    const structural = items.filter((x) => !x.grant && changesFlats(model, x.t));
     while (plain.length) {
       const wanted = [...new Set(plain.flatMap(needs))];
       let { taken, leases: held } = await leases.tryMany(wanted);
@@ -393,8 +388,13 @@ export class Applier {
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
-    this.definitionWork.stop();
-    await Promise.all(this.running);
+    // What no drain loop will take now fails (its entries stay pending for the next process), so no caller waits on it;
+    // the re-index is waited for in between its batches too: it would go on publishing on a bus that has left.
+    for (const w of this.waiting.splice(0)) {
+      this.inFlight.delete(w.entry.revision);
+      w.reject(new Error('stopped'));
+    }
+    await Promise.all([...this.running, this.definitionWork.stop()]);
     await this.deps.heartbeat.stop();
   }
 }

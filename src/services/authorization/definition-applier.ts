@@ -43,8 +43,10 @@ export class DefinitionApplier {
     return run;
   }
 
-  stop() {
+  /** Ends the re-index under way at its next batch; resolves once it has (a stop must not leave it publishing). */
+  stop(): Promise<unknown> {
     this.stopped = true;
+    return this.chain;
   }
 
   private async reindex(entry: ChangeEntry): Promise<void> {

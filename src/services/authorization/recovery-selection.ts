@@ -3,6 +3,8 @@ import type { PendingRecord } from '../../stores/ports/change-log.js';
 
 /** A writer applies its own entry right after its MongoDB change (which may be slow): only older ones of its own are recovered. */
 export const OWN_GRACE_MS = 30_000;
+/** A dead writer's pending marker without a log entry is dropped past this (its heartbeat lapsed well before). */
+export const orphanGraceMs = (leaseTtlMs: number) => 2 * leaseTtlMs;
 
 /**
  * Which listed pending entries a recovery pass takes over: those of writers whose heartbeat expired, and

@@ -1,7 +1,7 @@
 // The invalidation bus in memory: members of one hub acknowledge each invalidation, as processes on one Redis do.
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import type { Invalidation, InvalidationBusMember } from '../ports/invalidation-bus.js';
+import { BusStopped, type Invalidation, type InvalidationBusMember } from '../ports/invalidation-bus.js';
 import type { MemoryHub } from './hub.js';
 
 /** The Redis bus's figures (src/stores/redis/invalidation-bus.ts): lease, trust margin, wait for acknowledgements. */
@@ -96,6 +96,7 @@ export class MemoryInvalidationBus implements InvalidationBusMember {
   }
 
   async publish(inv: Invalidation): Promise<void> {
+    if (this.stopped) throw new BusStopped();
     this.apply(inv);
     const n = ++this.seq;
     let done!: () => void;

@@ -14,11 +14,19 @@ export interface Invalidation {
 export interface InvalidationBus {
   /**
    * Applies `inv` here, then in every other live process; resolves once none of them can serve what it
-   * invalidates. Throws when the bus cannot be reached: the caller's write is then not acknowledged.
+   * invalidates. Throws when the bus cannot be reached: the caller's write is then not acknowledged. After `stop` it
+   * rejects at once with BusStopped: a member that left would otherwise wait out a whole lease for a set it is not in.
    */
   publish(inv: Invalidation): Promise<void>;
   /** Whether local state may be served now. */
   trusted(): boolean;
+}
+
+/** A publish on a member that stopped: the work that asked for it fails, and its entries stay pending for the next process. */
+export class BusStopped extends Error {
+  constructor() {
+    super('the invalidation bus is stopped: this process is shutting down');
+  }
 }
 
 /** A process's membership of the bus: it trusts local state only between `start` and `stop`. */

@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { Redis } from 'ioredis';
-import type { Invalidation, InvalidationBus as Bus } from '../ports/invalidation-bus.js';
+import { BusStopped, type Invalidation, type InvalidationBus as Bus } from '../ports/invalidation-bus.js';
 
 /** A member's lease in the member set; renewed every quarter of it. */
 const LEASE_MS = 2000;
@@ -162,6 +162,7 @@ export class InvalidationBus implements Bus {
    * invalidates. Throws when Redis cannot be reached: the caller's write is then not acknowledged.
    */
   async publish(inv: Invalidation): Promise<void> {
+    if (this.stopped) throw new BusStopped();
     this.apply(inv);
     const n = ++this.seq;
     let done!: () => void;
