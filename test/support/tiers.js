@@ -1,7 +1,7 @@
 // Which integration files run in which tier; jest.config.js reads it. Plain JavaScript because jest reads its config
 // before any TypeScript loader.
 
-/** The slow tier (faults, crash rounds, soak-like loads, the hostile corpus, multi-process runs): on the real servers. */
+/** The slow tier (faults, crash rounds, soak-like loads, a sample of the hostile corpus, multi-process runs): on the real servers. */
 export const SLOW_FILES = [
   'store-faults',
   'crash-recovery',
@@ -69,6 +69,8 @@ export const TWIN_FILES = [
   'communications',
   'conformance-orders',
   'fuzz-twins',
+  // Also in the slow tier, with a smaller corpus on the real stores.
+  'hostile-input',
   'custom-endpoints',
   'database-config-route',
   'database-hardening',

@@ -32,9 +32,12 @@ function isolated() {
 }
 
 export async function hostileFixture(): Promise<Fixture> {
-  const urls = isolated();
-  await wipe(urls);
-  const svc = await startService({ ...urls, ROUTER_RATE_LIMITS: JSON.stringify(LIMITS), ADMIN_AUTH_FAILURES_PER_MINUTE: '1000000' }, { wipe: false });
+  const limits = { ROUTER_RATE_LIMITS: JSON.stringify(LIMITS), ADMIN_AUTH_FAILURES_PER_MINUTE: '1000000' };
+  // On the twins (TEST_STORES=memory) the service has stores of its own already.
+  const memory = process.env.TEST_STORES === 'memory';
+  const urls = memory ? null : isolated();
+  if (urls) await wipe(urls);
+  const svc = await startService({ ...urls, ...limits }, { wipe: memory, memory });
   const ok = async (p: Promise<{ status: number; body: any }>) => { // eslint-disable-line @typescript-eslint/no-explicit-any
     const r = await p;
     if (r.status >= 300) throw new Error(`fixture call failed: ${r.status} ${JSON.stringify(r.body)}`);
