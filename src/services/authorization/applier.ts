@@ -34,14 +34,11 @@ const leaseWaitMs = (leaseTtlMs: number) => Math.max(30_000, 2 * leaseTtlMs);
  * the write answers 503; its entry is committed and stays pending, so the work goes on and recovery finishes it.
  */
 export const APPLY_WAIT_MS = 10_000;
+/** What work asked of a stopped applier gets (a request that outlived the listeners' close): 503, safe to retry. */
+const stopping = () => new AppError('STORE_UNAVAILABLE', 'The service is stopping; the change is stored and will be indexed; retry (writes are safe to retry)');
 
-interface Waiter {
-  entry: ChangeEntry;
-  resolve(): void;
-  reject(e: unknown): void;
-  sync: boolean;
-  verify: boolean;
-}
+/** A queued entry and its caller: `sync` for a single write waiting on it, `verify` to read MongoDB back first. */
+type Waiter = { entry: ChangeEntry; resolve(): void; reject(e: unknown): void; sync: boolean; verify: boolean };
 type Item = { t: Tuple; grant: boolean };
 
 /** The partitions a unit writes for one tuple or grant: its resource's, and its subject's when the subject has rows. */
@@ -130,7 +127,7 @@ export class Applier {
 
   /** Runs `work` alone, holding every index lease (definitions, rebuilds). */
   exclusive<T>(work: () => Promise<T>): Promise<T> {
-    if (this.stopped) return Promise.reject(new Error('stopped'));
+    if (this.stopped) return Promise.reject(stopping());
     return this.tracked(async () => {
       const held = await this.deps.leases.acquire(this.deps.leases.everything(), this.leaseWait);
       // Before the work: a unit that reads the epoch after this lease is released sees it changed and reads the model
@@ -220,12 +217,12 @@ export class Applier {
 
   /** Queues a committed entry (`/relations/many`); failures stay pending for the recovery loop. */
   submit(entry: ChangeEntry, verify = false): void {
-    this.enqueue(entry, false, verify).catch((e: Error) => this.deps.logger.warn({ revision: entry.revision, err: e.message }, 'apply failed; will retry'));
+    this.enqueue(entry, false, verify).catch((e: Error) => this.stopped || this.deps.logger.warn({ revision: entry.revision, err: e.message }, 'apply failed; will retry'));
   }
 
   private enqueue(entry: ChangeEntry, sync: boolean, verify: boolean): Promise<void> {
     // After stop no loop drains the queue: the entry stays pending for the recovery of the next process.
-    if (this.stopped) return Promise.reject(new Error('stopped'));
+    if (this.stopped) return Promise.reject(stopping());
     if (this.inFlight.has(entry.revision)) return Promise.resolve();
     this.inFlight.add(entry.revision);
     if (entry.kind === 'definition') {
@@ -352,7 +349,7 @@ export class Applier {
     const tick = async () => {
       if (this.stopped) return;
       try {
-        await this.recover();
+        await this.tracked(() => this.recover()); // stop waits for a pass under way: it may end re-indexes and publish
       } catch (e) {
         this.deps.logger.debug({ err: (e as Error).message }, 'recovery pass failed');
       }
@@ -392,7 +389,7 @@ export class Applier {
     // the re-index is waited for in between its batches too: it would go on publishing on a bus that has left.
     for (const w of this.waiting.splice(0)) {
       this.inFlight.delete(w.entry.revision);
-      w.reject(new Error('stopped'));
+      w.reject(stopping());
     }
     await Promise.all([...this.running, this.definitionWork.stop()]);
     await this.deps.heartbeat.stop();
