@@ -262,8 +262,9 @@ export class Applier {
           await this.tracked(async () => {
             await this.applyEntries(batch.filter((w) => w.verify).map((w) => w.entry), false);
             await this.applyEntries(batch.filter((w) => !w.verify).map((w) => w.entry), true);
+            // Inside what stop waits for: the stores close after it.
+            await this.deps.log.done(batch.map((w) => w.entry.revision));
           });
-          await this.deps.log.done(batch.map((w) => w.entry.revision));
           batch.forEach((w) => {
             this.failed.delete(w.entry.revision);
             w.resolve();
