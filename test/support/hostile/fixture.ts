@@ -66,6 +66,11 @@ export async function hostileFixture(): Promise<Fixture> {
   await ok(svc.http('PATCH', '/config/storage', { body: { dir: await mkdtemp(join(tmpdir(), 'authz-hostile-files-')) } }));
   const file = await ok(client('POST', '/storage/upload', { name: 'hostile.txt', data: Buffer.from('hostile').toString('base64') }, user.token));
   const adminJwt = (await ok(svc.http('POST', '/login', { body: { username: svc.config.ADMIN_USERNAME, password: 'test-admin-password' }, headers: {} }))).token as string;
+  // The MCP SDK loads on the first /mcp call (hundreds of ms on a loaded core): here, not inside the corpus's bound.
+  await ok(
+    svc.http('POST', '/mcp', { body: { jsonrpc: '2.0', id: 0, method: 'tools/list' },
+      headers: { authorization: `Bearer ${adminJwt}`, accept: 'application/json, text/event-stream' } }),
+  );
   const known = [user.id, `User:${user.id}`, note._id, `Note:${note._id}`, team._id, `Team:${team._id}`, 'Doc:d2', 'v1', 'hostile team', file._id];
 
   async function fingerprint(): Promise<string> {
