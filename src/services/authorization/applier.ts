@@ -1,9 +1,9 @@
 // The appliers of the change log: coalesce committed entries into batches, apply them in units by partition, recover the rest.
-import { parseTupleText, typeOf, type Tuple } from '../../engine/ids.js';
 import { changesFlats } from '../../engine/index-math.js';
 import type { Model } from '../../engine/model.js';
 import { AppError } from '../../errors.js';
 import type { Logger } from '../../log.js';
+import { RepeatedWarnings } from '../../log-repeats.js';
 import type { Epoch } from '../../stores/ports/epoch.js';
 import { LeaseLost, type Heartbeat, type Lease } from '../../stores/ports/lease.js';
 import { CommitUnconfirmed, type ChangeEntry, type ChangeLog } from '../../stores/ports/change-log.js';
@@ -16,6 +16,7 @@ import type { ModelSource } from './model-source.js';
 import { orphanGraceMs, OWN_GRACE_MS, toRecover } from './recovery-selection.js';
 import type { Reindexing } from './reindexing.js';
 import { DefinitionApplier } from './definition-applier.js';
+import { needsOf, tuplesOf, type Item } from './unit-items.js';
 
 /** A unit's model and generations are read again at least this often, whatever the work epoch says (see workState). */
 const STATE_MAX_AGE_MS = 2000;
@@ -39,17 +40,6 @@ const stopping = () => new AppError('STORE_UNAVAILABLE', 'The service is stoppin
 
 /** A queued entry and its caller: `sync` for a single write waiting on it, `verify` to read MongoDB back first. */
 type Waiter = { entry: ChangeEntry; resolve(): void; reject(e: unknown): void; sync: boolean; verify: boolean };
-type Item = { t: Tuple; grant: boolean };
-
-/** The partitions a unit writes for one tuple or grant: its resource's, and its subject's when the subject has rows. */
-function needsOf(model: Model, x: Item, leases: IndexLeases): number[] {
-  const out = [leases.partitionOf(x.t.resource)];
-  if (model.actionsOf(typeOf(x.t.subject)).length > 0) out.push(leases.partitionOf(x.t.subject));
-  return out;
-}
-
-const tuplesOf = (e: ChangeEntry): Tuple[] => (e.tuples ?? []).map((t) => parseTupleText(t)).filter((t): t is Tuple => t !== null);
-
 /**
  * Every committed entry stays in the outbox (`pending`) until an applier has brought the projection and
  * the index in line with MongoDB for what it names. Index work is split by partition of the objects it writes
@@ -72,6 +62,7 @@ export class Applier {
   private timer: NodeJS.Timeout | null = null;
   private stopped = false;
   private readonly definitionWork: DefinitionApplier;
+  private readonly warnings: RepeatedWarnings;
   /** The index leases' time to live (LEASE_TTL_MS; 15 s unless told). */
   private readonly ttl: number;
   /** What units last worked with, and the work epoch it was read under (see `workState`). */
@@ -103,6 +94,7 @@ export class Applier {
   }) {
     this.definitionWork = new DefinitionApplier(this, { ...deps, batchTuples: BATCH_TUPLES });
     this.ttl = deps.leaseTtlMs ?? 15_000;
+    this.warnings = new RepeatedWarnings(deps.logger);
   }
 
   /** Index units of entries queued or running in this process: a rebuild lets them go before its next batch. */
@@ -217,7 +209,10 @@ export class Applier {
 
   /** Queues a committed entry (`/relations/many`); failures stay pending for the recovery loop. */
   submit(entry: ChangeEntry, verify = false): void {
-    this.enqueue(entry, false, verify).catch((e: Error) => this.stopped || this.deps.logger.warn({ revision: entry.revision, err: e.message }, 'apply failed; will retry'));
+    // A batch's failure is logged once by the drain; a definition's here.
+    this.enqueue(entry, false, verify).catch((e: Error) =>
+      this.stopped || entry.kind !== 'definition' || this.warnings.warn({ revision: entry.revision, err: e.message }, 'apply failed; will retry')
+    );
   }
 
   private enqueue(entry: ChangeEntry, sync: boolean, verify: boolean): Promise<void> {
@@ -270,6 +265,10 @@ export class Applier {
             w.resolve();
           });
         } catch (e) {
+          const queued = batch.filter((w) => !w.sync); // a single write's caller is answered (503) instead
+          if (queued.length && !this.stopped) {
+            this.warnings.warn({ entries: queued.length, first: queued[0]!.entry.revision, err: (e as Error).message }, 'apply failed; will retry');
+          }
           batch.forEach((w) => {
             this.failed.add(w.entry.revision);
             w.reject(e);
