@@ -1,9 +1,8 @@
 // Compares a running service with the engine's evaluator over what MongoDB holds: the test of convergence.
-import { MongoClient } from 'mongodb';
 import { Evaluator } from '../../src/engine/evaluator.js';
 import { Model } from '../../src/engine/model.js';
 import type { Tuple } from '../../src/engine/ids.js';
-import { COLLECTIONS } from '../../src/stores/mongo/connection.js';
+import { memoryBackendInUse } from './service.js';
 
 type Http = (method: string, path: string) => Promise<{ status: number; body: any }>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -14,7 +13,25 @@ export interface MongoState {
   texts: Set<string>;
 }
 
+/** What the service's stores hold: read from MongoDB, or from the twins when the service runs on them (TEST_STORES=memory). */
+export async function readState(svc: { config: { MONGO_URL: string } }): Promise<MongoState> {
+  const twins = process.env.TEST_STORES === 'memory' ? memoryBackendInUse() : null;
+  if (!twins) return readMongo(svc.config.MONGO_URL);
+  const { authz } = twins.shared;
+  const all = async (batches: AsyncIterable<Tuple[]>) => {
+    const out: Tuple[] = [];
+    for await (const b of batches) out.push(...b);
+    return out;
+  };
+  const defs = await authz.definitions();
+  const [tuples, grants] = await Promise.all([all(authz.scanTuples(1000)), all(authz.scanGrants(1000))]);
+  const model = new Model(defs.map((d) => ({ name: d.name, relations: d.relations, permissions: d.permissions })));
+  return { model, tuples, grants, texts: new Set(tuples.map((t) => `${t.subject}#${t.relation}@${t.resource}`)) };
+}
+
 export async function readMongo(url: string): Promise<MongoState> {
+  // Loaded here: a file on the twins never loads the driver.
+  const [{ MongoClient }, { COLLECTIONS }] = await Promise.all([import('mongodb'), import('../../src/stores/mongo/connection.js')]);
   const client = new MongoClient(url);
   await client.connect();
   try {

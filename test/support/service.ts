@@ -54,6 +54,9 @@ export async function wipe(urls: { MONGO_URL: string; NEO4J_URI: string; REDIS_U
 /** The in-memory servers of this test file's services (TEST_STORES=memory or `memory: true`): a wipe starts new ones. */
 let backend: MemoryBackend | null = null;
 
+/** The in-memory servers the last twin service started on, for a test that reads the stored state as a MongoDB client would. */
+export const memoryBackendInUse = (): MemoryBackend | null => backend;
+
 /**
  * `spanExporter`: tracing on, each span handed to it as it ends. `memory`: the service runs on the in-memory twins
  * (TEST_STORES=memory makes it the default), with no server; `wipe: false` then keeps the previous service's state.

@@ -11,6 +11,7 @@ export const SLOW_FILES = [
   'partitioned-index',
   'state-large',
   'rebuild-under-load',
+  'write-path',
 ];
 
 /**
@@ -71,6 +72,7 @@ export const TWIN_FILES = [
   'fuzz-twins',
   // Also in the slow tier, with a smaller corpus on the real stores.
   'hostile-input',
+  'write-path',
   'custom-endpoints',
   'database-config-route',
   'database-hardening',
