@@ -14,8 +14,6 @@ import type { Metrics } from '../services/metrics.js';
 import { usageGuide } from './docs/guide.js';
 import { openApiDocument } from './docs/openapi.js';
 import { mountSwaggerAssets, swaggerPage } from './docs/routes.js';
-import { adminSchema } from './graphql/admin-schema.js';
-import { clientSchema, usableSchemas } from './graphql/client-schema.js';
 import { graphqlEndpoint } from './graphql/endpoint.js';
 import { GrpcTransport } from './grpc/server.js';
 import { corsPolicy, type CorsGate } from './http/cors-policy.js';
@@ -132,7 +130,9 @@ export function transports(d: TransportDeps): Transport[] {
   };
   const routes = () => pipeline.registry.all();
   const limits = graphqlLimitsOf(config);
-  const adminGraphql = graphqlEndpoint({ surface: 'admin', pipeline, log, limits, version: async () => 'routes', build: async () => adminSchema(pipeline) });
+  // The schema builders load graphql-js, so with the first build (see graphqlEndpoint).
+  const adminGraphql = graphqlEndpoint({ surface: 'admin', pipeline, log, limits, version: async () => 'routes',
+    build: async () => (await import('./graphql/admin-schema.js')).adminSchema(pipeline) });
   const clientGraphql = graphqlEndpoint({
     surface: 'client',
     pipeline,
@@ -140,7 +140,7 @@ export function transports(d: TransportDeps): Transport[] {
     limits,
     version: () => d.schemas.version(),
     build: async () => {
-      const all = await d.schemas.records();
+      const [all, { clientSchema, usableSchemas }] = await Promise.all([d.schemas.records(), import('./graphql/client-schema.js')]);
       const { skipped } = usableSchemas(all);
       if (skipped.length) log.warn({ schemas: skipped }, 'schemas left out of GraphQL: their generated names clash');
       return clientSchema(all, pipeline);

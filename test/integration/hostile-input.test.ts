@@ -52,7 +52,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => {
   Error.stackTraceLimit = jestStackLimit;
-  await fx?.svc.stop();
+  await fx?.stop();
 });
 
 /** Cases for one route and transport, reproducible from the seed, the route and the transport. */

@@ -1,16 +1,18 @@
 // POST /graphql on an express app through Apollo Server, rebuilt when what its schema is generated from changes.
-import { ApolloServer } from '@apollo/server';
-import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
-import { expressMiddleware } from '@as-integrations/express5';
 import type { Express, NextFunction, Request, RequestHandler, Response } from 'express';
 import type { GraphQLSchema } from 'graphql';
 import type { Logger } from '../../log.js';
-import type { Caller, Pipeline } from '../pipeline.js';
+import type { Pipeline } from '../pipeline.js';
 import type { Surface } from '../registry.js';
-import { callRequest } from '../http/access-log.js';
-import { headersOf, httpFailure } from '../http/wire.js';
-import { callerErrorStacks, formatError, toGraphQLError } from './errors.js';
-import { documentLimits, type GraphqlLimits } from './limits.js';
+import { httpFailure } from '../http/wire.js';
+import type { GraphqlLimits } from './limits.js';
+
+let apollo: Promise<typeof import('./apollo-handler.js')> | undefined;
+/**
+ * Apollo Server, graphql-js and the armor load with the first schema build, on the first POST /graphql: they cost each
+ * start about 0.65 s of CPU in a jest worker (0.3 s in plain Node), in every process that never serves GraphQL.
+ */
+const loadApollo = () => (apollo ??= import('./apollo-handler.js'));
 
 export interface EndpointOptions {
   surface: Surface;
@@ -33,35 +35,8 @@ export function graphqlEndpoint(o: EndpointOptions): (app: Express) => void {
   let failed: { version: string | null; at: number } | null = null;
 
   async function rebuild(version: string | null): Promise<RequestHandler> {
-    const limits = documentLimits(o.limits);
-    const server = new ApolloServer<Caller>({
-      schema: await o.build(),
-      parseOptions: limits.parseOptions,
-      validationRules: limits.validationRules,
-      validationOptions: limits.validationOptions,
-      formatError: formatError(o.surface, pipeline),
-      introspection: true,
-      includeStacktraceInErrorResponses: false,
-      // The service handles its own signals (graceful stop); the landing page would load from a CDN.
-      stopOnTerminationSignals: false,
-      // Last: the end hooks run in reverse, so the stacks are replaced before any other plugin sees the errors.
-      plugins: [ApolloServerPluginLandingPageDisabled(), ...limits.plugins, callerErrorStacks],
-    });
-    await server.start();
-    const handler = expressMiddleware(server, {
-      // Credentials are checked once per request; every field then runs as this caller.
-      context: async ({ req }): Promise<Caller> => {
-        const headers = headersOf(req);
-        const caller: Caller = { transport: 'graphql', ip: String(req.ip), headers, bounded: true, request: callRequest(req) };
-        try {
-          if (o.surface === 'admin') caller.principal = await pipeline.admin(headers, caller.ip);
-          else caller.user = await pipeline.user(headers);
-        } catch (e) {
-          throw toGraphQLError(pipeline.neutral(e, RATE_KEY));
-        }
-        return caller;
-      },
-    });
+    const [schema, { apolloHandler }] = await Promise.all([o.build(), loadApollo()]);
+    const handler = await apolloHandler(schema, o.surface, pipeline, o.limits, RATE_KEY);
     // Older servers are simply dropped: they hold no sockets or timers, and requests still on them finish.
     current = { version, at: Date.now(), handler };
     return handler;

@@ -1,5 +1,5 @@
 // The hostile-input run's service: limits raised so a fast corpus is not throttled, a little data, and a state fingerprint.
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startService, wipe, type TestService } from '../service.js';
@@ -12,6 +12,8 @@ export interface Fixture {
   adminJwt: string;
   /** Everything a call could change that a client or operator can read back, as one JSON text. */
   fingerprint(): Promise<string>;
+  /** Stops the service and removes the files directory (each run made one under the system's temporary directory). */
+  stop(): Promise<void>;
 }
 
 const MANY = { windowMs: 1000, max: 1_000_000 };
@@ -63,14 +65,18 @@ export async function hostileFixture(): Promise<Fixture> {
   const note = await ok(client('POST', '/database/Note', { title: 'n', pages: 1 }, user.token));
   const team = await ok(client('POST', '/authentication/teams', { name: 'hostile team' }, user.token));
   // A file of the user's in a directory of its own, so the corpus's replacements (PATCH) reach one that exists.
-  await ok(svc.http('PATCH', '/config/storage', { body: { dir: await mkdtemp(join(tmpdir(), 'authz-hostile-files-')) } }));
+  const filesDir = await mkdtemp(join(tmpdir(), 'authz-hostile-files-'));
+  await ok(svc.http('PATCH', '/config/storage', { body: { dir: filesDir } }));
   const file = await ok(client('POST', '/storage/upload', { name: 'hostile.txt', data: Buffer.from('hostile').toString('base64') }, user.token));
   const adminJwt = (await ok(svc.http('POST', '/login', { body: { username: svc.config.ADMIN_USERNAME, password: 'test-admin-password' }, headers: {} }))).token as string;
-  // The MCP SDK loads on the first /mcp call (hundreds of ms on a loaded core): here, not inside the corpus's bound.
+  // The MCP SDK loads on the first /mcp call, Apollo on the first /graphql of the process, and each surface builds its
+  // schema on its first (hundreds of ms on a loaded core): here, not inside the corpus's bound.
   await ok(
     svc.http('POST', '/mcp', { body: { jsonrpc: '2.0', id: 0, method: 'tools/list' },
       headers: { authorization: `Bearer ${adminJwt}`, accept: 'application/json, text/event-stream' } }),
   );
+  await ok(svc.http('POST', '/graphql', { body: { query: '{ __typename }' } }));
+  await ok(client('POST', '/graphql', { query: '{ __typename }' }, user.token));
   const known = [user.id, `User:${user.id}`, note._id, `Note:${note._id}`, team._id, `Team:${team._id}`, 'Doc:d2', 'v1', 'hostile team', file._id];
 
   async function fingerprint(): Promise<string> {
@@ -94,5 +100,15 @@ export async function hostileFixture(): Promise<Fixture> {
     const { exportedAt: _at, ...state } = exported.body as Record<string, unknown>;
     return JSON.stringify({ export: state, feedHead: after, reads }, null, 1);
   }
-  return { svc, known, user, adminJwt, fingerprint };
+  return {
+    svc,
+    known,
+    user,
+    adminJwt,
+    fingerprint,
+    async stop() {
+      await svc.stop();
+      await rm(filesDir, { recursive: true, force: true });
+    },
+  };
 }
