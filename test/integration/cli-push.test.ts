@@ -2,7 +2,7 @@
 // second push that finds everything unchanged, a changed relation in the diff, refusals pointed into the file, and
 // `authz import` sending a scenario file to push instead of answering "Line 1 is not JSON", built-in types kept unless --replace-builtin,
 // and a reorder that is no change.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
@@ -32,6 +32,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => {
   await svc?.stop();
+  rmSync(work, { recursive: true, force: true });
 });
 
 it('a dry run shows the diff and changes nothing; a push writes it; the same push again is all unchanged', async () => {

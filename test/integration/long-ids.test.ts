@@ -1,6 +1,6 @@
 // Ids of SpiceDB's length (1,024 bytes, base64-like with = + /) pass everywhere: the engine, authz test, the HTTP replay,
 // and a real write, read, check, list, delete and state import on the stack; one byte more is refused.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AuthzGraphClient } from '../../src/client/grpc.js';
@@ -52,11 +52,16 @@ it('the ids are as long as SpiceDB allows', () => {
 });
 
 it('authz test passes the case offline', async () => {
-  const file = join(mkdtempSync(join(tmpdir(), 'long-ids-')), 'extended-ids.json');
-  writeFileSync(file, JSON.stringify(extendedIds));
-  const r = await authz(['test', file]);
-  expect(r.stderr).toBe('');
-  expect(r.code).toBe(0);
+  const dir = mkdtempSync(join(tmpdir(), 'long-ids-'));
+  try {
+    const file = join(dir, 'extended-ids.json');
+    writeFileSync(file, JSON.stringify(extendedIds));
+    const r = await authz(['test', file]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 it('the HTTP replay passes it, eight replays at once', async () => {

@@ -1,7 +1,7 @@
 // What `npm pack` puts in the package: the build in dist/ (an installed package has no tsx, so `npx authz` and
 // `authz-graph/client` run from it), made by prepack. Checked with npm's own file list in a copy of the package rules.
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { ROOT } from '../../src/root.js';
@@ -23,7 +23,12 @@ describe('the packed package', () => {
       mkdirSync(join(dir, dirname(p)), { recursive: true });
       writeFileSync(join(dir, p), '// stand-in\n');
     }
-    const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+    let out: string;
+    try {
+      out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
     const files = (JSON.parse(out) as Array<{ files: Array<{ path: string }> }>)[0]!.files.map((f) => f.path);
     for (const p of needed) expect([p, files.includes(p)]).toEqual([p, true]);
     expect(pkg.scripts.prepack).toBe('npm run build');
