@@ -3,8 +3,6 @@ import { randomBytes } from 'node:crypto';
 import { createApp, portOf, type App, type AppOptions, type Listener } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { createLogger } from '../../src/log.js';
-import { openFileStorage } from '../../src/stores/files/open.js';
-import { smtpMailer } from '../../src/stores/mail/smtp.js';
 import { memoryBackend, memoryStores, type MemoryBackend } from '../../src/stores/memory/stores.js';
 import { establishBus } from '../../src/stores/memory/invalidation-bus.js';
 import type { Stores } from '../../src/stores/ports/stores.js';
@@ -51,6 +49,12 @@ export async function wipe(urls: { MONGO_URL: string; NEO4J_URI: string; REDIS_U
   redis.disconnect();
 }
 
+/** The real adapters of file bytes (local disk or S3) and mail (SMTP). */
+async function realIo(): Promise<Pick<Stores, 'fileStorage' | 'mailer'>> {
+  const [{ openFileStorage }, { smtpMailer }] = await Promise.all([import('../../src/stores/files/open.js'), import('../../src/stores/mail/smtp.js')]);
+  return { fileStorage: openFileStorage, mailer: smtpMailer };
+}
+
 /** The in-memory servers of this test file's services (TEST_STORES=memory or `memory: true`): a wipe starts new ones. */
 let backend: MemoryBackend | null = null;
 
@@ -72,7 +76,8 @@ export async function startService(env: Record<string, string> = {},
       establishBus(backend.hub, env.REDIS_PREFIX ?? 'authz');
     }
     const twins = memoryStores(backend, env.REDIS_PREFIX);
-    const stores = opts.realIo ? { ...twins, fileStorage: openFileStorage, mailer: smtpMailer } : twins;
+    // Loaded only then: the S3 SDK and nodemailer cost a file that never uses them a few hundred milliseconds.
+    const stores = opts.realIo ? { ...twins, ...await realIo() } : twins;
     return serve(env, { ...opts, stores: opts.wrapStores ? opts.wrapStores(stores) : stores }, backend);
   }
   const urls = { MONGO_URL: process.env.MONGO_URL!, NEO4J_URI: process.env.NEO4J_URI!, REDIS_URL: process.env.REDIS_URL! };
