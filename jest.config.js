@@ -1,7 +1,7 @@
 // Jest: four tiers as projects (fast and twins: no servers; stack: the real stores, one stack per worker; slow: faults, crash
 // rounds, loads). TypeScript through @swc/jest in ESM mode (ts-jest's cold transforms cost the fast tier 35 s of CPU, as
 // in every CI clone); type checking is `npm run typecheck`, not this.
-import { MEMORY_FILES, SLOW_FILES, TWIN_FILES } from './test/support/tiers.js';
+import { MEMORY_FILES, SLOW_FILES, STACK_TOO, TWIN_FILES } from './test/support/tiers.js';
 
 /**
  * Workers, and so store stacks: TEST_WORKERS, else 2 (this machine's cores; jest's default would be one, in band).
@@ -36,7 +36,7 @@ export default {
     // Longer service tests on the twins: no servers either.
     { ...common, displayName: 'twins', testMatch: inIntegration(TWIN_FILES), setupFiles: ['<rootDir>/test/support/memory-tier.ts'] },
     { ...onStack, displayName: 'stack', testMatch: ['<rootDir>/test/integration/**/*.test.ts'],
-      testPathIgnorePatterns: ['/node_modules/', ...notIn(SLOW_FILES), ...notIn(MEMORY_FILES), ...notIn(TWIN_FILES)] },
+      testPathIgnorePatterns: ['/node_modules/', ...notIn(SLOW_FILES), ...notIn(MEMORY_FILES), ...notIn(TWIN_FILES.filter((f) => !STACK_TOO.includes(f)))] },
     { ...onStack, displayName: 'slow', testMatch: inIntegration(SLOW_FILES) },
   ],
   // No forceExit: a test that leaves a socket, timer or child open keeps the run alive, and the global teardown then

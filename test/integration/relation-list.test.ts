@@ -1,10 +1,12 @@
 // The admin list of relations served by the projection's indexes: ~29k tuples loaded in bulk, every filter, search and
-// sort compared with a reference computed here (pages, counts and where a count is capped), and the refusals.
-import neo4j from 'neo4j-driver';
-import { LIST_COUNT_CAP as CAP, LIST_SCAN_BUDGET as BUDGET, neo4jTupleListing } from '../../src/stores/neo4j/tuple-listing.js';
+// sort compared with a reference computed here (pages, counts and where a count is capped), and the refusals. On the
+// twins every combination; on the real stores each filter and search in one of the two orders, and the upgrade of
+// edges an older version projected.
+import { LIST_COUNT_CAP as CAP, LIST_SCAN_BUDGET as BUDGET } from '../../src/stores/neo4j/tuple-listing.js';
 import { waitIdle } from '../support/converge.js';
 import { startService, type TestService } from '../support/service.js';
 
+const onTwins = process.env.TEST_STORES === 'memory';
 let svc: TestService;
 const all: string[] = [];
 let lastRevision = 0;
@@ -104,10 +106,13 @@ describe('the relations list at a few tens of thousands of tuples: filters, orde
     expect((await svc.http('GET', '/authorization/relations?limit=1')).body).toMatchObject({ count: all.length, countCapped: false });
     const types = [undefined, 'User', 'Team', 'Folder', 'Doc', 'Object', 'Nope'];
     const searches = [undefined, 'user:u12#', 'USER:ANN#VIEWER', 'doc:d7', '@doc:d799', 'team:t3#', 'f1', 'zz', 'nothing here'];
+    const orders = [undefined, '-computedTuple'];
+    let n = 0;
     for (const subjectType of types.slice(0, 5)) {
       for (const resourceType of types) {
         for (const search of searches) {
-          for (const sort of [undefined, '-computedTuple']) await expectAsReference({ subjectType, resourceType, search, sort, limit: 40 });
+          // 630 queries one after another took 40 s on Neo4j alone (80 in CI): there, each in the order its turn gives.
+          for (const sort of onTwins ? orders : [orders[n++ % 2]]) await expectAsReference({ subjectType, resourceType, search, sort, limit: 40 });
         }
       }
     }
@@ -185,20 +190,24 @@ describe('the relations list at a few tens of thousands of tuples: records, fres
     }
   });
 
-  it('fills the list fields of edges an older version projected, once', async () => {
-    const driver = neo4j.driver(process.env.NEO4J_URI!);
-    try {
-      await driver.executeQuery(`MATCH ()-[t:TUPLE]->() WHERE t.key STARTS WITH 'User:Ann#' REMOVE t.keyLower, t.resourceType`);
-      await driver.executeQuery('MATCH (m:ProjectionMeta) DELETE m');
-      expect((await svc.http('GET', path({ search: 'user:ann#' }))).body.count).toBe(0);
-      expect((await svc.http('GET', path({ resourceType: 'Folder', subjectType: 'User' }))).body.count).toBe(0);
-      const listing = neo4jTupleListing(driver);
-      expect(await listing.prepare()).toBe(500);
-      expect(await listing.prepare()).toBe(0);
-      expect((await svc.http('GET', path({ search: 'user:ann#' }))).body.count).toBe(500);
-      await expectAsReference({ resourceType: 'Folder', subjectType: 'User', sort: '-computedTuple' });
-    } finally {
-      await driver.close();
-    }
-  });
+  // What Neo4j holds from an older version: a store of its own, so on the real stores only.
+  if (!onTwins) {
+    it('fills the list fields of edges an older version projected, once', async () => {
+      const [{ default: neo4j }, { neo4jTupleListing }] = await Promise.all([import('neo4j-driver'), import('../../src/stores/neo4j/tuple-listing.js')]);
+      const driver = neo4j.driver(process.env.NEO4J_URI!);
+      try {
+        await driver.executeQuery(`MATCH ()-[t:TUPLE]->() WHERE t.key STARTS WITH 'User:Ann#' REMOVE t.keyLower, t.resourceType`);
+        await driver.executeQuery('MATCH (m:ProjectionMeta) DELETE m');
+        expect((await svc.http('GET', path({ search: 'user:ann#' }))).body.count).toBe(0);
+        expect((await svc.http('GET', path({ resourceType: 'Folder', subjectType: 'User' }))).body.count).toBe(0);
+        const listing = neo4jTupleListing(driver);
+        expect(await listing.prepare()).toBe(500);
+        expect(await listing.prepare()).toBe(0);
+        expect((await svc.http('GET', path({ search: 'user:ann#' }))).body.count).toBe(500);
+        await expectAsReference({ resourceType: 'Folder', subjectType: 'User', sort: '-computedTuple' });
+      } finally {
+        await driver.close();
+      }
+    });
+  }
 });

@@ -83,6 +83,15 @@ export const TWIN_FILES = [
   'readme-blocks',
   'rebuild-units-first',
   'state',
+  // Also in the stack tier (STACK_TOO).
+  'projection-decisions',
+  'relation-list',
   'storage',
   'storage-uploads',
 ];
+
+/**
+ * Files of TWIN_FILES that the stack tier runs too, on the real servers: the whole corpus on the twins, where it tests
+ * the service's logic in seconds, and a part of it on the real stores, for the reads their adapters make.
+ */
+export const STACK_TOO = ['projection-decisions', 'relation-list'];
