@@ -7,12 +7,14 @@ const MAX_KINDS = 64;
 /**
  * A store outage fails every unit of index work and every recovery pass's retry of it, each second: logged one by one,
  * a minute of Neo4j down was 16,692 warnings. Here a kind (the message and the error's text) logs at once, then not
- * again within `windowMs`; the next line of that kind says how many were left out since the last.
+ * again within `windowMs`; the next line of that kind says how many were left out since the last (a count left when the
+ * failures stop is not logged: the store's own readiness check says when it is back).
  */
 export class RepeatedWarnings {
   private readonly kinds = new Map<string, { at: number; left: number }>();
 
-  constructor(private readonly logger: Logger, private readonly windowMs = 10_000, private readonly now: () => number = Date.now) {}
+  // A monotonic clock: a wall clock stepped back would hide a kind for as long as the step.
+  constructor(private readonly logger: Logger, private readonly windowMs = 10_000, private readonly now: () => number = () => performance.now()) {}
 
   warn(fields: Record<string, unknown> & { err?: string }, message: string): void {
     const key = `${message}\n${fields.err ?? ''}`;

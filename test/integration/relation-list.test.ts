@@ -2,7 +2,7 @@
 // sort compared with a reference computed here (pages, counts and where a count is capped), and the refusals. On the
 // twins every combination; on the real stores each filter and search in one of the two orders, and the upgrade of
 // edges an older version projected.
-import { LIST_COUNT_CAP as CAP, LIST_SCAN_BUDGET as BUDGET } from '../../src/stores/neo4j/tuple-listing.js';
+import { LIST_COUNT_CAP as CAP, LIST_SCAN_BUDGET as BUDGET } from '../../src/stores/ports/tuple-listing.js';
 import { waitIdle } from '../support/converge.js';
 import { startService, type TestService } from '../support/service.js';
 

@@ -211,7 +211,7 @@ export class Applier {
   submit(entry: ChangeEntry, verify = false): void {
     // A batch's failure is logged once by the drain; a definition's here.
     this.enqueue(entry, false, verify).catch((e: Error) =>
-      this.stopped || entry.kind !== 'definition' || this.warnings.warn({ revision: entry.revision, err: e.message }, 'apply failed; will retry')
+      this.stopped || entry.kind !== 'definition' || this.warnings.warn({ revision: entry.revision, err: e.message }, 're-index failed; will retry')
     );
   }
 
@@ -267,7 +267,8 @@ export class Applier {
         } catch (e) {
           const queued = batch.filter((w) => !w.sync); // a single write's caller is answered (503) instead
           if (queued.length && !this.stopped) {
-            this.warnings.warn({ entries: queued.length, first: queued[0]!.entry.revision, err: (e as Error).message }, 'apply failed; will retry');
+            this.warnings.warn({ entries: queued.length, first: queued[0]!.entry.revision, last: queued.at(-1)!.entry.revision, err: (e as Error).message },
+              'apply failed; will retry');
           }
           batch.forEach((w) => {
             this.failed.add(w.entry.revision);

@@ -1,13 +1,11 @@
 // The admin list of relations in memory: what src/stores/neo4j/tuple-listing.ts answers (cypher/listing.cypher), over
 // the TUPLE edges of a MemoryGraph, with the same caps on counts and the same budget for broad searches.
 import { byCodeUnits, typeOf } from '../../engine/ids.js';
-import type { TupleListing, TupleListPage, TupleListQuery } from '../ports/tuple-listing.js';
+import { LIST_LIMITS, type TupleListing, type TupleListPage, type TupleListQuery } from '../ports/tuple-listing.js';
 import type { MemoryGraph } from './graph-state.js';
 
-/** The Neo4j adapter's defaults (LIST_COUNT_CAP, LIST_SCAN_BUDGET), not imported: that module loads the driver. */
-const DEFAULT_LIMITS = { cap: 10_000, budget: 20_000 };
 
-export function memoryTupleListing(g: MemoryGraph, limits = DEFAULT_LIMITS): TupleListing {
+export function memoryTupleListing(g: MemoryGraph, limits = LIST_LIMITS): TupleListing {
   /** Keys in the range the query's filters select, in its order (the range index the adapter reads). */
   const range = (q: TupleListQuery, prefix: string) => {
     const keys = [...g.tuples.values()]

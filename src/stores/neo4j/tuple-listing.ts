@@ -1,13 +1,8 @@
 // The admin list of relations from the TUPLE edges of the projection: indexed pages and counts (cypher/listing.cypher).
 import neo4j, { type Driver } from 'neo4j-driver';
 import { NAME_RE } from '../../engine/ids.js';
-import type { TupleListing, TupleListPage, TupleListQuery } from '../ports/tuple-listing.js';
+import { LIST_LIMITS, type TupleListing, type TupleListPage, type TupleListQuery } from '../ports/tuple-listing.js';
 import { loadCypher, reader } from './connection.js';
-
-/** Counts that no index gives in one lookup are exact up to this many; past it, they are a lower bound. */
-export const LIST_COUNT_CAP = 10_000;
-/** Index entries a search matching more than LIST_COUNT_CAP tuples may read in key order to fill its page. */
-export const LIST_SCAN_BUDGET = 20_000;
 
 /**
  * How long an edge the catch-up put in the text index stays among the pending ones a search also reads: a commit shows
@@ -15,7 +10,7 @@ export const LIST_SCAN_BUDGET = 20_000;
  */
 export const SEARCH_SETTLE_MS = 500;
 
-export function neo4jTupleListing(driver: Driver, limits = { cap: LIST_COUNT_CAP, budget: LIST_SCAN_BUDGET }, settleMs = SEARCH_SETTLE_MS): TupleListing {
+export function neo4jTupleListing(driver: Driver, limits = LIST_LIMITS, settleMs = SEARCH_SETTLE_MS): TupleListing {
   const q = loadCypher('listing.cypher');
   const run = reader(driver);
   const stmt = (name: string, splice: { dir?: 'ASC' | 'DESC'; type?: string } = {}) => {

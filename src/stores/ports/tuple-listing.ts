@@ -1,5 +1,12 @@
 // Pages of the stored tuples for the admin list, from an index that keeps them in key order, with their count.
 
+/** Counts that no index gives in one lookup are exact up to this many; past it, they are a lower bound. */
+export const LIST_COUNT_CAP = 10_000;
+/** Index entries a search matching more than LIST_COUNT_CAP tuples may read in key order to fill its page. */
+export const LIST_SCAN_BUDGET = 20_000;
+/** Every adapter's limits unless told (the twin's and Neo4j's alike). */
+export const LIST_LIMITS = { cap: LIST_COUNT_CAP, budget: LIST_SCAN_BUDGET };
+
 /** Which tuples, in which order: `subjectType` and `resourceType` match exactly, `search` is a case-insensitive substring. */
 export interface TupleListQuery {
   subjectType?: string;

@@ -12,7 +12,10 @@ let apollo: Promise<typeof import('./apollo-handler.js')> | undefined;
  * Apollo Server, graphql-js and the armor load with the first schema build, on the first POST /graphql: they cost each
  * start about 0.65 s of CPU in a jest worker (0.3 s in plain Node), in every process that never serves GraphQL.
  */
-const loadApollo = () => (apollo ??= import('./apollo-handler.js'));
+const loadApollo = () => (apollo ??= import('./apollo-handler.js').catch((e: unknown) => {
+  apollo = undefined; // the next request tries again, instead of failing until a restart
+  throw e;
+}));
 
 export interface EndpointOptions {
   surface: Surface;

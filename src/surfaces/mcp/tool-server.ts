@@ -24,7 +24,10 @@ export interface ToolServerDeps {
 
 /** The SDK's part, imported on the first call (sdk-server.ts). */
 let sdk: Promise<typeof import('./sdk-server.js')> | undefined;
-const loadSdk = () => (sdk ??= import('./sdk-server.js'));
+const loadSdk = () => (sdk ??= import('./sdk-server.js').catch((e: unknown) => {
+  sdk = undefined; // the next request tries again, instead of failing until a restart
+  throw e;
+}));
 
 export function mountToolServer(deps: ToolServerDeps): (app: Express) => void {
   const { pipeline } = deps;
