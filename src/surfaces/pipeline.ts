@@ -6,6 +6,7 @@ import type { z } from 'zod';
 import { bytesOf } from '../config.js';
 import { AppError } from '../errors.js';
 import type { Logger } from '../log.js';
+import { RepeatedWarnings } from '../log-repeats.js';
 import type { AdminAuth, AdminPrincipal } from '../services/admin-auth.js';
 import type { ClientAuth, ClientPrincipal } from '../services/client-auth.js';
 import type { RateLimits } from '../services/rate-limits.js';
@@ -90,7 +91,12 @@ const accountOf = (body: unknown) => {
 };
 
 export class Pipeline {
-  constructor(readonly registry: Registry, private readonly deps: PipelineDeps) {}
+  /** A store's outage warned once in a while, not at every call it fails (each call's access-log line says it failed). */
+  private readonly outages: RepeatedWarnings;
+
+  constructor(readonly registry: Registry, private readonly deps: PipelineDeps) {
+    this.outages = new RepeatedWarnings(deps.log);
+  }
 
   get log(): Logger {
     return this.deps.log;
@@ -258,7 +264,7 @@ export class Pipeline {
     if (e instanceof AppError) return e;
     const store = storeUnavailable(e);
     if (store) {
-      this.deps.log.warn({ err: (e as Error).message, route: where }, `${store} unavailable`);
+      this.outages.warn({ err: (e as Error).message, route: where }, `${store} unavailable`);
       // A write may have been committed before the outage hit; retrying it is safe (writes are idempotent).
       return new AppError('STORE_UNAVAILABLE', `${store} is unavailable; retry shortly (writes are safe to retry)`);
     }
