@@ -1,5 +1,6 @@
 // Keeps the admin tuple search's text index current in the background: index writes leave new tuples pending for it.
 import type { Logger } from '../../log.js';
+import { RepeatedWarnings } from '../../log-repeats.js';
 import type { TupleListing } from '../../stores/ports/tuple-listing.js';
 
 /** Tuples one transaction puts in the text index: its fixed cost is paid once for all of them, its locks held briefly. */
@@ -34,8 +35,11 @@ export class SearchCatchUp {
   private failures = 0;
   /** Passes in a row that found the leases taken. */
   private starved = 0;
+  private readonly warnings: RepeatedWarnings;
 
-  constructor(private readonly listing: TupleListing, private readonly beside: BesideUnits, private readonly logger: Logger, private readonly everyMs = CATCH_UP_EVERY_MS) {}
+  constructor(private readonly listing: TupleListing, private readonly beside: BesideUnits, private readonly logger: Logger, private readonly everyMs = CATCH_UP_EVERY_MS) {
+    this.warnings = new RepeatedWarnings(logger);
+  }
 
   start(): void {
     if (this.started) return;
@@ -65,8 +69,11 @@ export class SearchCatchUp {
         this.failures = 0;
       }, (e: Error) => {
         this.failures++;
-        const level = this.failures >= WARN_AFTER_FAILURES ? 'warn' : 'debug';
-        this.logger[level]({ err: e.message, failures: this.failures }, 'tuple search catch-up failed; the next pass retries (searches still find pending tuples)');
+        const fields = { err: e.message, failures: this.failures };
+        const message = 'tuple search catch-up failed; the next pass retries (searches still find pending tuples)';
+        // A pass a second while a store is down: warned once in a while, with how many were left out.
+        if (this.failures >= WARN_AFTER_FAILURES) this.warnings.warn(fields, message);
+        else this.logger.debug(fields, message);
       }).finally(() => this.schedule(this.everyMs));
     }, ms);
   }
