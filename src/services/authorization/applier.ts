@@ -265,15 +265,15 @@ export class Applier {
             w.resolve();
           });
         } catch (e) {
-          const queued = batch.filter((w) => !w.sync); // a single write's caller is answered (503) instead
-          if (queued.length && !this.stopped) {
-            this.warnings.warn({ entries: queued.length, first: queued[0]!.entry.revision, last: queued.at(-1)!.entry.revision, err: (e as Error).message },
-              'apply failed; will retry');
-          }
           batch.forEach((w) => {
             this.failed.add(w.entry.revision);
             w.reject(e);
           });
+          const queued = batch.filter((w) => !w.sync); // a single write's caller is answered (503) instead
+          if (queued.length && !this.stopped) {
+            this.warnings.warn({ entries: queued.length, first: queued[0]!.entry.revision, last: queued.at(-1)!.entry.revision, err: String((e as Error)?.message ?? e) },
+              'apply failed; will retry');
+          }
         } finally {
           batch.forEach((w) => this.inFlight.delete(w.entry.revision));
         }
