@@ -4,7 +4,6 @@ import { byCodeUnits, typeOf } from '../../engine/ids.js';
 import { LIST_LIMITS, type TupleListing, type TupleListPage, type TupleListQuery } from '../ports/tuple-listing.js';
 import type { MemoryGraph } from './graph-state.js';
 
-
 export function memoryTupleListing(g: MemoryGraph, limits = LIST_LIMITS): TupleListing {
   /** Keys in the range the query's filters select, in its order (the range index the adapter reads). */
   const range = (q: TupleListQuery, prefix: string) => {
