@@ -1,6 +1,6 @@
 // Compares a running service with the engine's evaluator over what MongoDB holds: the test of convergence.
 import { Evaluator } from '../../src/engine/evaluator.js';
-import { Model } from '../../src/engine/model.js';
+import { Model, type Definition } from '../../src/engine/model.js';
 import type { Tuple } from '../../src/engine/ids.js';
 import { memoryBackendInUse } from './service.js';
 
@@ -23,8 +23,12 @@ export async function readState(svc: { config: { MONGO_URL: string } }): Promise
     for await (const b of batches) out.push(...b);
     return out;
   };
-  const defs = await authz.definitions();
-  const [tuples, grants] = await Promise.all([all(authz.scanTuples(1000)), all(authz.scanGrants(1000))]);
+  const [defs, tuples, grants] = await Promise.all([authz.definitions(), all(authz.scanTuples(1000)), all(authz.scanGrants(1000))]);
+  return stateOf(defs, tuples, grants);
+}
+
+/** The state from the stored definitions, tuples and grants, whichever store they were read from. */
+function stateOf(defs: Definition[], tuples: Tuple[], grants: Tuple[]): MongoState {
   const model = new Model(defs.map((d) => ({ name: d.name, relations: d.relations, permissions: d.permissions })));
   return { model, tuples, grants, texts: new Set(tuples.map((t) => `${t.subject}#${t.relation}@${t.resource}`)) };
 }
@@ -41,8 +45,7 @@ export async function readMongo(url: string): Promise<MongoState> {
       .map((r) => ({ subject: r.subject as string, relation: r.relation as string, resource: r.resource as string }));
     const grants = (await db.collection(COLLECTIONS.grants).find({}).toArray())
       .map((g) => ({ subject: g.subject as string, relation: g.permission as string, resource: g.resource as string }));
-    const model = new Model(defs.map((d) => ({ name: d.name as string, relations: d.relations, permissions: d.permissions })));
-    return { model, tuples, grants, texts: new Set(tuples.map((t) => `${t.subject}#${t.relation}@${t.resource}`)) };
+    return stateOf(defs.map((d) => ({ name: d.name as string, relations: d.relations, permissions: d.permissions })), tuples, grants);
   } finally {
     await client.close();
   }

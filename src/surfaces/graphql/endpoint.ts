@@ -1,21 +1,18 @@
 // POST /graphql on an express app through Apollo Server, rebuilt when what its schema is generated from changes.
 import type { Express, NextFunction, Request, RequestHandler, Response } from 'express';
 import type { GraphQLSchema } from 'graphql';
+import { lazyImport } from '../../lazy-import.js';
 import type { Logger } from '../../log.js';
 import type { Pipeline } from '../pipeline.js';
 import type { Surface } from '../registry.js';
 import { httpFailure } from '../http/wire.js';
 import type { GraphqlLimits } from './limits.js';
 
-let apollo: Promise<typeof import('./apollo-handler.js')> | undefined;
 /**
  * Apollo Server, graphql-js and the armor load with the first schema build, on the first POST /graphql: they cost each
  * start about 0.65 s of CPU in a jest worker (0.3 s in plain Node), in every process that never serves GraphQL.
  */
-const loadApollo = () => (apollo ??= import('./apollo-handler.js').catch((e: unknown) => {
-  apollo = undefined; // the next request tries again, instead of failing until a restart
-  throw e;
-}));
+const loadApollo = lazyImport(() => import('./apollo-handler.js'));
 
 export interface EndpointOptions {
   surface: Surface;

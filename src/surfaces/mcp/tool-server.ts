@@ -1,4 +1,5 @@
 // The MCP tool server at {admin}/mcp: Streamable HTTP (stateless), the admin routes as tools, docs as resources.
+import { lazyImport } from '../../lazy-import.js';
 import type { Express, Request, Response } from 'express';
 import { AppError, adminErrorBody } from '../../errors.js';
 import { callRequest } from '../http/access-log.js';
@@ -23,11 +24,7 @@ export interface ToolServerDeps {
 }
 
 /** The SDK's part, imported on the first call (sdk-server.ts). */
-let sdk: Promise<typeof import('./sdk-server.js')> | undefined;
-const loadSdk = () => (sdk ??= import('./sdk-server.js').catch((e: unknown) => {
-  sdk = undefined; // the next request tries again, instead of failing until a restart
-  throw e;
-}));
+const loadSdk = lazyImport(() => import('./sdk-server.js'));
 
 export function mountToolServer(deps: ToolServerDeps): (app: Express) => void {
   const { pipeline } = deps;
