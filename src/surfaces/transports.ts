@@ -66,6 +66,7 @@ function httpTransport(name: Surface, port: number, host: string, app: Express, 
           securityHeaders(req, res);
           if (!cors(req, res) && !lean(req, res)) app(req, res);
         });
+        s.keepAliveTimeout = http.keepAliveMs;
         s.on('clientError', refuseMalformed(name));
         if (upgrade) s.on('upgrade', upgrade.upgrade);
         s.once('error', reject);
@@ -125,6 +126,7 @@ export function transports(d: TransportDeps): Transport[] {
     pipeline,
     log,
     bodyLimit: config.BODY_LIMIT,
+    keepAliveMs: config.HTTP_KEEP_ALIVE_MS,
     trustProxy: config.TRUST_PROXY,
     observe: (surface, method, route, status, seconds) => d.metrics.request(surface, method, route, status, seconds),
   };
@@ -169,6 +171,7 @@ export function transports(d: TransportDeps): Transport[] {
     host: config.CLIENT_HOST,
     port: config.SOCKET_PORT,
     trustProxy: config.TRUST_PROXY,
+    keepAliveMs: config.HTTP_KEEP_ALIVE_MS,
     maxMessageBytes: Math.min(maxMessageBytes, bytesOf(config.SOCKET_MAX_MESSAGE)),
     maxSubscriptions: config.SOCKET_MAX_SUBSCRIPTIONS,
     maxPerUser: config.SOCKET_MAX_PER_USER,

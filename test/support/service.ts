@@ -99,6 +99,9 @@ async function serve(env: Record<string, string>, opts: { logLines?: string[] } 
     CHECK_REPLIES: '1',
     // The global setup warmed this worker's Neo4j once; planning every statement again took 3-5 s of its CPU a start.
     NEO4J_WARM_PLANS: '0',
+    // The test's fetch shares the service's event loop: a loop blocked past the idle limit (a slow import, a long
+    // synchronous step) sends a request on a socket whose close is due before it is read, and fetch fails with ECONNRESET.
+    HTTP_KEEP_ALIVE_MS: '120000',
     ...env,
   });
   const app = await createApp(config, createLogger(config.LOG_LEVEL, opts.logLines ? { write: (l) => {

@@ -39,6 +39,7 @@ export const MEMORY_FILES = [
   'grpc',
   'grpc-reflection',
   'http-hardening',
+  'keep-alive',
   'lean-routes',
   'long-ids',
   'mcp',

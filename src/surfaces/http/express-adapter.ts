@@ -13,6 +13,11 @@ export interface HttpDeps {
   pipeline: Pipeline;
   log: Logger;
   bodyLimit: string;
+  /**
+   * How long an idle keep-alive connection is kept (HTTP_KEEP_ALIVE_MS). Node advertises it in `Keep-Alive: timeout=`
+   * and keeps the socket a second longer, so a client that honours the header never reuses a socket being closed.
+   */
+  keepAliveMs: number;
   trustProxy: TrustProxy;
   observe: Observe;
 }

@@ -24,6 +24,8 @@ export interface RealtimeDeps extends ConnectionLimits {
   host: string;
   port: number;
   trustProxy: TrustProxy;
+  /** How long an idle keep-alive connection is kept (HTTP_KEEP_ALIVE_MS). */
+  keepAliveMs: number;
   /** Largest message a client may send (SOCKET_MAX_MESSAGE, at most BODY_LIMIT); larger ones close the socket with 1009. */
   maxMessageBytes: number;
   /** Decision subscriptions one socket may hold. */
@@ -252,6 +254,7 @@ export class RealtimeTransport {
       securityHeaders(req, res);
       sendJson(res, 426, { code: 'BAD_REQUEST', message: `Connect with a WebSocket to ${PATH}` }, { Upgrade: 'websocket' });
     });
+    server.keepAliveTimeout = this.deps.keepAliveMs;
     server.on('clientError', refuseMalformed('client'));
     server.on('upgrade', (req, socket, head) => void this.upgrade(req, socket, head));
     await new Promise<void>((resolve, reject) => {
