@@ -23,8 +23,8 @@ function askThenIdle(port: number, path: string): Promise<{ status: string; keep
     });
     s.on('error', reject);
     s.on('close', () => {
-      const head = got.split('\r\n\r\n')[0];
-      resolve({ status: head.split('\r\n')[0], keepAlive: /keep-alive: *([^\r]*)/i.exec(head)?.[1], closedAfterMs: Date.now() - answeredAt });
+      const head = got.split('\r\n\r\n')[0] ?? '';
+      resolve({ status: head.split('\r\n')[0] ?? '', keepAlive: /keep-alive: *([^\r]*)/i.exec(head)?.[1], closedAfterMs: Date.now() - answeredAt });
     });
     s.setTimeout(15_000, () => s.destroy(new Error('the server kept the idle connection for 15 s')));
     s.connect(port, '127.0.0.1', () => s.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`));
