@@ -176,6 +176,19 @@ export function neo4jSizing(storeBytes: number, totalBytes: number): { heapMb: n
   return { heapMb, pagecacheMb };
 }
 
+/**
+ * The embedded Neo4j's java command line: its memory, the settings file NEO4J_CONF names (refused when it does not
+ * exist, rather than started without it), the class path, its home and ports.
+ */
+export function neo4jArgs(env: NodeJS.ProcessEnv, memory: { heap: string; pagecacheMb: number }, classPath: string, home: string,
+  ports: Pick<StackPorts, 'bolt' | 'http'>): string[] {
+  if (env.NEO4J_CONF && !existsSync(env.NEO4J_CONF)) throw new Error(`NEO4J_CONF names ${env.NEO4J_CONF}, which does not exist`);
+  const conf = env.NEO4J_CONF ? [`-Dneo4j.conf=${resolve(env.NEO4J_CONF)}`] : [];
+  return [`-Xmx${memory.heap}`, `-Dneo4j.pagecache.mb=${memory.pagecacheMb}`, `-Dneo4j.transaction.max.mb=${transactionMaxMb(memory.heap)}`, ...conf, '-XX:+UseG1GC',
+    '--add-opens=java.base/java.nio=ALL-UNNAMED', '--add-opens=java.base/java.io=ALL-UNNAMED', '--add-opens=java.base/sun.nio.ch=ALL-UNNAMED',
+    '-Dio.netty.tryReflectionSetAccessible=true', '-Djdk.nio.maxCachedBufferSize=1024', '-cp', classPath, 'Neo4jDev', home, String(ports.bolt), String(ports.http)];
+}
+
 /** Half the heap, for one transaction's memory (`db.memory.transaction.max`). */
 export const transactionMaxMb = (heap: string) => Math.floor((Number(heap.slice(0, -1)) * (/g$/i.test(heap) ? 1024 : 1)) / 2);
 
@@ -269,10 +282,7 @@ export async function startStack(opts: { dataDir: string; ports: StackPorts; env
   if (neo4jClasses) {
     const memory = neo4jMemory(env, join(dataDir, 'neo4j'));
     log(`neo4j memory: heap ${memory.heap}, page cache ${memory.pagecacheMb} MiB (${memory.why})`);
-    const c = launch('neo4j', 'java', [`-Xmx${memory.heap}`, `-Dneo4j.pagecache.mb=${memory.pagecacheMb}`, `-Dneo4j.transaction.max.mb=${transactionMaxMb(memory.heap)}`,
-      '-XX:+UseG1GC', '--add-opens=java.base/java.nio=ALL-UNNAMED', '--add-opens=java.base/java.io=ALL-UNNAMED', '--add-opens=java.base/sun.nio.ch=ALL-UNNAMED',
-      '-Dio.netty.tryReflectionSetAccessible=true', '-Djdk.nio.maxCachedBufferSize=1024', '-cp', `${NEO4J_LIB}/*:${neo4jClasses}`, 'Neo4jDev', join(dataDir, 'neo4j'),
-      String(ports.bolt), String(ports.http)], join(logs, 'neo4j.log'));
+    const c = launch('neo4j', 'java', neo4jArgs(env, memory, `${NEO4J_LIB}/*:${neo4jClasses}`, join(dataDir, 'neo4j'), ports), join(logs, 'neo4j.log'));
     children.push(['neo4j', c]);
     waits.push(waitForPort(ports.bolt, c, 'neo4j', 180000));
   }

@@ -20,7 +20,11 @@ public final class Neo4jDev {
     // One transaction may take at most this much of the heap (index work writes at most 2,000 tuples a transaction):
     // a runaway query fails alone instead of starving the others.
     long txMax = Long.parseLong(System.getProperty("neo4j.transaction.max.mb", "256"));
-    var dbms = new DatabaseManagementServiceBuilder(home)
+    var builder = new DatabaseManagementServiceBuilder(home);
+    // NEO4J_CONF: a neo4j.conf of further settings (Cypher planning, logs, ...); the ones set below take precedence.
+    String conf = System.getProperty("neo4j.conf", "");
+    if (!conf.isEmpty()) builder.loadPropertiesFromFile(Path.of(conf));
+    var dbms = builder
         .setConfig(GraphDatabaseSettings.auth_enabled, false)
         .setConfig(GraphDatabaseSettings.pagecache_memory, ByteUnit.mebiBytes(pagecache))
         .setConfig(GraphDatabaseSettings.memory_transaction_max_size, ByteUnit.mebiBytes(txMax))

@@ -1,4 +1,6 @@
 // Which store stack a jest worker uses: the setup starts one per worker on ports of its own and hands their URLs over.
+import { fileURLToPath } from 'node:url';
+
 export const STACKS_ENV = 'AUTHZ_TEST_STACKS';
 
 export interface WorkerStack {
@@ -7,6 +9,9 @@ export interface WorkerStack {
   REDIS_URL: string;
   NEO4J_BROWSER_URL?: string;
 }
+
+/** The test stacks' Neo4j settings (NEO4J_CONF), unless the environment names a file of its own. */
+export const testNeo4jConf = (env: NodeJS.ProcessEnv = process.env) => env.NEO4J_CONF ?? fileURLToPath(new URL('./neo4j-test.conf', import.meta.url));
 
 /** The first stack's ports; TEST_PORT_OFFSET moves all of them, so two checkouts can run their suites at once. */
 const BASE = { redis: 16379, mongo: 27117, postgres: 27132, bolt: 17687, http: 17474 };

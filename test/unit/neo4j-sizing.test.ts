@@ -2,7 +2,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { neo4jMemory, neo4jSizing, STORE_BYTES_PER_TUPLE, transactionMaxMb } from '../../infra/stack.js';
+import { neo4jArgs, neo4jMemory, neo4jSizing, STORE_BYTES_PER_TUPLE, transactionMaxMb } from '../../infra/stack.js';
 
 const MiB = 2 ** 20;
 const GiB = 2 ** 30;
@@ -46,5 +46,25 @@ describe('neo4jMemory', () => {
 
   it('takes NEO4J_HEAP and NEO4J_PAGECACHE_MB as they are', () => {
     expect(neo4jMemory({ NEO4J_HEAP: '2g', NEO4J_PAGECACHE_MB: '300' }, home, 24 * GiB)).toEqual({ heap: '2g', pagecacheMb: 300, why: 'NEO4J_HEAP and NEO4J_PAGECACHE_MB set' });
+  });
+});
+
+describe('neo4jArgs', () => {
+  const memory = { heap: '512m', pagecacheMb: 128 };
+  const ports = { bolt: 7687, http: 7474 };
+  it('hands the file NEO4J_CONF names to the launcher by its absolute path, and nothing when it is unset', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'neo4j-conf-'));
+    try {
+      writeFileSync(join(dir, 'neo4j.conf'), 'dbms.cypher.min_replan_interval=1h\n');
+      const args = neo4jArgs({ NEO4J_CONF: join(dir, 'neo4j.conf') }, memory, 'lib/*', '/home', ports);
+      expect(args.filter((a) => a.startsWith('-Dneo4j.conf='))).toEqual([`-Dneo4j.conf=${join(dir, 'neo4j.conf')}`]);
+      expect(args.slice(-4)).toEqual(['Neo4jDev', '/home', '7687', '7474']);
+      expect(neo4jArgs({}, memory, 'lib/*', '/home', ports).some((a) => a.startsWith('-Dneo4j.conf'))).toBe(false);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+  it('refuses a NEO4J_CONF that does not exist instead of starting without its settings', () => {
+    expect(() => neo4jArgs({ NEO4J_CONF: '/no/such/neo4j.conf' }, memory, 'lib/*', '/home', ports)).toThrow('NEO4J_CONF names /no/such/neo4j.conf, which does not exist');
   });
 });
