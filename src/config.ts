@@ -69,6 +69,7 @@ const schema = z.object({
   LEASE_TTL_MS: z.coerce.number().int().min(2000).max(600_000).default(15_000),
   /** How long a read that must see a revision (at_least_as_fresh, fully_consistent) waits for the index before 503 INDEX_BEHIND. */
   FRESHNESS_WAIT_MS: z.coerce.number().int().min(0).max(60_000).default(5000),
+  /** How long the HTTP listeners keep an idle keep-alive connection (Node keeps it a second past the advertised time). */
   HTTP_KEEP_ALIVE_MS: z.coerce.number().int().min(1000).max(600_000).default(5000),
   /** Object lists up to this long are read whole and cached for paging; longer ones are counted and paged in the index. */
   LIST_WHOLE: z.coerce.number().int().min(0).default(10_000),
