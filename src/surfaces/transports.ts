@@ -132,20 +132,19 @@ export function transports(d: TransportDeps): Transport[] {
   };
   const routes = () => pipeline.registry.all();
   const limits = graphqlLimitsOf(config);
-  // The schema builders load graphql-js, so with the first build (see graphqlEndpoint).
-  const adminGraphql = graphqlEndpoint({ surface: 'admin', pipeline, log, limits, version: async () => 'routes',
-    build: async () => (await import('./graphql/admin-schema.js')).adminSchema(pipeline) });
+  // The schema builders load graphql-js, so they come with the first build (see graphqlEndpoint).
+  const adminGraphql = graphqlEndpoint({ surface: 'admin', pipeline, log, limits, version: async () => 'routes', build: async (runtime) => runtime.adminSchema(pipeline) });
   const clientGraphql = graphqlEndpoint({
     surface: 'client',
     pipeline,
     log,
     limits,
     version: () => d.schemas.version(),
-    build: async () => {
-      const [all, { clientSchema, usableSchemas }] = await Promise.all([d.schemas.records(), import('./graphql/client-schema.js')]);
-      const { skipped } = usableSchemas(all);
+    build: async (runtime) => {
+      const all = await d.schemas.records();
+      const { skipped } = runtime.usableSchemas(all);
       if (skipped.length) log.warn({ schemas: skipped }, 'schemas left out of GraphQL: their generated names clash');
-      return clientSchema(all, pipeline);
+      return runtime.clientSchema(all, pipeline);
     },
   });
   const toolServer = mountToolServer({

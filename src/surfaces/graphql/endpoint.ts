@@ -9,10 +9,14 @@ import { httpFailure } from '../http/wire.js';
 import type { GraphqlLimits } from './limits.js';
 
 /**
- * Apollo Server, graphql-js and the armor load with the first schema build, on the first POST /graphql: they cost each
- * start about 0.65 s of CPU in a jest worker (0.3 s in plain Node), in every process that never serves GraphQL.
+ * Apollo Server, graphql-js, the armor and the schema builders load with the first schema build, on the first POST
+ * /graphql: they cost each start about 0.65 s of CPU in a jest worker (0.3 s in plain Node), in every process that
+ * never serves GraphQL. One import for both surfaces (runtime.ts says why).
  */
-const loadApollo = lazyImport(() => import('./apollo-handler.js'));
+const loadRuntime = lazyImport(() => import('./runtime.js'));
+
+/** What a schema is built with: the loaded GraphQL modules. */
+export type GraphqlRuntime = Awaited<ReturnType<typeof loadRuntime>>;
 
 export interface EndpointOptions {
   surface: Surface;
@@ -20,7 +24,7 @@ export interface EndpointOptions {
   log: Logger;
   /** What the schema is built from, as a version; null when unknown (then it is rebuilt at most every few seconds). */
   version(): Promise<string | null>;
-  build(): Promise<GraphQLSchema>;
+  build(runtime: GraphqlRuntime): Promise<GraphQLSchema>;
   limits: GraphqlLimits;
 }
 
@@ -35,8 +39,8 @@ export function graphqlEndpoint(o: EndpointOptions): (app: Express) => void {
   let failed: { version: string | null; at: number } | null = null;
 
   async function rebuild(version: string | null): Promise<RequestHandler> {
-    const [schema, { apolloHandler }] = await Promise.all([o.build(), loadApollo()]);
-    const handler = await apolloHandler(schema, o.surface, pipeline, o.limits, RATE_KEY);
+    const runtime = await loadRuntime();
+    const handler = await runtime.apolloHandler(await o.build(runtime), o.surface, pipeline, o.limits, RATE_KEY);
     // Older servers are simply dropped: they hold no sockets or timers, and requests still on them finish.
     current = { version, at: Date.now(), handler };
     return handler;
