@@ -2,7 +2,6 @@
 // (nodemailer to a real SMTP server) against their ports' contracts: the same suites the in-memory twins pass.
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { localFileStorage } from '../../src/stores/files/local.js';
@@ -12,6 +11,7 @@ import { bullmqJobQueues } from '../../src/stores/queue/bullmq.js';
 import { fileStorageContract } from '../contract/file-storage.contract.js';
 import { jobQueueContract } from '../contract/job-queue.contract.js';
 import { mailContract, type ReceivedMail } from '../contract/mail.contract.js';
+import { freePort } from '../support/free-port.js';
 import { startFakeS3 } from '../support/gofakes3.js';
 import { startSmtp, type Received } from '../support/smtp.js';
 
@@ -42,20 +42,12 @@ function parsed(r: Received): ReceivedMail {
   return { from: r.from, to: r.to, subject, content: r.raw.slice(split + 4) };
 }
 
-const closedPort = () =>
-  new Promise<number>((ok, fail) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => ok(port));
-    }).on('error', fail);
-  });
-
 mailContract('SMTP (nodemailer)', async (auth) => {
   const smtp = await startSmtp(auth);
   const settings = { host: '127.0.0.1', port: smtp.port, secure: false, timeoutMs: 5000, ...(auth ? { auth } : {}) };
   return {
     settings,
-    unreachable: { ...settings, port: await closedPort() },
+    unreachable: { ...settings, port: await freePort() },
     open: smtpMailer,
     received: () => smtp.received.map(parsed),
     refuse: (decide) => {

@@ -1,19 +1,10 @@
 // The service as a separate process (what a crash test kills with SIGKILL), against the test stack.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { ROOT } from '../../infra/stack.js';
 import { COMPILED_MAIN, compiledIsCurrent } from './compiled-entry.js';
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const p = (s.address() as { port: number }).port;
-      s.close(() => resolve(p));
-    });
-  });
+import { freePort } from './free-port.js';
 
 export interface ChildService {
   admin: string;

@@ -1,9 +1,10 @@
 // A real S3-compatible server for tests: gofakes3, built once from the Go module proxy into .cache/bin, files on disk.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer, connect } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from './free-port.js';
 import { goTool } from './go-tool.js';
 
 export interface FakeS3 {
@@ -14,14 +15,6 @@ export interface FakeS3 {
 
 /** Builds the server when it is missing (about 10 s with a warm Go cache; needs Go and the module proxy). */
 export const buildGofakes3 = (): string => goTool('gofakes3', 'github.com/johannesboyne/gofakes3/cmd/gofakes3@v1.2.0');
-
-const freePort = () =>
-  new Promise<number>((ok, fail) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => ok(port));
-    }).on('error', fail);
-  });
 
 async function waitForPort(port: number, child: ChildProcess): Promise<void> {
   const until = Date.now() + 15_000;
