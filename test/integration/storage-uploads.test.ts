@@ -3,7 +3,8 @@
 import { randomBytes } from 'node:crypto';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { streamBody } from '../support/multipart.js';
+import { Agent, request } from 'node:http';
+import { readAnswer, streamBody } from '../support/multipart.js';
 import { sendUpload, UNSTORABLE_UPLOADS } from '../support/unstorable-uploads.js';
 import { storageService, type Account } from '../support/storage-service.js';
 
@@ -61,6 +62,42 @@ describe('storage uploads: malformed and unstorable', () => {
     expect(await (await raw(`/storage/file/data/${existing.body._id}`, { headers: bearer(alice.token) })).text()).toBe('kept');
     await client('DELETE', `/storage/file/${existing.body._id}`, alice.token);
     expect(await stored()).toEqual(before);
+  });
+});
+
+/** One request on `agent` (one keep-alive connection), given up after 5 s: a status 0 is an unanswered request. */
+function onConnection(agent: Agent, path: string, token: string, contentType: string, body: string): Promise<{ status: number; connection?: string }> {
+  return new Promise((resolve) => {
+    const url = new URL(`${st.svc.client}${path}`);
+    const req = request({ host: url.hostname, port: url.port, path: url.pathname, method: 'POST', agent, timeout: 5000,
+      headers: { authorization: `Bearer ${token}`, 'content-type': contentType, 'content-length': Buffer.byteLength(body) } }, (res) => {
+      void readAnswer(res).then((a) => resolve({ status: a.status, connection: a.headers.connection }), () => resolve({ status: 0 }));
+    });
+    req.on('timeout', () => req.destroy(new Error('timeout')));
+    req.on('error', () => resolve({ status: 0 }));
+    req.end(body);
+  });
+}
+
+describe('storage uploads: a keep-alive connection after a refused upload', () => {
+  it('answers the next request on the connection when an upload was refused before its body was read to the end', async () => {
+    const json = 'application/json';
+    // Refused after the first member, with most of the body unread: a long second member follows.
+    const refused = [
+      ['a member that is not text', `{"name":{"a":1},"data":"${'QUFB'.repeat(40_000)}"}`],
+      ['a NUL in the name', `{"name":"a\\u0000b","data":"${'QUFB'.repeat(40_000)}"}`],
+      ['not an object', `5${' '.repeat(160_000)}`],
+    ] as const;
+    for (const [label, body] of refused) {
+      const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+      try {
+        const first = await onConnection(agent, '/storage/upload', alice.token, json, body);
+        const next = await onConnection(agent, '/storage/upload', alice.token, json, '{"name":"after.txt","data":"aGk="}');
+        expect([label, first.status, next.status]).toEqual([label, 400, 201]);
+      } finally {
+        agent.destroy();
+      }
+    }
   });
 });
 

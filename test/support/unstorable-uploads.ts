@@ -33,6 +33,9 @@ export const UNSTORABLE_UPLOADS: BadUpload[] = [
   json('JSON __proto__ member', 'body.__proto__', '{"data":"aGVsbG8=","name":"ok.txt","__proto__":null}'),
   multipart('multipart __proto__ field', 'body.__proto__', file(), field('name', 'ok.txt'), field('__proto__', 'x')),
   multipart('multipart filename with NUL (encoded)', 'body.file.filename', file("filename*=UTF-8''a%00b.txt")),
+  // The hostile corpus's case that went unanswered: the fields before the file, one of them bad, and the file public.
+  multipart('multipart folder with NUL before a public file', 'body.folder', field('name', 'correct horse'), field('folder', '7!XboU9D\u0000}ik'), field('isPublic', 'true'),
+    file("filename*=UTF-8''hello.txt")),
   // busboy refuses a NUL in a part's header before anything is stored.
   { ...multipart('multipart filename with NUL (raw)', 'Malformed part header', file('filename="a\u0000b.txt"')), code: 'BAD_REQUEST' },
 ];

@@ -47,6 +47,32 @@ async function sendStream(res: Response, pieces: AsyncIterable<string | Uint8Arr
   });
 }
 
+/** Past this much of a refused body left to drop, the connection is closed instead. */
+const DRAIN_MAX_BYTES = 64 * 1024 * 1024;
+
+/**
+ * A streamed body as the route reads it, and what is left of it read and dropped once the answer is out, so the
+ * connection serves its next request. A route that refuses an upload midway stops reading; if that destroyed the
+ * request, Node would stop reading the socket with the rest of the body on it, and if it only left it, Node would not
+ * drop it (it does for a body nobody began to read): either way the next request a keep-alive client sent waited
+ * behind those bytes forever (the hostile corpus's upload, unanswered after 10 s). Closing the connection instead
+ * would reset a client still sending, before it read the answer.
+ */
+function readThenDrain(req: Request, res: Response): AsyncIterable<Buffer> {
+  const socket = req.socket;
+  res.once('finish', () => {
+    if (req.readableEnded || req.destroyed) return;
+    let dropped = 0;
+    req.removeAllListeners('readable'); // a left reader's; while one listens, the stream does not flow
+    req.removeAllListeners('data');
+    req.on('data', (chunk: Buffer) => {
+      if ((dropped += chunk.length) > DRAIN_MAX_BYTES) socket.destroy();
+    });
+    req.resume();
+  });
+  return req.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer>;
+}
+
 /** What a route without a body schema reads: enough for an empty `{}`, nothing to speak of. */
 const NO_BODY_LIMIT = '1kb';
 
@@ -76,7 +102,7 @@ export function createHttpApp(surface: Surface, deps: HttpDeps, mount: Array<(ap
     const body: RequestHandler = (req, res, next) => (streamed(req) ? next() : parser(limit)(req, res, next));
     app[r.http.method](r.http.path, body, async (req: Request, res: Response) => {
       try {
-        const stream = streamed(req) ? req : undefined;
+        const stream = streamed(req) ? readThenDrain(req, res) : undefined;
         const reply = await pipeline.invoke(r, { params: req.params, query: req.query, body: req.body, stream }, { transport: 'rest', ip: String(req.ip), headers: headersOf(req),
           bounded: true, request: callRequest(req) });
         for (const [k, v] of Object.entries(reply.headers ?? {})) res.setHeader(k, v);
