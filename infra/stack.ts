@@ -184,7 +184,8 @@ export function neo4jArgs(env: NodeJS.ProcessEnv, memory: { heap: string; pageca
   ports: Pick<StackPorts, 'bolt' | 'http'>): string[] {
   if (env.NEO4J_CONF && !existsSync(env.NEO4J_CONF)) throw new Error(`NEO4J_CONF names ${env.NEO4J_CONF}, which does not exist`);
   const conf = env.NEO4J_CONF ? [`-Dneo4j.conf=${resolve(env.NEO4J_CONF)}`] : [];
-  return [`-Xmx${memory.heap}`, `-Dneo4j.pagecache.mb=${memory.pagecacheMb}`, `-Dneo4j.transaction.max.mb=${transactionMaxMb(memory.heap)}`, ...conf, '-XX:+UseG1GC',
+  const extra = (env.NEO4J_JAVA_OPTS ?? '').split(/\s+/).filter(Boolean);
+  return [`-Xmx${memory.heap}`, `-Dneo4j.pagecache.mb=${memory.pagecacheMb}`, `-Dneo4j.transaction.max.mb=${transactionMaxMb(memory.heap)}`, ...conf, '-XX:+UseG1GC', ...extra,
     '--add-opens=java.base/java.nio=ALL-UNNAMED', '--add-opens=java.base/java.io=ALL-UNNAMED', '--add-opens=java.base/sun.nio.ch=ALL-UNNAMED',
     '-Dio.netty.tryReflectionSetAccessible=true', '-Djdk.nio.maxCachedBufferSize=1024', '-cp', classPath, 'Neo4jDev', home, String(ports.bolt), String(ports.http)];
 }

@@ -7,7 +7,7 @@ import { launch, portOpen, ROOT, startStack, stopChild, waitForPort, type StackP
 import { APPLY_WAIT_MS } from '../../src/services/authorization/applier.js';
 import { disagreements, readMongo, waitIdle } from '../support/converge.js';
 import { startService, type TestService } from '../support/service.js';
-import { faultStackPorts, stackDataName, testNeo4jConf } from '../support/test-stacks.js';
+import { faultStackPorts, stackDataName, testNeo4jEnv } from '../support/test-stacks.js';
 
 /**
  * Ports of this file's own stack: neither the dev stack's nor the shared test stack's, so it may kill servers freely.
@@ -81,7 +81,7 @@ async function startPostgres(): Promise<StartedStack> {
 /** Starts whatever of the stack is not listening, and notes which stack owns each server it started. */
 async function restart(): Promise<void> {
   const s = stacks.length && !(await portOpen(PORTS.postgres)) ? await startPostgres()
-    : await startStack({ dataDir, ports: PORTS, env: { NEO4J_HEAP: '512m', NEO4J_PAGECACHE_MB: '64', NEO4J_CONF: testNeo4jConf() }, log: stackLog });
+    : await startStack({ dataDir, ports: PORTS, env: { NEO4J_HEAP: '512m', NEO4J_PAGECACHE_MB: '64', ...testNeo4jEnv() }, log: stackLog });
   stacks.push(s);
   for (const name of s.started) owner.set(name as Server, s);
 }

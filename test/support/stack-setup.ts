@@ -8,7 +8,7 @@ import { connectNeo4j } from '../../src/stores/neo4j/connection.js';
 import { neo4jIndexStore } from '../../src/stores/neo4j/index-store.js';
 import { warmIndexReads } from '../../src/stores/neo4j/warm.js';
 import { startContainers } from './containers.js';
-import { stackCount, stackDataName, stackPorts, STACKS_ENV, testNeo4jConf, type WorkerStack } from './test-stacks.js';
+import { stackCount, stackDataName, stackPorts, STACKS_ENV, testNeo4jEnv, type WorkerStack } from './test-stacks.js';
 
 declare global {
   var __AUTHZ_STACKS__: Array<{ stack: StartedStack; dataDir?: string }> | undefined;
@@ -33,7 +33,7 @@ async function localStack(i: number, ports: StackPorts, log: (l: string) => void
   rmSync(dataDir, { recursive: true, force: true });
   removeCluster(join(dataDir, 'postgres'));
   // The tests' stores are small: Neo4j is sized for 50,000 tuples, not the million `npm start` plans for.
-  const stack = await startStack({ dataDir, ports, env: { NEO4J_EXPECTED_TUPLES: '50000', ...process.env, NEO4J_CONF: testNeo4jConf() }, log: (l) => log(`s${i}: ${l}`) });
+  const stack = await startStack({ dataDir, ports, env: { NEO4J_EXPECTED_TUPLES: '50000', ...process.env, ...testNeo4jEnv() }, log: (l) => log(`s${i}: ${l}`) });
   return { stack, dataDir };
 }
 
