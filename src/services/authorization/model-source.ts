@@ -7,13 +7,30 @@ const REFRESH_MS = 2000;
 
 export class ModelSource {
   private cached: { model: Model; at: number; epoch: string | null } | null = null;
-  private loading: Promise<Model> | null = null;
+  /** The newest load, and the `told` count when it began. */
+  private loading: { load: Promise<Model>; told: number } | null = null;
+  /** How many times another process told of a change: a load begun before the last one may have read before it. */
+  private told = 0;
   /** `epoch` changes with every definition change in any process (see `changed`). */
   constructor(private readonly store: DefinitionStore, private readonly epoch: Epoch) {}
 
+  /**
+   * The model at most REFRESH_MS old. A caller finding it older joins the load in flight instead of queueing one of its
+   * own after it: with MongoDB down, concurrent writers' loads ran one after another, each waiting out the server
+   * selection (2 s), and writes answered 503 after up to 6.4 s (store-faults). A refresh that fails keeps the model for
+   * another REFRESH_MS: a definition changed elsewhere is told by the bus, which drops it (`invalidate`).
+   */
   async get(): Promise<Model> {
-    if (this.cached && Date.now() - this.cached.at < REFRESH_MS) return this.cached.model;
-    return this.reload();
+    const cached = this.cached;
+    if (cached && Date.now() - cached.at < REFRESH_MS) return cached.model;
+    const inFlight = this.loading?.told === this.told ? this.loading.load : this.reload();
+    try {
+      return await inFlight;
+    } catch (e) {
+      if (!cached || this.cached !== cached) throw e;
+      cached.at = Date.now();
+      return cached.model;
+    }
   }
 
   /**
@@ -37,20 +54,23 @@ export class ModelSource {
   /** Another process changed a definition: the next read loads (the bus says so before that change is acknowledged). */
   invalidate(): void {
     this.cached = null;
+    this.told++;
   }
 
   /** Loads now. A load already in flight may have read before the caller's write, so a new one starts after it. */
   reload(): Promise<Model> {
-    const load = (this.loading ?? Promise.resolve()).catch(() => undefined).then(async () => {
+    const told = this.told;
+    const load = (this.loading?.load ?? Promise.resolve()).catch(() => undefined).then(async () => {
       const epoch = await this.epoch.read(); // read first: a change after it makes the next comparison differ
       const defs = await this.store.definitions();
       const model = new Model(defs.map((d) => ({ name: d.name, relations: d.relations, permissions: d.permissions })));
       this.cached = { model, at: Date.now(), epoch };
       return model;
     });
-    this.loading = load;
+    const entry = { load, told };
+    this.loading = entry;
     void load.finally(() => {
-      if (this.loading === load) this.loading = null;
+      if (this.loading === entry) this.loading = null;
     }).catch(() => undefined);
     return load;
   }

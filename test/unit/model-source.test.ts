@@ -1,0 +1,77 @@
+// The model source over the twins, with the definition store made slow or down: callers share one load, a failed
+// refresh keeps the model, a change told by another process is never answered from before it.
+import { ModelSource } from '../../src/services/authorization/model-source.js';
+import { memoryAuthzStore } from '../../src/stores/memory/authz.js';
+import { memoryEpoch } from '../../src/stores/memory/epoch.js';
+import { MemoryHub } from '../../src/stores/memory/hub.js';
+import type { DefinitionStore } from '../../src/stores/ports/definitions.js';
+
+const DOC = { name: 'Doc', relations: { reader: ['User'] }, permissions: { read: ['reader'] } };
+const FOLDER = { name: 'Folder', relations: { viewer: ['User'] }, permissions: { view: ['viewer'] } };
+
+/** The twin definition store, with each read of the definitions taking `delayMs` and failing while `down`. */
+function slowStore() {
+  const twin = memoryAuthzStore();
+  const state = { delayMs: 0, down: false, reads: 0 };
+  const store: DefinitionStore = {
+    ...twin,
+    definitions: async () => {
+      state.reads++;
+      await new Promise((r) => setTimeout(r, state.delayMs));
+      if (state.down) throw new Error('server selection timed out');
+      return twin.definitions();
+    },
+  };
+  return { store, twin, state };
+}
+
+const refreshed = () => new Promise((r) => setTimeout(r, 2100));
+
+it('callers finding the model old share one load instead of queueing one each', async () => {
+  const { store, twin, state } = slowStore();
+  await twin.saveDefinition(DOC, 1);
+  const models = new ModelSource(store, memoryEpoch(new MemoryHub(), 'ep'));
+  await models.get();
+  await refreshed();
+  state.delayMs = 200;
+  state.reads = 0;
+  const got = await Promise.all(Array.from({ length: 8 }, () => models.get()));
+  // Queued one behind another: eight loads, each waiting for the one before.
+  expect(state.reads).toBe(1);
+  expect(got.every((m) => m.get('Doc') !== undefined)).toBe(true);
+}, 10_000);
+
+it('a refresh that fails keeps the model it was to replace, and tries again after REFRESH_MS', async () => {
+  const { store, twin, state } = slowStore();
+  await twin.saveDefinition(DOC, 1);
+  const models = new ModelSource(store, memoryEpoch(new MemoryHub(), 'ep'));
+  await models.get();
+  await refreshed();
+  state.down = true;
+  state.reads = 0;
+  expect((await models.get()).get('Doc') !== undefined).toBe(true);
+  expect((await models.get()).get('Doc') !== undefined).toBe(true);
+  expect(state.reads).toBe(1);
+  await refreshed();
+  state.down = false;
+  await twin.saveDefinition(FOLDER, 1);
+  expect((await models.get()).get('Folder') !== undefined).toBe(true);
+  expect(state.reads).toBe(2);
+}, 10_000);
+
+it('after another process told of a change, no load begun before it answers, and a failed one is an error', async () => {
+  const { store, twin, state } = slowStore();
+  await twin.saveDefinition(DOC, 1);
+  const models = new ModelSource(store, memoryEpoch(new MemoryHub(), 'ep'));
+  await models.get();
+  state.delayMs = 300;
+  const before = models.reload();
+  // The other process's change lands after that load read, and the bus tells of it.
+  await twin.saveDefinition(FOLDER, 1);
+  models.invalidate();
+  expect((await models.get()).get('Folder') !== undefined).toBe(true);
+  expect((await before).get('Doc') !== undefined).toBe(true);
+  models.invalidate();
+  state.down = true;
+  await expect(models.get()).rejects.toThrow('server selection timed out');
+}, 10_000);
