@@ -1,11 +1,10 @@
 // `npm run serve` and the Docker image run the compiled JavaScript: start it against the test stack and use it. The
 // build is npm test's own type check (`typecheck:emit` writes dist/); built here only when dist/ is older than src/.
 import { execFileSync } from 'node:child_process';
-import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from '../../infra/stack.js';
 import { childService, type ChildService } from '../support/child-service.js';
-import { COMPILED_MAIN as MAIN, compiledIsCurrent, newest } from '../support/compiled-entry.js';
+import { COMPILED_MAIN as MAIN, compiledIsCurrent } from '../support/compiled-entry.js';
 import { wipe } from '../support/service.js';
 
 let svc: ChildService;
@@ -14,7 +13,7 @@ beforeAll(async () => {
   if (!compiledIsCurrent()) {
     execFileSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'inherit' });
   }
-  expect(statSync(MAIN).mtimeMs).toBeGreaterThanOrEqual(newest(join(ROOT, 'src')));
+  expect(compiledIsCurrent()).toBe(true);
   svc = await childService({}, [MAIN]);
   await svc.start();
 }, 180_000);

@@ -10,7 +10,15 @@ export const newest = (dir: string): number =>
   Math.max(0, ...readdirSync(dir, { withFileTypes: true })
     .map((e) => (e.isDirectory() ? newest(join(dir, e.name)) : statSync(join(dir, e.name)).mtimeMs)));
 
-/** True when dist/src/main.js exists and no file under src/ changed after it was written. */
+/** The build's record (`typecheck:emit` builds incrementally): rewritten by each build that changed anything. */
+const BUILD_INFO = join(ROOT, 'dist', '.tsbuildinfo');
+
+/**
+ * True when dist/src/main.js exists and no file under src/ changed after the last build: main.js's own time, or the
+ * build record's, since an incremental build rewrites only the files whose output changed.
+ */
 export function compiledIsCurrent(): boolean {
-  return existsSync(COMPILED_MAIN) && statSync(COMPILED_MAIN).mtimeMs >= newest(join(ROOT, 'src'));
+  if (!existsSync(COMPILED_MAIN)) return false;
+  const built = Math.max(statSync(COMPILED_MAIN).mtimeMs, existsSync(BUILD_INFO) ? statSync(BUILD_INFO).mtimeMs : 0);
+  return built >= newest(join(ROOT, 'src'));
 }
