@@ -20,9 +20,9 @@ const WRITERS = 8;
  * Fail fast: a write answered 503 while the store is down gets its answer within this of the fault (or of its send, if
  * later). While a store is down, MongoDB calls give up after
  * 2 s of server selection, Neo4j calls after about 1 s (one retry), Redis calls at once (no offline queue); a write
- * makes a few calls after its first failure, and the answers measured were 1.7–3.1 s on an idle machine; 5.2 s once,
- * for writes sent just before a FerretDB kill beside two loaded stack-tier files (the driver's retry of the call in
- * flight waits out its server selection, then the next call does).
+ * makes a few calls after its first failure. Measured alone: at most 1.3 s after a kill, 5.1 s on a hung FerretDB
+ * (two calls each waiting out MONGO_SOCKET_TIMEOUT_MS); 6.4 s beside loaded stack-tier files, before the model's
+ * loads stopped queueing behind each other (model-source.ts).
  */
 const FAIL_FAST_MS = 6000;
 /**
