@@ -29,6 +29,7 @@ const onStack = {
 
 export default {
   maxWorkers: workers,
+  testSequencer: '<rootDir>/test/support/sequencer.mjs',
   testTimeout: 60000,
   projects: [
     // The engine, the CLI offline and the ports' twins, and the service tests that run whole on the twins.
