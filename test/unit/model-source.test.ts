@@ -75,3 +75,21 @@ it('after another process told of a change, no load begun before it answers, and
   state.down = true;
   await expect(models.get()).rejects.toThrow('server selection timed out');
 }, 10_000);
+
+it('reloads asked while one is in flight share the one queued behind it, which reads after every one of them', async () => {
+  const { store, twin, state } = slowStore();
+  await twin.saveDefinition(DOC, 1);
+  const models = new ModelSource(store, memoryEpoch(new MemoryHub(), 'ep'));
+  state.delayMs = 200;
+  const first = models.reload();
+  await new Promise((r) => setTimeout(r, 50));
+  await twin.saveDefinition(FOLDER, 1);
+  const later = await Promise.all(Array.from({ length: 6 }, () => models.reload()));
+  // One behind another: the first and six more.
+  expect(state.reads).toBe(2);
+  expect(later.every((m) => m.get('Folder') !== undefined)).toBe(true);
+  await first;
+  // Asked after the shared one began to read: a load of its own.
+  await models.reload();
+  expect(state.reads).toBe(3);
+}, 10_000);

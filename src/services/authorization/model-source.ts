@@ -11,6 +11,8 @@ export class ModelSource {
   private loading: { load: Promise<Model>; told: number } | null = null;
   /** How many times another process told of a change: a load begun before the last one may have read before it. */
   private told = 0;
+  /** A load queued behind the one in flight, not reading yet. */
+  private waiting: Promise<Model> | null = null;
   /** `epoch` changes with every definition change in any process (see `changed`). */
   constructor(private readonly store: DefinitionStore, private readonly epoch: Epoch) {}
 
@@ -57,10 +59,17 @@ export class ModelSource {
     this.told++;
   }
 
-  /** Loads now. A load already in flight may have read before the caller's write, so a new one starts after it. */
+  /**
+   * Loads now. A load already in flight may have read before the caller's write, so a new one starts after it; one
+   * already waiting for it to end reads after this call too, and is shared: each unit of index work reloads, and with
+   * MongoDB down their loads queued one behind another, each waiting out the server selection (2 s).
+   */
   reload(): Promise<Model> {
+    if (this.waiting) return this.waiting;
     const told = this.told;
-    const load = (this.loading?.load ?? Promise.resolve()).catch(() => undefined).then(async () => {
+    const before = this.loading?.load;
+    const load: Promise<Model> = (before ?? Promise.resolve()).catch(() => undefined).then(async () => {
+      if (this.waiting === load) this.waiting = null; // reading from here on: a later caller needs another load
       const epoch = await this.epoch.read(); // read first: a change after it makes the next comparison differ
       const defs = await this.store.definitions();
       const model = new Model(defs.map((d) => ({ name: d.name, relations: d.relations, permissions: d.permissions })));
@@ -69,6 +78,7 @@ export class ModelSource {
     });
     const entry = { load, told };
     this.loading = entry;
+    if (before) this.waiting = load;
     void load.finally(() => {
       if (this.loading === entry) this.loading = null;
     }).catch(() => undefined);
