@@ -63,7 +63,9 @@ describe('bounded growth', () => {
       }, { wipe: false });
       try {
         const deadline = Date.now() + 10_000;
-        while (await tokens.countDocuments({ expiresAt: { $lt: new Date() } }) > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+        // The purge deletes the tokens, then the revocations: waited for both (a read between the two saw f-ancient).
+        const purged = async () => await tokens.countDocuments({ expiresAt: { $lt: new Date() } }) === 0 && await families.countDocuments({ _id: 'f-ancient' }) === 0;
+        while (!(await purged()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
         expect(await tokens.countDocuments({ expiresAt: { $lt: new Date() } })).toBe(0);
         expect((await families.find({}).toArray()).map((f) => f._id)).toEqual(['f-recent']);
         // The login's own token is live: it renews.
