@@ -7,7 +7,7 @@ const REFRESH_MS = 2000;
 
 export class ModelSource {
   private cached: { model: Model; at: number; epoch: string | null } | null = null;
-  /** The newest load, and the `told` count when it began. */
+  /** The newest load, and the `told` count when it began to read (or was queued). */
   private loading: { load: Promise<Model>; told: number } | null = null;
   /** How many times another process told of a change: a load begun before the last one may have read before it. */
   private told = 0;
@@ -19,20 +19,13 @@ export class ModelSource {
   /**
    * The model at most REFRESH_MS old. A caller finding it older joins the load in flight instead of queueing one of its
    * own after it: with MongoDB down, concurrent writers' loads ran one after another, each waiting out the server
-   * selection (2 s), and writes answered 503 after up to 6.4 s (store-faults). A refresh that fails keeps the model for
-   * another REFRESH_MS: a definition changed elsewhere is told by the bus, which drops it (`invalidate`).
+   * selection (2 s), and writes answered 503 after up to 6.4 s (store-faults). One begun before another process told of
+   * a change is not joined.
    */
   async get(): Promise<Model> {
     const cached = this.cached;
     if (cached && Date.now() - cached.at < REFRESH_MS) return cached.model;
-    const inFlight = this.loading?.told === this.told ? this.loading.load : this.reload();
-    try {
-      return await inFlight;
-    } catch (e) {
-      if (!cached || this.cached !== cached) throw e;
-      cached.at = Date.now();
-      return cached.model;
-    }
+    return this.loading?.told === this.told ? this.loading.load : this.reload();
   }
 
   /**
@@ -66,17 +59,18 @@ export class ModelSource {
    */
   reload(): Promise<Model> {
     if (this.waiting) return this.waiting;
-    const told = this.told;
     const before = this.loading?.load;
     const load: Promise<Model> = (before ?? Promise.resolve()).catch(() => undefined).then(async () => {
       if (this.waiting === load) this.waiting = null; // reading from here on: a later caller needs another load
+      const told = (entry.told = this.told);
       const epoch = await this.epoch.read(); // read first: a change after it makes the next comparison differ
       const defs = await this.store.definitions();
       const model = new Model(defs.map((d) => ({ name: d.name, relations: d.relations, permissions: d.permissions })));
-      this.cached = { model, at: Date.now(), epoch };
+      // Told of a change while reading: the callers that asked before get this model, the cache does not keep it.
+      if (this.told === told) this.cached = { model, at: Date.now(), epoch };
       return model;
     });
-    const entry = { load, told };
+    const entry = { load, told: this.told };
     this.loading = entry;
     if (before) this.waiting = load;
     void load.finally(() => {
