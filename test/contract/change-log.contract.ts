@@ -4,10 +4,17 @@ import { CommitUnconfirmed, type ChangeEntry, type ChangeLog, type RevisionCount
 import { withStore, type Make, type Wrap } from './harness.js';
 
 /**
- * The log, its counter, `reopen`: the same stored log under a counter that lost everything (a wiped Redis), and
- * `withCounter`: the same stored log under its counter as `wrap` changes it (a Redis that fails some calls).
+ * The log, its counter, `reopen`: the same stored log under a counter that lost everything (a wiped Redis),
+ * `withCounter`: the same stored log under its counter as `wrap` changes it (a Redis that fails some calls), and
+ * `strand`: stores only a pending record at a revision taken from the counter, as a writer leaves it when it dies (or its
+ * MongoDB fails) between that record and the log entry.
  */
-export type ChangeLogMade = { counter: RevisionCounter; reopen(): Promise<ChangeLog>; withCounter(wrap: (c: RevisionCounter) => RevisionCounter): Promise<ChangeLog> };
+export type ChangeLogMade = {
+  counter: RevisionCounter;
+  reopen(): Promise<ChangeLog>;
+  withCounter(wrap: (c: RevisionCounter) => RevisionCounter): Promise<ChangeLog>;
+  strand(revision: number, owner: string): Promise<void>;
+};
 
 const add = (...tuples: string[]): Omit<ChangeEntry, 'revision' | 'at'> => ({ kind: 'tuples', op: 'add', tuples });
 const define = (type: string): Omit<ChangeEntry, 'revision' | 'at'> => ({ kind: 'definition', op: 'define', type,
@@ -20,6 +27,7 @@ export function changeLogContract(make: Make<ChangeLog, ChangeLogMade>) {
   const t = withStore(make);
   describe('ChangeLog', () => {
     commitsAndOutbox(t);
+    abandoned(t);
     feedReads(t);
     frontierAndCounter(t);
   });
@@ -64,6 +72,40 @@ function commitsAndOutbox(t: Wrap<ChangeLog, ChangeLogMade>) {
     expect(await store.pending()).toEqual([]);
     // Done is about the outbox: the entries stay in the log.
     expect(await store.entries([a, c, d])).toHaveLength(3);
+  }));
+}
+
+/** Pending records left without a log entry, closed by a void. */
+function abandoned(t: Wrap<ChangeLog, ChangeLogMade>) {
+  it('abandons a stranded revision: its record goes, and a write still on its way with it takes another revision', t(async ({ store, counter, strand, withCounter }) => {
+    const a = await store.commit(add('User:a#viewer@Doc:1'), 'p');
+    const stranded = await counter.take();
+    await strand(stranded, 'p');
+    const b = await store.commit(add('User:b#viewer@Doc:1'), 'p');
+    expect((await store.pending()).map((p) => p.revision)).toEqual([a, stranded, b]);
+    expect(await store.abandon([stranded])).toEqual([]);
+    expect((await store.pending()).map((p) => p.revision)).toEqual([a, b]);
+    expect(await frontierOf(store)).toEqual({ latest: b, oldest: a });
+    // The late writer holds the stranded revision: its entry cannot land there, so it commits under a fresh one.
+    let handed = false;
+    const late = await withCounter((c) => ({ ...c, take: async () => (handed ? c.take() : ((handed = true), stranded)) }));
+    const again = await late.commit(add('User:late#viewer@Doc:1'), 'q');
+    expect(again).toBeGreaterThan(b);
+    expect(revs(await store.entries([stranded, again]))).toEqual([again]);
+    expect(revs(await store.between(0, again, 10))).toEqual([a, b, again]);
+    expect((await store.pending()).map((p) => p.revision)).toEqual([a, b, again]);
+  }));
+
+  it('abandons nothing that was logged: such a revision is returned and stays pending', t(async ({ store, counter, strand }) => {
+    const a = await store.commit(add('User:a#viewer@Doc:1'), 'p');
+    const stranded = await counter.take();
+    await strand(stranded, 'p');
+    expect(await store.abandon([a, stranded])).toEqual([a]);
+    expect((await store.pending()).map((p) => p.revision)).toEqual([a]);
+    expect(revs(await store.entries([a]))).toEqual([a]);
+    expect(await store.abandon([])).toEqual([]);
+    // Twice is once.
+    expect(await store.abandon([stranded])).toEqual([]);
   }));
 }
 

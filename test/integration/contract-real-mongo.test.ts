@@ -76,6 +76,7 @@ changeLogContract(async () => {
     cleanup: async () => undefined,
     reopen: async () => mongoChangeLog(db, redisRevisionCounter(redis, `contract-${randomUUID()}`)),
     withCounter: async (wrap) => mongoChangeLog(db, wrap(counter)),
+    strand: async (revision, owner) => void await db.collection<{ _id: number; owner: string; at: Date }>(C.pending).insertOne({ _id: revision, owner, at: new Date() }),
   };
 });
 schemasContract(async () => {

@@ -33,6 +33,7 @@ export const MEMORY_FILES = [
   'client-auth-teams',
   'client-freshness',
   'client-graphql-routes',
+  'commit-failures',
   'config',
   'definition-in-force',
   'graphql',

@@ -47,7 +47,8 @@ changeLogContract(async () => {
   const counter = memoryRevisionCounter(new MemoryHub(), 'authz');
   // Reopened over the same log with a counter of a Redis that lost everything.
   return { store: memoryChangeLog(counter, state), counter, reopen: async () => memoryChangeLog(memoryRevisionCounter(new MemoryHub(), 'authz'), state),
-    withCounter: async (wrap) => memoryChangeLog(wrap(counter), state), cleanup: async () => undefined };
+    withCounter: async (wrap) => memoryChangeLog(wrap(counter), state), cleanup: async () => undefined,
+    strand: async (revision, owner) => void state.pending.set(revision, { revision, owner, at: new Date() }) };
 });
 schemasContract(async () => {
   const documents = memoryDocumentStore();

@@ -6,14 +6,14 @@ import type { Logger } from '../../log.js';
 import { RepeatedWarnings } from '../../log-repeats.js';
 import type { Epoch } from '../../stores/ports/epoch.js';
 import { LeaseLost, type Heartbeat, type Lease } from '../../stores/ports/lease.js';
-import { CommitUnconfirmed, type ChangeEntry, type ChangeLog } from '../../stores/ports/change-log.js';
+import { CommitFailed, CommitUnconfirmed, type ChangeEntry, type ChangeLog } from '../../stores/ports/change-log.js';
 import type { GraphStore } from '../../stores/ports/graph.js';
 import type { IndexStore } from '../../stores/ports/index-store.js';
 import type { DecisionCache } from './decision-cache.js';
 import { NeedsStructure, type IndexBatch } from './index-batch.js';
 import { allHeld, type IndexLeases, type Scope } from './index-leases.js';
 import type { ModelSource } from './model-source.js';
-import { orphanGraceMs, OWN_GRACE_MS, toRecover } from './recovery-selection.js';
+import { entriesToApply, OWN_GRACE_MS, toRecover } from './recovery-selection.js';
 import type { Reindexing } from './reindexing.js';
 import { DefinitionApplier } from './definition-applier.js';
 import { needsOf, tuplesOf, type Item } from './unit-items.js';
@@ -198,11 +198,17 @@ export class Applier {
   /**
    * Commits an entry of this process's own. One logged but not marked in Redis (CommitUnconfirmed) had nothing done past
    * the log, so it has nothing to apply: done at once (else by the next recovery pass), not after the grace that covers
-   * a MongoDB change still under way, and reads at later revisions do not wait on it.
+   * a MongoDB change still under way, and reads at later revisions do not wait on it. One that failed with its pending
+   * record perhaps stored (CommitFailed) is closed by the next recovery pass, not after the grace; the caller gets the
+   * store's own error.
    */
   commit(entry: Omit<ChangeEntry, 'revision' | 'at'>): Promise<number> {
     return this.deps.log.commit(entry, this.owner).catch(async (e: unknown) => {
       if (e instanceof CommitUnconfirmed) await this.deps.log.done([e.revision]).catch(() => this.failed.add(e.revision));
+      if (e instanceof CommitFailed) {
+        this.failed.add(e.revision);
+        throw e.cause;
+      }
       throw e;
     });
   }
@@ -372,12 +378,7 @@ export class Applier {
     const now = Date.now();
     const mine = toRecover(listed, { owner: this.owner, busyBefore, busyNow: this.inFlight, failed: this.failed, alive, now, graceMs: this.ownGrace });
     if (mine.length === 0) return 0;
-    const entries = await this.deps.log.entries(mine.map((p) => p.revision));
-    const logged = new Set(entries.map((e) => e.revision));
-    // A pending marker without a log entry: its writer died before the commit point, so nothing was acknowledged.
-    const grace = (owner: string) => (owner === this.owner ? this.ownGrace : orphanGraceMs(this.ttl));
-    const orphans = mine.filter((p) => !logged.has(p.revision) && now - p.at.getTime() > grace(p.owner));
-    if (orphans.length) await this.deps.log.done(orphans.map((p) => p.revision));
+    const entries = await entriesToApply(this.deps.log, mine, this.failed);
     for (const e of entries) this.submit(e, true);
     if (entries.length) this.deps.logger.info({ entries: entries.length, first: entries[0]!.revision }, 'recovering pending changes');
     return entries.length;

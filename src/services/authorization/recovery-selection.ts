@@ -1,10 +1,8 @@
-// Which pending entries a recovery pass takes over: the rule, apart from the applier that runs the passes.
-import type { PendingRecord } from '../../stores/ports/change-log.js';
+// Which pending entries a recovery pass takes over, and what it applies of them: apart from the applier that runs the passes.
+import type { ChangeEntry, ChangeLog, PendingRecord } from '../../stores/ports/change-log.js';
 
 /** A writer applies its own entry right after its MongoDB change (which may be slow): only older ones of its own are recovered. */
 export const OWN_GRACE_MS = 30_000;
-/** A dead writer's pending marker without a log entry is dropped past this (its heartbeat lapsed well before). */
-export const orphanGraceMs = (leaseTtlMs: number) => 2 * leaseTtlMs;
 
 /**
  * Which listed pending entries a recovery pass takes over: those of writers whose heartbeat expired, and
@@ -28,4 +26,18 @@ export function toRecover(listed: PendingRecord[], s: {
       ? s.failed.has(p.revision) || s.now - p.at.getTime() > grace
       : !s.alive.has(p.owner))
   );
+}
+
+/**
+ * The entries of the records a pass took over. A record without a log entry (its commit failed, or its writer died
+ * before the commit point, so nothing was acknowledged) is closed at once with a void: an insert of its entry still on
+ * its way then fails and that writer takes another revision. One whose entry won that race is applied instead.
+ */
+export async function entriesToApply(log: ChangeLog, taken: PendingRecord[], failed: Set<number>): Promise<ChangeEntry[]> {
+  const entries = await log.entries(taken.map((p) => p.revision));
+  const logged = new Set(entries.map((e) => e.revision));
+  const orphans = taken.filter((p) => !logged.has(p.revision)).map((p) => p.revision);
+  const late = await log.abandon(orphans);
+  for (const r of orphans) if (!late.includes(r)) failed.delete(r);
+  return late.length ? [...entries, ...await log.entries(late)] : entries;
 }

@@ -4,13 +4,17 @@ import { copy } from './copy.js';
 
 const MAX_TRIES = 50;
 
-/** What the change log stores: the log, the outbox of pending entries and the durable mark of revisions taken. */
+/**
+ * What the change log stores: the log, the outbox of pending entries, the durable mark of revisions taken, and the
+ * revisions claimed as void (abandoned: no entry may be logged at them any more).
+ */
 export interface MemoryChangeLogState {
   log: Map<number, ChangeEntry>;
   pending: Map<number, PendingRecord>;
   mark: number;
+  voids: Set<number>;
 }
-export const memoryChangeLogState = (): MemoryChangeLogState => ({ log: new Map(), pending: new Map(), mark: 0 });
+export const memoryChangeLogState = (): MemoryChangeLogState => ({ log: new Map(), pending: new Map(), mark: 0, voids: new Set() });
 
 /** Entries in (after, upTo], oldest first, until `limit` entries or `limit` tuples' weight (as the MongoDB log pages). */
 function between(inOrder: ChangeEntry[], after: number, upTo: number, limit: number): ChangeEntry[] {
@@ -31,7 +35,7 @@ async function commitEntry(state: MemoryChangeLogState, counter: RevisionCounter
   for (let attempt = 0; attempt < MAX_TRIES; attempt++) {
     const revision = keepPending ? await counter.take() : await counter.next();
     const at = new Date();
-    if (!log.has(revision) && !(keepPending && pending.has(revision))) {
+    if (!log.has(revision) && !state.voids.has(revision) && !(keepPending && pending.has(revision))) {
       if (keepPending) pending.set(revision, { revision, owner, at });
       state.mark = Math.max(state.mark, revision);
       log.set(revision, { ...copy(entry), revision, at });
@@ -42,7 +46,7 @@ async function commitEntry(state: MemoryChangeLogState, counter: RevisionCounter
       }
       return revision;
     }
-    await counter.raise(Math.max(revision, state.mark, ...log.keys(), ...pending.keys()));
+    await counter.raise(Math.max(revision, state.mark, ...log.keys(), ...state.voids, ...pending.keys()));
   }
   throw new Error('could not take a revision: the counter keeps colliding with stored revisions');
 }
@@ -53,7 +57,7 @@ async function commitEntry(state: MemoryChangeLogState, counter: RevisionCounter
  */
 export function memoryChangeLog(counter: RevisionCounter, state = memoryChangeLogState()): ChangeLog {
   const { log, pending } = state;
-  const highestStored = (from = 0) => Math.max(from, state.mark, ...log.keys(), ...pending.keys());
+  const highestStored = (from = 0) => Math.max(from, state.mark, ...log.keys(), ...state.voids, ...pending.keys());
   let seeded: Promise<void> | null = null;
   const seed = () => (seeded ??= counter.raise(highestStored()).catch((e: unknown) => {
     seeded = null;
@@ -89,6 +93,16 @@ export function memoryChangeLog(counter: RevisionCounter, state = memoryChangeLo
       if (revisions.length === 0) return;
       for (const r of revisions) pending.delete(r);
       await counter.settle(revisions).catch(() => undefined);
+    },
+    async abandon(revisions) {
+      const logged = revisions.filter((r) => log.has(r));
+      const closed = revisions.filter((r) => !log.has(r));
+      for (const r of closed) {
+        state.voids.add(r);
+        pending.delete(r);
+      }
+      if (closed.length) await counter.settle(closed).catch(() => undefined);
+      return logged;
     },
     async release(revision) {
       await counter.settle([revision]);

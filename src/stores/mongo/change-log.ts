@@ -1,6 +1,6 @@
 // The change log and its outbox in MongoDB: `change_log` keeps every entry, `pending` the ones not applied yet.
 import type { Collection, Db } from 'mongodb';
-import { CommitUnconfirmed, type ChangeEntry, type ChangeLog, type PendingRecord, type RevisionCounter } from '../ports/change-log.js';
+import { CommitFailed, CommitUnconfirmed, type ChangeEntry, type ChangeLog, type PendingRecord, type RevisionCounter } from '../ports/change-log.js';
 import { changeBlocks, VOID } from './change-blocks.js';
 import { COLLECTIONS } from './connection.js';
 import { isDuplicateKey } from './duplicate-key.js';
@@ -64,6 +64,7 @@ export function mongoChangeLog(db: Db, counter: RevisionCounter): ChangeLog {
       // A mark left behind only makes readers wait until `heal` drops it.
       await counter.settle(revisions).catch(() => undefined);
     },
+    abandon: (revisions) => abandon(log, pending, counter, revisions),
     async release(revision) {
       // Only the fast copy: if Redis loses it, its rebuild from the durable markers makes readers wait for the re-index.
       await counter.settle([revision]);
@@ -138,7 +139,8 @@ async function commitEntry({ db, counter, marks, log, pending }: CommitDeps, ent
       }
       return revision;
     } catch (e) {
-      if (!isDuplicateKey(e)) throw e;
+      // The pending record may be stored without its entry: the caller can close the revision at once (abandon).
+      if (!isDuplicateKey(e)) throw keepPending && !(e instanceof CommitUnconfirmed) ? new CommitFailed(revision, e) : e;
       // A duplicate is a counter gone back, or a reader's void over a revision it judged failed (change-blocks.ts):
       // either way this write takes a new revision, and the acknowledgement carries that one.
       // Our marker for a revision the log already holds (a counter that went back) must not linger. Its mark
@@ -148,6 +150,28 @@ async function commitEntry({ db, counter, marks, log, pending }: CommitDeps, ent
     }
   }
   throw new Error('could not take a revision: the counter keeps colliding with stored revisions');
+}
+
+/**
+ * Claims each revision with a void (as a feed reader claims a final gap, change-blocks.ts), then drops the pending
+ * records of those it claimed or a reader had voided; a duplicate that is a real entry was logged after all.
+ */
+async function abandon(log: CommitDeps['log'], pending: CommitDeps['pending'], counter: RevisionCounter, revisions: number[]): Promise<number[]> {
+  if (revisions.length === 0) return [];
+  const at = new Date();
+  const lost = (await Promise.all(revisions.map((r) =>
+    log.insertOne({ _id: r, revision: r, kind: VOID, at } as unknown as ChangeEntry & { _id: number }).then(() => null, (e: unknown) => {
+      if (isDuplicateKey(e)) return r;
+      throw e;
+    })
+  ))).filter((r): r is number => r !== null);
+  const logged = lost.length ? (await log.find({ _id: { $in: lost } }, { projection: { kind: 1 } }).toArray()).filter((d) => (d.kind as string) !== VOID).map((d) => d._id) : [];
+  const closed = revisions.filter((r) => !logged.includes(r));
+  if (closed.length) {
+    await pending.deleteMany({ _id: { $in: closed } });
+    await counter.settle(closed).catch(() => undefined);
+  }
+  return logged;
 }
 
 /**

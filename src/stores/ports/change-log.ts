@@ -49,12 +49,23 @@ export class CommitUnconfirmed extends Error {
   }
 }
 
+/**
+ * The commit failed after its pending record may have been written (MongoDB went away between the record and the log
+ * entry, or answered neither way): `revision` is the one to close (ChangeLog.abandon), and `cause` what failed.
+ */
+export class CommitFailed extends Error {
+  constructor(readonly revision: number, cause: unknown) {
+    super(`the commit at revision ${revision} failed: ${(cause as Error)?.message ?? cause}`, { cause });
+    this.name = 'CommitFailed';
+  }
+}
+
 /** The change log and its outbox of pending entries. */
 export interface ChangeLog {
   /**
    * Takes a fresh revision and records the entry: the commit point. Pending until `done`, so a crash
    * at any later step leaves the entry for the recovery loop. `pending: false` records history only. Throws
-   * CommitUnconfirmed when only the fast copy's mark failed.
+   * CommitUnconfirmed when only the fast copy's mark failed, CommitFailed when the log entry may be missing.
    */
   commit(entry: Omit<ChangeEntry, 'revision' | 'at'>, owner: string, opts?: { pending?: boolean }): Promise<number>;
   entries(revisions: number[]): Promise<ChangeEntry[]>;
@@ -70,6 +81,12 @@ export interface ChangeLog {
   /** The lowest pending revision, or null when every committed entry has been applied. */
   oldestPending(): Promise<number | null>;
   done(revisions: number[]): Promise<void>;
+  /**
+   * Closes pending revisions found without a log entry (a commit that failed, or a writer that died before its commit
+   * point): each is claimed with a void, so an insert of its entry still on its way fails and that write takes another
+   * revision, and its pending record is dropped. Returns those whose entry was logged after all: pending still, to apply.
+   */
+  abandon(revisions: number[]): Promise<number[]>;
   /**
    * Reads at this pending revision need not wait for its appliers (a definition change, answered from the projection
    * until its re-index is done): dropped from the fast copy's marks, kept in the outbox for the appliers.

@@ -1,0 +1,54 @@
+// A commit that fails after its pending record was stored (MongoDB gone between the record and the log entry): the
+// caller gets 503, and the next recovery pass closes the revision with a void, instead of the outbox and every read at a
+// later revision waiting out the 30 s grace that an own write still on its way is given.
+import { waitIdle } from '../support/converge.js';
+import { memoryBackendInUse, startService, type TestService } from '../support/service.js';
+import { CommitFailed, type ChangeLog } from '../../src/stores/ports/change-log.js';
+import { memoryRevisionCounter } from '../../src/stores/memory/revision-counter.js';
+
+let svc: TestService;
+/** Set to make the next commit store its pending record and then fail as a lost MongoDB connection does. */
+let strandNext = false;
+
+/** The change log as the service gets it, but with the failure above. */
+const failing = (log: ChangeLog): ChangeLog => ({
+  ...log,
+  async commit(entry, owner, opts) {
+    if (!strandNext) return log.commit(entry, owner, opts);
+    strandNext = false;
+    const backend = memoryBackendInUse()!;
+    const revision = await memoryRevisionCounter(backend.hub, 'authz').take();
+    backend.changeLogState.pending.set(revision, { revision, owner, at: new Date() });
+    throw new CommitFailed(revision, Object.assign(new Error('connection 3 to 127.0.0.1:27017 closed'), { name: 'MongoNetworkError' }));
+  },
+});
+
+beforeAll(async () => {
+  svc = await startService({}, { memory: true, wrapStores: (s) => ({ ...s, changeLog: failing(s.changeLog) }) });
+  expect((await svc.http('POST', '/authorization/resources', { body: { name: 'Doc', relations: { owner: ['User'] }, permissions: { read: ['owner'] } } })).status).toBe(200);
+});
+afterAll(async () => {
+  await svc?.stop();
+});
+
+it('answers 503 for the failed commit, closes its revision within a few recovery passes, and later writes are read fresh', async () => {
+  const { changeLogState } = memoryBackendInUse()!;
+  strandNext = true;
+  const failed = await svc.http('POST', '/authorization/relations', { body: { subject: 'User:a', relation: 'owner', resource: 'Doc:1' } });
+  expect([failed.status, failed.body.code]).toEqual([503, 'STORE_UNAVAILABLE']);
+  const stranded = Math.max(...changeLogState.pending.keys());
+  expect(changeLogState.log.has(stranded)).toBe(false);
+
+  // The grace an own write on its way is given is 30 s: closed well before.
+  await waitIdle(svc.http, 10_000);
+  // Closed by a void: an insert of that entry still on its way could not land there now.
+  expect(changeLogState.voids.has(stranded)).toBe(true);
+  expect(changeLogState.pending.has(stranded)).toBe(false);
+
+  const ok = await svc.http('POST', '/authorization/relations', { body: { subject: 'User:a', relation: 'owner', resource: 'Doc:1' } });
+  expect(ok.status).toBe(201);
+  const revision = Number(ok.body.revision);
+  expect(revision).toBeGreaterThan(stranded);
+  const check = await svc.http('GET', `/authorization/permissions/can?subject=User:a&permission=read&resource=Doc:1&consistency=at_least_as_fresh&revision=${revision}`);
+  expect([check.status, check.body.allowed]).toEqual([200, true]);
+});
