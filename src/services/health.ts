@@ -1,5 +1,6 @@
 // Liveness and deep readiness: one timed check per dependency and per required module.
 import type { Logger } from '../log.js';
+import { within } from './deadline.js';
 
 export type CheckStatus = 'pass' | 'fail' | 'warn';
 export interface CheckResult {
@@ -29,17 +30,11 @@ interface Probed {
 
 async function timed(probe: Probe): Promise<Probed> {
   const start = performance.now();
-  let timer: NodeJS.Timeout | undefined;
   try {
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`no answer within ${TIMEOUT_MS} ms`)), TIMEOUT_MS);
-    });
-    await Promise.race([probe(), timeout]);
+    await within(probe(), TIMEOUT_MS, () => new Error(`no answer within ${TIMEOUT_MS} ms`));
     return { result: { status: 'pass', durationMs: Math.round(performance.now() - start) } };
   } catch (e) {
     return { result: { status: 'fail', durationMs: Math.round(performance.now() - start), message: DOWN }, reason: (e as Error).message };
-  } finally {
-    clearTimeout(timer);
   }
 }
 

@@ -37,3 +37,17 @@ export function storeUnavailable(e: unknown, depth = 0): string | null {
   if (inner) return inner;
   return /^Mongo/.test(err.name ?? '') && [err.cause, err.errorResponse].some(isSocketError) ? 'MongoDB' : null;
 }
+
+/**
+ * Whether a failed MongoDB call is over for good: FerretDB answered that its PostgreSQL failed (refused, restarting, or
+ * died under the statement), so what the call wrote is stored or not now and cannot land later. A timeout, a closed
+ * socket or a failed server selection tells nothing of the kind: a hung server may still apply the call when it resumes.
+ */
+export function outcomeSettled(e: unknown, depth = 0): boolean {
+  if (!e || typeof e !== 'object' || depth > 2) return false;
+  const err = e as { name?: string; code?: unknown; message?: string; errorResponse?: unknown };
+  const storageAnswer = err.code === 1 && !/context deadline exceeded/.test(err.message ?? '') && FERRET_STORAGE_DOWN.some((re) => re.test(err.message ?? ''));
+  if (err.name === 'MongoServerError') return storageAnswer;
+  // An insertMany's answer comes wrapped (its errorResponse).
+  return err.name === 'MongoBulkWriteError' && (storageAnswer || outcomeSettled(err.errorResponse, depth + 1));
+}

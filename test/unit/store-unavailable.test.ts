@@ -2,7 +2,7 @@
 import { MongoNetworkError, MongoNetworkTimeoutError, MongoServerError } from 'mongodb';
 import { CommitUnconfirmed } from '../../src/stores/ports/change-log.js';
 import { LeaseLost, LeaseTimeout } from '../../src/stores/ports/lease.js';
-import { storeUnavailable } from '../../src/stores/unavailable.js';
+import { outcomeSettled, storeUnavailable } from '../../src/stores/unavailable.js';
 
 it('names MongoDB for the driver errors of a server that is down, hung or being reconnected to', () => {
   expect(storeUnavailable(new MongoNetworkError('connection refused'))).toBe('MongoDB');
@@ -40,4 +40,19 @@ it('answers 503 for the leases of a unit that lapsed while it ran, and for a lea
   // A unit whose renewals did not land in time is failed and retried: its writes answered 500 INTERNAL in CI before.
   expect(storeUnavailable(new LeaseLost(['authz:lease:index:structure', 'authz:lease:index:p0'], 'a unit of index work'))).toBe('Redis');
   expect(storeUnavailable(new LeaseTimeout('authz:lease:index:p1', 30_000))).toBe('Redis');
+});
+
+it('calls a failed call settled only when FerretDB answered that its PostgreSQL failed: a hung server may still apply the others', () => {
+  const answer = (message: string) => new MongoServerError({ message, code: 1, ok: 0 });
+  expect(outcomeSettled(answer('[msg_insert.go:168] FATAL: terminating connection due to unexpected postmaster exit (SQLSTATE 57P01)'))).toBe(true);
+  expect(outcomeSettled(answer('failed to connect to `user=postgres database=postgres`: dial error: connection refused'))).toBe(true);
+  expect(outcomeSettled({ name: 'MongoBulkWriteError', message: 'x', errorResponse: answer('FATAL: the database system is starting up (SQLSTATE 57P03)') })).toBe(true);
+  // FerretDB gave up waiting: PostgreSQL may still be running the statement.
+  expect(outcomeSettled(answer('context deadline exceeded'))).toBe(false);
+  // No answer from the server at all, or another refusal.
+  expect(outcomeSettled(new MongoNetworkTimeoutError('connection 3 to 127.0.0.1:27017 timed out'))).toBe(false);
+  expect(outcomeSettled(new MongoNetworkError('connection refused'))).toBe(false);
+  expect(outcomeSettled(Object.assign(new Error('x'), { name: 'MongoServerSelectionError' }))).toBe(false);
+  expect(outcomeSettled(new MongoServerError({ message: 'E11000 duplicate key', code: 11000, ok: 0 }))).toBe(false);
+  expect(outcomeSettled(null)).toBe(false);
 });

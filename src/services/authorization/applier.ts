@@ -14,8 +14,11 @@ import { NeedsStructure, type IndexBatch } from './index-batch.js';
 import { allHeld, type IndexLeases, type Scope } from './index-leases.js';
 import type { ModelSource } from './model-source.js';
 import { entriesToApply, OWN_GRACE_MS, toRecover } from './recovery-selection.js';
+import { outcomeSettled } from '../../stores/unavailable.js';
+import { within } from '../deadline.js';
 import type { Reindexing } from './reindexing.js';
 import { DefinitionApplier } from './definition-applier.js';
+import { takeBatch } from './batching.js';
 import { needsOf, tuplesOf, type Item } from './unit-items.js';
 
 /** A unit's model and generations are read again at least this often, whatever the work epoch says (see workState). */
@@ -179,20 +182,12 @@ export class Applier {
   /** Applies a committed entry and resolves when it is done (single writes), or rejects after APPLY_WAIT_MS. */
   apply(entry: ChangeEntry): Promise<void> {
     const work = this.enqueue(entry, true, false);
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () =>
-          reject(
-            new AppError('STORE_UNAVAILABLE',
-              `The index did not take revision ${entry.revision} within ${APPLY_WAIT_MS / 1000} s; it is stored and will be indexed; retry shortly (writes are safe to retry)`),
-          ),
-        APPLY_WAIT_MS,
-      );
-    });
     // A failure after the answer was given is the recovery loop's (the entry is in `failed`), not the caller's.
     work.catch(() => undefined);
-    return Promise.race([work, late]).finally(() => clearTimeout(timer));
+    return within(work, APPLY_WAIT_MS,
+      () =>
+        new AppError('STORE_UNAVAILABLE',
+          `The index did not take revision ${entry.revision} within ${APPLY_WAIT_MS / 1000} s; it is stored and will be indexed; retry shortly (writes are safe to retry)`));
   }
 
   /**
@@ -211,6 +206,20 @@ export class Applier {
       }
       throw e;
     });
+  }
+
+  /**
+   * Runs the MongoDB change of an entry just committed. One that failed for good (outcomeSettled: it is stored or not,
+   * and cannot land later) goes to the next recovery pass, which reads MongoDB back, instead of waiting out the grace
+   * given to a change that may still be on its way.
+   */
+  async change<T>(entry: ChangeEntry, work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (e) {
+      if (outcomeSettled(e)) this.failed.add(entry.revision);
+      throw e;
+    }
   }
 
   /** Queues a committed entry (`/relations/many`); failures stay pending for the recovery loop. */
@@ -241,24 +250,12 @@ export class Applier {
     });
   }
 
-  private take(): Waiter[] {
-    this.waiting.sort((a, b) => Number(b.sync) - Number(a.sync) || a.entry.revision - b.entry.revision);
-    const out: Waiter[] = [];
-    let n = 0;
-    while (this.waiting.length && (out.length === 0 || n + (this.waiting[0]!.entry.tuples?.length ?? 0) <= BATCH_TUPLES)) {
-      const w = this.waiting.shift()!;
-      n += w.entry.tuples?.length ?? 0;
-      out.push(w);
-    }
-    return out;
-  }
-
   private async drain(): Promise<void> {
     if (this.draining >= (this.deps.concurrency ?? 1)) return;
     this.draining++;
     try {
       while (this.waiting.length && !this.stopped) {
-        const batch = this.take();
+        const batch = takeBatch(this.waiting, BATCH_TUPLES);
         try {
           await this.tracked(async () => {
             await this.applyEntries(batch.filter((w) => w.verify).map((w) => w.entry), false);

@@ -136,7 +136,7 @@ export class Definitions {
     const before = await this.models.get();
     // The change feed shows what was defined and whether the type is new.
     const entry = await this.commit('define', def.name, { definition: { relations: def.relations, permissions: def.permissions, version: target }, created: !existing });
-    const { record, written } = await this.store.saveDefinition(def, target);
+    const { record, written } = await this.applier.change(entry, () => this.store.saveDefinition(def, target));
     // Applied either way: when a concurrent write won, re-indexing under its content is what is needed.
     await this.inForce(entry, before, await this.models.changed());
     this.applier.submit(entry);
@@ -172,7 +172,7 @@ export class Definitions {
     else if (version !== found.version) throw new AppError('VERSION_CONFLICT', `${found.name} is at version ${found.version}, not ${version}; nothing was deleted`);
     const before = await this.models.get();
     const entry = await this.commit('remove', found.name);
-    const deleted = await this.store.deleteDefinition(found.name);
+    const deleted = await this.applier.change(entry, () => this.store.deleteDefinition(found.name));
     await this.inForce(entry, before, await this.models.changed());
     this.applier.submit(entry);
     if (!deleted) throw new AppError('NOT_FOUND', `No resource definition ${idOrName}`);

@@ -56,7 +56,7 @@ export class Relations {
   async create(t: Tuple) {
     await this.check(t);
     const entry = await this.commit('tuples', 'add', [t]);
-    const { records, created } = await this.store.insertTuples([t], entry.revision);
+    const { records, created } = await this.applier.change(entry, () => this.store.insertTuples([t], entry.revision));
     await this.applier.apply(entry);
     return { record: records[0]!, created: created.size === 1, revision: entry.revision };
   }
@@ -71,7 +71,7 @@ export class Relations {
     const tuples = [...new Map(list.map((t) => [tupleText(t), t] as const)).values()];
     for (const [i, t] of tuples.entries()) await this.check(t, i);
     const entry = await this.commit('tuples', 'add', tuples);
-    const { records, created } = await this.store.insertTuples(tuples, entry.revision);
+    const { records, created } = await this.applier.change(entry, () => this.store.insertTuples(tuples, entry.revision));
     this.applier.submit(entry);
     return { relations: records.map(relationView), created: created.size, existing: tuples.length - created.size, revision: entry.revision };
   }
@@ -90,12 +90,13 @@ export class Relations {
     const gone = deletes.map((d) => d.tuple);
     const op = deletes.length === 0 ? 'add' : creates.length === 0 ? 'delete' : 'write';
     const entry = await this.commit('tuples', op, ordered, op === 'write' ? gone : undefined);
-    let deleted = 0;
-    if (gone.length) {
-      await this.hints.mark(gone.map(tupleText));
-      deleted = await this.store.deleteTupleTexts(gone.map(tupleText));
-    }
-    const created = creates.length ? (await this.store.insertTuples(creates.map((c) => c.tuple), entry.revision)).created.size : 0;
+    const { deleted, created } = await this.applier.change(entry, async () => {
+      if (gone.length) await this.hints.mark(gone.map(tupleText));
+      return {
+        deleted: gone.length ? await this.store.deleteTupleTexts(gone.map(tupleText)) : 0,
+        created: creates.length ? (await this.store.insertTuples(creates.map((c) => c.tuple), entry.revision)).created.size : 0,
+      };
+    });
     this.applier.submit(entry);
     return { created, existing: creates.length - created, deleted, missing: deletes.length - deleted, revision: entry.revision };
   }
@@ -104,8 +105,11 @@ export class Relations {
   async grantMany(list: Tuple[]) {
     for (const g of list) await this.checkGrant(g);
     const entry = await this.commit('grants', 'add', list);
-    let created = 0;
-    for (const g of list) if ((await this.store.putGrant(g, entry.revision)).created) created++;
+    const created = await this.applier.change(entry, async () => {
+      let n = 0;
+      for (const g of list) if ((await this.store.putGrant(g, entry.revision)).created) n++;
+      return n;
+    });
     this.applier.submit(entry);
     return { created, revision: entry.revision };
   }
@@ -115,14 +119,12 @@ export class Relations {
     const out = { tuples: 0, grants: 0 };
     if (tuples.length) {
       const entry = await this.commit('tuples', 'delete', tuples);
-      await this.hints.mark(tuples.map(tupleText));
-      out.tuples = await this.store.deleteTupleTexts(tuples.map(tupleText));
+      out.tuples = await this.applier.change(entry, () => this.deleteTuples(tuples));
       this.applier.submit(entry);
     }
     if (grants.length) {
       const entry = await this.commit('grants', 'delete', grants);
-      await this.hints.mark(grants.map(tupleText));
-      for (const g of grants) if (await this.store.deleteGrant(g)) out.grants++;
+      out.grants = await this.applier.change(entry, () => this.deleteGrants(grants));
       this.applier.submit(entry);
     }
     return out;
@@ -141,8 +143,7 @@ export class Relations {
         const tuples = page.filter(keep).map((r) => ({ subject: r.subject, relation: r.relation, resource: r.resource }));
         if (!tuples.length) continue;
         const entry = await this.commit('tuples', 'delete', tuples);
-        await this.hints.mark(tuples.map(tupleText));
-        n += await this.store.deleteTupleTexts(tuples.map(tupleText));
+        n += await this.applier.change(entry, () => this.deleteTuples(tuples));
         await this.applier.apply(entry);
       }
     };
@@ -151,8 +152,7 @@ export class Relations {
     await removeTuples(this.store.tuplesMatching({ resource }, REMOVE_PAGE), (r) => r.relation !== 'owner');
     for await (const grants of this.store.grantsInvolving(resource, REMOVE_PAGE)) {
       const entry = await this.commit('grants', 'delete', grants);
-      await this.hints.mark(grants.map(tupleText));
-      for (const g of grants) if (await this.store.deleteGrant(g)) n++;
+      n += await this.applier.change(entry, () => this.deleteGrants(grants));
       await this.applier.apply(entry);
     }
     await removeTuples(this.store.tuplesMatching({ resource, relation: 'owner' }, REMOVE_PAGE));
@@ -164,12 +164,28 @@ export class Relations {
     if (!found) throw new AppError('NOT_FOUND', `No relation ${id}`);
     const t = { subject: found.subject, relation: found.relation, resource: found.resource };
     const entry = await this.commit('tuples', 'delete', [t]);
-    // Marked before the delete: an add applied later as "stored" reads this tuple back from MongoDB.
-    await this.hints.mark([found.computedTuple]);
-    const deleted = await this.store.deleteTuple(id);
+    const deleted = await this.applier.change(entry, async () => {
+      // Marked before the delete: an add applied later as "stored" reads this tuple back from MongoDB.
+      await this.hints.mark([found.computedTuple]);
+      return this.store.deleteTuple(id);
+    });
     await this.applier.apply(entry);
     if (!deleted) throw new AppError('NOT_FOUND', `No relation ${id}`);
     return { deleted: relationView(deleted), revision: entry.revision };
+  }
+
+  /** Deletes tuples marked as hints first (an add applied later as "stored" reads them back); how many were there. */
+  private async deleteTuples(tuples: Tuple[]): Promise<number> {
+    await this.hints.mark(tuples.map(tupleText));
+    return this.store.deleteTupleTexts(tuples.map(tupleText));
+  }
+
+  /** Deletes grants, marked as hints first; how many were there. */
+  private async deleteGrants(grants: Tuple[]): Promise<number> {
+    await this.hints.mark(grants.map(tupleText));
+    let n = 0;
+    for (const g of grants) if (await this.store.deleteGrant(g)) n++;
+    return n;
   }
 
   async get(id: string) {
@@ -192,7 +208,7 @@ export class Relations {
   async grant(g: Tuple) {
     await this.checkGrant(g);
     const entry = await this.commit('grants', 'add', [g]);
-    const { created } = await this.store.putGrant(g, entry.revision);
+    const { created } = await this.applier.change(entry, () => this.store.putGrant(g, entry.revision));
     await this.applier.apply(entry);
     return { grant: { subject: g.subject, permission: g.relation, resource: g.resource }, created, revision: entry.revision };
   }
@@ -201,8 +217,10 @@ export class Relations {
     this.validGrant(g);
     if (!(await this.store.presentGrants([tupleText(g)])).size) throw new AppError('NOT_FOUND', `No grant ${tupleText(g)}`);
     const entry = await this.commit('grants', 'delete', [g]);
-    await this.hints.mark([tupleText(g)]);
-    const deleted = await this.store.deleteGrant(g);
+    const deleted = await this.applier.change(entry, async () => {
+      await this.hints.mark([tupleText(g)]);
+      return this.store.deleteGrant(g);
+    });
     await this.applier.apply(entry);
     if (!deleted) throw new AppError('NOT_FOUND', `No grant ${tupleText(g)}`);
     return { deleted: { subject: g.subject, permission: g.relation, resource: g.resource }, revision: entry.revision };

@@ -4,6 +4,7 @@
 // acknowledged send until its delivery, and a sweep queues again any job a crashed Redis lost.
 import { createHash, randomUUID } from 'node:crypto';
 import { AppError } from '../../errors.js';
+import { within } from '../deadline.js';
 import type { Logger } from '../../log.js';
 import type { Channel, CommunicationStores } from '../../stores/ports/communications.js';
 import type { Job, JobOptions, JobQueue, OpenJobQueue } from '../../stores/ports/job-queue.js';
@@ -55,14 +56,8 @@ export function jobIdOf(request: SendRequest, key?: string): string {
   return `${request.channel}-${key}-${to}`;
 }
 
-function within<T>(p: Promise<T>, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new AppError('STORE_UNAVAILABLE', `Redis did not answer ${what} within ${CALL_TIMEOUT_MS} ms; retry with the same idempotency key`)),
-      CALL_TIMEOUT_MS);
-  });
-  return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
-}
+const redisWithin = <T>(p: Promise<T>, what: string): Promise<T> =>
+  within(p, CALL_TIMEOUT_MS, () => new AppError('STORE_UNAVAILABLE', `Redis did not answer ${what} within ${CALL_TIMEOUT_MS} ms; retry with the same idempotency key`));
 
 export class SendQueue {
   private started: JobQueue<SendRequest> | null = null;
@@ -139,12 +134,12 @@ export class SendQueue {
           await pending.remove(p._id);
           continue;
         }
-        const job = await within(this.queue.get(p._id), 'a job lookup');
+        const job = await redisWithin(this.queue.get(p._id), 'a job lookup');
         if (job) {
           if (job.state === 'failed' && job.attemptsMade >= job.attempts) await pending.setDead(p._id, true);
           continue;
         }
-        await within(this.queue.add(p.channel, p.request as unknown as SendRequest, p._id, this.jobOptions()), 'adding a job');
+        await redisWithin(this.queue.add(p.channel, p.request as unknown as SendRequest, p._id, this.jobOptions()), 'adding a job');
         requeued++;
       }
       if (requeued > 0) this.deps.log.warn({ requeued }, "communications: queued again sends the queue's Redis lost");
@@ -172,12 +167,12 @@ export class SendQueue {
     const { outbox, pending } = this.deps.stores;
     if (key) {
       if (await outbox.has(jobId)) return { jobId, created: false, state: 'completed' };
-      const existing = await within(this.queue.get(jobId), 'a job lookup');
+      const existing = await redisWithin(this.queue.get(jobId), 'a job lookup');
       if (existing) return { jobId, created: false, state: existing.state };
     }
     const recorded = await pending.add({ _id: jobId, channel: request.channel, request: { ...request }, createdAt: new Date(), dead: false });
     try {
-      await within(this.queue.add(request.channel, request, jobId, this.jobOptions()), 'adding a job');
+      await redisWithin(this.queue.add(request.channel, request, jobId, this.jobOptions()), 'adding a job');
     } catch (e) {
       // A send answered 503 is not sent later by the sweep behind the caller's back (a retry with its key sends it).
       if (recorded) await pending.remove(jobId).catch(() => undefined);
@@ -229,7 +224,7 @@ export class SendQueue {
 
   /** The dead-letter list: jobs that used every attempt, newest first. */
   async deadLetters(skip: number, limit: number): Promise<{ jobs: DeadLetter[]; count: number }> {
-    const { jobs, count } = await within(this.queue.failed(skip, limit), 'listing dead letters');
+    const { jobs, count } = await redisWithin(this.queue.failed(skip, limit), 'listing dead letters');
     return {
       count,
       jobs: jobs.map((j) => ({
@@ -248,15 +243,15 @@ export class SendQueue {
   async replay(ids: string[] | 'all'): Promise<{ replayed: string[]; notFound: string[] }> {
     const replayed: string[] = [];
     const notFound: string[] = [];
-    const targets = ids === 'all' ? (await within(this.queue.failed(0), 'listing dead letters')).jobs.map((j) => j.id) : ids;
+    const targets = ids === 'all' ? (await redisWithin(this.queue.failed(0), 'listing dead letters')).jobs.map((j) => j.id) : ids;
     for (const id of targets) {
-      const job = await within(this.queue.get(id), 'a job lookup');
+      const job = await redisWithin(this.queue.get(id), 'a job lookup');
       if (!job || job.state !== 'failed') {
         notFound.push(id);
         continue;
       }
       await this.deps.stores.pending.setDead(id, false);
-      await within(this.queue.retry(id), 'replaying a job');
+      await redisWithin(this.queue.retry(id), 'replaying a job');
       replayed.push(id);
     }
     return { replayed, notFound };
@@ -270,7 +265,7 @@ export class SendQueue {
 
   /** Jobs per state, for /metrics (the failed set is the dead-letter list). */
   async counts(): Promise<Record<string, number>> {
-    const c = await within(this.queue.counts(), 'counting jobs');
+    const c = await redisWithin(this.queue.counts(), 'counting jobs');
     return { waiting: c.waiting, active: c.active, delayed: c.delayed, completed: c.completed, dead_lettered: c.failed };
   }
 

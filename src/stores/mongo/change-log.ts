@@ -159,12 +159,13 @@ async function commitEntry({ db, counter, marks, log, pending }: CommitDeps, ent
 async function abandon(log: CommitDeps['log'], pending: CommitDeps['pending'], counter: RevisionCounter, revisions: number[]): Promise<number[]> {
   if (revisions.length === 0) return [];
   const at = new Date();
-  const lost = (await Promise.all(revisions.map((r) =>
-    log.insertOne({ _id: r, revision: r, kind: VOID, at } as unknown as ChangeEntry & { _id: number }).then(() => null, (e: unknown) => {
-      if (isDuplicateKey(e)) return r;
-      throw e;
-    })
-  ))).filter((r): r is number => r !== null);
+  const lost =
+    (await Promise.all(revisions.map((r) =>
+      log.insertOne({ _id: r, revision: r, kind: VOID, at } as unknown as ChangeEntry & { _id: number }).then(() => null, (e: unknown) => {
+        if (isDuplicateKey(e)) return r;
+        throw e;
+      })
+    ))).filter((r): r is number => r !== null);
   const logged = lost.length ? (await log.find({ _id: { $in: lost } }, { projection: { kind: 1 } }).toArray()).filter((d) => (d.kind as string) !== VOID).map((d) => d._id) : [];
   const closed = revisions.filter((r) => !logged.includes(r));
   if (closed.length) {
