@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Agent, request } from 'node:http';
+import { connect } from 'node:net';
 import { readAnswer, streamBody } from '../support/multipart.js';
 import { sendUpload, UNSTORABLE_UPLOADS } from '../support/unstorable-uploads.js';
 import { storageService, type Account } from '../support/storage-service.js';
@@ -98,6 +99,71 @@ describe('storage uploads: a keep-alive connection after a refused upload', () =
         agent.destroy();
       }
     }
+  });
+});
+
+/** Multipart parts up to the file's bytes: the field `name` twice (refused once the second is read), then the file part's head. */
+const TWICE = ['--X', 'Content-Disposition: form-data; name="name"', '', 'a', '--X', 'Content-Disposition: form-data; name="name"', '', 'b', '--X',
+  'Content-Disposition: form-data; name="file"; filename="f.bin"', 'Content-Type: application/octet-stream', '', ''].join('\r\n');
+
+/**
+ * A chunked multipart upload refused at its start that goes on sending up to `total` bytes, on a socket of its own:
+ * the status line it was answered, the bytes it got to send, and whether the server closed the connection first.
+ */
+function endlessUpload(token: string, total: number): Promise<{ status: string; sent: number; closed: boolean }> {
+  const url = new URL(st.svc.client);
+  return new Promise((resolve) => {
+    const socket = connect(Number(url.port), url.hostname);
+    let answer = '';
+    let sent = 0;
+    let closed = false;
+    socket.on('data', (d) => void (answer += d.toString('latin1')));
+    socket.on('error', () => undefined);
+    socket.on('close', () => {
+      closed = true;
+    });
+    const chunk = (data: Buffer | string) => `${Buffer.byteLength(data).toString(16)}\r\n`;
+    const write = (data: Buffer | string) => new Promise<void>((r) => (socket.write(data) ? r() : socket.once('drain', r)));
+    socket.on('connect', async () => {
+      await write(`POST /storage/upload HTTP/1.1\r\nHost: ${url.host}\r\nAuthorization: Bearer ${token}\r\nContent-Type: multipart/form-data; boundary=X\r\n`
+        + `Transfer-Encoding: chunked\r\n\r\n${chunk(TWICE)}${TWICE}\r\n`);
+      const block = Buffer.alloc(1024 * 1024, 0x61);
+      while (sent < total && !closed && !socket.destroyed) {
+        await Promise.race([write(Buffer.concat([Buffer.from(chunk(block)), block, Buffer.from('\r\n')])), new Promise((r) => socket.once('close', r))]);
+        sent += block.length;
+      }
+      // A moment for a close on its way, then the verdict.
+      await new Promise((r) => setTimeout(r, 200));
+      resolve({ status: answer.split('\r\n')[0] ?? '', sent, closed });
+      socket.destroy();
+    });
+  });
+}
+
+describe('storage uploads: what is left of a refused multipart body', () => {
+  it('answers the next request on a keep-alive connection after a multipart upload refused midway', async () => {
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      const first = await onConnection(agent, '/storage/upload', alice.token, 'multipart/form-data; boundary=X', `${TWICE}${'a'.repeat(300_000)}\r\n--X--\r\n`);
+      const next = await onConnection(agent, '/storage/upload', alice.token, 'application/json', '{"name":"after-multipart.txt","data":"aGk="}');
+      expect([first.status, next.status]).toEqual([400, 201]);
+    } finally {
+      agent.destroy();
+    }
+  });
+
+  it("drops at most the transport's bound of it, then closes the connection, keeping no part of the file read with it", async () => {
+    const before = await stored();
+    const total = 160 * 1024 * 1024;
+    const r = await endlessUpload(alice.token, total);
+    expect(r.status).toBe('HTTP/1.1 400 Bad Request');
+    expect(r.closed).toBe(true);
+    expect(r.sent).toBeLessThan(total);
+    // The file part came in the read that refused the body: its start was once written to a partial file, left open.
+    const partial = join(st.dir, '.partial');
+    for (let i = 0; i < 20 && (await readdir(partial).catch(() => [])).length > 0; i++) await new Promise((res) => setTimeout(res, 100));
+    expect(await readdir(partial).catch(() => [])).toEqual([]);
+    expect(await stored()).toEqual(before);
   });
 });
 

@@ -47,12 +47,17 @@ export function readMultipartUpload(body: AsyncIterable<Buffer | string>, conten
       if (failed) return;
       failed = e;
       input.unpipe(parser);
-      input.resume(); // what is left of the request is read and dropped, so the answer can be sent
+      // Reading stops here: what is left of the request is the transport's to drop, with its bound, once the answer
+      // is out (the REST adapter's drain); read and dropped here, it was read whole, however long it went on.
+      input.destroy();
+      // A file part cut off with the body never ends: it fails, and its provider leaves nothing behind.
+      if (file && !file.stream.readableEnded) file.stream.destroy(e);
       if (file) file.stored.then(() => reject(e), () => reject(e));
       else reject(e);
     };
     parser.on('file', (name, stream, info) => {
-      if (name !== 'file' || file) {
+      // Also a part busboy had read when the body was refused (fail does nothing then): nothing is stored of it.
+      if (failed || name !== 'file' || file) {
         stream.resume();
         fail(new AppError('VALIDATION_FAILED', `Invalid body: one file part, named file, is expected (got ${name})`, [{ path: 'body.file', message: 'unexpected part' }]));
         return;
