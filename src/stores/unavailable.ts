@@ -43,10 +43,17 @@ export function storeUnavailable(e: unknown, depth = 0): string | null {
  * died under the statement), so what the call wrote is stored or not now and cannot land later. A timeout, a closed
  * socket or a failed server selection tells nothing of the kind: a hung server may still apply the call when it resumes.
  */
+/**
+ * Of FERRET_STORAGE_DOWN, the answers that leave no statement running: PostgreSQL refused the connection, was starting or
+ * stopping, or terminated the backend (its postmaster gone). A connection lost mid-statement (EOF, reset, broken pipe),
+ * which a proxy can cause while PostgreSQL still finishes a COMMIT, and FerretDB's own deadline are not among them.
+ */
+const SETTLED_STORAGE_DOWN = [/failed to connect to/, /dial error/, /connection refused/, /terminating connection/, /the database system is/];
+
 export function outcomeSettled(e: unknown, depth = 0): boolean {
   if (!e || typeof e !== 'object' || depth > 2) return false;
   const err = e as { name?: string; code?: unknown; message?: string; errorResponse?: unknown };
-  const storageAnswer = err.code === 1 && !/context deadline exceeded/.test(err.message ?? '') && FERRET_STORAGE_DOWN.some((re) => re.test(err.message ?? ''));
+  const storageAnswer = err.code === 1 && SETTLED_STORAGE_DOWN.some((re) => re.test(err.message ?? ''));
   if (err.name === 'MongoServerError') return storageAnswer;
   // An insertMany's answer comes wrapped (its errorResponse).
   return err.name === 'MongoBulkWriteError' && (storageAnswer || outcomeSettled(err.errorResponse, depth + 1));

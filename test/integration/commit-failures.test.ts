@@ -12,6 +12,10 @@ import { memoryRevisionCounter } from '../../src/stores/memory/revision-counter.
 let svc: TestService;
 /** Set to make the next commit store its pending record and then fail as a lost MongoDB connection does. */
 let strandNext = false;
+/** Set to make the next commit fail so, but with no pending record stored either (its insert failed too). */
+let recordless = false;
+/** The revision the last failed commit took. */
+let lastTaken = 0;
 /** Set to make the next tuple insert fail as FerretDB answers when its PostgreSQL dies under the statement. */
 let insertDies = false;
 
@@ -19,11 +23,12 @@ let insertDies = false;
 const failing = (log: ChangeLog): ChangeLog => ({
   ...log,
   async commit(entry, owner, opts) {
-    if (!strandNext) return log.commit(entry, owner, opts);
-    strandNext = false;
+    if (!strandNext && !recordless) return log.commit(entry, owner, opts);
     const backend = memoryBackendInUse()!;
     const revision = await memoryRevisionCounter(backend.hub, 'authz').take();
-    backend.changeLogState.pending.set(revision, { revision, owner, at: new Date() });
+    lastTaken = revision;
+    if (strandNext) backend.changeLogState.pending.set(revision, { revision, owner, at: new Date() });
+    strandNext = recordless = false;
     throw new CommitFailed(revision, Object.assign(new Error('connection 3 to 127.0.0.1:27017 closed'), { name: 'MongoNetworkError' }));
   },
 });
@@ -82,4 +87,15 @@ it('answers 503 for a tuple whose insert FerretDB answered as failed after the c
   expect([check.status, check.body.allowed]).toEqual([200, false]);
   const again = await svc.http('POST', '/authorization/relations', { body: { subject: 'User:b', relation: 'owner', resource: 'Doc:2' } });
   expect(again.status).toBe(201);
+});
+
+it("closes a failed commit's revision with a void even when no pending record of it was stored, so it is never handed out again", async () => {
+  const { changeLogState } = memoryBackendInUse()!;
+  recordless = true;
+  const failed = await svc.http('POST', '/authorization/relations', { body: { subject: 'User:c', relation: 'owner', resource: 'Doc:3' } });
+  expect([failed.status, failed.body.code]).toEqual([503, 'STORE_UNAVAILABLE']);
+  const taken = lastTaken;
+  expect(changeLogState.pending.has(taken)).toBe(false);
+  for (let i = 0; i < 50 && !changeLogState.voids.has(taken); i++) await new Promise((r) => setTimeout(r, 100));
+  expect(changeLogState.voids.has(taken)).toBe(true);
 });

@@ -167,6 +167,27 @@ describe('storage uploads: what is left of a refused multipart body', () => {
   });
 });
 
+describe('storage uploads: a client that goes away mid-file', () => {
+  it('leaves no partial file when the connection is cut while the file part streams', async () => {
+    const before = await stored();
+    const url = new URL(st.svc.client);
+    const head = ['--X', 'Content-Disposition: form-data; name="file"; filename="cut.bin"', 'Content-Type: application/octet-stream', '', ''].join('\r\n');
+    const socket = connect(Number(url.port), url.hostname);
+    socket.on('error', () => undefined);
+    await new Promise((r) => socket.once('connect', r));
+    socket.write(`POST /storage/upload HTTP/1.1\r\nHost: ${url.host}\r\nAuthorization: Bearer ${alice.token}\r\n`
+      + `Content-Type: multipart/form-data; boundary=X\r\nContent-Length: ${10 * 1024 * 1024}\r\n\r\n${head}`);
+    socket.write(Buffer.alloc(200_000, 0x62));
+    // Time for the bytes to reach the partial file, then the client is gone.
+    await new Promise((r) => setTimeout(r, 300));
+    socket.destroy();
+    const partial = join(st.dir, '.partial');
+    for (let i = 0; i < 30 && (await readdir(partial).catch(() => [])).length > 0; i++) await new Promise((r) => setTimeout(r, 100));
+    expect(await readdir(partial).catch(() => [])).toEqual([]);
+    expect(await stored()).toEqual(before);
+  });
+});
+
 describe('storage uploads: size limits while streaming', () => {
   it('refuses a file over storage.maxFileBytes with 413 while it streams, keeping nothing', async () => {
     expect((await st.svc.http('PATCH', '/config/storage', { body: { maxFileBytes: 1000 } })).status).toBe(200);

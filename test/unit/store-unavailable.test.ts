@@ -47,8 +47,10 @@ it('calls a failed call settled only when FerretDB answered that its PostgreSQL 
   expect(outcomeSettled(answer('[msg_insert.go:168] FATAL: terminating connection due to unexpected postmaster exit (SQLSTATE 57P01)'))).toBe(true);
   expect(outcomeSettled(answer('failed to connect to `user=postgres database=postgres`: dial error: connection refused'))).toBe(true);
   expect(outcomeSettled({ name: 'MongoBulkWriteError', message: 'x', errorResponse: answer('FATAL: the database system is starting up (SQLSTATE 57P03)') })).toBe(true);
-  // FerretDB gave up waiting: PostgreSQL may still be running the statement.
+  // FerretDB gave up waiting, or lost its connection mid-statement: PostgreSQL may still be finishing it.
   expect(outcomeSettled(answer('context deadline exceeded'))).toBe(false);
+  expect(outcomeSettled(answer('[msg_insert.go:168] unexpected EOF'))).toBe(false);
+  expect(outcomeSettled(answer('write tcp 127.0.0.1:5432: connection reset by peer'))).toBe(false);
   // No answer from the server at all, or another refusal.
   expect(outcomeSettled(new MongoNetworkTimeoutError('connection 3 to 127.0.0.1:27017 timed out'))).toBe(false);
   expect(outcomeSettled(new MongoNetworkError('connection refused'))).toBe(false);

@@ -60,6 +60,8 @@ export class Applier {
   private readonly inFlight = new Set<number>();
   /** This process's entries whose application failed: retried by the next recovery pass. */
   private readonly failed = new Set<number>();
+  /** Revisions of this process's failed commits (CommitFailed), pending record or not: each pass closes them with a void. */
+  private readonly stranded = new Set<number>();
   /** Drain loops running now: up to `concurrency`, each applying one batch at a time under its own leases. */
   private draining = 0;
   private timer: NodeJS.Timeout | null = null;
@@ -201,7 +203,7 @@ export class Applier {
     return this.deps.log.commit(entry, this.owner).catch(async (e: unknown) => {
       if (e instanceof CommitUnconfirmed) await this.deps.log.done([e.revision]).catch(() => this.failed.add(e.revision));
       if (e instanceof CommitFailed) {
-        this.failed.add(e.revision);
+        this.stranded.add(e.revision);
         throw e.cause;
       }
       throw e;
@@ -374,8 +376,10 @@ export class Applier {
     const alive = others.length ? await this.deps.heartbeat.alive(others) : new Set<string>();
     const now = Date.now();
     const mine = toRecover(listed, { owner: this.owner, busyBefore, busyNow: this.inFlight, failed: this.failed, alive, now, graceMs: this.ownGrace });
-    if (mine.length === 0) return 0;
-    const entries = await entriesToApply(this.deps.log, mine, this.failed);
+    // Listed or not (a failed pending insert leaves no record, but may leave the revision to be handed out again).
+    const stranded = [...this.stranded].filter((r) => !mine.some((p) => p.revision === r)).map((r) => ({ revision: r, owner: this.owner, at: new Date(0) }));
+    const entries = await entriesToApply(this.deps.log, [...mine, ...stranded], this.failed);
+    for (const p of stranded) this.stranded.delete(p.revision);
     for (const e of entries) this.submit(e, true);
     if (entries.length) this.deps.logger.info({ entries: entries.length, first: entries[0]!.revision }, 'recovering pending changes');
     return entries.length;

@@ -73,6 +73,7 @@ export function memoryChangeLog(counter: RevisionCounter, state = memoryChangeLo
       return commitEntry(state, counter, entry, owner, keepPending);
     },
     async entries(revisions) {
+      if (revisions.length === 0) return [];
       const wanted = new Set(revisions);
       return copy(inOrder().filter((e) => wanted.has(e.revision)));
     },

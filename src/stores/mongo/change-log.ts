@@ -8,6 +8,8 @@ import { highestLogged } from './highest-logged.js';
 import { revisionMark } from './revision-mark.js';
 
 const MAX_TRIES = 50;
+/** Voids `abandon` inserts at once. */
+const ABANDON_PARALLEL = 25;
 
 /**
  * Revisions come from a shared counter (Redis INCR: one atomic round trip, whatever the number of writers
@@ -157,17 +159,25 @@ async function commitEntry({ db, counter, marks, log, pending }: CommitDeps, ent
  * records of those it claimed or a reader had voided; a duplicate that is a real entry was logged after all.
  */
 async function abandon(log: CommitDeps['log'], pending: CommitDeps['pending'], counter: RevisionCounter, revisions: number[]): Promise<number[]> {
-  if (revisions.length === 0) return [];
+  const logged: number[] = [];
+  const closed: number[] = [];
   const at = new Date();
-  const lost =
-    (await Promise.all(revisions.map((r) =>
-      log.insertOne({ _id: r, revision: r, kind: VOID, at } as unknown as ChangeEntry & { _id: number }).then(() => null, (e: unknown) => {
-        if (isDuplicateKey(e)) return r;
-        throw e;
-      })
-    ))).filter((r): r is number => r !== null);
-  const logged = lost.length ? (await log.find({ _id: { $in: lost } }, { projection: { kind: 1 } }).toArray()).filter((d) => (d.kind as string) !== VOID).map((d) => d._id) : [];
-  const closed = revisions.filter((r) => !logged.includes(r));
+  // A few at a time, as a feed reader claims gaps: a pass may hand over thousands.
+  for (let i = 0; i < revisions.length; i += ABANDON_PARALLEL) {
+    const lost: number[] = [];
+    await Promise.all(
+      revisions.slice(i, i + ABANDON_PARALLEL).map((r) =>
+        log.insertOne({ _id: r, revision: r, kind: VOID, at } as unknown as ChangeEntry & { _id: number }).then(() => closed.push(r), (e: unknown) => {
+          if (!isDuplicateKey(e)) throw e;
+          lost.push(r);
+        })
+      ),
+    );
+    // Point reads (FerretDB v1 scans the log for an `$in`): a void already there is closed too, an entry is logged.
+    for (const d of await Promise.all(lost.map((r) => log.findOne({ _id: r }, { projection: { kind: 1 } })))) {
+      if (d) ((d.kind as string) === VOID ? closed : logged).push(d._id);
+    }
+  }
   if (closed.length) {
     await pending.deleteMany({ _id: { $in: closed } });
     await counter.settle(closed).catch(() => undefined);
