@@ -96,6 +96,6 @@ it("closes a failed commit's revision with a void even when no pending record of
   expect([failed.status, failed.body.code]).toEqual([503, 'STORE_UNAVAILABLE']);
   const taken = lastTaken;
   expect(changeLogState.pending.has(taken)).toBe(false);
-  for (let i = 0; i < 50 && !changeLogState.voids.has(taken); i++) await new Promise((r) => setTimeout(r, 100));
+  for (let i = 0; i < 100 && !changeLogState.voids.has(taken); i++) await new Promise((r) => setTimeout(r, 100));
   expect(changeLogState.voids.has(taken)).toBe(true);
 });
