@@ -90,13 +90,10 @@ export class Relations {
     const gone = deletes.map((d) => d.tuple);
     const op = deletes.length === 0 ? 'add' : creates.length === 0 ? 'delete' : 'write';
     const entry = await this.commit('tuples', op, ordered, op === 'write' ? gone : undefined);
-    const { deleted, created } = await this.applier.change(entry, async () => {
-      if (gone.length) await this.hints.mark(gone.map(tupleText));
-      return {
-        deleted: gone.length ? await this.store.deleteTupleTexts(gone.map(tupleText)) : 0,
-        created: creates.length ? (await this.store.insertTuples(creates.map((c) => c.tuple), entry.revision)).created.size : 0,
-      };
-    });
+    const { deleted, created } = await this.applier.change(entry, async () => ({
+      deleted: gone.length ? await this.deleteTuples(gone) : 0,
+      created: creates.length ? (await this.store.insertTuples(creates.map((c) => c.tuple), entry.revision)).created.size : 0,
+    }));
     this.applier.submit(entry);
     return { created, existing: creates.length - created, deleted, missing: deletes.length - deleted, revision: entry.revision };
   }
